@@ -1,0 +1,263 @@
+/*
+ * fairshuf: exactly uniform, reachable, verifiable shuffles, samples and deals.
+ *
+ * Layers (see docs/DESIGN.md): rng (64-bit words) -> uniform (exact bounded
+ * integers) -> shuffle (Fisher-Yates kernels) -> deck / sample.
+ *
+ * Conventions
+ * - Every function that can fail returns an int status: FSH_OK (0) or a
+ *   negative FSH_E* code; fsh_strerror() names it. Nothing aborts, prints or
+ *   sets errno on caller input.
+ * - Functions are reentrant; use each object from one thread at a time. There
+ *   is no hidden global state: give each thread its own fsh_rng.
+ * - Everything random takes the fsh_rng first, so a seeded run replays
+ *   exactly, on every platform and in every later version (docs/STREAMS.md).
+ */
+#ifndef FAIRSHUF_H
+#define FAIRSHUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FSH_VERSION_MAJOR 0
+#define FSH_VERSION_MINOR 1
+#define FSH_VERSION_PATCH 0
+#define FSH_VERSION_NUMBER                                                     \
+    (FSH_VERSION_MAJOR * 10000 + FSH_VERSION_MINOR * 100 + FSH_VERSION_PATCH)
+
+#if defined(_WIN32) && defined(FSH_BUILDING_DLL)
+#define FSH_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define FSH_API __attribute__((visibility("default")))
+#else
+#define FSH_API
+#endif
+
+/* Version of the linked library (may differ from FSH_VERSION_NUMBER). */
+FSH_API unsigned fsh_version_number(void);
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                   */
+
+#define FSH_OK 0
+#define FSH_EINVAL (-1)   /* bad argument: NULL, overflow, bound 0, k > n */
+#define FSH_ENOMEM (-2)   /* allocation failed */
+#define FSH_EENTROPY (-3) /* seed too short for a fair shuffle, or no OS entropy */
+#define FSH_EEMPTY (-4)   /* deck exhausted */
+#define FSH_ECALLBACK (-5) /* a user callback returned a value out of range */
+
+/* Message for a status code; never NULL; unknown codes give "unknown error". */
+FSH_API const char *fsh_strerror(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Random word sources (fsh_rng)                                            */
+/*
+ * An fsh_rng hands out uniform 64-bit words from one of these generators:
+ * - ChaCha20 (default), ChaCha12, ChaCha8: a 256-bit key, 64-bit stream id and
+ *   64-bit block counter (the original 64-bit-nonce layout, as in libsodium's
+ *   crypto_stream_chacha20). Words are the keystream read 8 bytes at a time,
+ *   little-endian.
+ * - xoshiro256++ (Blackman & Vigna), seeded through SplitMix64: fast,
+ *   simulation grade (reaches at most 2^64 orders per seed).
+ * - A user callback returning uniform 64-bit words, or one returning a uniform
+ *   integer in [1, k] (fsh_rng_from_randint).
+ *
+ * Reachability: an rng knows how many bits of entropy its seed holds. A fair
+ * operation on n items needs log2(n!) bits (226 for 52 cards), capped at 256,
+ * the key size. Below that, shuffles return FSH_EENTROPY unless the caller
+ * opted into simulation grade with fsh_rng_set_simulation(); xoshiro256++ is
+ * simulation grade by construction.
+ */
+
+typedef struct fsh_rng fsh_rng;
+
+typedef enum fsh_gen {
+    FSH_GEN_CHACHA20 = 0,
+    FSH_GEN_CHACHA12 = 1,
+    FSH_GEN_CHACHA8 = 2,
+    FSH_GEN_XOSHIRO256PP = 3
+} fsh_gen;
+
+/* Fill buf with len bytes of OS entropy: getrandom(2), else /dev/urandom.
+   FSH_EENTROPY if neither works; never a weaker source. */
+FSH_API int fsh_entropy(void *buf, size_t len);
+
+/* Allocate an rng and key it like fsh_rng_init. *out is NULL on error. */
+FSH_API int fsh_rng_new(fsh_rng **out);
+
+/* Wipe the rng's key material and release it; NULL does nothing. */
+FSH_API void fsh_rng_free(fsh_rng *rng);
+
+/* (Re)key as ChaCha20 with 256 bits from the OS. Fork-safe: a child process
+   detects the fork and rekeys itself, so it never repeats the parent. */
+FSH_API int fsh_rng_init(fsh_rng *rng);
+
+/* (Re)key generator gen from the OS (fork-safe as fsh_rng_init). */
+FSH_API int fsh_rng_init_gen(fsh_rng *rng, fsh_gen gen);
+
+/* Reproducible ChaCha20 from any seed bytes: key = SHA-256("fairshuf/seed/v1"
+   || 0x00 || seed), stream 0, counter 0. Entropy credited: 8*len bits, max 256. */
+FSH_API int fsh_rng_seed(fsh_rng *rng, const void *seed, size_t len);
+
+/* Reproducible generator gen from seed bytes. ChaCha: as fsh_rng_seed with
+   that round count. xoshiro256++: the first 8 bytes of the same SHA-256,
+   little-endian, seed SplitMix64 (see fsh_rng_xoshiro). */
+FSH_API int fsh_rng_seed_gen(fsh_rng *rng, fsh_gen gen, const void *seed,
+                             size_t len);
+
+/* Raw ChaCha with rounds 8, 12 or 20, the given key, stream id and starting
+   block counter: for known-answer tests and interoperability. Full entropy. */
+FSH_API int fsh_rng_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
+                           uint64_t stream, uint64_t counter);
+
+/* xoshiro256++ whose state is four successive SplitMix64 outputs from seed,
+   as the authors recommend. Simulation grade. */
+FSH_API int fsh_rng_xoshiro(fsh_rng *rng, uint64_t seed);
+
+/* Words come from fn(ctx), which must return uniform 64-bit words. The rng
+   buffers up to 128 words ahead. Credited with full entropy. */
+FSH_API int fsh_rng_from_words(fsh_rng *rng, uint64_t (*fn)(void *ctx),
+                               void *ctx);
+
+/* Indices come from randint(ctx, k), which must return a uniform integer in
+   [1, k] for k >= 1 (seed 002). Shuffles then use only swaps and one call per
+   position; word-level calls (fsh_rng_u64, fsh_rng_bytes) draw bytes with
+   k = 256. A return outside [1, k] makes the operation fail with
+   FSH_ECALLBACK. Credited with full entropy. */
+FSH_API int fsh_rng_from_randint(fsh_rng *rng,
+                                 uint64_t (*randint)(void *ctx, uint64_t k),
+                                 void *ctx);
+
+/* Opt in (on != 0) or out of simulation grade: allow shuffles larger than the
+   seed's entropy can reach. */
+FSH_API int fsh_rng_set_simulation(fsh_rng *rng, int on);
+
+/* Bits of seed entropy credited to the rng (0..256). */
+FSH_API unsigned fsh_rng_entropy_bits(const fsh_rng *rng);
+
+/* Largest n whose every order the rng can reach fairly (SIZE_MAX when the
+   rng has 256 bits or is simulation grade). */
+FSH_API size_t fsh_rng_max_fair_n(const fsh_rng *rng);
+
+/* Next uniform 64-bit word. With a randint callback, FSH_ECALLBACK is
+   possible; otherwise never fails. */
+FSH_API int fsh_rng_u64(fsh_rng *rng, uint64_t *out);
+
+/* Fill buf with len uniform bytes (the word stream, little-endian). */
+FSH_API int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len);
+
+/* Random bits handed out since keying: 64 per word consumed (for a randint
+   callback, ceil(log2 k) per call). */
+FSH_API uint64_t fsh_rng_bits_used(const fsh_rng *rng);
+
+/* ------------------------------------------------------------------------ */
+/* Exactly uniform bounded integers                                         */
+
+/* *out = uniform integer in [0, bound); bound 0 is FSH_EINVAL. Lemire's
+   nearly-divisionless method: no modulo bias, no floating point. */
+FSH_API int fsh_uniform(fsh_rng *rng, uint64_t bound, uint64_t *out);
+
+/* *out = uniform integer in [lo, hi] (inclusive; the full 64-bit range works). */
+FSH_API int fsh_uniform_range(fsh_rng *rng, uint64_t lo, uint64_t hi,
+                              uint64_t *out);
+
+/* ------------------------------------------------------------------------ */
+/* Shuffles and permutations                                                */
+/*
+ * Fisher-Yates (Durstenfeld): for i = n-1 down to 1 swap a[i] with a[j],
+ * j uniform in [0, i]. O(n) time, O(1) extra space. n of 0 or 1 is a no-op.
+ * NULL with n > 0, size 0, or n * size overflowing is FSH_EINVAL. On
+ * FSH_ECALLBACK the array is still a permutation of its input.
+ */
+
+/* Shuffle n elements of size bytes each at base (qsort-like). */
+FSH_API int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size);
+
+/* Typed fast paths: shuffle a[0..n) in place. */
+FSH_API int fsh_shuffle_u32(fsh_rng *rng, uint32_t *a, size_t n);
+FSH_API int fsh_shuffle_u64(fsh_rng *rng, uint64_t *a, size_t n);
+FSH_API int fsh_shuffle_ptr(fsh_rng *rng, void **a, size_t n);
+
+/* Seed 002: shuffle using only swaps and randint(ctx, k), a uniform integer
+   in [1, k]; one call per position, O(n). No fsh_rng needed. */
+FSH_API int fsh_shuffle_randint(void *base, size_t n, size_t size,
+                                uint64_t (*randint)(void *ctx, uint64_t k),
+                                void *ctx);
+
+/* out[0..n) = uniform random permutation of first..first+n-1 in O(n)
+   (inside-out Fisher-Yates). FSH_EINVAL if first+n-1 overflows. */
+FSH_API int fsh_permutation(fsh_rng *rng, uint64_t *out, size_t n,
+                            uint64_t first);
+
+/* As fsh_permutation, 32-bit values. */
+FSH_API int fsh_permutation_u32(fsh_rng *rng, uint32_t *out, size_t n,
+                                uint32_t first);
+
+/* ------------------------------------------------------------------------ */
+/* Cards and decks (seed 001)                                               */
+/*
+ * Card encoding: card = suit * 13 + (rank - 2), so 0..51.
+ * rank 2..14 (11 = J, 12 = Q, 13 = K, 14 = A); suit 0 = clubs, 1 = diamonds,
+ * 2 = hearts, 3 = spades. Names: "A♠", "10♥" (FSH_CARD_UNICODE) or poker
+ * notation "As", "Th" (FSH_CARD_POKER).
+ */
+
+#define FSH_CARD_UNICODE 0
+#define FSH_CARD_POKER 1
+
+/* Card from rank (2..14) and suit (0..3); FSH_EINVAL otherwise. */
+FSH_API int fsh_card_make(int rank, int suit, uint32_t *card);
+/* Rank 2..14 of card (0..51), or FSH_EINVAL. */
+FSH_API int fsh_card_rank(uint32_t card);
+/* Suit 0..3 of card (0..51), or FSH_EINVAL. */
+FSH_API int fsh_card_suit(uint32_t card);
+
+/* Write card's name (NUL-terminated) into buf of len bytes; 8 suffice.
+   notation is FSH_CARD_UNICODE or FSH_CARD_POKER. */
+FSH_API int fsh_card_name(uint32_t card, int notation, char *buf, size_t len);
+
+/* Parse one card name in either notation ("A♠", "10♥", "As", "Th"); anything
+   else (mixed notations, case changes, extra bytes) is FSH_EINVAL. */
+FSH_API int fsh_card_parse(const char *name, uint32_t *card);
+
+/* A deck with a dealing cursor; opaque. */
+typedef struct fsh_deck fsh_deck;
+
+/* New deck of n cards valued 0..n-1 (n = 52: the standard deck), all
+   remaining. n of 0 or over 2^32 is FSH_EINVAL. */
+FSH_API int fsh_deck_new(fsh_deck **out, size_t n);
+
+/* New deck holding a copy of cards[0..n) (shoes, custom decks). */
+FSH_API int fsh_deck_new_from(fsh_deck **out, const uint32_t *cards, size_t n);
+
+/* Release the deck; NULL does nothing. */
+FSH_API void fsh_deck_free(fsh_deck *deck);
+
+/* O(1): return every card to the deck. Dealing is lazy Fisher-Yates, so no
+   reordering is needed for the next deal to be uniform. */
+FSH_API int fsh_deck_shuffle(fsh_deck *deck);
+
+/* O(1): deal one uniformly chosen remaining card into *card. FSH_EEMPTY when
+   none remain; FSH_EENTROPY if the rng cannot reach every deal order. */
+FSH_API int fsh_deck_deal(fsh_rng *rng, fsh_deck *deck, uint32_t *card);
+
+/* Deal k cards into out[0..k) in deal order; k > remaining is FSH_EEMPTY
+   and deals nothing. */
+FSH_API int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out,
+                            size_t k);
+
+/* Cards left to deal. */
+FSH_API size_t fsh_deck_remaining(const fsh_deck *deck);
+
+/* Total cards in the deck. */
+FSH_API size_t fsh_deck_size(const fsh_deck *deck);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FAIRSHUF_H */

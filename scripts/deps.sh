@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install what fairshuf needs to build and test, on Debian-like systems.
+# Uses apt-get when it can (root, or sudo without a password); otherwise
+# prints the exact command to run.
+set -u
+PKGS="build-essential g++ libsodium-dev pkg-config"
+missing=""
+have_hdr() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
+command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
+have_hdr sodium.h || missing="$missing libsodium-dev"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+[ -z "$missing" ] && exit 0
+echo "deps: missing:$missing" >&2
+if command -v apt-get >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else SUDO=none; fi
+    if [ "$SUDO" != none ]; then
+        $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $PKGS >/dev/null && exit 0
+    fi
+    echo "deps: run: sudo apt-get update && sudo apt-get install -y $PKGS" >&2
+else
+    echo "deps: install a C compiler, g++, make and libsodium (headers) with your package manager" >&2
+fi
+exit 1

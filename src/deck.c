@@ -1,0 +1,196 @@
+/* Cards and the O(1) deck (seed 001): lazy Fisher-Yates dealing. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct fsh_deck {
+    size_t n;         /* cards in the deck */
+    size_t remaining; /* cards[0..remaining) are undealt */
+    uint32_t cards[]; /* dealt cards sit at the end, last dealt first */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Cards                                                                    */
+
+static const char poker_ranks[] = "23456789TJQKA";
+static const char poker_suits[] = "cdhs";
+/* UTF-8 for U+2663 ♣, U+2666 ♦, U+2665 ♥, U+2660 ♠ (suit order 0..3). */
+static const char *const unicode_suits[4] = {"\xE2\x99\xA3", "\xE2\x99\xA6",
+                                             "\xE2\x99\xA5", "\xE2\x99\xA0"};
+
+int fsh_card_make(int rank, int suit, uint32_t *card)
+{
+    if (card == NULL || rank < 2 || rank > 14 || suit < 0 || suit > 3)
+        return FSH_EINVAL;
+    *card = (uint32_t)(suit * 13 + rank - 2);
+    return FSH_OK;
+}
+
+int fsh_card_rank(uint32_t card)
+{
+    return card < 52 ? (int)(card % 13) + 2 : FSH_EINVAL;
+}
+
+int fsh_card_suit(uint32_t card)
+{
+    return card < 52 ? (int)(card / 13) : FSH_EINVAL;
+}
+
+int fsh_card_name(uint32_t card, int notation, char *buf, size_t len)
+{
+    if (card >= 52 || buf == NULL ||
+        (notation != FSH_CARD_UNICODE && notation != FSH_CARD_POKER))
+        return FSH_EINVAL;
+    int rank = fsh_card_rank(card), suit = fsh_card_suit(card);
+    char tmp[8];
+    size_t k = 0;
+    if (notation == FSH_CARD_POKER) {
+        tmp[k++] = poker_ranks[rank - 2];
+        tmp[k++] = poker_suits[suit];
+    } else {
+        if (rank == 10) {
+            tmp[k++] = '1';
+            tmp[k++] = '0';
+        } else {
+            tmp[k++] = poker_ranks[rank - 2];
+        }
+        memcpy(tmp + k, unicode_suits[suit], 3);
+        k += 3;
+    }
+    tmp[k] = '\0';
+    if (len < k + 1)
+        return FSH_EINVAL;
+    memcpy(buf, tmp, k + 1);
+    return FSH_OK;
+}
+
+int fsh_card_parse(const char *name, uint32_t *card)
+{
+    if (name == NULL || card == NULL)
+        return FSH_EINVAL;
+    /* Poker notation: exactly rank letter + lowercase suit letter. */
+    if (name[0] != '\0' && name[1] != '\0' && name[2] == '\0') {
+        const char *r = strchr(poker_ranks, name[0]);
+        const char *s = strchr(poker_suits, name[1]);
+        if (r != NULL && s != NULL)
+            return fsh_card_make((int)(r - poker_ranks) + 2,
+                                 (int)(s - poker_suits), card);
+        return FSH_EINVAL;
+    }
+    /* Unicode notation: "10" or a rank letter other than T, then a suit. */
+    int rank;
+    const char *p = name;
+    if (p[0] == '1' && p[1] == '0') {
+        rank = 10;
+        p += 2;
+    } else {
+        const char *r = p[0] != '\0' && p[0] != 'T' ? strchr(poker_ranks, p[0])
+                                                    : NULL;
+        if (r == NULL)
+            return FSH_EINVAL;
+        rank = (int)(r - poker_ranks) + 2;
+        p += 1;
+    }
+    for (int s = 0; s < 4; s++)
+        if (strcmp(p, unicode_suits[s]) == 0)
+            return fsh_card_make(rank, s, card);
+    return FSH_EINVAL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decks                                                                    */
+
+static int deck_alloc(fsh_deck **out, size_t n)
+{
+    if (out == NULL)
+        return FSH_EINVAL;
+    *out = NULL;
+    if (n == 0 || (uint64_t)n > UINT32_MAX ||
+        n > (SIZE_MAX - sizeof(fsh_deck)) / sizeof(uint32_t))
+        return FSH_EINVAL;
+    fsh_deck *d = malloc(sizeof *d + n * sizeof(uint32_t));
+    if (d == NULL)
+        return FSH_ENOMEM;
+    d->n = d->remaining = n;
+    *out = d;
+    return FSH_OK;
+}
+
+int fsh_deck_new(fsh_deck **out, size_t n)
+{
+    int rc = deck_alloc(out, n);
+    if (rc != FSH_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        (*out)->cards[i] = (uint32_t)i;
+    return FSH_OK;
+}
+
+int fsh_deck_new_from(fsh_deck **out, const uint32_t *cards, size_t n)
+{
+    if (cards == NULL) {
+        if (out != NULL)
+            *out = NULL;
+        return FSH_EINVAL;
+    }
+    int rc = deck_alloc(out, n);
+    if (rc != FSH_OK)
+        return rc;
+    memcpy((*out)->cards, cards, n * sizeof *cards);
+    return FSH_OK;
+}
+
+void fsh_deck_free(fsh_deck *deck)
+{
+    free(deck);
+}
+
+int fsh_deck_shuffle(fsh_deck *deck)
+{
+    if (deck == NULL)
+        return FSH_EINVAL;
+    /* The next deal draws uniformly among all n whatever their order. */
+    deck->remaining = deck->n;
+    return FSH_OK;
+}
+
+/* Lazy Fisher-Yates step: pick among the remaining, swap it to the end. */
+static uint32_t deal_one(fsh_rng *rng, fsh_deck *d)
+{
+    size_t r = d->remaining;
+    size_t j = r > 1 ? (size_t)fsh_uniform_fast(rng, r) : 0;
+    uint32_t c = d->cards[j];
+    d->cards[j] = d->cards[r - 1];
+    d->cards[r - 1] = c;
+    d->remaining = r - 1;
+    return c;
+}
+
+int fsh_deck_deal(fsh_rng *rng, fsh_deck *deck, uint32_t *card)
+{
+    return fsh_deck_deal_n(rng, deck, card, 1);
+}
+
+int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out, size_t k)
+{
+    if (rng == NULL || deck == NULL || (out == NULL && k > 0))
+        return FSH_EINVAL;
+    if (k > deck->remaining)
+        return FSH_EEMPTY;
+    int rc = fsh_rng_check_fair(rng, deck->n);
+    if (rc != FSH_OK)
+        return rc;
+    for (size_t i = 0; i < k; i++)
+        out[i] = deal_one(rng, deck);
+    return fsh_rng_take_error(rng);
+}
+
+size_t fsh_deck_remaining(const fsh_deck *deck)
+{
+    return deck == NULL ? 0 : deck->remaining;
+}
+
+size_t fsh_deck_size(const fsh_deck *deck)
+{
+    return deck == NULL ? 0 : deck->n;
+}

@@ -1,0 +1,28 @@
+/* Status strings: the one table of messages. */
+#include "internal.h"
+
+#define FSH_ERRORS(X)                                                          \
+    X(FSH_OK, "success")                                                       \
+    X(FSH_EINVAL, "invalid argument")                                          \
+    X(FSH_ENOMEM, "out of memory")                                             \
+    X(FSH_EENTROPY, "not enough entropy for a fair shuffle")                   \
+    X(FSH_EEMPTY, "deck exhausted")                                            \
+    X(FSH_ECALLBACK, "random callback returned a value out of range")
+
+const char *fsh_strerror(int status)
+{
+    switch (status) {
+#define CASE(code, msg)                                                        \
+    case code:                                                                 \
+        return msg;
+        FSH_ERRORS(CASE)
+#undef CASE
+    default:
+        return "unknown error";
+    }
+}
+
+unsigned fsh_version_number(void)
+{
+    return FSH_VERSION_NUMBER;
+}

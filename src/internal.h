@@ -1,0 +1,178 @@
+/* Private helpers shared by the library sources (and white-box tests). */
+#ifndef FSH_INTERNAL_H
+#define FSH_INTERNAL_H
+
+#include "fairshuf.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define FSH_HIDDEN __attribute__((visibility("hidden")))
+
+#if defined(__GNUC__)
+#define FSH_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FSH_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define FSH_LIKELY(x) (x)
+#define FSH_UNLIKELY(x) (x)
+#endif
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 fsh_u128;
+#define FSH_HAVE_U128 1
+#endif
+
+/* High and low halves of the 128-bit product a * b. */
+static inline uint64_t fsh_mul128(uint64_t a, uint64_t b, uint64_t *lo)
+{
+#ifdef FSH_HAVE_U128
+    fsh_u128 m = (fsh_u128)a * b;
+    *lo = (uint64_t)m;
+    return (uint64_t)(m >> 64);
+#else
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    *lo = (mid << 32) | (uint32_t)p00;
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+}
+
+/* ------------------------------------------------------------------------ */
+/* rng                                                                      */
+
+enum fsh_src {
+    FSH_SRC_CHACHA = 0,  /* buffered ChaCha keystream */
+    FSH_SRC_XOSHIRO = 1, /* buffered xoshiro256++ */
+    FSH_SRC_WORDS = 2,   /* buffered user word callback */
+    FSH_SRC_RANDINT = 3  /* unbuffered user [1, k] callback */
+};
+
+#define FSH_BUF_WORDS 128 /* 1 KiB: 16 ChaCha blocks per refill */
+
+struct fsh_rng {
+    /* Hot: the word buffer. Words buf[pos..FSH_BUF_WORDS) are unread. */
+    uint64_t buf[FSH_BUF_WORDS];
+    unsigned pos;
+    int src;
+    /* ChaCha: key words, block counter (next block), stream id, rounds. */
+    uint32_t key[8];
+    uint64_t counter;
+    uint64_t stream;
+    int rounds;
+    /* xoshiro256++ state. */
+    uint64_t xs[4];
+    /* User callbacks. */
+    uint64_t (*words_fn)(void *ctx);
+    uint64_t (*randint_fn)(void *ctx, uint64_t k);
+    void *ctx;
+    int cb_error; /* sticky: a randint callback went out of range */
+    /* Accounting: words produced by all refills, and randint bits. */
+    uint64_t words_made;
+    uint64_t randint_bits;
+    /* Reachability. */
+    unsigned entropy_bits;
+    int simulation; /* the caller's opt-in; xoshiro is simulation grade anyway */
+    size_t max_fair_n;
+    /* Fork safety for OS-keyed rngs: a MADV_WIPEONFORK page whose first
+       word reads 0 in a child; or the pid as fallback. */
+    volatile uint64_t *fork_canary;
+    long owner_pid;
+    int os_keyed;
+    fsh_gen gen;
+};
+
+/* Refill rng->buf from its source and set pos = 0. */
+FSH_HIDDEN void fsh_rng_refill(fsh_rng *rng);
+
+/* One ChaCha block (64 bytes) for key/counter/stream; portable reference. */
+FSH_HIDDEN void fsh_chacha_block(const uint32_t key[8], uint64_t counter,
+                                 uint64_t stream, int rounds,
+                                 uint8_t out[64]);
+
+/* nblocks consecutive ChaCha blocks as little-endian words. */
+FSH_HIDDEN void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
+                                  uint64_t stream, int rounds, uint64_t *out,
+                                  size_t nblocks);
+
+/* Next word from a buffered source (not FSH_SRC_RANDINT). */
+static inline uint64_t fsh_next_word(fsh_rng *rng)
+{
+    if (FSH_UNLIKELY(rng->pos >= FSH_BUF_WORDS))
+        fsh_rng_refill(rng);
+    return rng->buf[rng->pos++];
+}
+
+/* Call the randint callback for k >= 1, returning a value in [0, k); on an
+   out-of-range answer sets rng->cb_error and returns 0 (a valid index, so
+   the caller's array stays a permutation). */
+FSH_HIDDEN uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k);
+
+/* FSH_ECALLBACK (and clear it) if a randint callback misbehaved since the
+   last call, else FSH_OK. */
+FSH_HIDDEN int fsh_rng_take_error(fsh_rng *rng);
+
+/* FSH_EENTROPY if the rng cannot fairly reach all n! orders, else FSH_OK. */
+static inline int fsh_rng_check_fair(const fsh_rng *rng, size_t n)
+{
+    return n > rng->max_fair_n ? FSH_EENTROPY : FSH_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* uniform                                                                  */
+
+/*
+ * Lemire's nearly-divisionless bounded integer ("Fast Random Integer
+ * Generation in an Interval", ACM TOMACS 2019), written once as a macro so the
+ * exhaustive tests can instantiate the very same code at 8 and 16 bits.
+ * Multiply a uniform word x by s: the high half is the result. The low half
+ * l identifies x's position inside its output's bucket; rejecting l < 2^W mod s
+ * leaves exactly floor(2^W / s) accepted words per output. The division is
+ * only needed when l < s, with probability s / 2^W.
+ */
+#define FSH_DEFINE_LEMIRE(name, word_t, dword_t, BITS, state_t, NEXT)         \
+    static inline word_t name(state_t st, word_t s)                           \
+    {                                                                          \
+        dword_t m = (dword_t)((dword_t)NEXT(st) * (dword_t)s);                 \
+        word_t l = (word_t)m;                                                  \
+        if (FSH_UNLIKELY(l < s)) {                                             \
+            /* Reject the 2^W mod s lowest products so every output has the   \
+               same number of preimages. */                                    \
+            word_t t = (word_t)((word_t)(0u - s) % s);                         \
+            while (l < t) {                                                    \
+                m = (dword_t)((dword_t)NEXT(st) * (dword_t)s);                 \
+                l = (word_t)m;                                                 \
+            }                                                                  \
+        }                                                                      \
+        return (word_t)(m >> BITS);                                            \
+    }
+
+#ifdef FSH_HAVE_U128
+FSH_DEFINE_LEMIRE(fsh_lemire_words, uint64_t, fsh_u128, 64, fsh_rng *,
+                  fsh_next_word)
+#else
+/* Same algorithm via fsh_mul128 when the compiler has no 128-bit type. */
+static inline uint64_t fsh_lemire_words(fsh_rng *rng, uint64_t s)
+{
+    uint64_t l, hi = fsh_mul128(fsh_next_word(rng), s, &l);
+    if (FSH_UNLIKELY(l < s)) {
+        uint64_t t = (0u - s) % s;
+        while (l < t)
+            hi = fsh_mul128(fsh_next_word(rng), s, &l);
+    }
+    return hi;
+}
+#endif
+
+/* Uniform in [0, s), s >= 1, from any source. */
+static inline uint64_t fsh_uniform_fast(fsh_rng *rng, uint64_t s)
+{
+    if (FSH_UNLIKELY(rng->src == FSH_SRC_RANDINT))
+        return fsh_randint_draw(rng, s);
+    return fsh_lemire_words(rng, s);
+}
+
+/* Smallest n where log2(n!) > bits, minus 1: the largest fair n. */
+FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
+
+#endif /* FSH_INTERNAL_H */

@@ -1,0 +1,584 @@
+/* Word sources: OS entropy, ChaCha8/12/20, xoshiro256++, user callbacks. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------ */
+/* OS entropy                                                               */
+
+static int read_urandom(uint8_t *p, size_t len)
+{
+    int fd;
+    do
+        fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+        return FSH_EENTROPY;
+    while (len > 0) {
+        ssize_t r = read(fd, p, len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            close(fd);
+            return FSH_EENTROPY;
+        }
+        p += r;
+        len -= (size_t)r;
+    }
+    close(fd);
+    return FSH_OK;
+}
+
+int fsh_entropy(void *buf, size_t len)
+{
+    uint8_t *p = buf;
+    if (p == NULL && len > 0)
+        return FSH_EINVAL;
+    while (len > 0) {
+        /* getrandom returns at most 32 MiB - 1 per call and may be
+           interrupted; loop over partial reads. */
+        ssize_t r = getrandom(p, len, 0);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            /* ENOSYS (old kernel) or a seccomp filter: the device is as
+               good as the syscall once the pool is initialised. */
+            return read_urandom(p, len);
+        }
+        p += r;
+        len -= (size_t)r;
+    }
+    return FSH_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ChaCha (D. J. Bernstein), original layout: 64-bit counter, 64-bit nonce.  */
+
+static inline uint32_t rotl32(uint32_t x, int r)
+{
+    return (x << r) | (x >> (32 - r));
+}
+
+static inline uint32_t load32_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+#define QR(a, b, c, d)                                                         \
+    do {                                                                       \
+        a += b; d ^= a; d = rotl32(d, 16);                                     \
+        c += d; b ^= c; b = rotl32(b, 12);                                     \
+        a += b; d ^= a; d = rotl32(d, 8);                                      \
+        c += d; b ^= c; b = rotl32(b, 7);                                      \
+    } while (0)
+
+static void chacha_core(const uint32_t key[8], uint64_t counter,
+                        uint64_t stream, int rounds, uint32_t out[16])
+{
+    uint32_t in[16] = {
+        0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u, /* "expand 32-byte k" */
+        key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
+        (uint32_t)counter, (uint32_t)(counter >> 32),
+        (uint32_t)stream, (uint32_t)(stream >> 32)};
+    uint32_t x[16];
+    memcpy(x, in, sizeof x);
+    for (int r = 0; r < rounds; r += 2) {
+        QR(x[0], x[4], x[8], x[12]);
+        QR(x[1], x[5], x[9], x[13]);
+        QR(x[2], x[6], x[10], x[14]);
+        QR(x[3], x[7], x[11], x[15]);
+        QR(x[0], x[5], x[10], x[15]);
+        QR(x[1], x[6], x[11], x[12]);
+        QR(x[2], x[7], x[8], x[13]);
+        QR(x[3], x[4], x[9], x[14]);
+    }
+    for (int i = 0; i < 16; i++)
+        out[i] = x[i] + in[i];
+}
+
+void fsh_chacha_block(const uint32_t key[8], uint64_t counter, uint64_t stream,
+                      int rounds, uint8_t out[64])
+{
+    uint32_t w[16];
+    chacha_core(key, counter, stream, rounds, w);
+    for (int i = 0; i < 16; i++) {
+        out[4 * i + 0] = (uint8_t)w[i];
+        out[4 * i + 1] = (uint8_t)(w[i] >> 8);
+        out[4 * i + 2] = (uint8_t)(w[i] >> 16);
+        out[4 * i + 3] = (uint8_t)(w[i] >> 24);
+    }
+    sodium_memzero(w, sizeof w);
+}
+
+void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
+                       uint64_t stream, int rounds, uint64_t *out,
+                       size_t nblocks)
+{
+    uint32_t w[16];
+    for (size_t b = 0; b < nblocks; b++) {
+        chacha_core(key, counter + b, stream, rounds, w);
+        /* Word k of the stream is keystream bytes 8k..8k+7, little-endian. */
+        for (int i = 0; i < 8; i++)
+            out[8 * b + (size_t)i] =
+                (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
+    }
+    sodium_memzero(w, sizeof w);
+}
+
+/* ------------------------------------------------------------------------ */
+/* xoshiro256++ and SplitMix64 (Blackman & Vigna, public domain reference)  */
+
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static void xoshiro_fill(uint64_t s[4], uint64_t *out, size_t n)
+{
+    uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    for (size_t i = 0; i < n; i++) {
+        out[i] = rotl64(s0 + s3, 23) + s0;
+        uint64_t t = s1 << 17;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = rotl64(s3, 45);
+    }
+    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The rng object                                                           */
+
+static int rekey_from_os(fsh_rng *rng);
+
+static uint64_t randint_word(fsh_rng *rng)
+{
+    uint64_t w = 0;
+    for (int b = 0; b < 8; b++)
+        w |= fsh_randint_draw(rng, 256) << (8 * b);
+    return w;
+}
+
+static int forked(fsh_rng *rng)
+{
+    if (!rng->os_keyed)
+        return 0;
+    if (rng->fork_canary != NULL)
+        return *rng->fork_canary == 0;
+    return (long)getpid() != rng->owner_pid;
+}
+
+void fsh_rng_refill(fsh_rng *rng)
+{
+    switch (rng->src) {
+    case FSH_SRC_CHACHA:
+        if (FSH_UNLIKELY(forked(rng)) && rekey_from_os(rng) != FSH_OK) {
+            /* No entropy in the child: never repeat the parent's stream;
+               move to a stream id the parent never uses. */
+            rng->stream ^= 0x8000000000000000u | (uint64_t)getpid();
+            rng->pos = FSH_BUF_WORDS;
+            if (rng->fork_canary != NULL)
+                *rng->fork_canary = 1;
+            rng->owner_pid = (long)getpid();
+        }
+        fsh_chacha_blocks(rng->key, rng->counter, rng->stream, rng->rounds,
+                          rng->buf, FSH_BUF_WORDS / 8);
+        rng->counter += FSH_BUF_WORDS / 8;
+        break;
+    case FSH_SRC_XOSHIRO:
+        if (FSH_UNLIKELY(forked(rng)))
+            (void)rekey_from_os(rng);
+        xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
+        break;
+    case FSH_SRC_WORDS:
+        for (unsigned i = 0; i < FSH_BUF_WORDS; i++)
+            rng->buf[i] = rng->words_fn(rng->ctx);
+        break;
+    default: /* FSH_SRC_RANDINT never buffers: see word_any() */
+        for (unsigned i = 0; i < FSH_BUF_WORDS; i++)
+            rng->buf[i] = randint_word(rng);
+        break;
+    }
+    rng->words_made += FSH_BUF_WORDS;
+    rng->pos = 0;
+}
+
+uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)
+{
+    uint64_t r = rng->randint_fn(rng->ctx, k);
+    if (FSH_UNLIKELY(r < 1 || r > k)) {
+        rng->cb_error = 1;
+        return 0;
+    }
+    /* Credit ceil(log2 k) bits. */
+    rng->randint_bits += k > 1 ? (uint64_t)(64 - __builtin_clzll(k - 1)) : 0;
+    return r - 1;
+}
+
+size_t fsh_max_fair_n_for_bits(unsigned bits)
+{
+    if (bits >= 256)
+        return SIZE_MAX;
+    /* Largest n with log2(n!) <= bits. 2^256 > 57!, so n stays small; the
+       sum of logs is exact enough here (no n! lies within 1e-9 bits of an
+       integer below 58). */
+    double lg = 0;
+    size_t n = 1;
+    for (;;) {
+        double next = lg + log2((double)(n + 1));
+        if (next > (double)bits + 1e-9)
+            return n;
+        lg = next;
+        n++;
+    }
+}
+
+static void set_entropy(fsh_rng *rng, unsigned bits)
+{
+    rng->entropy_bits = bits > 256 ? 256 : bits;
+    rng->max_fair_n = rng->simulation || rng->src == FSH_SRC_XOSHIRO
+                          ? SIZE_MAX
+                          : fsh_max_fair_n_for_bits(rng->entropy_bits);
+}
+
+/* Forget the current source: wipe keys, buffer and callbacks. */
+static void reset(fsh_rng *rng)
+{
+    volatile uint64_t *canary = rng->fork_canary;
+    int sim = rng->simulation;
+    sodium_memzero(rng, sizeof *rng);
+    rng->fork_canary = canary;
+    rng->simulation = sim;
+    rng->pos = FSH_BUF_WORDS;
+}
+
+static int gen_rounds(fsh_gen gen)
+{
+    switch (gen) {
+    case FSH_GEN_CHACHA20:
+        return 20;
+    case FSH_GEN_CHACHA12:
+        return 12;
+    case FSH_GEN_CHACHA8:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+static void key_from_bytes(uint32_t key[8], const uint8_t bytes[32])
+{
+    for (int i = 0; i < 8; i++)
+        key[i] = load32_le(bytes + 4 * i);
+}
+
+/* Key rng->gen from 32 fresh OS bytes. */
+static int rekey_from_os(fsh_rng *rng)
+{
+    uint8_t k[32];
+    int rc = fsh_entropy(k, sizeof k);
+    if (rc != FSH_OK)
+        return rc;
+    if (rng->src == FSH_SRC_CHACHA) {
+        key_from_bytes(rng->key, k);
+        rng->counter = 0;
+        rng->stream = 0;
+    } else {
+        uint64_t x = 0;
+        memcpy(&x, k, 8);
+        for (int i = 0; i < 4; i++)
+            memcpy(&rng->xs[i], k + 8 * i, 8);
+        if ((rng->xs[0] | rng->xs[1] | rng->xs[2] | rng->xs[3]) == 0)
+            rng->xs[0] = splitmix64(&x); /* the all-zero state is a fixed point */
+    }
+    sodium_memzero(k, sizeof k);
+    rng->pos = FSH_BUF_WORDS; /* drop buffered words from before the fork */
+    if (rng->fork_canary != NULL)
+        *rng->fork_canary = 1;
+    rng->owner_pid = (long)getpid();
+    return FSH_OK;
+}
+
+static void arm_fork_detection(fsh_rng *rng)
+{
+    if (rng->fork_canary == NULL) {
+        long page = sysconf(_SC_PAGESIZE);
+        void *p = mmap(NULL, (size_t)(page > 0 ? page : 4096),
+                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                       0);
+#ifdef MADV_WIPEONFORK
+        if (p != MAP_FAILED && madvise(p, (size_t)page, MADV_WIPEONFORK) != 0) {
+            munmap(p, (size_t)page);
+            p = MAP_FAILED;
+        }
+#else
+        if (p != MAP_FAILED) {
+            munmap(p, (size_t)page);
+            p = MAP_FAILED;
+        }
+#endif
+        /* Without the page, fall back to comparing pids. */
+        rng->fork_canary = p == MAP_FAILED ? NULL : p;
+    }
+}
+
+int fsh_rng_new(fsh_rng **out)
+{
+    if (out == NULL)
+        return FSH_EINVAL;
+    *out = NULL;
+    fsh_rng *rng = calloc(1, sizeof *rng);
+    if (rng == NULL)
+        return FSH_ENOMEM;
+    int rc = fsh_rng_init(rng);
+    if (rc != FSH_OK) {
+        fsh_rng_free(rng);
+        return rc;
+    }
+    *out = rng;
+    return FSH_OK;
+}
+
+void fsh_rng_free(fsh_rng *rng)
+{
+    if (rng == NULL)
+        return;
+    if (rng->fork_canary != NULL) {
+        long page = sysconf(_SC_PAGESIZE);
+        munmap((void *)(uintptr_t)rng->fork_canary,
+               (size_t)(page > 0 ? page : 4096));
+    }
+    sodium_memzero(rng, sizeof *rng);
+    free(rng);
+}
+
+int fsh_rng_init(fsh_rng *rng)
+{
+    return fsh_rng_init_gen(rng, FSH_GEN_CHACHA20);
+}
+
+int fsh_rng_init_gen(fsh_rng *rng, fsh_gen gen)
+{
+    if (rng == NULL || (gen_rounds(gen) == 0 && gen != FSH_GEN_XOSHIRO256PP))
+        return FSH_EINVAL;
+    reset(rng);
+    rng->gen = gen;
+    rng->src = gen == FSH_GEN_XOSHIRO256PP ? FSH_SRC_XOSHIRO : FSH_SRC_CHACHA;
+    rng->rounds = gen_rounds(gen);
+    arm_fork_detection(rng);
+    rng->os_keyed = 1;
+    int rc = rekey_from_os(rng);
+    if (rc != FSH_OK) {
+        reset(rng);
+        rng->os_keyed = 0;
+        /* Leave a usable but refused state: zero entropy, never fair. */
+        set_entropy(rng, 0);
+        return rc;
+    }
+    set_entropy(rng, 256);
+    return FSH_OK;
+}
+
+/* SHA-256("fairshuf/seed/v1" || 0x00 || seed): the documented seed rule. */
+static int seed_digest(const void *seed, size_t len, uint8_t out[32])
+{
+    static const char domain[] = "fairshuf/seed/v1"; /* NUL included */
+    crypto_hash_sha256_state st;
+    if (sodium_init() < 0)
+        return FSH_EENTROPY;
+    crypto_hash_sha256_init(&st);
+    crypto_hash_sha256_update(&st, (const unsigned char *)domain,
+                              sizeof domain);
+    if (len > 0)
+        crypto_hash_sha256_update(&st, seed, len);
+    crypto_hash_sha256_final(&st, out);
+    sodium_memzero(&st, sizeof st);
+    return FSH_OK;
+}
+
+int fsh_rng_seed(fsh_rng *rng, const void *seed, size_t len)
+{
+    return fsh_rng_seed_gen(rng, FSH_GEN_CHACHA20, seed, len);
+}
+
+int fsh_rng_seed_gen(fsh_rng *rng, fsh_gen gen, const void *seed, size_t len)
+{
+    uint8_t d[32];
+    if (rng == NULL || (seed == NULL && len > 0) ||
+        (gen_rounds(gen) == 0 && gen != FSH_GEN_XOSHIRO256PP))
+        return FSH_EINVAL;
+    int rc = seed_digest(seed, len, d);
+    if (rc != FSH_OK)
+        return rc;
+    if (gen == FSH_GEN_XOSHIRO256PP) {
+        uint64_t x = 0;
+        for (int i = 7; i >= 0; i--)
+            x = x << 8 | d[i];
+        rc = fsh_rng_xoshiro(rng, x);
+    } else {
+        rc = fsh_rng_chacha(rng, gen_rounds(gen), d, 0, 0);
+        if (rc == FSH_OK) {
+            rng->gen = gen;
+            set_entropy(rng, len > 32 ? 256u : (unsigned)(8 * len));
+        }
+    }
+    sodium_memzero(d, sizeof d);
+    return rc;
+}
+
+int fsh_rng_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
+                   uint64_t stream, uint64_t counter)
+{
+    if (rng == NULL || key == NULL ||
+        (rounds != 8 && rounds != 12 && rounds != 20))
+        return FSH_EINVAL;
+    reset(rng);
+    rng->src = FSH_SRC_CHACHA;
+    rng->gen = rounds == 20   ? FSH_GEN_CHACHA20
+               : rounds == 12 ? FSH_GEN_CHACHA12
+                              : FSH_GEN_CHACHA8;
+    rng->rounds = rounds;
+    key_from_bytes(rng->key, key);
+    rng->stream = stream;
+    rng->counter = counter;
+    set_entropy(rng, 256);
+    return FSH_OK;
+}
+
+int fsh_rng_xoshiro(fsh_rng *rng, uint64_t seed)
+{
+    if (rng == NULL)
+        return FSH_EINVAL;
+    reset(rng);
+    rng->src = FSH_SRC_XOSHIRO;
+    rng->gen = FSH_GEN_XOSHIRO256PP;
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++)
+        rng->xs[i] = splitmix64(&x);
+    set_entropy(rng, 64);
+    return FSH_OK;
+}
+
+int fsh_rng_from_words(fsh_rng *rng, uint64_t (*fn)(void *ctx), void *ctx)
+{
+    if (rng == NULL || fn == NULL)
+        return FSH_EINVAL;
+    reset(rng);
+    rng->src = FSH_SRC_WORDS;
+    rng->words_fn = fn;
+    rng->ctx = ctx;
+    set_entropy(rng, 256);
+    return FSH_OK;
+}
+
+int fsh_rng_from_randint(fsh_rng *rng,
+                         uint64_t (*randint)(void *ctx, uint64_t k), void *ctx)
+{
+    if (rng == NULL || randint == NULL)
+        return FSH_EINVAL;
+    reset(rng);
+    rng->src = FSH_SRC_RANDINT;
+    rng->randint_fn = randint;
+    rng->ctx = ctx;
+    set_entropy(rng, 256);
+    return FSH_OK;
+}
+
+int fsh_rng_set_simulation(fsh_rng *rng, int on)
+{
+    if (rng == NULL)
+        return FSH_EINVAL;
+    rng->simulation = on != 0;
+    set_entropy(rng, rng->entropy_bits);
+    return FSH_OK;
+}
+
+unsigned fsh_rng_entropy_bits(const fsh_rng *rng)
+{
+    return rng == NULL ? 0 : rng->entropy_bits;
+}
+
+size_t fsh_rng_max_fair_n(const fsh_rng *rng)
+{
+    return rng == NULL ? 0 : rng->max_fair_n;
+}
+
+/* One word from any source; a randint source builds it from 8 byte draws
+   (k = 256, least significant first) so no draw is made ahead of need. */
+static uint64_t word_any(fsh_rng *rng)
+{
+    return rng->src == FSH_SRC_RANDINT ? randint_word(rng)
+                                       : fsh_next_word(rng);
+}
+
+/* Take a sticky callback error, clearing it for the next operation. */
+static int take_cb_error(fsh_rng *rng)
+{
+    if (rng->cb_error) {
+        rng->cb_error = 0;
+        return FSH_ECALLBACK;
+    }
+    return FSH_OK;
+}
+
+int fsh_rng_u64(fsh_rng *rng, uint64_t *out)
+{
+    if (rng == NULL || out == NULL)
+        return FSH_EINVAL;
+    *out = word_any(rng);
+    return take_cb_error(rng);
+}
+
+int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len)
+{
+    uint8_t *p = buf;
+    if (rng == NULL || (p == NULL && len > 0))
+        return FSH_EINVAL;
+    while (len >= 8) {
+        uint64_t w = word_any(rng);
+        for (int i = 0; i < 8; i++)
+            p[i] = (uint8_t)(w >> (8 * i));
+        p += 8;
+        len -= 8;
+    }
+    if (len > 0) {
+        /* A partial word is consumed whole, so the stream stays aligned. */
+        uint64_t w = word_any(rng);
+        for (size_t i = 0; i < len; i++)
+            p[i] = (uint8_t)(w >> (8 * i));
+    }
+    return take_cb_error(rng);
+}
+
+uint64_t fsh_rng_bits_used(const fsh_rng *rng)
+{
+    if (rng == NULL)
+        return 0;
+    if (rng->src == FSH_SRC_RANDINT)
+        return rng->randint_bits;
+    return 64 * (rng->words_made - (FSH_BUF_WORDS - rng->pos));
+}
+
+int fsh_rng_take_error(fsh_rng *rng)
+{
+    return take_cb_error(rng);
+}
