@@ -189,7 +189,7 @@ FSH_API int fsh_shuffle_randint(void *base, size_t n, size_t size,
                                 void *ctx);
 
 /* out[0..n) = uniform random permutation of first..first+n-1 in O(n)
-   (inside-out Fisher-Yates). FSH_EINVAL if first+n-1 overflows. */
+   (filled in order, then Fisher-Yates). FSH_EINVAL if first+n-1 overflows. */
 FSH_API int fsh_permutation(fsh_rng *rng, uint64_t *out, size_t n,
                             uint64_t first);
 

@@ -6,6 +6,10 @@
 struct fsh_deck {
     size_t n;         /* cards in the deck */
     size_t remaining; /* cards[0..remaining) are undealt */
+    /* Indices drawn ahead in one batch: pend[pos..npend) are the choices for
+       remaining, remaining-1, ... A deck of 52 deals from about 4 words. */
+    unsigned pos, npend;
+    uint64_t pend[64];
     uint32_t cards[]; /* dealt cards sit at the end, last dealt first */
 };
 
@@ -112,6 +116,7 @@ static int deck_alloc(fsh_deck **out, size_t n)
     if (d == NULL)
         return FSH_ENOMEM;
     d->n = d->remaining = n;
+    d->pos = d->npend = 0;
     *out = d;
     return FSH_OK;
 }
@@ -149,16 +154,43 @@ int fsh_deck_shuffle(fsh_deck *deck)
 {
     if (deck == NULL)
         return FSH_EINVAL;
-    /* The next deal draws uniformly among all n whatever their order. */
+    /* The next deal draws uniformly among all n whatever their order.
+       Indices drawn ahead were for other counts: drop them (unseen draws,
+       so dropping them biases nothing). */
     deck->remaining = deck->n;
+    deck->pos = deck->npend = 0;
     return FSH_OK;
+}
+
+/* Index uniform in [0, remaining): from the pending batch, drawing the next
+   batch (dice remaining, remaining-1, ...) when it is used up. */
+static size_t next_index(fsh_rng *rng, fsh_deck *d)
+{
+    size_t r = d->remaining;
+    if (r < 2)
+        return 0;
+#ifdef FSH_HAVE_U128
+    if (rng->src != FSH_SRC_RANDINT) {
+        if (d->pos == d->npend) {
+            uint64_t p;
+            unsigned k = fsh_batch_plan(r, FSH_BATCH_CAP, &p);
+            if (k == 0) /* r > 2^60: a single die */
+                return (size_t)fsh_lemire_words(rng, r);
+            (void)fsh_batch_words(rng, r, k, p, d->pend);
+            d->pos = 0;
+            d->npend = k;
+        }
+        return (size_t)d->pend[d->pos++];
+    }
+#endif
+    return (size_t)fsh_uniform_fast(rng, r);
 }
 
 /* Lazy Fisher-Yates step: pick among the remaining, swap it to the end. */
 static uint32_t deal_one(fsh_rng *rng, fsh_deck *d)
 {
     size_t r = d->remaining;
-    size_t j = r > 1 ? (size_t)fsh_uniform_fast(rng, r) : 0;
+    size_t j = next_index(rng, d);
     uint32_t c = d->cards[j];
     d->cards[j] = d->cards[r - 1];
     d->cards[r - 1] = c;

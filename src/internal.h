@@ -164,6 +164,71 @@ static inline uint64_t fsh_lemire_words(fsh_rng *rng, uint64_t s)
 }
 #endif
 
+/*
+ * Batched dice (Brackett-Rozinsky & Lemire, "Batched Ranged Random Integer
+ * Generation", SPE 2024): k indices from one word, idx[d] uniform in
+ * [0, b - d), for bounds b, b-1, ..., b-k+1 whose product P fits in a word.
+ * Multiplying r by each bound in turn and keeping the low half reads the
+ * mixed-radix digits of floor(r * P / 2^W), and the final low half equals
+ * r * P mod 2^W, so this is Lemire's method on the range P: rejecting a final
+ * low half below 2^W mod P makes every index tuple equally likely. `cheap`
+ * must be >= P (so >= 2^W mod P); the exact P is only computed, with one
+ * division, when the low half falls below it. Returns the exact P when it was
+ * computed (a valid, tighter cheap bound for later batches with smaller
+ * bounds), else cheap.
+ */
+#define FSH_DEFINE_BATCH(name, word_t, dword_t, BITS, state_t, NEXT)          \
+    static inline word_t name(state_t st, word_t b, unsigned k, word_t cheap,  \
+                              word_t *idx)                                     \
+    {                                                                          \
+        word_t r = NEXT(st);                                                   \
+        for (unsigned d = 0; d < k; d++) {                                     \
+            dword_t m = (dword_t)((dword_t)r * (dword_t)(word_t)(b - d));      \
+            idx[d] = (word_t)(m >> BITS);                                      \
+            r = (word_t)m;                                                     \
+        }                                                                      \
+        if (FSH_UNLIKELY(r < cheap)) {                                         \
+            word_t p = b;                                                      \
+            for (unsigned d = 1; d < k; d++)                                   \
+                p = (word_t)(p * (word_t)(b - d));                             \
+            word_t t = (word_t)((word_t)(0u - p) % p);                         \
+            while (r < t) {                                                    \
+                r = NEXT(st);                                                  \
+                for (unsigned d = 0; d < k; d++) {                             \
+                    dword_t m =                                                \
+                        (dword_t)((dword_t)r * (dword_t)(word_t)(b - d));      \
+                    idx[d] = (word_t)(m >> BITS);                              \
+                    r = (word_t)m;                                             \
+                }                                                              \
+            }                                                                  \
+            return p;                                                          \
+        }                                                                      \
+        return cheap;                                                          \
+    }
+
+#ifdef FSH_HAVE_U128
+FSH_DEFINE_BATCH(fsh_batch_words, uint64_t, fsh_u128, 64, fsh_rng *,
+                 fsh_next_word)
+#endif
+
+/* Largest product of a batch of dice built greedily (fsh_batch_plan): a
+   rejection then costs at most 1/16 of a word. */
+#define FSH_BATCH_CAP ((uint64_t)1 << 60)
+
+/* Number k of dice b, b-1, ... (each >= 2) whose product stays <= cap, and
+   that product in *prod; 0 when b < 2. */
+static inline unsigned fsh_batch_plan(uint64_t b, uint64_t cap, uint64_t *prod)
+{
+    uint64_t p = 1;
+    unsigned k = 0;
+    while (b - k >= 2 && p <= cap / (b - k)) {
+        p *= b - k;
+        k++;
+    }
+    *prod = p;
+    return k;
+}
+
 /* Uniform in [0, s), s >= 1, from any source. */
 static inline uint64_t fsh_uniform_fast(fsh_rng *rng, uint64_t s)
 {

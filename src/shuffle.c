@@ -9,33 +9,21 @@
  * and each gives a distinct order, so exact draws give exactly 1/n! per order.
  * Elements move by memcpy of a constant size, which compiles to plain loads
  * and stores and tolerates any alignment.
+ *
+ * Draws are batched (see FSH_DEFINE_BATCH): while the bound b = i+1 is large
+ * one word gives one index; as b shrinks one word gives 2..6 indices (the
+ * thresholds of Brackett-Rozinsky & Lemire keep each batch product below
+ * 2^54..2^60), and from b = 20 down a greedy plan packs the rest of the
+ * permutation into one or two words. A randint source gets one call per
+ * position instead.
  */
-#define DEFINE_KERNEL(name, SIZE)                                              \
-    static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
-    {                                                                          \
-        unsigned char t[SIZE];                                                 \
-        if (rng->src == FSH_SRC_RANDINT) {                                     \
-            for (size_t i = n - 1; i > 0; i--) {                               \
-                size_t j = (size_t)fsh_randint_draw(rng, i + 1);               \
-                memcpy(t, a + i * SIZE, SIZE);                                 \
-                memcpy(a + i * SIZE, a + j * SIZE, SIZE);                      \
-                memcpy(a + j * SIZE, t, SIZE);                                 \
-            }                                                                  \
-            return;                                                            \
-        }                                                                      \
-        for (size_t i = n - 1; i > 0; i--) {                                   \
-            size_t j = (size_t)fsh_lemire_words(rng, (uint64_t)i + 1);         \
-            memcpy(t, a + i * SIZE, SIZE);                                     \
-            memcpy(a + i * SIZE, a + j * SIZE, SIZE);                          \
-            memcpy(a + j * SIZE, t, SIZE);                                     \
-        }                                                                      \
-    }
-
-DEFINE_KERNEL(kernel1, 1)
-DEFINE_KERNEL(kernel2, 2)
-DEFINE_KERNEL(kernel4, 4)
-DEFINE_KERNEL(kernel8, 8)
-DEFINE_KERNEL(kernel16, 16)
+#define SWAP_FIXED(a, x, y, SIZE)                                              \
+    do {                                                                       \
+        unsigned char t_[SIZE];                                                \
+        memcpy(t_, (a) + (x) * SIZE, SIZE);                                    \
+        memcpy((a) + (x) * SIZE, (a) + (y) * SIZE, SIZE);                      \
+        memcpy((a) + (y) * SIZE, t_, SIZE);                                    \
+    } while (0)
 
 /* Swap two distinct size-byte elements through a small bounce buffer. */
 static void swap_bytes(unsigned char *x, unsigned char *y, size_t size)
@@ -50,13 +38,78 @@ static void swap_bytes(unsigned char *x, unsigned char *y, size_t size)
     }
 }
 
+#define SWAP_ANY(a, x, y, SIZE)                                                \
+    do {                                                                       \
+        size_t x_ = (x), y_ = (y);                                             \
+        if (x_ != y_)                                                          \
+            swap_bytes((a) + x_ * (SIZE), (a) + y_ * (SIZE), (SIZE));          \
+    } while (0)
+
+/* Dice b = i, i-1, ..., i-K+1 (i counts the elements still unplaced) while
+   i > LOW, each batch product below CHEAP. */
+#define PHASE(SWAP, a, i, K, LOW, CHEAP, SIZE)                                 \
+    do {                                                                       \
+        uint64_t cheap_ = (CHEAP);                                             \
+        while ((i) > (LOW)) {                                                  \
+            uint64_t idx_[K];                                                  \
+            cheap_ = fsh_batch_words(rng, (i), (K), cheap_, idx_);             \
+            for (unsigned d_ = 0; d_ < (K); d_++)                              \
+                SWAP(a, (i)-1 - d_, (size_t)idx_[d_], SIZE);                   \
+            (i) -= (K);                                                        \
+        }                                                                      \
+    } while (0)
+
+/* The whole backward Fisher-Yates over a[0..n), n >= 2, moving elements with
+   SWAP(a, x, y, SIZE). Every kernel draws the same indices, so a seed gives
+   the same permutation whatever the element size. */
+#ifdef FSH_HAVE_U128
+#define FY_BODY(SWAP, a, n, SIZE)                                              \
+    do {                                                                       \
+        if (rng->src == FSH_SRC_RANDINT) {                                     \
+            for (size_t i = (n)-1; i > 0; i--)                                 \
+                SWAP(a, i, (size_t)fsh_randint_draw(rng, i + 1), SIZE);        \
+            break;                                                             \
+        }                                                                      \
+        size_t i = (n);                                                        \
+        for (; i > ((size_t)1 << 30); i--)                                     \
+            SWAP(a, i - 1, (size_t)fsh_lemire_words(rng, i), SIZE);            \
+        PHASE(SWAP, a, i, 2, (size_t)1 << 19, (uint64_t)1 << 60, SIZE);        \
+        PHASE(SWAP, a, i, 3, (size_t)1 << 14, (uint64_t)1 << 57, SIZE);        \
+        PHASE(SWAP, a, i, 4, (size_t)1 << 11, (uint64_t)1 << 56, SIZE);        \
+        PHASE(SWAP, a, i, 5, (size_t)1 << 9, (uint64_t)1 << 55, SIZE);         \
+        PHASE(SWAP, a, i, 6, 20, (uint64_t)1 << 54, SIZE);                     \
+        while (i > 1) {                                                        \
+            uint64_t idx[20], p;                                               \
+            unsigned k = fsh_batch_plan(i, FSH_BATCH_CAP, &p);                 \
+            (void)fsh_batch_words(rng, i, k, p, idx);                          \
+            for (unsigned d = 0; d < k; d++)                                   \
+                SWAP(a, i - 1 - d, (size_t)idx[d], SIZE);                      \
+            i -= k;                                                            \
+        }                                                                      \
+    } while (0)
+#else
+#define FY_BODY(SWAP, a, n, SIZE)                                              \
+    do {                                                                       \
+        for (size_t i = (n)-1; i > 0; i--)                                     \
+            SWAP(a, i, (size_t)fsh_uniform_fast(rng, i + 1), SIZE);            \
+    } while (0)
+#endif
+
+#define DEFINE_KERNEL(name, SIZE)                                              \
+    static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
+    {                                                                          \
+        FY_BODY(SWAP_FIXED, a, n, SIZE);                                       \
+    }
+
+DEFINE_KERNEL(kernel1, 1)
+DEFINE_KERNEL(kernel2, 2)
+DEFINE_KERNEL(kernel4, 4)
+DEFINE_KERNEL(kernel8, 8)
+DEFINE_KERNEL(kernel16, 16)
+
 static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = (size_t)fsh_uniform_fast(rng, (uint64_t)i + 1);
-        if (j != i)
-            swap_bytes(a + i * size, a + j * size, size);
-    }
+    FY_BODY(SWAP_ANY, a, n, size);
 }
 
 /* Common argument checks; *done set when there is nothing to do. */
@@ -139,12 +192,10 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
     return FSH_OK;
 }
 
-/*
- * Inside-out Fisher-Yates: after step i, out[0..i] is a uniform order of
- * first..first+i. Step i draws j in [0, i], moves out[j] to out[i] and puts
- * first+i at j; as above the draws biject onto the n! orders.
- */
-#define DEFINE_PERMUTATION(name, T)                                            \
+/* Fill out with first, first+1, ... and shuffle it with the kernel above:
+   linear time, and the same permutation of positions as fsh_shuffle for the
+   same rng state. */
+#define DEFINE_PERMUTATION(name, T, kernel)                                    \
     int name(fsh_rng *rng, T *out, size_t n, T first)                          \
     {                                                                          \
         if (rng == NULL || (out == NULL && n > 0))                             \
@@ -156,14 +207,12 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
         int rc = fsh_rng_check_fair(rng, n);                                   \
         if (rc != FSH_OK)                                                      \
             return rc;                                                         \
-        out[0] = first;                                                        \
-        for (size_t i = 1; i < n; i++) {                                       \
-            size_t j = (size_t)fsh_uniform_fast(rng, (uint64_t)i + 1);        \
-            out[i] = out[j];                                                   \
-            out[j] = (T)(first + (T)i);                                        \
-        }                                                                      \
+        for (size_t i = 0; i < n; i++)                                         \
+            out[i] = (T)(first + (T)i);                                        \
+        if (n > 1)                                                             \
+            kernel(rng, (unsigned char *)out, n);                              \
         return fsh_rng_take_error(rng);                                        \
     }
 
-DEFINE_PERMUTATION(fsh_permutation, uint64_t)
-DEFINE_PERMUTATION(fsh_permutation_u32, uint32_t)
+DEFINE_PERMUTATION(fsh_permutation, uint64_t, kernel8)
+DEFINE_PERMUTATION(fsh_permutation_u32, uint32_t, kernel4)
