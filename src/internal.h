@@ -102,7 +102,7 @@ FSH_HIDDEN void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
  * byte-identical output; portable is the reference. The SIMD kernels keep
  * one block per vector lane (8 blocks per AVX2 pass, 16 per AVX-512 pass)
  * and transpose at the end; they exist only on x86 with GCC or clang
- * (FSH_CHACHA_X86) and may only run where fsh_chacha_impl_available says so.
+ * (FSH_CHACHA_X86: x86-64) and may only run where fsh_chacha_impl_available says so.
  */
 enum fsh_chacha_impl {
     FSH_CHACHA_PORTABLE = 0,
@@ -115,7 +115,7 @@ typedef void fsh_chacha_fn(const uint32_t key[8], uint64_t counter,
                            uint64_t stream, int rounds, uint64_t *out,
                            size_t nblocks);
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__)
 #define FSH_CHACHA_X86 1
 #else
 #define FSH_CHACHA_X86 0
