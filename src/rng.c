@@ -297,9 +297,13 @@ void fsh_rng_refill(fsh_rng *rng)
         xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
         break;
     case FSH_SRC_WORDS:
-        for (unsigned i = 0; i < FSH_BUF_WORDS; i++)
+        /* Read ahead only FSH_CB_WORDS, as fairshuf.h promises: fill the
+           tail of the buffer. */
+        for (unsigned i = FSH_BUF_WORDS - FSH_CB_WORDS; i < FSH_BUF_WORDS; i++)
             rng->buf[i] = rng->words_fn(rng->ctx);
-        break;
+        rng->words_made += FSH_CB_WORDS;
+        rng->pos = FSH_BUF_WORDS - FSH_CB_WORDS;
+        return;
     default: /* FSH_SRC_RANDINT never buffers: see word_any() */
         for (unsigned i = 0; i < FSH_BUF_WORDS; i++)
             rng->buf[i] = randint_word(rng);

@@ -208,6 +208,41 @@ static void test_dispatch(void)
     fsh_rng_free(rng);
 }
 
+static uint64_t cb_calls;
+
+static uint64_t counting_words(void *ctx)
+{
+    (void)ctx;
+    return ++cb_calls;
+}
+
+/* FSH_BUF_WORDS grew to 32 ChaCha blocks for the AVX-512 kernel; a user
+   word callback must still be read at most 128 words ahead (fairshuf.h),
+   in order, with exact bit accounting. */
+static void test_buffer(void)
+{
+    fsh_rng *rng = NULL;
+    uint64_t w = 0;
+    CHECK_EQ(FSH_BUF_WORDS % 8, 0);
+    CHECK(FSH_CB_WORDS <= FSH_BUF_WORDS);
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    if (rng == NULL)
+        return;
+    CHECK_EQ(fsh_rng_from_words(rng, counting_words, NULL), FSH_OK);
+    CHECK_EQ(cb_calls, 0);
+    int in_order = 1;
+    for (uint64_t i = 1; i <= 300; i++) {
+        CHECK_EQ(fsh_rng_u64(rng, &w), FSH_OK);
+        in_order &= w == i;
+        if (i == 1 || i == 128 || i == 129 || i == 300) {
+            CHECK_EQ(cb_calls, (i + 127) / 128 * 128);
+            CHECK_EQ(fsh_rng_bits_used(rng), 64 * i);
+        }
+    }
+    CHECK(in_order);
+    fsh_rng_free(rng);
+}
+
 int main(void)
 {
     test_known_answer();
@@ -224,5 +259,6 @@ int main(void)
         if (fsh_chacha_impl_available(impl))
             test_kernel(impl);
     test_dispatch();
+    test_buffer();
     return check_done("test_chacha_simd");
 }
