@@ -69,7 +69,7 @@ static inline int i32(uint32_t x)
     } while (0)
 
 /* ------------------------------------------------------------------------ */
-/* AVX2: 8 blocks per pass                                                  */
+/* AVX2: 8 or 16 blocks per pass                                            */
 
 #define B32(x) _mm256_set1_epi32(i32(x))
 
@@ -143,23 +143,93 @@ static inline int i32(uint32_t x)
                             _mm256_permute2x128_si256(u3_, u7_, 0x31));        \
     } while (0)
 
+/* Two independent quarter rounds, interleaved op by op. */
+#define QR2_AVX2(a, b, c, d, e, f, g, h)                                       \
+    do {                                                                       \
+        a = _mm256_add_epi32(a, b);                                            \
+        e = _mm256_add_epi32(e, f);                                            \
+        d = _mm256_shuffle_epi8(_mm256_xor_si256(d, a), rot16);                \
+        h = _mm256_shuffle_epi8(_mm256_xor_si256(h, e), rot16);                \
+        c = _mm256_add_epi32(c, d);                                            \
+        g = _mm256_add_epi32(g, h);                                            \
+        b = _mm256_xor_si256(b, c);                                            \
+        f = _mm256_xor_si256(f, g);                                            \
+        b = ROTW_AVX2(b, 12);                                                  \
+        f = ROTW_AVX2(f, 12);                                                  \
+        a = _mm256_add_epi32(a, b);                                            \
+        e = _mm256_add_epi32(e, f);                                            \
+        d = _mm256_shuffle_epi8(_mm256_xor_si256(d, a), rot8);                 \
+        h = _mm256_shuffle_epi8(_mm256_xor_si256(h, e), rot8);                 \
+        c = _mm256_add_epi32(c, d);                                            \
+        g = _mm256_add_epi32(g, h);                                            \
+        b = _mm256_xor_si256(b, c);                                            \
+        f = _mm256_xor_si256(f, g);                                            \
+        b = ROTW_AVX2(b, 7);                                                   \
+        f = ROTW_AVX2(f, 7);                                                   \
+    } while (0)
+
+#define DOUBLE_ROUND2_AVX2(p, q)                                               \
+    do {                                                                       \
+        QR2_AVX2(p##0, p##4, p##8, p##12, q##0, q##4, q##8, q##12);            \
+        QR2_AVX2(p##1, p##5, p##9, p##13, q##1, q##5, q##9, q##13);            \
+        QR2_AVX2(p##2, p##6, p##10, p##14, q##2, q##6, q##10, q##14);          \
+        QR2_AVX2(p##3, p##7, p##11, p##15, q##3, q##7, q##11, q##15);          \
+        QR2_AVX2(p##0, p##5, p##10, p##15, q##0, q##5, q##10, q##15);          \
+        QR2_AVX2(p##1, p##6, p##11, p##12, q##1, q##6, q##11, q##12);          \
+        QR2_AVX2(p##2, p##7, p##8, p##13, q##2, q##7, q##8, q##13);            \
+        QR2_AVX2(p##3, p##4, p##9, p##14, q##3, q##4, q##9, q##14);            \
+    } while (0)
+
+/* Add the input back into p0..p15 (counter words lo, hi) and store the 8
+   blocks at dst. */
+#define FINISH_AVX2(p, in, lo, hi, dst)                                        \
+    do {                                                                       \
+        p##0 = _mm256_add_epi32(p##0, B32((in)[0]));                           \
+        p##1 = _mm256_add_epi32(p##1, B32((in)[1]));                           \
+        p##2 = _mm256_add_epi32(p##2, B32((in)[2]));                           \
+        p##3 = _mm256_add_epi32(p##3, B32((in)[3]));                           \
+        p##4 = _mm256_add_epi32(p##4, B32((in)[4]));                           \
+        p##5 = _mm256_add_epi32(p##5, B32((in)[5]));                           \
+        p##6 = _mm256_add_epi32(p##6, B32((in)[6]));                           \
+        p##7 = _mm256_add_epi32(p##7, B32((in)[7]));                           \
+        STORE8_AVX2(p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, dst);      \
+        p##8 = _mm256_add_epi32(p##8, B32((in)[8]));                           \
+        p##9 = _mm256_add_epi32(p##9, B32((in)[9]));                           \
+        p##10 = _mm256_add_epi32(p##10, B32((in)[10]));                        \
+        p##11 = _mm256_add_epi32(p##11, B32((in)[11]));                        \
+        p##12 = _mm256_add_epi32(p##12, lo);                                   \
+        p##13 = _mm256_add_epi32(p##13, hi);                                   \
+        p##14 = _mm256_add_epi32(p##14, B32((in)[14]));                        \
+        p##15 = _mm256_add_epi32(p##15, B32((in)[15]));                        \
+        STORE8_AVX2(p##8, p##9, p##10, p##11, p##12, p##13, p##14, p##15,      \
+                    (dst) + 8);                                                \
+    } while (0)
+
+/* Declare state vectors p0..p15 for 8 blocks from the input. */
+#define INIT_AVX2(p, in, lo, hi)                                               \
+    __m256i p##0 = B32((in)[0]), p##1 = B32((in)[1]), p##2 = B32((in)[2]);     \
+    __m256i p##3 = B32((in)[3]), p##4 = B32((in)[4]), p##5 = B32((in)[5]);     \
+    __m256i p##6 = B32((in)[6]), p##7 = B32((in)[7]), p##8 = B32((in)[8]);     \
+    __m256i p##9 = B32((in)[9]), p##10 = B32((in)[10]);                        \
+    __m256i p##11 = B32((in)[11]), p##12 = lo, p##13 = hi;                     \
+    __m256i p##14 = B32((in)[14]), p##15 = B32((in)[15])
+
+#define ROT_CONSTANTS_AVX2                                                     \
+    const __m256i rot16 =                                                      \
+        _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, \
+                         2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13); \
+    const __m256i rot8 =                                                       \
+        _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, \
+                         3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14)
+
 /* Blocks in[12..13] + 0..7 into dst[0..128) (32-bit words). */
 static inline AVX2_FN ALWAYS_INLINE void pass8_avx2(const uint32_t in[16],
                                                     int rounds, uint32_t *dst)
 {
-    const __m256i rot16 =
-        _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-                         2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-    const __m256i rot8 =
-        _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
-                         3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+    ROT_CONSTANTS_AVX2;
     __m256i lo, hi;
     COUNTER_AVX2(in, lo, hi);
-    __m256i x0 = B32(in[0]), x1 = B32(in[1]), x2 = B32(in[2]);
-    __m256i x3 = B32(in[3]), x4 = B32(in[4]), x5 = B32(in[5]);
-    __m256i x6 = B32(in[6]), x7 = B32(in[7]), x8 = B32(in[8]);
-    __m256i x9 = B32(in[9]), x10 = B32(in[10]), x11 = B32(in[11]);
-    __m256i x12 = lo, x13 = hi, x14 = B32(in[14]), x15 = B32(in[15]);
+    INIT_AVX2(x, in, lo, hi);
     /* rounds is 8, 12 or 20: a multiple of 4. */
     for (int r = 0; r < rounds; r += 4) {
         DOUBLE_ROUND(QR_AVX2, x);
@@ -167,24 +237,35 @@ static inline AVX2_FN ALWAYS_INLINE void pass8_avx2(const uint32_t in[16],
     }
     INPUT_BARRIER();
     COUNTER_AVX2(in, lo, hi);
-    x0 = _mm256_add_epi32(x0, B32(in[0]));
-    x1 = _mm256_add_epi32(x1, B32(in[1]));
-    x2 = _mm256_add_epi32(x2, B32(in[2]));
-    x3 = _mm256_add_epi32(x3, B32(in[3]));
-    x4 = _mm256_add_epi32(x4, B32(in[4]));
-    x5 = _mm256_add_epi32(x5, B32(in[5]));
-    x6 = _mm256_add_epi32(x6, B32(in[6]));
-    x7 = _mm256_add_epi32(x7, B32(in[7]));
-    STORE8_AVX2(x0, x1, x2, x3, x4, x5, x6, x7, dst);
-    x8 = _mm256_add_epi32(x8, B32(in[8]));
-    x9 = _mm256_add_epi32(x9, B32(in[9]));
-    x10 = _mm256_add_epi32(x10, B32(in[10]));
-    x11 = _mm256_add_epi32(x11, B32(in[11]));
-    x12 = _mm256_add_epi32(x12, lo);
-    x13 = _mm256_add_epi32(x13, hi);
-    x14 = _mm256_add_epi32(x14, B32(in[14]));
-    x15 = _mm256_add_epi32(x15, B32(in[15]));
-    STORE8_AVX2(x8, x9, x10, x11, x12, x13, x14, x15, dst + 8);
+    FINISH_AVX2(x, in, lo, hi, dst);
+}
+
+/* Blocks in[12..13] + 0..15 into dst[0..256): two 8-block groups in
+   flight, which on Zen 5 beats one group even though 32 state vectors
+   cannot stay in 16 ymm registers (latency, not throughput, limits one
+   group); not measured on other AVX2 cores. */
+static inline AVX2_FN ALWAYS_INLINE void
+pass16_avx2(const uint32_t in[16], int rounds, uint32_t *dst)
+{
+    ROT_CONSTANTS_AVX2;
+    uint64_t c = (uint64_t)in[13] << 32 | in[12];
+    uint32_t in2[16];
+    memcpy(in2, in, sizeof in2);
+    in2[12] = (uint32_t)(c + 8);
+    in2[13] = (uint32_t)((c + 8) >> 32);
+    __m256i lo, hi, lo2, hi2;
+    COUNTER_AVX2(in, lo, hi);
+    COUNTER_AVX2(in2, lo2, hi2);
+    INIT_AVX2(x, in, lo, hi);
+    INIT_AVX2(y, in2, lo2, hi2);
+    for (int r = 0; r < rounds; r += 2)
+        DOUBLE_ROUND2_AVX2(x, y);
+    INPUT_BARRIER();
+    COUNTER_AVX2(in, lo, hi);
+    FINISH_AVX2(x, in, lo, hi, dst);
+    COUNTER_AVX2(in2, lo2, hi2);
+    FINISH_AVX2(y, in2, lo2, hi2, dst + 128);
+    sodium_memzero(in2, sizeof in2);
 }
 
 AVX2_FN void fsh_chacha_blocks_avx2(const uint32_t key[8], uint64_t counter,
@@ -193,6 +274,10 @@ AVX2_FN void fsh_chacha_blocks_avx2(const uint32_t key[8], uint64_t counter,
 {
     uint32_t in[16];
     /* Little-endian: 32-bit word 2k + j of a block is half j of word k. */
+    for (; nblocks >= 16; nblocks -= 16, counter += 16, out += 128) {
+        load_input(in, key, counter, stream);
+        pass16_avx2(in, rounds, (uint32_t *)(void *)out);
+    }
     for (; nblocks >= 8; nblocks -= 8, counter += 8, out += 64) {
         load_input(in, key, counter, stream);
         pass8_avx2(in, rounds, (uint32_t *)(void *)out);
