@@ -8,7 +8,7 @@
  *      libfairshuf.a -lsodium -lm -lpthread -o bench/bin/chacha_speed
  *   bench/bin/chacha_speed [blocks_per_call [repeats]]
  *
- * Defaults: 16 blocks per call (one rng refill, FSH_BUF_WORDS / 8) and 7
+ * Defaults: FSH_BUF_WORDS / 8 blocks per call (one rng refill: 32) and 7
  * repeats, into one buffer that stays in L1, after a warm-up. Each repeat
  * keeps its fastest of 400 bursts of about 16 KiB (so preemption by other
  * processes on a shared machine drops out); each figure is the median of
@@ -128,7 +128,7 @@ static double time_rng(int rounds, int reps)
 
 int main(int argc, char **argv)
 {
-    size_t nblocks = argc > 1 ? strtoul(argv[1], NULL, 10) : 16;
+    size_t nblocks = argc > 1 ? strtoul(argv[1], NULL, 10) : FSH_BUF_WORDS / 8;
     int reps = argc > 2 ? atoi(argv[2]) : 7;
     if (nblocks < 1 || nblocks > 1024 || reps < 1 || reps > 64) {
         fprintf(stderr, "usage: chacha_speed [blocks_per_call 1..1024 "
