@@ -6,11 +6,12 @@
  * Layout: one block per 32-bit vector lane ("vertical"), so state word i of
  * 8 (AVX2) or 16 (AVX-512) consecutive blocks sits in one register and the
  * rounds need no shuffles; a 32-bit transpose at the end restores the
- * keystream's byte order. This is the layout of the Linux 8-block AVX2 and
- * 16-block AVX-512 ChaCha (M. Willi) and of Goll & Gueron's vectorised
- * ChaCha. AVX-512 runs two such groups (32 blocks) at once where the caller
- * asks for that many: on Zen 5 a vector add or xor has several cycles of
- * latency, and one group's four quarter-round chains leave the units idle.
+ * keystream's byte order. This is the layout of the Linux 8-block AVX2
+ * ChaCha (M. Willi) and of Goll & Gueron's vectorised ChaCha. Both kernels
+ * run two such groups (16 blocks with AVX2, 32 with AVX-512) at once when
+ * the caller asks for that many: on Zen 5 a dependent vector add or xor
+ * costs several cycles, and one group's four quarter-round chains leave
+ * the vector units idle.
  *
  * The functions carry target attributes instead of per-file -m flags, so the
  * rest of the build stays portable; src/rng.c calls them only after
