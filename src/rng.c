@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -118,9 +119,9 @@ void fsh_chacha_block(const uint32_t key[8], uint64_t counter, uint64_t stream,
     sodium_memzero(w, sizeof w);
 }
 
-void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
-                       uint64_t stream, int rounds, uint64_t *out,
-                       size_t nblocks)
+void fsh_chacha_blocks_portable(const uint32_t key[8], uint64_t counter,
+                                uint64_t stream, int rounds, uint64_t *out,
+                                size_t nblocks)
 {
     uint32_t w[16];
     for (size_t b = 0; b < nblocks; b++) {
@@ -131,6 +132,92 @@ void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
                 (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
     }
     sodium_memzero(w, sizeof w);
+}
+
+/* Kernel dispatch. The only shared state is the choice itself, written once
+   under pthread_once before any reader sees it; it depends only on the CPU
+   and on FSH_CHACHA_IMPL, so every rng in the process agrees. */
+
+static const char *const chacha_impl_names[FSH_CHACHA_NIMPL] = {
+    "portable", "avx2", "avx512"};
+
+int fsh_chacha_impl_available(int impl)
+{
+    switch (impl) {
+    case FSH_CHACHA_PORTABLE:
+        return 1;
+#if FSH_CHACHA_X86
+    /* libgcc/compiler-rt also check that the OS saves the ymm/zmm state
+       (XGETBV) before reporting these. */
+    case FSH_CHACHA_AVX2:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    case FSH_CHACHA_AVX512:
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") != 0;
+#endif
+    default:
+        return 0;
+    }
+}
+
+fsh_chacha_fn *fsh_chacha_impl_fn(int impl)
+{
+    if (!fsh_chacha_impl_available(impl))
+        return NULL;
+    switch (impl) {
+#if FSH_CHACHA_X86
+    case FSH_CHACHA_AVX2:
+        return fsh_chacha_blocks_avx2;
+    case FSH_CHACHA_AVX512:
+        return fsh_chacha_blocks_avx512;
+#endif
+    default:
+        return fsh_chacha_blocks_portable;
+    }
+}
+
+const char *fsh_chacha_impl_name(int impl)
+{
+    return impl >= 0 && impl < FSH_CHACHA_NIMPL ? chacha_impl_names[impl]
+                                                : NULL;
+}
+
+int fsh_chacha_impl_pick(const char *request)
+{
+    if (request != NULL)
+        for (int i = 0; i < FSH_CHACHA_NIMPL; i++)
+            if (strcmp(request, chacha_impl_names[i]) == 0 &&
+                fsh_chacha_impl_available(i))
+                return i;
+    for (int i = FSH_CHACHA_NIMPL - 1; i > 0; i--)
+        if (fsh_chacha_impl_available(i))
+            return i;
+    return FSH_CHACHA_PORTABLE;
+}
+
+static pthread_once_t chacha_once = PTHREAD_ONCE_INIT;
+static int chacha_active;
+static fsh_chacha_fn *chacha_active_fn;
+
+static void chacha_choose(void)
+{
+    chacha_active = fsh_chacha_impl_pick(getenv("FSH_CHACHA_IMPL"));
+    chacha_active_fn = fsh_chacha_impl_fn(chacha_active);
+}
+
+int fsh_chacha_impl_active(void)
+{
+    (void)pthread_once(&chacha_once, chacha_choose);
+    return chacha_active;
+}
+
+void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
+                       uint64_t stream, int rounds, uint64_t *out,
+                       size_t nblocks)
+{
+    (void)pthread_once(&chacha_once, chacha_choose);
+    chacha_active_fn(key, counter, stream, rounds, out, nblocks);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -210,9 +297,13 @@ void fsh_rng_refill(fsh_rng *rng)
         xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
         break;
     case FSH_SRC_WORDS:
-        for (unsigned i = 0; i < FSH_BUF_WORDS; i++)
+        /* Read ahead only FSH_CB_WORDS, as fairshuf.h promises: fill the
+           tail of the buffer. */
+        for (unsigned i = FSH_BUF_WORDS - FSH_CB_WORDS; i < FSH_BUF_WORDS; i++)
             rng->buf[i] = rng->words_fn(rng->ctx);
-        break;
+        rng->words_made += FSH_CB_WORDS;
+        rng->pos = FSH_BUF_WORDS - FSH_CB_WORDS;
+        return;
     default: /* FSH_SRC_RANDINT never buffers: see word_any() */
         for (unsigned i = 0; i < FSH_BUF_WORDS; i++)
             rng->buf[i] = randint_word(rng);
