@@ -169,9 +169,23 @@ FSH_HIDDEN uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k);
    last call, else FSH_OK. */
 FSH_HIDDEN int fsh_rng_take_error(fsh_rng *rng);
 
-/* FSH_EENTROPY if the rng cannot fairly reach all n! orders, else FSH_OK. */
-static inline int fsh_rng_check_fair(const fsh_rng *rng, size_t n)
+/* In a forked child, rekey an OS-keyed rng (dropping its buffer) so the
+   child never repeats the parent's words. */
+FSH_HIDDEN void fsh_rng_check_fork(fsh_rng *rng);
+
+/* Call at the start of every public operation that draws: the refill alone
+   would let a child replay the words the parent had buffered. */
+static inline void fsh_rng_fork_guard(fsh_rng *rng)
 {
+    if (rng->os_keyed)
+        fsh_rng_check_fork(rng);
+}
+
+/* FSH_EENTROPY if the rng cannot fairly reach all n! orders, else FSH_OK.
+   Operations call it before drawing, so it also guards against forks. */
+static inline int fsh_rng_check_fair(fsh_rng *rng, size_t n)
+{
+    fsh_rng_fork_guard(rng);
     return n > rng->max_fair_n ? FSH_EENTROPY : FSH_OK;
 }
 

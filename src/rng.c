@@ -274,26 +274,37 @@ static int forked(fsh_rng *rng)
     return (long)getpid() != rng->owner_pid;
 }
 
+/* In a forked child, rekey before handing out anything, buffered words
+   included: the parent buffered them too. */
+void fsh_rng_check_fork(fsh_rng *rng)
+{
+    if (!forked(rng))
+        return;
+    if (rekey_from_os(rng) == FSH_OK)
+        return;
+    /* No entropy in the child: never repeat the parent's stream; move to a
+       stream id (or xoshiro state) the parent never uses. */
+    if (rng->src == FSH_SRC_CHACHA)
+        rng->stream ^= 0x8000000000000000u | (uint64_t)getpid();
+    else
+        rng->xs[0] ^= 0x8000000000000000u | (uint64_t)getpid();
+    rng->pos = FSH_BUF_WORDS;
+    if (rng->fork_canary != NULL)
+        *rng->fork_canary = 1;
+    rng->owner_pid = (long)getpid();
+}
+
 void fsh_rng_refill(fsh_rng *rng)
 {
     switch (rng->src) {
     case FSH_SRC_CHACHA:
-        if (FSH_UNLIKELY(forked(rng)) && rekey_from_os(rng) != FSH_OK) {
-            /* No entropy in the child: never repeat the parent's stream;
-               move to a stream id the parent never uses. */
-            rng->stream ^= 0x8000000000000000u | (uint64_t)getpid();
-            rng->pos = FSH_BUF_WORDS;
-            if (rng->fork_canary != NULL)
-                *rng->fork_canary = 1;
-            rng->owner_pid = (long)getpid();
-        }
+        fsh_rng_check_fork(rng);
         fsh_chacha_blocks(rng->key, rng->counter, rng->stream, rng->rounds,
                           rng->buf, FSH_BUF_WORDS / 8);
         rng->counter += FSH_BUF_WORDS / 8;
         break;
     case FSH_SRC_XOSHIRO:
-        if (FSH_UNLIKELY(forked(rng)))
-            (void)rekey_from_os(rng);
+        fsh_rng_check_fork(rng);
         xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
         break;
     case FSH_SRC_WORDS:
@@ -635,6 +646,7 @@ int fsh_rng_u64(fsh_rng *rng, uint64_t *out)
 {
     if (rng == NULL || out == NULL)
         return FSH_EINVAL;
+    fsh_rng_fork_guard(rng);
     *out = word_any(rng);
     return take_cb_error(rng);
 }
@@ -644,6 +656,7 @@ int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len)
     uint8_t *p = buf;
     if (rng == NULL || (p == NULL && len > 0))
         return FSH_EINVAL;
+    fsh_rng_fork_guard(rng);
     while (len >= 8) {
         uint64_t w = word_any(rng);
         for (int i = 0; i < 8; i++)

@@ -1,0 +1,341 @@
+/* Public API contracts: argument checks, entropy refusal, callback errors,
+ * fork safety and status strings. */
+#include "check.h"
+#include "internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int is_perm_u32(const uint32_t *a, size_t n, uint32_t first)
+{
+    unsigned char seen[256] = {0};
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = a[i] - first;
+        if (v >= n || v >= 256 || seen[v])
+            return 0;
+        seen[v] = 1;
+    }
+    return 1;
+}
+
+static void test_rng_args(void)
+{
+    fsh_rng *rng;
+    uint64_t w;
+    uint8_t buf[16];
+    CHECK_EQ(fsh_rng_new(NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_rng_entropy_bits(rng), 256);
+    CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
+    CHECK_EQ(fsh_rng_init(NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)7), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)-1), FSH_EINVAL);
+    for (int g = 0; g <= 3; g++)
+        CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)g), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(NULL, "x", 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_seed(rng, NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_seed(rng, NULL, 0), FSH_OK);
+    CHECK_EQ(fsh_rng_seed_gen(rng, (fsh_gen)9, "x", 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_from_words(rng, NULL, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_from_randint(rng, NULL, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_set_simulation(NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_entropy_bits(NULL), 0);
+    CHECK_EQ(fsh_rng_max_fair_n(NULL), 0);
+    CHECK_EQ(fsh_rng_bits_used(NULL), 0);
+    CHECK_EQ(fsh_rng_u64(NULL, &w), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_u64(rng, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_bytes(NULL, buf, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_bytes(rng, NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_bytes(rng, NULL, 0), FSH_OK);
+    CHECK_EQ(fsh_entropy(NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_entropy(NULL, 0), FSH_OK);
+    uint8_t e1[32], e2[32];
+    CHECK_EQ(fsh_entropy(e1, sizeof e1), FSH_OK);
+    CHECK_EQ(fsh_entropy(e2, sizeof e2), FSH_OK);
+    CHECK(memcmp(e1, e2, sizeof e1) != 0);
+    fsh_rng_free(rng);
+    fsh_rng_free(NULL);
+    CHECK_EQ(fsh_version_number(), FSH_VERSION_NUMBER);
+}
+
+static void test_shuffle_args(void)
+{
+    fsh_rng *rng;
+    uint32_t a[64];
+    uint64_t p[4];
+    uint32_t p32[4];
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+
+    CHECK_EQ(fsh_shuffle(NULL, a, 4, 4), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle(rng, NULL, 4, 4), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle(rng, a, 4, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle(rng, a, SIZE_MAX / 2, 4), FSH_EINVAL); /* overflow */
+    CHECK_EQ(fsh_shuffle(rng, a, 2, SIZE_MAX), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle(rng, NULL, 0, 4), FSH_OK);
+    CHECK_EQ(fsh_shuffle_u32(rng, NULL, 3), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle_u64(rng, NULL, 3), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle_ptr(rng, NULL, 3), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle_u32(NULL, a, 3), FSH_EINVAL);
+
+    /* n of 0 and 1: no-op, no randomness consumed. */
+    CHECK_EQ(fsh_rng_seed(rng, "0123456789abcdef0123456789abcdef", 32), FSH_OK);
+    a[0] = 42;
+    CHECK_EQ(fsh_shuffle(rng, a, 0, 4), FSH_OK);
+    CHECK_EQ(fsh_shuffle(rng, a, 1, 4), FSH_OK);
+    CHECK_EQ(fsh_shuffle(rng, a, 1, 1000), FSH_OK);
+    CHECK_EQ(a[0], 42);
+    CHECK_EQ(fsh_permutation(rng, p, 0, 5), FSH_OK);
+    CHECK_EQ(fsh_rng_bits_used(rng), 0);
+
+    /* fsh_shuffle_randint. */
+    CHECK_EQ(fsh_shuffle_randint(a, 4, 4, NULL, NULL), FSH_EINVAL);
+
+    /* Permutations: overflow of first + n - 1. */
+    CHECK_EQ(fsh_permutation(NULL, p, 2, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, NULL, 2, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, NULL, 0, 0), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, p, 2, UINT64_MAX), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, p, 4, UINT64_MAX - 2), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, p, 1, UINT64_MAX), FSH_OK);
+    CHECK(p[0] == UINT64_MAX);
+    CHECK_EQ(fsh_permutation(rng, p, 4, UINT64_MAX - 3), FSH_OK);
+    uint64_t sum = 0;
+    for (int i = 0; i < 4; i++)
+        sum += p[i] - (UINT64_MAX - 3);
+    CHECK(sum == 6);
+    CHECK_EQ(fsh_permutation_u32(rng, p32, 2, UINT32_MAX), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation_u32(rng, p32, 4, UINT32_MAX - 3), FSH_OK);
+    CHECK(is_perm_u32(p32, 4, UINT32_MAX - 3));
+#if SIZE_MAX > UINT32_MAX
+    CHECK_EQ(fsh_permutation_u32(rng, p32, (size_t)UINT32_MAX + 2, 0),
+             FSH_EINVAL);
+#endif
+    fsh_rng_free(rng);
+}
+
+/* Largest n with log2(n!) <= bits, computed independently. */
+static size_t fair_n(unsigned bits)
+{
+    if (bits >= 256)
+        return SIZE_MAX;
+    size_t n = 1;
+    while (lgamma((double)n + 2) / log(2.0) <= bits)
+        n++;
+    return n;
+}
+
+static void test_entropy(void)
+{
+    /* The documented figures: log2(52!) = 225.58. */
+    CHECK_EQ(fsh_max_fair_n_for_bits(226), 52);
+    CHECK_EQ(fsh_max_fair_n_for_bits(225), 51);
+    CHECK_EQ(fsh_max_fair_n_for_bits(64), 20);
+    CHECK_EQ(fsh_max_fair_n_for_bits(0), 1);
+    CHECK(fsh_max_fair_n_for_bits(256) == SIZE_MAX);
+    int bad = 0;
+    for (unsigned b = 0; b < 256; b++)
+        bad += fsh_max_fair_n_for_bits(b) != fair_n(b);
+    CHECK_EQ(bad, 0);
+
+    fsh_rng *rng;
+    uint32_t a[64];
+    uint64_t p[64];
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    /* Seed length L credits 8L bits (max 256). */
+    static const struct {
+        size_t len;
+        unsigned bits;
+        size_t n;
+    } rows[] = {{0, 0, 1},    {1, 8, 5},    {8, 64, 20},  {28, 224, 51},
+                {29, 232, 53}, {31, 248, 55}, {32, 256, SIZE_MAX},
+                {100, 256, SIZE_MAX}};
+    static const char seed[100] = "some seed material";
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        CHECK_EQ(fsh_rng_seed(rng, seed, rows[r].len), FSH_OK);
+        CHECK_EQ(fsh_rng_entropy_bits(rng), rows[r].bits);
+        CHECK(fsh_rng_max_fair_n(rng) == rows[r].n);
+    }
+    /* 8 bytes: 52 cards refused, 20 allowed, 21 refused. */
+    CHECK_EQ(fsh_rng_seed(rng, "8 bytes!", 8), FSH_OK);
+    for (uint32_t i = 0; i < 52; i++)
+        a[i] = i;
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_EENTROPY);
+    int untouched = 1;
+    for (uint32_t i = 0; i < 52; i++)
+        untouched &= a[i] == i;
+    CHECK(untouched);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 20), FSH_OK);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 21), FSH_EENTROPY);
+    CHECK_EQ(fsh_permutation(rng, p, 21, 0), FSH_EENTROPY);
+    CHECK_EQ(fsh_permutation(rng, p, 20, 0), FSH_OK);
+    /* Simulation grade allows it; turning it off refuses again. */
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
+    CHECK_EQ(fsh_rng_entropy_bits(rng), 64);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, p, 52, 0), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_EENTROPY);
+    /* A 32-byte seed is enough. */
+    CHECK_EQ(fsh_rng_seed(rng, seed, 32), FSH_OK);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_OK);
+    /* xoshiro is simulation grade by construction. */
+    CHECK_EQ(fsh_rng_xoshiro(rng, 1), FSH_OK);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_OK);
+    fsh_rng_free(rng);
+}
+
+/* A randint callback that answers out of range on call number bad_at. */
+struct liar {
+    uint64_t calls, bad_at, bad_value_kind;
+};
+static uint64_t liar_randint(void *ctx, uint64_t k)
+{
+    struct liar *l = ctx;
+    uint64_t c = l->calls++;
+    if (c == l->bad_at)
+        return l->bad_value_kind == 0 ? 0 : k + 1;
+    return 1 + (c * 7) % k;
+}
+
+static void test_callback_errors(void)
+{
+    fsh_rng *rng;
+    uint32_t a[10];
+    uint64_t p[10], u;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    for (uint64_t kind = 0; kind < 2; kind++)
+        for (uint64_t at = 0; at < 9; at++) {
+            struct liar l = {0, at, kind};
+            CHECK_EQ(fsh_rng_from_randint(rng, liar_randint, &l), FSH_OK);
+            for (uint32_t i = 0; i < 10; i++)
+                a[i] = 100 + i;
+            CHECK_EQ(fsh_shuffle_u32(rng, a, 10), FSH_ECALLBACK);
+            CHECK(is_perm_u32(a, 10, 100));
+            /* The error is not sticky: the next operation is fine. */
+            CHECK_EQ(fsh_shuffle_u32(rng, a, 10), FSH_OK);
+            CHECK(is_perm_u32(a, 10, 100));
+
+            l.calls = 0;
+            CHECK_EQ(fsh_permutation(rng, p, 10, 0), FSH_ECALLBACK);
+            l.calls = 0;
+            uint32_t cards[4];
+            fsh_deck *d;
+            CHECK_EQ(fsh_deck_new(&d, 10), FSH_OK);
+            CHECK_EQ(fsh_deck_deal_n(rng, d, cards, 4),
+                     at < 4 ? FSH_ECALLBACK : FSH_OK);
+            fsh_deck_free(d);
+            l.calls = 0;
+            for (uint32_t i = 0; i < 10; i++)
+                a[i] = 100 + i;
+            CHECK_EQ(fsh_shuffle_randint(a, 10, sizeof a[0], liar_randint, &l),
+                     FSH_ECALLBACK);
+            CHECK(is_perm_u32(a, 10, 100));
+            l.calls = 0;
+            l.bad_at = 0;
+            CHECK_EQ(fsh_uniform(rng, 10, &u), FSH_ECALLBACK);
+            l.calls = 0;
+            l.bad_at = at % 8; /* a word is 8 byte draws */
+            CHECK_EQ(fsh_rng_u64(rng, &u), FSH_ECALLBACK);
+            CHECK_EQ(fsh_rng_u64(rng, &u), FSH_OK);
+        }
+    /* A randint source makes words from 8 draws of k = 256 (8 bits each). */
+    struct liar ok = {0, UINT64_MAX, 0};
+    CHECK_EQ(fsh_rng_from_randint(rng, liar_randint, &ok), FSH_OK);
+    CHECK_EQ(fsh_rng_u64(rng, &u), FSH_OK);
+    CHECK_EQ(ok.calls, 8);
+    CHECK_EQ(fsh_rng_bits_used(rng), 64);
+    /* Shuffles use one call per position, ceil(log2 k) bits each. */
+    ok.calls = 0;
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 10), FSH_OK);
+    CHECK_EQ(ok.calls, 9);
+    /* bounds 10..2: 4+4+3+3+3+3+2+2+1 = 25 bits */
+    CHECK_EQ(fsh_rng_bits_used(rng), 64 + 25);
+    fsh_rng_free(rng);
+}
+
+/* Fork safety: after fork, parent and child draw different words, even when
+   the parent had buffered words before the fork. */
+static void test_fork(void)
+{
+    static const int gens[] = {FSH_GEN_CHACHA20, FSH_GEN_CHACHA8,
+                               FSH_GEN_XOSHIRO256PP};
+    for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++)
+        for (int predraw = 0; predraw < 2; predraw++) {
+            fsh_rng *rng;
+            uint64_t w, mine[4], theirs[4];
+            CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+            CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)gens[g]), FSH_OK);
+            if (predraw)
+                CHECK_EQ(fsh_rng_u64(rng, &w), FSH_OK);
+            int fd[2];
+            CHECK_EQ(pipe(fd), 0);
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid == 0) {
+                close(fd[0]);
+                for (int i = 0; i < 4; i++)
+                    fsh_rng_u64(rng, &theirs[i]);
+                ssize_t wr = write(fd[1], theirs, sizeof theirs);
+                _exit(wr == (ssize_t)sizeof theirs ? 0 : 1);
+            }
+            CHECK(pid > 0);
+            close(fd[1]);
+            for (int i = 0; i < 4; i++)
+                CHECK_EQ(fsh_rng_u64(rng, &mine[i]), FSH_OK);
+            memset(theirs, 0, sizeof theirs);
+            ssize_t got = read(fd[0], theirs, sizeof theirs);
+            close(fd[0]);
+            int status = 0;
+            waitpid(pid, &status, 0);
+            CHECK(got == (ssize_t)sizeof theirs);
+            CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            int same = 0;
+            for (int i = 0; i < 4; i++)
+                same += mine[i] == theirs[i];
+            CHECK_EQ(same, 0);
+            if (same)
+                fprintf(stderr, "  fork: child repeated the parent's words "
+                        "(gen %d, predraw %d)\n", gens[g], predraw);
+            fsh_rng_free(rng);
+        }
+}
+
+static void test_strerror(void)
+{
+    static const int codes[] = {FSH_OK, FSH_EINVAL, FSH_ENOMEM, FSH_EENTROPY,
+                                FSH_EEMPTY, FSH_ECALLBACK};
+    const char *unknown = fsh_strerror(-1000);
+    CHECK(unknown != NULL && strcmp(unknown, "unknown error") == 0);
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const char *m = fsh_strerror(codes[i]);
+        CHECK(m != NULL && m[0] != '\0');
+        CHECK(strcmp(m, unknown) != 0);
+        for (size_t j = 0; j < i; j++)
+            CHECK(strcmp(m, fsh_strerror(codes[j])) != 0);
+    }
+    static const int unknowns[] = {1, 2, -6, -7, 100, INT_MIN, INT_MAX};
+    for (size_t i = 0; i < sizeof unknowns / sizeof unknowns[0]; i++)
+        CHECK(strcmp(fsh_strerror(unknowns[i]), "unknown error") == 0);
+    /* Released values keep their numbers. */
+    CHECK_EQ(FSH_OK, 0);
+    CHECK_EQ(FSH_EINVAL, -1);
+    CHECK_EQ(FSH_ENOMEM, -2);
+    CHECK_EQ(FSH_EENTROPY, -3);
+    CHECK_EQ(FSH_EEMPTY, -4);
+    CHECK_EQ(FSH_ECALLBACK, -5);
+}
+
+int main(void)
+{
+    test_rng_args();
+    test_shuffle_args();
+    test_entropy();
+    test_callback_errors();
+    test_fork();
+    test_strerror();
+    return check_done("test_api");
+}

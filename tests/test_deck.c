@@ -1,0 +1,244 @@
+/* Cards and decks: encoding, names in both notations, the parser, and the
+ * O(1) deck's properties. */
+#include "check.h"
+#include "internal.h"
+
+#include <string.h>
+
+static void test_encoding(void)
+{
+    uint32_t c;
+    for (int suit = 0; suit < 4; suit++)
+        for (int rank = 2; rank <= 14; rank++) {
+            CHECK_EQ(fsh_card_make(rank, suit, &c), FSH_OK);
+            CHECK_EQ(c, (uint32_t)(suit * 13 + rank - 2));
+            CHECK_EQ(fsh_card_rank(c), rank);
+            CHECK_EQ(fsh_card_suit(c), suit);
+        }
+    static const int bad[][2] = {{1, 0}, {15, 0}, {2, -1}, {2, 4}, {0, 0}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_EQ(fsh_card_make(bad[i][0], bad[i][1], &c), FSH_EINVAL);
+    CHECK_EQ(fsh_card_make(2, 0, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_card_rank(52), FSH_EINVAL);
+    CHECK_EQ(fsh_card_suit(52), FSH_EINVAL);
+    CHECK_EQ(fsh_card_rank(UINT32_MAX), FSH_EINVAL);
+}
+
+static void test_names(void)
+{
+    /* Every card in both notations, built independently here. */
+    static const char *ranks_u[13] = {"2", "3", "4",  "5", "6", "7", "8",
+                                      "9", "10", "J", "Q", "K", "A"};
+    static const char ranks_p[] = "23456789TJQKA";
+    static const char *suits_u[4] = {"\xE2\x99\xA3", "\xE2\x99\xA6",
+                                     "\xE2\x99\xA5", "\xE2\x99\xA0"};
+    static const char suits_p[] = "cdhs";
+    for (uint32_t c = 0; c < 52; c++) {
+        char want[16], buf[16];
+        uint32_t back;
+        snprintf(want, sizeof want, "%s%s", ranks_u[c % 13], suits_u[c / 13]);
+        CHECK_EQ(fsh_card_name(c, FSH_CARD_UNICODE, buf, sizeof buf), FSH_OK);
+        CHECK(strcmp(buf, want) == 0);
+        CHECK_EQ(fsh_card_parse(buf, &back), FSH_OK);
+        CHECK_EQ(back, c);
+        snprintf(want, sizeof want, "%c%c", ranks_p[c % 13], suits_p[c / 13]);
+        CHECK_EQ(fsh_card_name(c, FSH_CARD_POKER, buf, sizeof buf), FSH_OK);
+        CHECK(strcmp(buf, want) == 0);
+        CHECK_EQ(fsh_card_parse(buf, &back), FSH_OK);
+        CHECK_EQ(back, c);
+        /* 8 bytes always suffice; a buffer one byte short is refused. */
+        size_t need = strlen(want) + 1;
+        CHECK_EQ(fsh_card_name(c, FSH_CARD_POKER, buf, need), FSH_OK);
+        CHECK_EQ(fsh_card_name(c, FSH_CARD_POKER, buf, need - 1), FSH_EINVAL);
+        CHECK_EQ(fsh_card_name(c, FSH_CARD_UNICODE, buf, 8), FSH_OK);
+    }
+    char buf[16];
+    CHECK_EQ(fsh_card_name(8, FSH_CARD_UNICODE, buf, sizeof buf), FSH_OK);
+    CHECK(strcmp(buf, "10\xE2\x99\xA3") == 0);
+    CHECK_EQ(fsh_card_name(51, FSH_CARD_POKER, buf, sizeof buf), FSH_OK);
+    CHECK(strcmp(buf, "As") == 0);
+    CHECK_EQ(fsh_card_name(52, FSH_CARD_POKER, buf, sizeof buf), FSH_EINVAL);
+    CHECK_EQ(fsh_card_name(0, 2, buf, sizeof buf), FSH_EINVAL);
+    CHECK_EQ(fsh_card_name(0, FSH_CARD_POKER, NULL, 8), FSH_EINVAL);
+    CHECK_EQ(fsh_card_name(0, FSH_CARD_POKER, buf, 0), FSH_EINVAL);
+}
+
+static void test_parse_rejects(void)
+{
+    static const char *bad[] = {
+        "",                      /* empty */
+        "A",                     /* rank only */
+        "s",                     /* suit only */
+        "10s",                   /* mixed: Unicode rank, poker suit */
+        "T\xE2\x99\xA0",         /* mixed: poker rank, Unicode suit */
+        "as",                    /* lowercase rank */
+        "tH",                    /* lowercase rank, uppercase suit */
+        "AS",                    /* uppercase suit letter */
+        "Ass",                   /* trailing byte */
+        "As ",                   /* trailing space */
+        " As",                   /* leading space */
+        "A\xE2\x99\xA0x",        /* trailing byte after a Unicode suit */
+        "A\xE2\x99",             /* truncated UTF-8 */
+        "1\xE2\x99\xA0",         /* 1 is not a rank */
+        "11\xE2\x99\xA0",        /* neither is 11 */
+        "0s",                    /* nor 0 */
+        "1s",
+        "Xs",                    /* unknown rank letter */
+        "Ax",                    /* unknown suit letter */
+        "10",                    /* no suit */
+        "\xE2\x99\xA0",          /* suit only, Unicode */
+        "A\xE2\x99\xA4",         /* U+2664 white spade is not a suit here */
+        "100\xE2\x99\xA0",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint32_t c = 12345;
+        int rc = fsh_card_parse(bad[i], &c);
+        CHECK_EQ(rc, FSH_EINVAL);
+        if (rc != FSH_EINVAL)
+            fprintf(stderr, "  accepted bad name #%zu\n", i);
+    }
+    uint32_t c;
+    CHECK_EQ(fsh_card_parse(NULL, &c), FSH_EINVAL);
+    CHECK_EQ(fsh_card_parse("As", NULL), FSH_EINVAL);
+}
+
+static int is_perm(const uint32_t *a, size_t n)
+{
+    unsigned char seen[64] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] >= n || seen[a[i]])
+            return 0;
+        seen[a[i]] = 1;
+    }
+    return 1;
+}
+
+static void test_deck(void)
+{
+    fsh_rng *rng;
+    fsh_deck *d;
+    uint32_t out[52], card;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(rng, "test_deck: a 32-byte seed string", 32), FSH_OK);
+    CHECK_EQ(fsh_deck_new(&d, 52), FSH_OK);
+    CHECK_EQ(fsh_deck_size(d), 52);
+    CHECK_EQ(fsh_deck_remaining(d), 52);
+
+    /* Deal k, then the rest: together a permutation of the deck. */
+    static const size_t ks[] = {0, 1, 2, 5, 26, 51, 52};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        size_t k = ks[i];
+        CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+        CHECK_EQ(fsh_deck_remaining(d), 52);
+        CHECK_EQ(fsh_deck_deal_n(rng, d, out, k), FSH_OK);
+        CHECK_EQ(fsh_deck_remaining(d), 52 - k);
+        CHECK_EQ(fsh_deck_deal_n(rng, d, out + k, 52 - k), FSH_OK);
+        CHECK_EQ(fsh_deck_remaining(d), 0);
+        CHECK(is_perm(out, 52));
+        /* Empty: single and multiple deals fail, deal 0 is fine. */
+        CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_EEMPTY);
+        CHECK_EQ(fsh_deck_deal_n(rng, d, out, 1), FSH_EEMPTY);
+        CHECK_EQ(fsh_deck_deal_n(rng, d, out, 0), FSH_OK);
+    }
+
+    /* O(1) shuffle mid-deal resets remaining; the next 52 are all cards. */
+    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, out, 10), FSH_OK);
+    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_remaining(d), 52);
+    for (int i = 0; i < 52; i++)
+        CHECK_EQ(fsh_deck_deal(rng, d, &out[i]), FSH_OK);
+    CHECK(is_perm(out, 52));
+
+    /* deal_n with k > remaining deals nothing. */
+    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, out, 50), FSH_OK);
+    uint32_t sentinel[3] = {777, 777, 777};
+    CHECK_EQ(fsh_deck_deal_n(rng, d, sentinel, 3), FSH_EEMPTY);
+    CHECK_EQ(fsh_deck_remaining(d), 2);
+    CHECK(sentinel[0] == 777 && sentinel[1] == 777 && sentinel[2] == 777);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, out + 50, 2), FSH_OK);
+    CHECK(is_perm(out, 52));
+
+    /* Same seed, same deal order. */
+    uint32_t again[52];
+    CHECK_EQ(fsh_rng_seed(rng, "test_deck: a 32-byte seed string", 32), FSH_OK);
+    fsh_deck *d2;
+    CHECK_EQ(fsh_deck_new(&d2, 52), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, d2, again, 52), FSH_OK);
+    fsh_deck *d3;
+    CHECK_EQ(fsh_rng_seed(rng, "test_deck: a 32-byte seed string", 32), FSH_OK);
+    CHECK_EQ(fsh_deck_new(&d3, 52), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, d3, out, 52), FSH_OK);
+    CHECK(memcmp(out, again, sizeof out) == 0);
+    fsh_deck_free(d2);
+    fsh_deck_free(d3);
+
+    /* Custom decks (a shoe): the multiset is preserved. */
+    uint32_t shoe[104];
+    for (uint32_t i = 0; i < 104; i++)
+        shoe[i] = i % 52;
+    fsh_deck *s;
+    CHECK_EQ(fsh_deck_new_from(&s, shoe, 104), FSH_OK);
+    CHECK_EQ(fsh_deck_size(s), 104);
+    uint32_t dealt[104], hist[52] = {0};
+    CHECK_EQ(fsh_deck_deal_n(rng, s, dealt, 104), FSH_OK);
+    for (int i = 0; i < 104; i++)
+        hist[dealt[i] % 52] += dealt[i] < 52;
+    int ok = 1;
+    for (int i = 0; i < 52; i++)
+        ok &= hist[i] == 2;
+    CHECK(ok);
+    fsh_deck_free(s);
+
+    /* Argument checks. */
+    fsh_deck *none = (fsh_deck *)&card; /* must be reset to NULL */
+    CHECK_EQ(fsh_deck_new(&none, 0), FSH_EINVAL);
+    CHECK(none == NULL);
+    CHECK_EQ(fsh_deck_new(NULL, 52), FSH_EINVAL);
+#if SIZE_MAX > UINT32_MAX
+    CHECK_EQ(fsh_deck_new(&none, (size_t)UINT32_MAX + 1), FSH_EINVAL);
+#endif
+    CHECK_EQ(fsh_deck_new_from(&none, NULL, 3), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_new_from(&none, shoe, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_shuffle(NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_deal(NULL, d, &card), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_deal(rng, NULL, &card), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_deal(rng, d, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, NULL, 0), FSH_OK);
+    CHECK_EQ(fsh_deck_remaining(NULL), 0);
+    CHECK_EQ(fsh_deck_size(NULL), 0);
+    fsh_deck_free(NULL);
+
+    /* A one-card deck deals its card without randomness. */
+    fsh_deck *one;
+    CHECK_EQ(fsh_deck_new(&one, 1), FSH_OK);
+    uint64_t bits = fsh_rng_bits_used(rng);
+    CHECK_EQ(fsh_deck_deal(rng, one, &card), FSH_OK);
+    CHECK_EQ(card, 0);
+    CHECK(fsh_rng_bits_used(rng) == bits);
+    CHECK_EQ(fsh_deck_deal(rng, one, &card), FSH_EEMPTY);
+    fsh_deck_free(one);
+
+    /* Entropy: a 52-card deck refuses an 8-byte seed, and allows it in
+       simulation mode. */
+    CHECK_EQ(fsh_rng_seed(rng, "8 bytes!", 8), FSH_OK);
+    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_EENTROPY);
+    CHECK_EQ(fsh_deck_remaining(d), 52);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
+
+    fsh_deck_free(d);
+    fsh_rng_free(rng);
+}
+
+int main(void)
+{
+    test_encoding();
+    test_names();
+    test_parse_rejects();
+    test_deck();
+    return check_done("test_deck");
+}
