@@ -2,8 +2,12 @@
  * fairshuf benchmark (make bench): ns per element of the library's shuffles,
  * side by side in one run with
  *   - "textbook": backward Fisher-Yates, one Lemire bounded draw per element,
- *     fed with the SAME generator's words (buffered through fsh_rng_bytes);
- *   - "textbook_call": the same, one fsh_rng_u64 call per word;
+ *     fed with the SAME generator's words from a local 128-word buffer that
+ *     is refilled through the public API (the faster of fsh_rng_bytes and a
+ *     loop of fsh_rng_u64, chosen per generator at start-up);
+ *   - "textbook_inline": the same loop with xoshiro256++ inlined in the
+ *     bench (same seed, same words as the library's), the strongest textbook;
+ *   - "textbook_call": the same loop, one fsh_rng_u64 call per draw;
  *   - "std_shuffle": libstdc++ std::shuffle with std::mt19937_64 (peer_std.cpp);
  *   - "memcpy" of the same array (bandwidth reference).
  * Every cell of one size is timed in the same run, repetitions interleaved
@@ -41,7 +45,8 @@ __extension__ typedef unsigned __int128 u128;
 
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-#define SEED "fairshuf-bench-v1" /* every generator is seeded from this */
+#define SEED "fairshuf-bench-v1" /* ChaCha cells: fsh_rng_seed_gen(SEED) */
+#define XOSHIRO_SEED 0x5eed5eed2024ull /* xoshiro cells: fsh_rng_xoshiro */
 #define STD_SEED 20240601u       /* std::mt19937_64 seed */
 #define MAX_REPS 101
 #define TB_WORDS 128 /* textbook word buffer: the library's refill size */
@@ -53,6 +58,12 @@ typedef struct gen_info {
     const char *name; /* CSV "generator" column */
     fsh_gen gen;
 } gen_info;
+
+/* Per generator: does the textbook refill through fsh_rng_bytes (1) or a
+   loop of fsh_rng_u64 (0)? Both give the same words; chosen at start-up by
+   choose_refill(), with the ns per word each path took. */
+static int refill_bytes[8];
+static double refill_ns[8][2];
 
 static const gen_info GENS[] = {
     {"chacha20", FSH_GEN_CHACHA20},
@@ -71,6 +82,7 @@ typedef struct method {
     int on_by_default;     /* runs unless FSH_BENCH_METHODS or a size row says */
     const char *gen_label; /* NULL: run once per fsh generator; else the
                               fixed generator it uses (CSV column) */
+    const char *only_gens; /* NULL, or the generators it supports */
     int (*run)(struct cell *c);    /* one shuffle (or copy) of c->a[0..n) */
     double (*bits)(struct cell *c); /* bits per element drawn, or NULL */
     int (*setup)(struct cell *c);  /* optional extra set-up */
@@ -120,6 +132,8 @@ typedef struct cell {
     unsigned tb_pos;
     uint64_t tb_refills;
     double std_bits;    /* std_shuffle: bits per element (probe) */
+    uint64_t xs[4];     /* textbook_inline: xoshiro256++ state */
+    uint64_t xwords;    /* textbook_inline: words drawn */
     int status;         /* first non-OK status of any operation */
     size_t k;           /* operations per timing */
     double t[MAX_REPS]; /* ns per element, per repetition */
@@ -152,10 +166,20 @@ static int run_fsh_16(cell *c)
     return fsh_shuffle(c->rng, c->a, c->n, 16);
 }
 
+static int refill_via_u64(fsh_rng *rng, uint64_t *buf)
+{
+    int rc = FSH_OK;
+    for (size_t i = 0; i < TB_WORDS && rc == FSH_OK; i++)
+        rc = fsh_rng_u64(rng, &buf[i]);
+    return rc;
+}
+
 static int tb_refill(cell *c)
 {
     c->tb_refills++;
-    return fsh_rng_bytes(c->rng, c->tb_buf, sizeof c->tb_buf);
+    if (refill_bytes[c->g->gen])
+        return fsh_rng_bytes(c->rng, c->tb_buf, sizeof c->tb_buf);
+    return refill_via_u64(c->rng, c->tb_buf);
 }
 
 /* Next buffered word; *pos lives in a register inside the loop. */
@@ -232,6 +256,92 @@ static int run_textbook_call(cell *c)
     return c->status;
 }
 
+/* xoshiro256++ (Blackman & Vigna), as the library seeds it: the state is
+   four successive SplitMix64 outputs of the seed. */
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t xoshiro_next(uint64_t s[4])
+{
+    uint64_t r = rotl64(s[0] + s[3], 23) + s[0];
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl64(s[3], 45);
+    return r;
+}
+
+/* Seed like fsh_rng_xoshiro and check the words really are the library's. */
+static int setup_inline(cell *c)
+{
+    uint64_t x = XOSHIRO_SEED;
+    for (int i = 0; i < 4; i++)
+        c->xs[i] = splitmix64(&x);
+    uint64_t s[4];
+    memcpy(s, c->xs, sizeof s);
+    fsh_rng *ref;
+    int rc = fsh_rng_new(&ref);
+    if (rc == FSH_OK)
+        rc = fsh_rng_xoshiro(ref, XOSHIRO_SEED);
+    for (int i = 0; i < 1000 && rc == FSH_OK; i++) {
+        uint64_t w;
+        rc = fsh_rng_u64(ref, &w);
+        if (rc == FSH_OK && w != xoshiro_next(s)) {
+            fprintf(stderr, "bench: inline xoshiro256++ differs from the "
+                            "library's at word %d\n", i);
+            rc = FSH_EINVAL;
+        }
+    }
+    fsh_rng_free(ref);
+    return rc;
+}
+
+static int run_textbook_inline(cell *c)
+{
+    uint64_t *restrict a = c->a;
+    uint64_t s[4] = {c->xs[0], c->xs[1], c->xs[2], c->xs[3]};
+    uint64_t words = 0;
+    for (size_t i = c->n - 1; i > 0; i--) {
+        uint64_t bound = (uint64_t)i + 1;
+        u128 m = (u128)xoshiro_next(s) * bound;
+        uint64_t l = (uint64_t)m;
+        words++;
+        if (UNLIKELY(l < bound)) {
+            uint64_t t = (0 - bound) % bound;
+            while (l < t) {
+                m = (u128)xoshiro_next(s) * bound;
+                l = (uint64_t)m;
+                words++;
+            }
+        }
+        size_t j = (size_t)(m >> 64);
+        uint64_t x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+    }
+    memcpy(c->xs, s, sizeof s);
+    c->xwords += words;
+    return FSH_OK;
+}
+
+static double bits_inline(cell *c)
+{
+    return 64.0 * (double)c->xwords / ((double)c->ops * (double)c->n);
+}
+
 static int setup_std(cell *c)
 {
     c->peer = peer_std_new(STD_SEED);
@@ -275,20 +385,23 @@ static double bits_std(cell *c)
 /* The columns of the summary table name the first four; any other method
    is listed in the "other methods" table with its ratio to "fairshuf". */
 static const method METHODS[] = {
-    /* name, bytes, threads, default, gen_label, run, bits, setup, what */
-    {"fairshuf", 8, 1, 1, NULL, run_fsh_u64, bits_rng, NULL,
+    /* name, bytes, threads, default, gen_label, only_gens, run, bits, setup,
+       what */
+    {"fairshuf", 8, 1, 1, NULL, NULL, run_fsh_u64, bits_rng, NULL,
      "fsh_shuffle_u64"},
-    {"textbook", 8, 1, 1, NULL, run_textbook, bits_textbook, NULL,
-     "backward Fisher-Yates + Lemire, same generator via fsh_rng_bytes"},
-    {"std_shuffle", 8, 1, 1, "mt19937_64", run_std, bits_std, setup_std,
+    {"textbook", 8, 1, 1, NULL, NULL, run_textbook, bits_textbook, NULL,
+     "backward Fisher-Yates + Lemire, same generator, 128-word buffer"},
+    {"textbook_inline", 8, 1, 1, NULL, "xoshiro256pp", run_textbook_inline,
+     bits_inline, setup_inline, "textbook with xoshiro256++ inlined"},
+    {"std_shuffle", 8, 1, 1, "mt19937_64", NULL, run_std, bits_std, setup_std,
      "libstdc++ std::shuffle, std::mt19937_64"},
-    {"memcpy", 8, 1, 1, "none", run_memcpy, NULL, NULL,
+    {"memcpy", 8, 1, 1, "none", NULL, run_memcpy, NULL, NULL,
      "memcpy of the n*8-byte array"},
-    {"textbook_call", 8, 1, 1, NULL, run_textbook_call, bits_rng, NULL,
-     "textbook with one fsh_rng_u64 call per word"},
-    {"fairshuf_u32", 4, 1, 1, NULL, run_fsh_u32, bits_rng, NULL,
+    {"textbook_call", 8, 1, 1, NULL, NULL, run_textbook_call, bits_rng, NULL,
+     "textbook with one fsh_rng_u64 call per draw"},
+    {"fairshuf_u32", 4, 1, 1, NULL, NULL, run_fsh_u32, bits_rng, NULL,
      "fsh_shuffle_u32"},
-    {"fairshuf_16B", 16, 1, 0, NULL, run_fsh_16, bits_rng, NULL,
+    {"fairshuf_16B", 16, 1, 0, NULL, NULL, run_fsh_16, bits_rng, NULL,
      "fsh_shuffle with 16-byte elements"},
 };
 #define NMETHODS (sizeof METHODS / sizeof METHODS[0])
@@ -296,11 +409,31 @@ static const method METHODS[] = {
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
-static double now_ns(void)
+static double clock_ns(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Wall time: for totals and multi-threaded cells. */
+static double now_ns(void)
+{
+    return clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * The clock for one cell. Single-threaded cells use this thread's CPU time:
+ * on a machine shared with other jobs, time spent descheduled would
+ * otherwise land in whichever cell was running. Multi-threaded cells need
+ * wall time. FSH_BENCH_CLOCK=wall forces wall time everywhere.
+ */
+static int wall_only;
+
+static clockid_t cell_clock(unsigned threads)
+{
+    return threads > 1 || wall_only ? CLOCK_MONOTONIC
+                                    : CLOCK_THREAD_CPUTIME_ID;
 }
 
 /* Is name in the comma-separated list? */
@@ -549,6 +682,54 @@ static void free_arrays(arrays *ar)
 /* ------------------------------------------------------------------------ */
 /* Cells                                                                    */
 
+/* Reproducible seeding: xoshiro through fsh_rng_xoshiro (so the inline
+   textbook can reproduce its words), ChaCha through fsh_rng_seed_gen. */
+static int seed_rng(fsh_rng *rng, const gen_info *g)
+{
+    if (g->gen == FSH_GEN_XOSHIRO256PP)
+        return fsh_rng_xoshiro(rng, XOSHIRO_SEED);
+    return fsh_rng_seed_gen(rng, g->gen, SEED, strlen(SEED));
+}
+
+/* Time both public refill paths of the textbook buffer for each generator
+   and keep the faster (they yield the same words). */
+static void choose_refill(int timed)
+{
+    static uint64_t buf[TB_WORDS];
+    const char *force = env("FSH_BENCH_REFILL"); /* "u64" or "bytes" */
+    if (force != NULL || !timed) {
+        for (size_t i = 0; i < NGENS; i++)
+            refill_bytes[GENS[i].gen] = force && strcmp(force, "bytes") == 0;
+        return;
+    }
+    for (size_t i = 0; i < NGENS; i++) {
+        fsh_gen gen = GENS[i].gen;
+        fsh_rng *rng;
+        if (fsh_rng_new(&rng) != FSH_OK)
+            continue;
+        seed_rng(rng, &GENS[i]);
+        fsh_rng_set_simulation(rng, 1);
+        double best[2] = {1e300, 1e300};
+        for (int round = 0; round < 5; round++) {
+            for (int way = 0; way < 2; way++) {
+                double t0 = clock_ns(cell_clock(1));
+                for (int r = 0; r < 64; r++) {
+                    if (way)
+                        fsh_rng_bytes(rng, buf, sizeof buf);
+                    else
+                        refill_via_u64(rng, buf);
+                }
+                double t = (clock_ns(cell_clock(1)) - t0) / (64.0 * TB_WORDS);
+                best[way] = t < best[way] ? t : best[way];
+            }
+        }
+        refill_bytes[gen] = best[1] < best[0];
+        refill_ns[gen][0] = best[0];
+        refill_ns[gen][1] = best[1];
+        fsh_rng_free(rng);
+    }
+}
+
 static int setup_cell(cell *c, const method *m, const gen_info *g,
                       arrays *ar)
 {
@@ -573,7 +754,7 @@ static int setup_cell(cell *c, const method *m, const gen_info *g,
     if (g != NULL) {
         int rc = fsh_rng_new(&c->rng);
         if (rc == FSH_OK)
-            rc = fsh_rng_seed_gen(c->rng, g->gen, SEED, strlen(SEED));
+            rc = seed_rng(c->rng, g);
         if (rc == FSH_OK)
             rc = fsh_rng_set_simulation(c->rng, 1);
         if (rc != FSH_OK)
@@ -595,10 +776,11 @@ static void free_cell(cell *c)
 static int time_ops(cell *c, size_t k, double *ns)
 {
     int rc = FSH_OK;
-    double t0 = now_ns();
+    clockid_t id = cell_clock(c->m->threads);
+    double t0 = clock_ns(id);
     for (size_t i = 0; i < k && rc == FSH_OK; i++)
         rc = c->m->run(c);
-    *ns = now_ns() - t0;
+    *ns = clock_ns(id) - t0;
     c->ops += k;
     return rc;
 }
@@ -658,6 +840,8 @@ static config read_config(void)
     cf.sizes = env("FSH_BENCH_SIZES");
     cf.gens = env("FSH_BENCH_GENS");
     cf.methods = env("FSH_BENCH_METHODS");
+    if ((v = env("FSH_BENCH_CLOCK")) != NULL)
+        wall_only = strcmp(v, "wall") == 0;
     if ((v = getenv("FSH_BENCH_CSV")) != NULL)
         cf.csv = v; /* empty: no CSV */
     return cf;
@@ -700,8 +884,10 @@ static int method_wanted(const config *cf, const size_row *row,
 }
 
 static int gen_wanted(const config *cf, const size_row *row,
-                      const gen_info *g)
+                      const method *m, const gen_info *g)
 {
+    if (m->only_gens != NULL && !in_list(m->only_gens, g->name))
+        return 0;
     if (cf->gens != NULL)
         return in_list(cf->gens, g->name);
     return row->gens ? in_list(row->gens, g->name) : 1;
@@ -759,7 +945,14 @@ static double bits_of(const result *r)
 static int is_summary_method(const char *name)
 {
     return strcmp(name, "fairshuf") == 0 || strcmp(name, "textbook") == 0 ||
+           strcmp(name, "textbook_inline") == 0 ||
            strcmp(name, "std_shuffle") == 0 || strcmp(name, "memcpy") == 0;
+}
+
+static int cmp_spread_desc(const void *x, const void *y)
+{
+    const result *a = *(const result *const *)x, *b = *(const result *const *)y;
+    return (a->spread < b->spread) - (a->spread > b->spread);
 }
 
 static void print_tables(void)
@@ -775,12 +968,12 @@ static void print_tables(void)
     }
 
     printf("\n## fsh_shuffle_u64 versus peers (ns per element, median)\n\n");
-    printf("| n | generator | fairshuf | textbook | std::shuffle | memcpy "
-           "| fairshuf/textbook | fairshuf/std | fairshuf/memcpy "
-           "| bits/el fairshuf | bits/el textbook | bits/el std "
-           "| log2(n!)/n |\n");
-    printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-           "\n");
+    printf("| n | generator | fairshuf | textbook | textbook inline "
+           "| std::shuffle | memcpy | fairshuf/textbook | fairshuf/inline "
+           "| fairshuf/std | fairshuf/memcpy | bits/el fairshuf "
+           "| bits/el std | log2(n!)/n |\n");
+    printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+           "|---:|\n");
     for (size_t j = 0; j < cnt; j++) {
         size_t n = ns[j];
         const result *st = lookup("std_shuffle", NULL, n);
@@ -790,22 +983,24 @@ static void print_tables(void)
             const char *gen = g < NGENS ? GENS[g].name : NULL;
             const result *fs = gen ? lookup("fairshuf", gen, n) : NULL;
             const result *tb = gen ? lookup("textbook", gen, n) : NULL;
+            const result *ti = gen ? lookup("textbook_inline", gen, n) : NULL;
             /* Last pass: a row for peers alone if no generator had one. */
             if (gen == NULL && (rows > 0 || (st == NULL && mc == NULL)))
                 continue;
-            if (gen != NULL && fs == NULL && tb == NULL)
+            if (gen != NULL && fs == NULL && tb == NULL && ti == NULL)
                 continue;
             rows++;
             printf("| %s | %s |", fmt_n(n, nb, sizeof nb), gen ? gen : "-");
             print_num(ns_of(fs), 2);
             print_num(ns_of(tb), 2);
+            print_num(ns_of(ti), 2);
             print_num(ns_of(st), 2);
             print_num(ns_of(mc), 3);
             print_num(ns_of(fs) / ns_of(tb), 2);
+            print_num(ns_of(fs) / ns_of(ti), 2);
             print_num(ns_of(fs) / ns_of(st), 2);
             print_num(ns_of(fs) / ns_of(mc), 1);
             print_num(bits_of(fs), 1);
-            print_num(bits_of(tb), 1);
             print_num(bits_of(st), 1);
             print_num(log2_fact_per_el(n), 2);
             printf("\n");
@@ -835,19 +1030,24 @@ static void print_tables(void)
         }
     }
 
-    int noisy = 0;
-    for (size_t i = 0; i < nresults; i++) {
-        const result *r = &results[i];
-        if (r->spread > 0.25) {
-            if (!noisy++)
-                printf("\nNoisy cells ((max - min) / median over the "
-                       "repetitions > 25%%):");
-            printf(" %s/%s/n=%s %.0f%%;", r->method, r->gen,
-                   fmt_n(r->n, nb, sizeof nb), 100 * r->spread);
-        }
-    }
-    if (noisy)
+    /* The noisiest cells: (max - min) / median over the repetitions. */
+    size_t noisy = 0;
+    const result **worst = malloc(nresults * sizeof *worst);
+    for (size_t i = 0; worst != NULL && i < nresults; i++)
+        if (results[i].spread > 0.25)
+            worst[noisy++] = &results[i];
+    if (noisy > 0) {
+        qsort(worst, noisy, sizeof *worst, cmp_spread_desc);
+        printf("\n%zu of %zu cells had (max - min) / median > 25%% over the "
+               "repetitions; worst:",
+               noisy, nresults);
+        for (size_t j = 0; j < noisy && j < 8; j++)
+            printf("%s %s/%s/%s %.0f%%", j ? "," : "", worst[j]->method,
+                   worst[j]->gen, fmt_n(worst[j]->n, nb, sizeof nb),
+                   100 * worst[j]->spread);
         printf("\n");
+    }
+    free(worst);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -867,7 +1067,7 @@ static int bench_size(const config *cf, const size_row *row, FILE *csv)
             continue;
         ncells += m->gen_label ? 1 : 0;
         for (size_t g = 0; g < NGENS && !m->gen_label; g++)
-            ncells += (size_t)gen_wanted(cf, row, &GENS[g]);
+            ncells += (size_t)gen_wanted(cf, row, m, &GENS[g]);
     }
     if (ncells == 0)
         return 0;
@@ -884,7 +1084,7 @@ static int bench_size(const config *cf, const size_row *row, FILE *csv)
             continue;
         for (size_t g = 0; g < (m->gen_label ? 1 : NGENS); g++) {
             const gen_info *gi = m->gen_label ? NULL : &GENS[g];
-            if (gi != NULL && !gen_wanted(cf, row, gi))
+            if (gi != NULL && !gen_wanted(cf, row, m, gi))
                 continue;
             rc = setup_cell(&cells[c], m, gi, &ar);
             if (rc == FSH_OK)
@@ -954,10 +1154,13 @@ static int run_one(int argc, char **argv)
     }
     const method *m = find_method(argv[2]);
     const gen_info *g = find_gen(argv[3]);
-    if (m == NULL || (m->gen_label == NULL && g == NULL)) {
+    if (m == NULL || (m->gen_label == NULL && g == NULL) ||
+        (m->gen_label == NULL && m->only_gens != NULL &&
+         !in_list(m->only_gens, g->name))) {
         fprintf(stderr, "bench: unknown method or generator (try --list)\n");
         return 2;
     }
+    choose_refill(0); /* deterministic: u64 unless FSH_BENCH_REFILL=bytes */
     arrays ar;
     memset(&ar, 0, sizeof ar);
     ar.n = (size_t)strtod(argv[4], NULL);
@@ -1024,10 +1227,25 @@ int main(int argc, char **argv)
 
     printf("# fairshuf benchmark\n\n");
     print_machine();
-    printf("- timing: CLOCK_MONOTONIC; per cell a warm-up, then %zu "
+    printf("- timing: %s; per cell a warm-up, then %zu "
            "repetitions, interleaved across methods; each repetition runs the "
            "operation k times for >= %.0f ms; median reported%s\n",
+           wall_only ? "wall clock (CLOCK_MONOTONIC)"
+                     : "thread CPU time (CLOCK_THREAD_CPUTIME_ID) for 1-thread "
+                       "cells, wall clock for threaded ones",
            cf.reps, cf.min_ns / 1e6, cf.quick ? " (QUICK run)" : "");
+    choose_refill(1);
+    printf("- textbook buffer refill (ns per word, fsh_rng_u64 loop / "
+           "fsh_rng_bytes; the faster is used):");
+    if (env("FSH_BENCH_REFILL") != NULL)
+        printf(" forced by FSH_BENCH_REFILL=%s", env("FSH_BENCH_REFILL"));
+    for (size_t i = 0; i < NGENS && env("FSH_BENCH_REFILL") == NULL; i++) {
+        fsh_gen gen = GENS[i].gen;
+        printf("%s %s %.2f / %.2f -> %s", i ? ";" : "", GENS[i].name,
+               refill_ns[gen][0], refill_ns[gen][1],
+               refill_bytes[gen] ? "bytes" : "u64");
+    }
+    printf("\n");
     fflush(stdout);
 
     double t0 = now_ns();
