@@ -2,9 +2,9 @@
  * fairshuf benchmark (make bench): ns per element of the library's shuffles,
  * side by side in one run with
  *   - "textbook": backward Fisher-Yates, one Lemire bounded draw per element,
- *     fed with the SAME generator's words from a local 128-word buffer that
- *     is refilled through the public API (the faster of fsh_rng_bytes and a
- *     loop of fsh_rng_u64, chosen per generator at start-up);
+ *     fed with the SAME generator's words through the fastest public path
+ *     (fsh_rng_u64 per draw, or a local 128-word buffer refilled by
+ *     fsh_rng_u64 or fsh_rng_bytes), chosen per generator at start-up;
  *   - "textbook_inline": the same loop with xoshiro256++ inlined in the
  *     bench (same seed, same words as the library's), the strongest textbook;
  *   - "textbook_call": the same loop, one fsh_rng_u64 call per draw;
@@ -59,11 +59,13 @@ typedef struct gen_info {
     fsh_gen gen;
 } gen_info;
 
-/* Per generator: does the textbook refill through fsh_rng_bytes (1) or a
-   loop of fsh_rng_u64 (0)? Both give the same words; chosen at start-up by
-   choose_refill(), with the ns per word each path took. */
-static int refill_bytes[8];
-static double refill_ns[8][2];
+/* How "textbook" reaches the generator's words through the public API. All
+   three give the same words; choose_textbook_path() times real textbook
+   shuffles with each at start-up and keeps the fastest per generator. */
+enum { TB_CALL, TB_U64, TB_BYTES, TB_NPATHS };
+static const char *const TB_PATH_NAMES[TB_NPATHS] = {"call", "u64", "bytes"};
+static int tb_path[8];
+static double tb_path_ns[8][TB_NPATHS];
 
 static const gen_info GENS[] = {
     {"chacha20", FSH_GEN_CHACHA20},
@@ -177,7 +179,7 @@ static int refill_via_u64(fsh_rng *rng, uint64_t *buf)
 static int tb_refill(cell *c)
 {
     c->tb_refills++;
-    if (refill_bytes[c->g->gen])
+    if (tb_path[c->g->gen] == TB_BYTES)
         return fsh_rng_bytes(c->rng, c->tb_buf, sizeof c->tb_buf);
     return refill_via_u64(c->rng, c->tb_buf);
 }
@@ -196,11 +198,13 @@ static inline uint64_t tb_next(cell *c, unsigned *pos)
 
 /*
  * Textbook Fisher-Yates (Durstenfeld), backward, one Lemire
- * nearly-divisionless draw per element, words from the same fsh_rng read in
- * blocks of TB_WORDS through fsh_rng_bytes, so the per-word cost is the
- * generator's plus one copy, not a function call per word.
+ * nearly-divisionless draw per element, words from the same fsh_rng. Buffered
+ * paths read a local TB_WORDS buffer refilled by fsh_rng_bytes or a loop of
+ * fsh_rng_u64; the call path (run_textbook_call) calls fsh_rng_u64 per draw.
  */
-static int run_textbook(cell *c)
+static int run_textbook_call(cell *c);
+
+static int run_textbook_buffered(cell *c)
 {
     uint64_t *restrict a = c->a;
     unsigned pos = c->tb_pos;
@@ -224,7 +228,7 @@ static int run_textbook(cell *c)
     return c->status;
 }
 
-/* The same textbook loop, one fsh_rng_u64 call per word. */
+/* The textbook loop, one fsh_rng_u64 call per word. */
 static inline uint64_t call_next(cell *c)
 {
     uint64_t w = 0;
@@ -342,6 +346,14 @@ static double bits_inline(cell *c)
     return 64.0 * (double)c->xwords / ((double)c->ops * (double)c->n);
 }
 
+/* "textbook": the fastest public path for this generator. */
+static int run_textbook(cell *c)
+{
+    if (tb_path[c->g->gen] == TB_CALL)
+        return run_textbook_call(c);
+    return run_textbook_buffered(c);
+}
+
 static int setup_std(cell *c)
 {
     c->peer = peer_std_new(STD_SEED);
@@ -371,8 +383,12 @@ static double bits_rng(cell *c)
     return used / ((double)c->ops * (double)c->n);
 }
 
+static double bits_rng(cell *c);
+
 static double bits_textbook(cell *c)
 {
+    if (tb_path[c->g->gen] == TB_CALL)
+        return bits_rng(c);
     double words = (double)c->tb_refills * TB_WORDS - (TB_WORDS - c->tb_pos);
     return 64.0 * words / ((double)c->ops * (double)c->n);
 }
@@ -390,14 +406,14 @@ static const method METHODS[] = {
     {"fairshuf", 8, 1, 1, NULL, NULL, run_fsh_u64, bits_rng, NULL,
      "fsh_shuffle_u64"},
     {"textbook", 8, 1, 1, NULL, NULL, run_textbook, bits_textbook, NULL,
-     "backward Fisher-Yates + Lemire, same generator, 128-word buffer"},
+     "backward Fisher-Yates + Lemire, same generator, fastest public path"},
     {"textbook_inline", 8, 1, 1, NULL, "xoshiro256pp", run_textbook_inline,
      bits_inline, setup_inline, "textbook with xoshiro256++ inlined"},
     {"std_shuffle", 8, 1, 1, "mt19937_64", NULL, run_std, bits_std, setup_std,
      "libstdc++ std::shuffle, std::mt19937_64"},
     {"memcpy", 8, 1, 1, "none", NULL, run_memcpy, NULL, NULL,
      "memcpy of the n*8-byte array"},
-    {"textbook_call", 8, 1, 1, NULL, NULL, run_textbook_call, bits_rng, NULL,
+    {"textbook_call", 8, 1, 0, NULL, NULL, run_textbook_call, bits_rng, NULL,
      "textbook with one fsh_rng_u64 call per draw"},
     {"fairshuf_u32", 4, 1, 1, NULL, NULL, run_fsh_u32, bits_rng, NULL,
      "fsh_shuffle_u32"},
@@ -691,42 +707,65 @@ static int seed_rng(fsh_rng *rng, const gen_info *g)
     return fsh_rng_seed_gen(rng, g->gen, SEED, strlen(SEED));
 }
 
-/* Time both public refill paths of the textbook buffer for each generator
-   and keep the faster (they yield the same words). */
-static void choose_refill(int timed)
+
+/* Pick the textbook's word path per generator: FSH_BENCH_TB_PATH if set
+   (call, u64 or bytes), else (timed) the fastest over 5 rounds of a few
+   n = 1e4 textbook shuffles each, else (untimed) u64. */
+static void choose_textbook_path(int timed)
 {
-    static uint64_t buf[TB_WORDS];
-    const char *force = env("FSH_BENCH_REFILL"); /* "u64" or "bytes" */
-    if (force != NULL || !timed) {
-        for (size_t i = 0; i < NGENS; i++)
-            refill_bytes[GENS[i].gen] = force && strcmp(force, "bytes") == 0;
-        return;
-    }
+    const char *force = env("FSH_BENCH_TB_PATH");
+    int forced = TB_U64;
+    for (int p = 0; force != NULL && p < TB_NPATHS; p++)
+        if (strcmp(force, TB_PATH_NAMES[p]) == 0)
+            forced = p;
     for (size_t i = 0; i < NGENS; i++) {
         fsh_gen gen = GENS[i].gen;
-        fsh_rng *rng;
-        if (fsh_rng_new(&rng) != FSH_OK)
+        tb_path[gen] = forced;
+        if (force != NULL || !timed)
             continue;
-        seed_rng(rng, &GENS[i]);
+        for (int p = 0; p < TB_NPATHS; p++)
+            tb_path_ns[gen][p] = 1e300;
+        size_t n = 10000;
+        uint64_t *a = malloc(n * sizeof *a);
+        fsh_rng *rng = NULL;
+        if (a == NULL || fsh_rng_new(&rng) != FSH_OK || seed_rng(rng, &GENS[i]) != FSH_OK) {
+            free(a);
+            fsh_rng_free(rng);
+            continue;
+        }
         fsh_rng_set_simulation(rng, 1);
-        double best[2] = {1e300, 1e300};
+        for (size_t e = 0; e < n; e++)
+            a[e] = e;
+        cell *c = calloc(1, sizeof *c);
+        if (c == NULL) {
+            free(a);
+            fsh_rng_free(rng);
+            continue;
+        }
+        c->g = &GENS[i];
+        c->n = n;
+        c->a = a;
+        c->rng = rng;
+        c->tb_pos = TB_WORDS;
         for (int round = 0; round < 5; round++) {
-            for (int way = 0; way < 2; way++) {
+            for (int p = 0; p < TB_NPATHS; p++) {
+                tb_path[gen] = p;
                 double t0 = clock_ns(cell_clock(1));
-                for (int r = 0; r < 64; r++) {
-                    if (way)
-                        fsh_rng_bytes(rng, buf, sizeof buf);
-                    else
-                        refill_via_u64(rng, buf);
-                }
-                double t = (clock_ns(cell_clock(1)) - t0) / (64.0 * TB_WORDS);
-                best[way] = t < best[way] ? t : best[way];
+                for (int r = 0; r < 3; r++)
+                    run_textbook(c);
+                double t = (clock_ns(cell_clock(1)) - t0) / (3.0 * (double)n);
+                if (t < tb_path_ns[gen][p])
+                    tb_path_ns[gen][p] = t;
             }
         }
-        refill_bytes[gen] = best[1] < best[0];
-        refill_ns[gen][0] = best[0];
-        refill_ns[gen][1] = best[1];
+        int best = TB_CALL;
+        for (int p = 1; p < TB_NPATHS; p++)
+            if (tb_path_ns[gen][p] < tb_path_ns[gen][best])
+                best = p;
+        tb_path[gen] = best;
         fsh_rng_free(rng);
+        free(a);
+        free(c);
     }
 }
 
@@ -1160,7 +1199,7 @@ static int run_one(int argc, char **argv)
         fprintf(stderr, "bench: unknown method or generator (try --list)\n");
         return 2;
     }
-    choose_refill(0); /* deterministic: u64 unless FSH_BENCH_REFILL=bytes */
+    choose_textbook_path(0); /* deterministic, see FSH_BENCH_TB_PATH */
     arrays ar;
     memset(&ar, 0, sizeof ar);
     ar.n = (size_t)strtod(argv[4], NULL);
@@ -1234,16 +1273,17 @@ int main(int argc, char **argv)
                      : "thread CPU time (CLOCK_THREAD_CPUTIME_ID) for 1-thread "
                        "cells, wall clock for threaded ones",
            cf.reps, cf.min_ns / 1e6, cf.quick ? " (QUICK run)" : "");
-    choose_refill(1);
-    printf("- textbook buffer refill (ns per word, fsh_rng_u64 loop / "
-           "fsh_rng_bytes; the faster is used):");
-    if (env("FSH_BENCH_REFILL") != NULL)
-        printf(" forced by FSH_BENCH_REFILL=%s", env("FSH_BENCH_REFILL"));
-    for (size_t i = 0; i < NGENS && env("FSH_BENCH_REFILL") == NULL; i++) {
+    choose_textbook_path(1);
+    printf("- textbook word path (ns per element at n = 1e4 with fsh_rng_u64 "
+           "per draw / 128-word buffer refilled by fsh_rng_u64 / by "
+           "fsh_rng_bytes; the fastest is used):");
+    if (env("FSH_BENCH_TB_PATH") != NULL)
+        printf(" forced by FSH_BENCH_TB_PATH=%s", env("FSH_BENCH_TB_PATH"));
+    for (size_t i = 0; i < NGENS && env("FSH_BENCH_TB_PATH") == NULL; i++) {
         fsh_gen gen = GENS[i].gen;
-        printf("%s %s %.2f / %.2f -> %s", i ? ";" : "", GENS[i].name,
-               refill_ns[gen][0], refill_ns[gen][1],
-               refill_bytes[gen] ? "bytes" : "u64");
+        printf("%s %s %.2f / %.2f / %.2f -> %s", i ? ";" : "", GENS[i].name,
+               tb_path_ns[gen][TB_CALL], tb_path_ns[gen][TB_U64],
+               tb_path_ns[gen][TB_BYTES], TB_PATH_NAMES[tb_path[gen]]);
     }
     printf("\n");
     fflush(stdout);

@@ -87,6 +87,9 @@ for n in $sizes; do
     k=$(awk -v e="$elements" -v n="$n" 'BEGIN { k = int(e / n); print k < 1 ? 1 : k }')
     for m in $methods; do
         for g in $gens; do
+            # Skip combinations the bench does not offer (e.g. an
+            # xoshiro-only method with chacha20).
+            "$BENCH" --one "$m" "$g" 2 0 >/dev/null 2>&1 || continue
             full=$(counts "$m" "$g" "$n" "$k")
             base=$(counts "$m" "$g" "$n" 0)
             label=$g
