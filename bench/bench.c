@@ -710,11 +710,11 @@ static int seed_rng(fsh_rng *rng, const gen_info *g)
 
 /* Pick the textbook's word path per generator: FSH_BENCH_TB_PATH if set
    (call, u64 or bytes), else (timed) the fastest over 5 rounds of a few
-   n = 1e4 textbook shuffles each, else (untimed) u64. */
+   n = 1e4 textbook shuffles each, else (untimed, --one) call. */
 static void choose_textbook_path(int timed)
 {
     const char *force = env("FSH_BENCH_TB_PATH");
-    int forced = TB_U64;
+    int forced = TB_CALL;
     for (int p = 0; force != NULL && p < TB_NPATHS; p++)
         if (strcmp(force, TB_PATH_NAMES[p]) == 0)
             forced = p;
