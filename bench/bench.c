@@ -618,6 +618,12 @@ static void print_machine(void)
     unsigned v = fsh_version_number();
     printf("- fairshuf %u.%u.%u (libfairshuf.a)\n", v / 10000, v / 100 % 100,
            v % 100);
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (gmtime_r(&now, &tmv) != NULL &&
+        strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tmv) > 0)
+        printf("- date: %s\n", date);
     read_line("/proc/loadavg", line, sizeof line);
     printf("- load average at start: %s\n", line);
 }
@@ -996,18 +1002,10 @@ static int cmp_spread_desc(const void *x, const void *y)
     return (a->spread < b->spread) - (a->spread > b->spread);
 }
 
-static void print_tables(void)
+/* The summary table: fairshuf, textbook and the peers side by side. */
+static void print_summary(const size_t *ns, size_t cnt)
 {
     char nb[32];
-    size_t ns[64], cnt = 0;
-    for (size_t i = 0; i < nresults; i++) {
-        size_t j = 0;
-        while (j < cnt && ns[j] != results[i].n)
-            j++;
-        if (j == cnt && cnt < 64)
-            ns[cnt++] = results[i].n;
-    }
-
     printf("\n## fsh_shuffle_u64 versus peers (ns per element, median)\n\n");
     printf("| n | generator | fairshuf | textbook | textbook inline "
            "| std::shuffle | memcpy | fairshuf/textbook | fairshuf/inline "
@@ -1047,6 +1045,25 @@ static void print_tables(void)
             printf("\n");
         }
     }
+}
+
+static void print_tables(void)
+{
+    char nb[32];
+    size_t ns[64], cnt = 0;
+    for (size_t i = 0; i < nresults; i++) {
+        size_t j = 0;
+        while (j < cnt && ns[j] != results[i].n)
+            j++;
+        if (j == cnt && cnt < 64)
+            ns[cnt++] = results[i].n;
+    }
+
+    int summary = 0;
+    for (size_t i = 0; i < nresults; i++)
+        summary += is_summary_method(results[i].method);
+    if (summary > 0)
+        print_summary(ns, cnt);
 
     int others = 0;
     for (size_t i = 0; i < nresults; i++)
