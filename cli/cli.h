@@ -39,6 +39,9 @@ const char *quote(const char *s);
 /* GNU quotef(): shell-escaped, quoted only when needed (':' too). */
 const char *quotef(const char *s);
 
+/* open(2) with O_CLOEXEC, retried on EINTR, never returning fds 0-2. */
+int open_safer(const char *path, int flags, int mode);
+
 /* Allocation that dies with "memory exhausted". */
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

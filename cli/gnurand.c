@@ -46,10 +46,7 @@ gnurand *gnurand_new(const char *name, uint64_t bound)
     g->name = name;
     if (bound == 0)
         return g; /* GNU does not even open the file */
-    int fd;
-    do
-        fd = open(name, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
+    int fd = open_safer(name, O_RDONLY, 0);
     if (fd < 0) {
         int e = errno;
         free(g);

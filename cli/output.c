@@ -223,6 +223,13 @@ int outfile_open(const char *path)
         sigfillset(&all);
         sigprocmask(SIG_BLOCK, &all, &old);
         int fd = mkostemp(tmp_path, O_CLOEXEC);
+        if (fd >= 0 && fd <= STDERR_FILENO) {
+            int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+            close(fd);
+            fd = d;
+            if (fd < 0)
+                unlink(tmp_path);
+        }
         if (fd >= 0)
             tmp_live = 1;
         sigprocmask(SIG_SETMASK, &old, NULL);
@@ -244,7 +251,7 @@ int outfile_open(const char *path)
         /* No temporary possible (e.g. read-only directory): fall back to
            GNU's behaviour, which also yields GNU's error message. */
     }
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = open_safer(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0)
         die(errno, "%s", quotef(path));
     return fd;

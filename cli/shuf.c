@@ -286,10 +286,7 @@ static void parse_options(opts *o, int argc, char **argv)
 static int open_input(const opts *o)
 {
     if (o->nops == 1 && strcmp(o->ops[0], "-") != 0) {
-        int fd;
-        do
-            fd = open(o->ops[0], O_RDONLY | O_CLOEXEC);
-        while (fd < 0 && errno == EINTR);
+        int fd = open_safer(o->ops[0], O_RDONLY, 0);
         if (fd < 0)
             die(errno, "%s", quotef(o->ops[0]));
         return fd;

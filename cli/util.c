@@ -2,10 +2,12 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *program_name = "fairshuf";
 static void (*die_hook)(void);
@@ -82,6 +84,24 @@ void usage_error(void)
         h();
     }
     exit(1);
+}
+
+int open_safer(const char *path, int flags, int mode)
+{
+    int fd;
+    do
+        fd = open(path, flags | O_CLOEXEC, mode);
+    while (fd < 0 && errno == EINTR);
+    if (fd >= 0 && fd <= STDERR_FILENO) {
+        /* Never let a file we open pose as stdin, stdout or stderr when
+           those were closed: writes to "stdout" must not reach it. */
+        int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        int e = errno;
+        close(fd);
+        errno = e;
+        fd = d;
+    }
+    return fd;
 }
 
 void xalloc_die(void)
