@@ -289,7 +289,11 @@ static int open_input(const opts *o)
         int fd = open_safer(o->ops[0], O_RDONLY, 0);
         if (fd < 0)
             die(errno, "%s", quotef(o->ops[0]));
-        return fd;
+        /* GNU reopens the file as stdin (freopen), so a later
+           --random-source=/dev/stdin names the input file: do the same. */
+        if (dup2(fd, STDIN_FILENO) < 0)
+            die(errno, "%s", quotef(o->ops[0]));
+        close(fd);
     }
     return STDIN_FILENO;
 }
