@@ -47,17 +47,34 @@ finish() {
     [ "$fail" -eq 0 ]
 }
 
-# Run fairshuf / GNU shuf as "shuf" (stdin, stdout, stderr as given).
-mine() { (PATH="$T/mine:$PATH" && cd "$T/w" && exec shuf "$@"); }
-gnu() { (PATH="$T/gnu:$PATH" && cd "$T/w" && exec shuf "$@"); }
+# Run fairshuf / GNU shuf as "shuf" (stdin, stdout, stderr as given), from
+# the current directory.
+# Every run is bounded by timeout(1) when available.
+if command -v timeout >/dev/null 2>&1; then TO="timeout 120"; else TO=; fi
+mine() { $TO env PATH="$T/mine:$PATH" shuf "$@"; }
+gnu() { $TO env PATH="$T/gnu:$PATH" shuf "$@"; }
 
-# run WHO OUTPREFIX ARGS...: stdin from $IN (default /dev/null); writes
-# OUTPREFIX.out, .err, .rc.
+# run WHO OUTPREFIX ARGS...: writes OUTPREFIX.out, .err, .rc. Standard
+# input is $IN (default /dev/null; "closed" closes it); standard output goes
+# to OUTPREFIX.out, or $OUT ("closed" closes it).
 run() {
     _who=$1
     _p=$2
     shift 2
-    "$_who" "$@" <"${IN:-/dev/null}" >"$_p.out" 2>"$_p.err"
+    : >"$_p.out"
+    (
+        case ${IN:-} in
+        "") exec </dev/null ;;
+        closed) exec <&- ;;
+        *) exec <"$IN" ;;
+        esac
+        case ${OUT:-} in
+        "") exec >"$_p.out" ;;
+        closed) exec >&- ;;
+        *) exec >"$OUT" ;;
+        esac
+        "$_who" "$@"
+    ) 2>"$_p.err"
     echo $? >"$_p.rc"
 }
 

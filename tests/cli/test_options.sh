@@ -144,9 +144,12 @@ IN=$T/w/in3 gcheck "file operand ignores stdin" same_multiset s1000
 gcheck "-e keeps newlines inside operands" same_multiset -e "$(printf 'a\nb')" c
 gcheck "exactly -i 1-1" same_all -i 1-1
 gcheck "-e single" same_all -e only
-gcheck "input closed, file given" same_multiset in3 <&-
-run mine "$T/m" -n1 in3 <&-
-check "file given, stdin closed" test "$(cat "$T/m.rc")" = 0
+IN=closed gcheck "stdin closed, file given" same_multiset in3
+IN=closed gcheck "stdin closed, -n file given" same_count -n 1 in3
+IN=closed gcheck "stdin closed, -n 0" same_errors -n 0
+IN=closed gcheck "stdin closed, read it" same_errors
+IN=closed gcheck "stdin closed, -n 1" same_errors -n 1
+IN=closed gcheck "stdin closed, -e" same_all -e a
 
 # -o FILE is created even when the output is empty (GNU truncates it).
 mine -n 0 -o out0 missing
