@@ -3,6 +3,7 @@
 # (exit status and stderr byte for byte; stdout as a multiset when random).
 NAME=test_options
 . "$(dirname "$0")/lib.sh"
+MAN=$(cd "$(dirname "$0")/../.." && pwd)/docs/fairshuf.1
 
 cd "$T/w" || exit 1
 printf 'a\nb\nc\n' >in3
@@ -169,6 +170,12 @@ for opt in --echo --input-range --head-count --output --random-source \
     --repeat --zero-terminated --seed --help --version ./deal deal; do
     check "--help mentions $opt" grep -q -e "$opt" help.txt
 done
+sed 's/\\-/-/g' "$MAN" >man.txt
+for opt in echo input-range head-count output random-source repeat \
+    zero-terminated seed help version; do
+    check "man page documents --$opt" grep -q -e "--$opt" man.txt
+done
+check "man page: subcommand rule" grep -q 'fairshuf ./deal' man.txt
 check "--help usage line" grep -q '^Usage: shuf \[OPTION\]\.\.\. \[FILE\]' help.txt
 mine --version >ver.txt 2>&1
 check "--version exit 0" test $? = 0
