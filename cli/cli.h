@@ -84,6 +84,9 @@ void outfile_abort(void);
 /* ------------------------------------------------------------------------ */
 /* Input (input.c)                                                          */
 
+/* Bytes readable (allocated, contents unspecified) after inbuf data. */
+#define INBUF_SLACK 64
+
 /* The whole input in one buffer; every record ends with the delimiter. */
 typedef struct inbuf {
     char *buf;

@@ -51,14 +51,16 @@ void read_all(int fd, char delim, inbuf *in)
     advise_huge(buf, cap);
     size_t len = 0;
     for (;;) {
-        if (cap - len < 2) {
+        /* Keep INBUF_SLACK bytes after the data and its final delimiter, so
+           record scans may read a whole vector past a record's end. */
+        if (cap - len < 2 + INBUF_SLACK) {
             if (cap > SIZE_MAX / 2)
                 xalloc_die();
             cap *= 2;
             buf = xrealloc(buf, cap);
             advise_huge(buf + len, cap - len);
         }
-        size_t want = cap - len - 1;
+        size_t want = cap - len - 1 - INBUF_SLACK;
         if (want > READ_CHUNK)
             want = READ_CHUNK;
         ssize_t r = read(fd, buf + len, want);
