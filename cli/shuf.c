@@ -390,7 +390,9 @@ static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
         }
         r->m++;
     } else {
+        /* The old record is garbage now; a compaction must not copy it. */
         r->garbage += (size_t)r->len[slot];
+        r->len[slot] = 0;
     }
     if (r->acap - r->alen < len) {
         if (r->arena != NULL && r->garbage >= r->alen / 2) {
@@ -584,10 +586,11 @@ static int run_gnu(const opts *o)
         if (reservoir) {
             perm = iota((size_t)n);
             gnu_perm_u64(g, perm, (size_t)n, (size_t)ahead);
-        } else if (o->echo) {
+        } else if (o->echo || (o->range && ahead == n)) {
             perm = iota((size_t)n);
             gnu_perm_u64(g, perm, (size_t)n, (size_t)ahead);
         } else if (o->range) {
+            /* A prefix of the permutation: O(ahead) memory. */
             if (ahead > 0) {
                 size_t hint = ahead < SIZE_MAX ? (size_t)ahead : SIZE_MAX;
                 if (fsh_rangeperm_new(&rp, n - 1, hint) != FSH_OK)

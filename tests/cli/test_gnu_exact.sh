@@ -100,6 +100,10 @@ for f in at8m over8m big; do
     check "threshold $f -n 3" same_all --random-source=rs_big -n 3 $f
 done
 check "threshold big -n 100000" same_all --random-source=rs_big -n 100000 big
+for who in gnu mine; do
+    cat big | "$who" --random-source=rs_big -n 100000 >"$T/$who.out" 2>&1
+done
+check "pipe -n 100000 of 1.3e6 (reservoir compaction)" cmp -s "$T/gnu.out" "$T/mine.out"
 check "big -n 5 short source" same_all --random-source=rs_a -n 5 big
 for who in gnu mine; do
     { dd bs=1048576 count=1 of=/dev/null 2>/dev/null

@@ -61,6 +61,12 @@ wait
 check "-o FIFO written in place" test "$(sort fifo.out | tr -d '\n')" = pqr
 check "-o FIFO still a FIFO" test -p fifo
 
+# Reservoir with many replacements (its arena is compacted on the way).
+seq 300000 | "$F" -n 100000 >res
+check "-n 100000 of 300000: count" test "$(wc -l <res)" = 100000
+check "-n 100000 of 300000: distinct" test "$(sort -u res | wc -l)" = 100000
+check "-n 100000 of 300000: in range" test "$(sort -n res | sed -n '1p;$p' | awk '$1 >= 1 && $1 <= 300000' | wc -l)" = 2
+
 # Huge ranges: instant, O(k) memory; the full 2^64 range is an error.
 s0=$(date +%s)
 "$F" -i 1-18446744073709551615 -n 10 >big10
