@@ -23,29 +23,30 @@ void set_program_name(const char *argv0)
 __attribute__((format(printf, 2, 0)))
 static void verror(int errnum, const char *fmt, va_list ap)
 {
-    /* One buffer, one write: messages from concurrent processes do not
-       interleave mid-line. */
-    char msg[4096];
-    int n = snprintf(msg, sizeof msg, "%s: ", program_name);
-    if (n < 0)
-        n = 0;
-    if ((size_t)n < sizeof msg) {
-        int m = vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-        if (m > 0)
-            n += m;
+    /* Built in one buffer and written at once, so that messages from
+       concurrent processes do not interleave mid-line. */
+    va_list aq;
+    va_copy(aq, ap);
+    int body = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (body < 0)
+        body = 0;
+    const char *es = errnum != 0 ? strerror(errnum) : "";
+    size_t cap = strlen(program_name) + (size_t)body + strlen(es) + 8;
+    char *msg = malloc(cap);
+    if (msg == NULL) {
+        fprintf(stderr, "%s: memory exhausted\n", program_name);
+        return;
     }
-    if ((size_t)n < sizeof msg && errnum != 0) {
-        int m = snprintf(msg + n, sizeof msg - (size_t)n, ": %s",
-                         strerror(errnum));
-        if (m > 0)
-            n += m;
-    }
-    if ((size_t)n >= sizeof msg - 1)
-        n = (int)sizeof msg - 2;
+    size_t n = (size_t)snprintf(msg, cap, "%s: ", program_name);
+    vsnprintf(msg + n, cap - n, fmt, ap);
+    n += (size_t)body;
+    if (errnum != 0)
+        n += (size_t)snprintf(msg + n, cap - n, ": %s", es);
     msg[n++] = '\n';
-    fflush(stdout);
-    fwrite(msg, 1, (size_t)n, stderr);
+    fwrite(msg, 1, n, stderr);
     fflush(stderr);
+    free(msg);
 }
 
 void error_msg(int errnum, const char *fmt, ...)
