@@ -256,6 +256,62 @@ FSH_API size_t fsh_deck_remaining(const fsh_deck *deck);
 /* Total cards in the deck. */
 FSH_API size_t fsh_deck_size(const fsh_deck *deck);
 
+/* ------------------------------------------------------------------------ */
+/* Sampling                                                                 */
+/*
+ * Ordered samples: k of n items where every one of the n!/(n-k)! ordered
+ * k-tuples is equally likely, in O(k) memory whatever n is.
+ * - fsh_rangeperm: forward Fisher-Yates over [0, last] that stores only the
+ *   displaced positions (a hash map, or a plain array when the range is
+ *   small next to the expected number of draws). Step i draws j uniform in
+ *   [i, last], swaps positions i and j and returns the value now at i; the
+ *   first k steps have n(n-1)...(n-k+1) equally likely outcomes, each giving
+ *   a distinct ordered prefix. The map and array give identical output.
+ * - fsh_reservoir_slot: Algorithm R (Waterman; Knuth TAOCP 3.4.2) with exact
+ *   draws: after a stream of any length the kept items are a uniform
+ *   k-subset; shuffling them afterwards (fsh_shuffle) makes the order
+ *   uniform as well. Skip-based variants (Li's Algorithm L) need floating
+ *   point and are not exact, so they are not offered.
+ */
+
+/* A lazily built uniform permutation of [0, last]; opaque. */
+typedef struct fsh_rangeperm fsh_rangeperm;
+
+/* New permutation of [0, last] (last = UINT64_MAX covers all 2^64 values).
+   hint = expected number of draws (0: unknown); it picks array or hash map
+   storage and sizes it, never the output. */
+FSH_API int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t last, size_t hint);
+
+/* Release the permutation; NULL does nothing. */
+FSH_API void fsh_rangeperm_free(fsh_rangeperm *perm);
+
+/* *out = next element of the permutation (j uniform in [drawn, last]);
+   FSH_EEMPTY once all last + 1 elements were drawn. Expected O(1). */
+FSH_API int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm,
+                               uint64_t *out);
+
+/* As fsh_rangeperm_next with the step's offset r = j - drawn supplied by the
+   caller (an external source of uniform r in [0, last - drawn]); r out of
+   range is FSH_EINVAL, exhausted is FSH_EEMPTY. */
+FSH_API int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t r,
+                                  uint64_t *out);
+
+/* Number of elements drawn so far. */
+FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
+
+/* out[0..k) = k distinct values of [lo, hi] in uniformly random order, the
+   first k steps of an fsh_rangeperm: O(k) time and memory for any range
+   (the full 64-bit range works). k larger than the range is FSH_EINVAL. */
+FSH_API int fsh_sample_range(fsh_rng *rng, uint64_t lo, uint64_t hi,
+                             uint64_t *out, size_t k);
+
+/* Algorithm R step for the stream item with 0-based index seen: *slot =
+   seen while seen < k (fill the reservoir), else j uniform in [0, seen],
+   with *slot = j when j < k (replace that slot) and *slot = k meaning
+   "drop the item". k = 0 always drops and draws nothing. */
+FSH_API int fsh_reservoir_slot(fsh_rng *rng, uint64_t seen, size_t k,
+                               size_t *slot);
+
 #ifdef __cplusplus
 }
 #endif

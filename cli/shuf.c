@@ -1,0 +1,891 @@
+/* The shuf-compatible command: options, input, permutation, output.
+ *
+ * Two sources of randomness:
+ * - default: the library's ChaCha20 keyed from the OS (or from --seed),
+ *   with exactly uniform draws: full shuffles are backward Fisher-Yates
+ *   over record offsets, -n on lines is Algorithm R plus a shuffle of the
+ *   reservoir, -i with -n is a sparse forward Fisher-Yates;
+ * - --random-source=FILE: gnulib's randint over the file's bytes, used in
+ *   the same places and the same order as GNU shuf 9.1, so the output is
+ *   byte-identical to GNU's for the same file.
+ */
+#include "cli.h"
+#include "fairshuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* GNU shuf reads inputs of up to 8 MiB whole even with -n. */
+#define RESERVOIR_MIN_INPUT ((uint64_t)8192 * 1024)
+
+enum { OPT_RANDOM_SOURCE = 256, OPT_SEED, OPT_HELP, OPT_VERSION };
+
+typedef struct opts {
+    int echo, range, repeat, head_set;
+    char delim;
+    uint64_t lo, hi, head;
+    const char *outfile, *random_source, *seed;
+    int nops;
+    char **ops;
+} opts;
+
+/* State shared with the die() hook. */
+static outw *g_out;
+static int g_out_is_stdout;
+
+static void on_die(void)
+{
+    /* GNU's close_stdout() flushes what stdio buffered before exiting. */
+    if (g_out != NULL && g_out_is_stdout)
+        out_flush_quiet(g_out);
+    outfile_abort();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers, parsed as gnulib's xstrtoumax (base 10, no suffixes).           */
+
+enum { NUM_OK, NUM_OVERFLOW, NUM_INVALID, NUM_INVALID_OVERFLOW };
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    const char *q = s;
+    while (*q == ' ' || (*q >= '\t' && *q <= '\r'))
+        q++;
+    if (*q == '-')
+        return NUM_INVALID;
+    if (*q == '+')
+        q++;
+    if (*q < '0' || *q > '9')
+        return NUM_INVALID;
+    uint64_t v = 0;
+    int over = 0;
+    for (; *q >= '0' && *q <= '9'; q++) {
+        unsigned d = (unsigned)(*q - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            over = 1;
+        else
+            v = v * 10 + d;
+    }
+    *out = over ? UINT64_MAX : v;
+    if (*q != '\0')
+        return over ? NUM_INVALID_OVERFLOW : NUM_INVALID;
+    return over ? NUM_OVERFLOW : NUM_OK;
+}
+
+/* gnulib xdectoumax(s, 0, UINT64_MAX, "", "invalid input range", 0). */
+static uint64_t range_bound(const char *s)
+{
+    uint64_t v;
+    int rc = parse_u64(s, &v);
+    if (rc == NUM_OVERFLOW)
+        die(EOVERFLOW, "invalid input range: %s", quote(s));
+    if (rc != NUM_OK)
+        die(0, "invalid input range: %s", quote(s));
+    return v;
+}
+
+static void parse_range(opts *o, char *arg)
+{
+    if (o->range)
+        die(0, "multiple -i options specified");
+    o->range = 1;
+    char *dash = strchr(arg, '-');
+    const char *hi_arg = arg;
+    uint64_t lo = UINT64_MAX;
+    if (dash != NULL) {
+        *dash = '\0';
+        lo = range_bound(arg);
+        *dash = '-';
+        hi_arg = dash + 1;
+    }
+    uint64_t hi = range_bound(hi_arg);
+    uint64_t n = hi - lo + 1;
+    /* A count that wraps to 0 (the full 2^64 range) is rejected, as GNU
+       does; hi = lo - 1 is the empty range. */
+    if (dash == NULL || (lo <= hi) == (n == 0))
+        die(0, "invalid input range: %s", quote(arg));
+    o->lo = lo;
+    o->hi = hi;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Help and version                                                         */
+
+static void emit_text(const char *text)
+{
+    outw *o = out_new(STDOUT_FILENO);
+    g_out = o;
+    g_out_is_stdout = 1;
+    out_write(o, text, strlen(text));
+    out_finish(o, 1);
+    exit(0);
+}
+
+static void help(void)
+{
+    static char text[4096];
+    snprintf(
+        text, sizeof text,
+        "Usage: %s [OPTION]... [FILE]\n"
+        "  or:  %s -e [OPTION]... [ARG]...\n"
+        "  or:  %s -i LO-HI [OPTION]...\n"
+        "  or:  %s deal [OPTION]...\n"
+        "Write a random permutation of the input lines to standard output;\n"
+        "every order is exactly equally likely.\n"
+        "\n"
+        "With no FILE, or when FILE is -, read standard input.\n"
+        "\n"
+        "Mandatory arguments to long options are mandatory for short options "
+        "too.\n"
+        "  -e, --echo                treat each ARG as an input line\n"
+        "  -i, --input-range=LO-HI   treat each number LO through HI as an "
+        "input line\n"
+        "  -n, --head-count=COUNT    output at most COUNT lines\n"
+        "  -o, --output=FILE         write result to FILE instead of standard "
+        "output\n"
+        "      --random-source=FILE  get random bytes from FILE, drawing them "
+        "as\n"
+        "                              GNU shuf does (identical output)\n"
+        "  -r, --repeat              output lines can be repeated\n"
+        "      --seed=STRING         reproducible output from STRING: inputs "
+        "with the\n"
+        "                              same number of lines get the same "
+        "order;\n"
+        "                              only as unpredictable as STRING\n"
+        "  -z, --zero-terminated     line delimiter is NUL, not newline\n"
+        "      --help        display this help and exit\n"
+        "      --version     output version information and exit\n"
+        "\n"
+        "Without --seed or --random-source, randomness is ChaCha20 keyed "
+        "from the\n"
+        "operating system. -o FILE is replaced only when the output is "
+        "complete.\n"
+        "\n"
+        "Subcommands are recognised only as the first argument:\n"
+        "  deal      deal a shuffled deck of cards (see '%s deal --help')\n"
+        "To shuffle a file named like a subcommand, write ./deal or put -- "
+        "first.\n",
+        program_name, program_name, program_name, program_name, program_name);
+    emit_text(text);
+}
+
+static void version(void)
+{
+    static char text[512];
+    unsigned v = fsh_version_number();
+    snprintf(text, sizeof text,
+             "fairshuf %u.%u.%u\n"
+             "Exactly uniform shuffles; a drop-in for GNU shuf.\n",
+             v / 10000, v / 100 % 100, v % 100);
+    emit_text(text);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                  */
+
+static void parse_options(opts *o, int argc, char **argv)
+{
+    /* Same names, in the same order as GNU's table, so that abbreviations
+       and ambiguity messages match. */
+    static const struct option long_opts[] = {
+        {"echo", no_argument, NULL, 'e'},
+        {"input-range", required_argument, NULL, 'i'},
+        {"head-count", required_argument, NULL, 'n'},
+        {"output", required_argument, NULL, 'o'},
+        {"random-source", required_argument, NULL, OPT_RANDOM_SOURCE},
+        {"repeat", no_argument, NULL, 'r'},
+        {"zero-terminated", no_argument, NULL, 'z'},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->delim = '\n';
+    o->head = UINT64_MAX;
+    int c;
+    while ((c = getopt_long(argc, argv, "ei:n:o:rz", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'e':
+            o->echo = 1;
+            break;
+        case 'i':
+            parse_range(o, optarg);
+            break;
+        case 'n': {
+            uint64_t v;
+            int rc = parse_u64(optarg, &v);
+            if (rc == NUM_OK) {
+                o->head_set = 1;
+                if (v < o->head)
+                    o->head = v;
+            } else if (rc != NUM_OVERFLOW) {
+                die(0, "invalid line count: %s", quote(optarg));
+            }
+            /* A count beyond 2^64 - 1 means no limit, as in GNU. */
+            break;
+        }
+        case 'o':
+            if (o->outfile != NULL && strcmp(o->outfile, optarg) != 0)
+                die(0, "multiple output files specified");
+            o->outfile = optarg;
+            break;
+        case OPT_RANDOM_SOURCE:
+            if (o->random_source != NULL &&
+                strcmp(o->random_source, optarg) != 0)
+                die(0, "multiple random sources specified");
+            o->random_source = optarg;
+            break;
+        case OPT_SEED:
+            if (o->seed != NULL && strcmp(o->seed, optarg) != 0)
+                die(0, "multiple seeds specified");
+            o->seed = optarg;
+            break;
+        case 'r':
+            o->repeat = 1;
+            break;
+        case 'z':
+            o->delim = '\0';
+            break;
+        case OPT_HELP:
+            help();
+            break;
+        case OPT_VERSION:
+            version();
+            break;
+        default:
+            usage_error();
+        }
+    }
+    /* GNU keeps SIZE_MAX for "no -n": a count of 2^64 - 1 is no limit. */
+    if (o->head == UINT64_MAX)
+        o->head_set = 0;
+    o->nops = argc - optind;
+    o->ops = argv + optind;
+    if (o->echo && o->range) {
+        error_msg(0, "cannot combine -e and -i options");
+        usage_error();
+    }
+    if (o->range ? o->nops > 0 : !o->echo && o->nops > 1) {
+        error_msg(0, "extra operand %s", quote(o->ops[!o->range]));
+        usage_error();
+    }
+    if (o->seed != NULL && o->random_source != NULL) {
+        error_msg(0, "cannot combine --seed and --random-source");
+        usage_error();
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input                                                                    */
+
+static int open_input(const opts *o)
+{
+    if (o->nops == 1 && strcmp(o->ops[0], "-") != 0) {
+        int fd = open_safer(o->ops[0], O_RDONLY, 0);
+        if (fd < 0)
+            die(errno, "%s", quotef(o->ops[0]));
+        /* GNU reopens the file as stdin (freopen), so a later
+           --random-source=/dev/stdin names the input file: do the same. */
+        if (dup2(fd, STDIN_FILENO) < 0)
+            die(errno, "%s", quotef(o->ops[0]));
+        close(fd);
+    }
+    return STDIN_FILENO;
+}
+
+static void close_input(int fd)
+{
+    if (close(fd) != 0)
+        die(errno, "read error");
+}
+
+/* GNU's input_size(): bytes left in a regular file, else "unknown". */
+static uint64_t input_size(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return UINT64_MAX;
+    off_t pos = lseek(fd, 0, SEEK_CUR);
+    if (pos < 0)
+        return UINT64_MAX;
+    return (uint64_t)(st.st_size - pos);
+}
+
+/* -e operands as one buffer of delimited lines, with n + 1 bounds. */
+typedef struct echo_lines {
+    char *buf;
+    uint64_t *bounds;
+    size_t n;
+} echo_lines;
+
+static void echo_build(const opts *o, echo_lines *e)
+{
+    size_t size = (size_t)o->nops;
+    for (int i = 0; i < o->nops; i++)
+        size += strlen(o->ops[i]);
+    e->n = (size_t)o->nops;
+    e->buf = xmalloc(size);
+    e->bounds = xmalloc((e->n + 1) * sizeof *e->bounds);
+    size_t at = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        size_t len = strlen(o->ops[i]);
+        e->bounds[i] = at;
+        memcpy(e->buf + at, o->ops[i], len);
+        at += len;
+        e->buf[at++] = o->delim;
+    }
+    e->bounds[e->n] = at;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reservoir: k record copies in one arena, replaced slots become garbage
+   that is compacted away when it dominates.                                */
+
+typedef struct resv {
+    size_t m, cap;
+    uint64_t *off, *len;
+    char *arena;
+    size_t alen, acap, garbage;
+} resv;
+
+static void resv_compact(resv *r, size_t need)
+{
+    size_t live = r->alen - r->garbage;
+    size_t cap = r->acap;
+    while (cap - live < need || cap < 2 * live) {
+        if (cap > SIZE_MAX / 2)
+            xalloc_die();
+        cap *= 2;
+    }
+    char *fresh = xmalloc(cap);
+    size_t at = 0;
+    for (size_t i = 0; i < r->m; i++) {
+        memcpy(fresh + at, r->arena + r->off[i], r->len[i]);
+        r->off[i] = at;
+        at += r->len[i];
+    }
+    free(r->arena);
+    r->arena = fresh;
+    r->acap = cap;
+    r->alen = at;
+    r->garbage = 0;
+}
+
+static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
+{
+    if (slot == r->m) {
+        if (r->m == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 1024;
+            r->off = xrealloc(r->off, r->cap * sizeof *r->off);
+            r->len = xrealloc(r->len, r->cap * sizeof *r->len);
+        }
+        r->m++;
+    } else {
+        /* The old record is garbage now; a compaction must not copy it. */
+        r->garbage += (size_t)r->len[slot];
+        r->len[slot] = 0;
+    }
+    if (r->acap - r->alen < len) {
+        if (r->arena != NULL && r->garbage >= r->alen / 2) {
+            resv_compact(r, len);
+        } else {
+            size_t cap = r->acap ? r->acap : (size_t)1 << 16;
+            while (cap - r->alen < len) {
+                if (cap > SIZE_MAX / 2)
+                    xalloc_die();
+                cap *= 2;
+            }
+            r->arena = xrealloc(r->arena, cap);
+            r->acap = cap;
+        }
+    }
+    memcpy(r->arena + r->alen, rec, len);
+    r->off[slot] = r->alen;
+    r->len[slot] = len;
+    r->alen += len;
+}
+
+static void resv_free(resv *r)
+{
+    free(r->off);
+    free(r->len);
+    free(r->arena);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output helpers                                                           */
+
+static outw *open_output(const opts *o)
+{
+    int fd = STDOUT_FILENO;
+    if (o->outfile != NULL)
+        fd = outfile_open(o->outfile);
+    g_out = out_new(fd);
+    g_out_is_stdout = o->outfile == NULL;
+    return g_out;
+}
+
+static void finish_output(const opts *o, outw *out)
+{
+    out_finish(out, 1);
+    if (o->outfile != NULL)
+        outfile_commit();
+    free(out);
+    g_out = NULL;
+}
+
+/* Write record i of a scanned buffer (it ends with delim). */
+static inline int write_rec(outw *out, const inbuf *in, uint64_t start,
+                            char delim)
+{
+    const char *p = in->buf + start;
+#if defined(__SSE2__)
+    /* Most records are short: look at the first 16 bytes inline (the
+       buffer has INBUF_SLACK readable bytes after its end). */
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(delim)));
+    if (m != 0)
+        return out_write(out, p, (size_t)__builtin_ctz(m) + 1);
+    const char *e = rawmemchr(p + 16, delim);
+#else
+    const char *e = rawmemchr(p, delim);
+#endif
+    return out_write(out, p, (size_t)(e - p) + 1);
+}
+
+/* Records in array order, the first h of them; prefetch a few ahead since
+   consecutive records sit at random places in a large buffer. */
+static void write_recs(outw *out, const inbuf *in, const recs *r, size_t h,
+                       char delim)
+{
+    enum { AHEAD = 16 };
+    for (size_t i = 0; i < h; i++) {
+        if (i + AHEAD < h)
+            __builtin_prefetch(in->buf + recs_get(r, i + AHEAD));
+        if (write_rec(out, in, recs_get(r, i), delim) != 0)
+            return;
+    }
+}
+
+static int write_echo(outw *out, const echo_lines *e, uint64_t i)
+{
+    return out_write(out, e->buf + e->bounds[i],
+                     (size_t)(e->bounds[i + 1] - e->bounds[i]));
+}
+
+/* ------------------------------------------------------------------------ */
+/* GNU mode: --random-source                                                */
+
+static void gnu_perm_recs(gnurand *g, recs *r, size_t h)
+{
+    for (size_t i = 0; i < h; i++) {
+        size_t j = i + (size_t)gnurand_choose(g, (uint64_t)(r->n - i));
+        recs_swap(r, i, j);
+    }
+}
+
+static void gnu_perm_u64(gnurand *g, uint64_t *v, size_t n, size_t h)
+{
+    for (size_t i = 0; i < h; i++) {
+        size_t j = i + (size_t)gnurand_choose(g, (uint64_t)(n - i));
+        uint64_t t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+static uint64_t *iota(size_t n)
+{
+    if (n > SIZE_MAX / sizeof(uint64_t))
+        xalloc_die();
+    uint64_t *v = xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = i;
+    return v;
+}
+
+static int run_gnu(const opts *o)
+{
+    uint64_t head = o->head; /* UINT64_MAX: no limit */
+    uint64_t n = 0;
+    int fd = -1, reservoir = 0;
+    echo_lines e = {0};
+    inbuf in = {0};
+    recs r = {0};
+
+    if (head == 0) {
+        n = 0;
+    } else if (o->echo) {
+        echo_build(o, &e);
+        n = e.n;
+    } else if (o->range) {
+        n = o->hi - o->lo + 1;
+    } else {
+        fd = open_input(o);
+        if (o->repeat || !o->head_set || input_size(fd) <= RESERVOIR_MIN_INPUT) {
+            read_all(fd, o->delim, &in);
+            scan_records(&in, o->delim, &r);
+            n = r.n;
+        } else {
+            reservoir = 1;
+            n = UINT64_MAX;
+        }
+    }
+    uint64_t ahead = o->repeat || head < n ? head : n;
+    uint64_t bound = reservoir || o->repeat ? UINT64_MAX
+                                            : gnurand_perm_bound(ahead, n);
+    gnurand *g = gnurand_new(o->random_source, bound);
+    if (g == NULL)
+        die(errno, "%s", quotef(o->random_source));
+
+    resv rv = {0};
+    if (reservoir) {
+        /* GNU fills k slots, then draws choose(i + 1) for every further
+           line i, including one draw after the last line. */
+        instream s;
+        stream_init(&s, fd, o->delim);
+        const char *rec;
+        size_t len;
+        uint64_t k = ahead, seen = 0;
+        int more = 1;
+        while (seen < k && (more = stream_next(&s, &rec, &len)) != 0) {
+            resv_put(&rv, (size_t)seen, rec, len);
+            seen++;
+        }
+        if (more) {
+            for (;;) {
+                uint64_t j = gnurand_choose(g, seen + 1);
+                if (!stream_next(&s, &rec, &len))
+                    break;
+                if (j < k)
+                    resv_put(&rv, (size_t)j, rec, len);
+                seen++;
+                if (seen == 0)
+                    die(EOVERFLOW, "too many input lines");
+            }
+        }
+        stream_free(&s);
+        n = rv.m;
+        ahead = rv.m;
+    }
+    if (fd >= 0)
+        close_input(fd);
+
+    uint64_t *perm = NULL;
+    fsh_rangeperm *rp = NULL;
+    if (!o->repeat) {
+        if (reservoir) {
+            perm = iota((size_t)n);
+            gnu_perm_u64(g, perm, (size_t)n, (size_t)ahead);
+        } else if (o->echo || (o->range && ahead == n)) {
+            perm = iota((size_t)n);
+            gnu_perm_u64(g, perm, (size_t)n, (size_t)ahead);
+        } else if (o->range) {
+            /* A prefix of the permutation: O(ahead) memory. */
+            if (ahead > 0) {
+                size_t hint = ahead < SIZE_MAX ? (size_t)ahead : SIZE_MAX;
+                if (fsh_rangeperm_new(&rp, n - 1, hint) != FSH_OK)
+                    xalloc_die();
+                /* All draws come before the output is opened, as in GNU. */
+                if (ahead > SIZE_MAX / sizeof(uint64_t))
+                    xalloc_die();
+                perm = malloc((size_t)ahead * sizeof *perm);
+                if (perm == NULL)
+                    xalloc_die();
+                for (uint64_t i = 0; i < ahead; i++) {
+                    uint64_t rnd = gnurand_choose(g, n - i);
+                    if (fsh_rangeperm_next_at(rp, rnd, &perm[i]) != FSH_OK)
+                        xalloc_die();
+                }
+                fsh_rangeperm_free(rp);
+                rp = NULL;
+            }
+        } else if (head != 0) {
+            gnu_perm_recs(g, &r, (size_t)ahead);
+        }
+    }
+
+    if (o->repeat && head != 0 && n == 0)
+        die(0, "no lines to repeat");
+    outw *out = open_output(o);
+    if (o->repeat) {
+        if (head != 0) {
+            for (uint64_t i = 0; i < head || head == UINT64_MAX; i++) {
+                uint64_t j = gnurand_choose(g, n);
+                int rc;
+                if (o->range)
+                    rc = out_number(out, o->lo + j, o->delim);
+                else if (o->echo)
+                    rc = write_echo(out, &e, j);
+                else
+                    rc = write_rec(out, &in, recs_get(&r, (size_t)j), o->delim);
+                if (rc != 0)
+                    break;
+            }
+        }
+    } else if (reservoir) {
+        for (size_t i = 0; i < (size_t)ahead; i++) {
+            uint64_t s = perm[i];
+            if (out_write(out, rv.arena + rv.off[s], (size_t)rv.len[s]) != 0)
+                break;
+        }
+    } else if (o->echo) {
+        for (size_t i = 0; i < (size_t)ahead; i++)
+            if (write_echo(out, &e, perm[i]) != 0)
+                break;
+    } else if (o->range) {
+        for (size_t i = 0; i < (size_t)ahead; i++)
+            if (out_number(out, o->lo + perm[i], o->delim) != 0)
+                break;
+    } else if (head != 0) {
+        write_recs(out, &in, &r, (size_t)ahead, o->delim);
+    }
+    finish_output(o, out);
+    free(perm);
+    resv_free(&rv);
+    recs_free(&r);
+    free(in.buf);
+    free(e.buf);
+    free(e.bounds);
+    gnurand_free(g);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Default mode: the library's exact draws                                  */
+
+static void check(int rc)
+{
+    if (rc == FSH_ENOMEM)
+        xalloc_die();
+    if (rc != FSH_OK)
+        die(0, "%s", fsh_strerror(rc));
+}
+
+static fsh_rng *make_rng(const opts *o)
+{
+    fsh_rng *rng;
+    int rc = fsh_rng_new(&rng);
+    if (rc == FSH_EENTROPY)
+        die(0, "getrandom: %s", fsh_strerror(rc));
+    check(rc);
+    if (o->seed != NULL) {
+        /* A seed string rarely holds 226+ bits: the run is reproducible,
+           and explicitly simulation grade. */
+        check(fsh_rng_seed(rng, o->seed, strlen(o->seed)));
+        check(fsh_rng_set_simulation(rng, 1));
+    }
+    return rng;
+}
+
+/* Kept indices of an n-item stream after Algorithm R with k slots, in a
+   uniformly shuffled order; returns how many (min(k, n)). */
+static size_t index_sample(fsh_rng *rng, uint64_t n, uint64_t k,
+                           uint64_t **out)
+{
+    size_t m = (size_t)(n < k ? n : k);
+    uint64_t *kept = xmalloc((m ? m : 1) * sizeof *kept);
+    for (uint64_t t = 0; t < n; t++) {
+        size_t slot;
+        check(fsh_reservoir_slot(rng, t, m, &slot));
+        if (slot < m)
+            kept[slot] = t;
+    }
+    check(fsh_shuffle(rng, kept, m, sizeof *kept));
+    *out = kept;
+    return m;
+}
+
+static int run_default(const opts *o)
+{
+    fsh_rng *rng = make_rng(o);
+    uint64_t head = o->head;
+    outw *out;
+
+    if (head == 0) {
+        /* Nothing is read, as in GNU; -o FILE is still created. */
+        out = open_output(o);
+        finish_output(o, out);
+        fsh_rng_free(rng);
+        return 0;
+    }
+
+    if (o->range) {
+        uint64_t n = o->hi - o->lo + 1;
+        if (o->repeat) {
+            if (n == 0)
+                die(0, "no lines to repeat");
+            out = open_output(o);
+            for (uint64_t i = 0; i < head || !o->head_set; i++) {
+                uint64_t v;
+                check(fsh_uniform_range(rng, o->lo, o->hi, &v));
+                if (out_number(out, v, o->delim) != 0)
+                    break;
+            }
+        } else if (n == 0) {
+            out = open_output(o);
+        } else if (head >= n) {
+            /* The whole range: backward Fisher-Yates, the same draws as a
+               file of n lines under the same --seed. */
+            if (n - 1 <= UINT32_MAX) {
+                if (n > SIZE_MAX / sizeof(uint32_t))
+                    xalloc_die();
+                uint32_t *v = malloc((size_t)n * sizeof *v);
+                if (v == NULL)
+                    xalloc_die();
+                for (size_t i = 0; i < (size_t)n; i++)
+                    v[i] = (uint32_t)i;
+                check(fsh_shuffle_u32(rng, v, (size_t)n));
+                out = open_output(o);
+                for (size_t i = 0; i < (size_t)n; i++)
+                    if (out_number(out, o->lo + v[i], o->delim) != 0)
+                        break;
+                free(v);
+            } else {
+                if (n > SIZE_MAX / sizeof(uint64_t))
+                    xalloc_die();
+                uint64_t *v = malloc((size_t)n * sizeof *v);
+                if (v == NULL)
+                    xalloc_die();
+                for (size_t i = 0; i < (size_t)n; i++)
+                    v[i] = i;
+                check(fsh_shuffle_u64(rng, v, (size_t)n));
+                out = open_output(o);
+                for (size_t i = 0; i < (size_t)n; i++)
+                    if (out_number(out, o->lo + v[i], o->delim) != 0)
+                        break;
+                free(v);
+            }
+        } else {
+            /* head < n: O(head) memory, values streamed as drawn. */
+            fsh_rangeperm *rp;
+            size_t hint = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
+            check(fsh_rangeperm_new(&rp, n - 1, hint));
+            out = open_output(o);
+            for (uint64_t i = 0; i < head; i++) {
+                uint64_t v;
+                check(fsh_rangeperm_next(rng, rp, &v));
+                if (out_number(out, o->lo + v, o->delim) != 0)
+                    break;
+            }
+            fsh_rangeperm_free(rp);
+        }
+        finish_output(o, out);
+        fsh_rng_free(rng);
+        return 0;
+    }
+
+    if (o->echo) {
+        echo_lines e;
+        echo_build(o, &e);
+        if (o->repeat) {
+            if (e.n == 0)
+                die(0, "no lines to repeat");
+            out = open_output(o);
+            for (uint64_t i = 0; i < head || !o->head_set; i++) {
+                uint64_t j;
+                check(fsh_uniform(rng, e.n, &j));
+                if (write_echo(out, &e, j) != 0)
+                    break;
+            }
+        } else {
+            uint64_t *idx;
+            size_t m = index_sample(rng, e.n, head, &idx);
+            out = open_output(o);
+            for (size_t i = 0; i < m; i++)
+                if (write_echo(out, &e, idx[i]) != 0)
+                    break;
+            free(idx);
+        }
+        finish_output(o, out);
+        free(e.buf);
+        free(e.bounds);
+        fsh_rng_free(rng);
+        return 0;
+    }
+
+    int fd = open_input(o);
+    if (o->repeat || !o->head_set) {
+        inbuf in;
+        recs r;
+        read_all(fd, o->delim, &in);
+        close_input(fd);
+        scan_records(&in, o->delim, &r);
+        if (o->repeat) {
+            if (r.n == 0)
+                die(0, "no lines to repeat");
+            out = open_output(o);
+            for (uint64_t i = 0; i < head || !o->head_set; i++) {
+                uint64_t j;
+                check(fsh_uniform(rng, r.n, &j));
+                if (write_rec(out, &in, recs_get(&r, (size_t)j), o->delim) != 0)
+                    break;
+            }
+        } else {
+            if (r.wide)
+                check(fsh_shuffle(rng, r.off64, r.n, sizeof *r.off64));
+            else
+                check(fsh_shuffle(rng, r.off32, r.n, sizeof *r.off32));
+            out = open_output(o);
+            write_recs(out, &in, &r, r.n, o->delim);
+        }
+        finish_output(o, out);
+        recs_free(&r);
+        free(in.buf);
+        fsh_rng_free(rng);
+        return 0;
+    }
+
+    /* -n K on lines: Algorithm R over the stream, then a uniform order. */
+    instream s;
+    resv rv = {0};
+    stream_init(&s, fd, o->delim);
+    const char *rec;
+    size_t len;
+    size_t k = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
+    for (uint64_t t = 0; stream_next(&s, &rec, &len); t++) {
+        size_t slot;
+        check(fsh_reservoir_slot(rng, t, k, &slot));
+        if (slot < k)
+            resv_put(&rv, slot, rec, len);
+    }
+    stream_free(&s);
+    close_input(fd);
+    uint64_t *order = iota(rv.m);
+    check(fsh_shuffle(rng, order, rv.m, sizeof *order));
+    out = open_output(o);
+    for (size_t i = 0; i < rv.m; i++) {
+        uint64_t sl = order[i];
+        if (out_write(out, rv.arena + rv.off[sl], (size_t)rv.len[sl]) != 0)
+            break;
+    }
+    finish_output(o, out);
+    free(order);
+    resv_free(&rv);
+    fsh_rng_free(rng);
+    return 0;
+}
+
+int cmd_shuf(int argc, char **argv)
+{
+    static char name[256];
+    set_program_name(argv[0]);
+    snprintf(name, sizeof name, "%s", program_name);
+    program_name = name;
+    argv[0] = name; /* getopt's messages use argv[0] */
+    set_die_hook(on_die);
+    opts o;
+    parse_options(&o, argc, argv);
+    if (o.random_source != NULL)
+        return run_gnu(&o);
+    return run_default(&o);
+}

@@ -1,0 +1,147 @@
+# Helpers for the CLI test scripts (sourced, not run: run.sh runs test_*.sh).
+# Each script sets NAME, sources this file, calls check/ok/bad, ends with
+# finish. $FAIRSHUF is the absolute path of the binary under test;
+# $GNU_SHUF (default /usr/bin/shuf) is the reference, used only if it is
+# GNU coreutils 9.x. Both are called as "shuf" through symlinks in PATH, so
+# messages carry the same "shuf:" prefix.
+set -u
+LC_ALL=C
+export LC_ALL
+unset POSIXLY_CORRECT
+: "${FAIRSHUF:?set FAIRSHUF to the fairshuf binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/fsh-cli.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+mkdir "$T/mine" "$T/gnu" "$T/w"
+ln -s "$FAIRSHUF" "$T/mine/shuf"
+GNU_SHUF=${GNU_SHUF:-/usr/bin/shuf}
+have_gnu=0
+if [ -x "$GNU_SHUF" ] &&
+    "$GNU_SHUF" --version 2>/dev/null | head -n 1 | grep -q 'GNU coreutils) 9\.'; then
+    ln -s "$GNU_SHUF" "$T/gnu/shuf"
+    have_gnu=1
+fi
+# Sanitizer builds start slowly: scripts may scale loop counts by this.
+if [ -n "${FSH_SANITIZE:-}" ]; then slow=1; else slow=0; fi
+pass=0
+fail=0
+skip=0
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "$NAME: FAIL: $*" >&2
+}
+skipped() {
+    skip=$((skip + 1))
+    echo "$NAME: skip: $*" >&2
+}
+# check DESCRIPTION COMMAND...: pass when COMMAND succeeds.
+check() {
+    _d=$1
+    shift
+    if "$@"; then ok; else bad "$_d"; fi
+}
+finish() {
+    echo "$NAME: $pass passed, $fail failed, $skip skipped"
+    [ "$fail" -eq 0 ]
+}
+
+# Run fairshuf / GNU shuf as "shuf" (stdin, stdout, stderr as given), from
+# the current directory.
+# Every run is bounded by timeout(1) when available.
+if command -v timeout >/dev/null 2>&1; then TO="timeout 120"; else TO=; fi
+mine() { $TO env PATH="$T/mine:$PATH" shuf "$@"; }
+gnu() { $TO env PATH="$T/gnu:$PATH" shuf "$@"; }
+
+# run WHO OUTPREFIX ARGS...: writes OUTPREFIX.out, .err, .rc. Standard
+# input is $IN (default /dev/null; "closed" closes it); standard output goes
+# to OUTPREFIX.out, or $OUT ("closed" closes it).
+run() {
+    _who=$1
+    _p=$2
+    shift 2
+    : >"$_p.out"
+    (
+        case ${IN:-} in
+        "") exec </dev/null ;;
+        closed) exec <&- ;;
+        *) exec <"$IN" ;;
+        esac
+        case ${OUT:-} in
+        "") exec >"$_p.out" ;;
+        closed) exec >&- ;;
+        *) exec >"$OUT" ;;
+        esac
+        "$_who" "$@"
+    ) 2>"$_p.err"
+    echo $? >"$_p.rc"
+}
+
+# same_errors ARGS...: exit status and stderr identical to GNU's.
+same_errors() {
+    [ "$have_gnu" = 1 ] || return 0
+    run gnu "$T/g" "$@"
+    run mine "$T/m" "$@"
+    if cmp -s "$T/g.rc" "$T/m.rc" && cmp -s "$T/g.err" "$T/m.err"; then
+        return 0
+    fi
+    echo "  args: $*" >&2
+    echo "  gnu : rc=$(cat "$T/g.rc") $(cat "$T/g.err")" >&2
+    echo "  mine: rc=$(cat "$T/m.rc") $(cat "$T/m.err")" >&2
+    return 1
+}
+
+# same_all ARGS...: exit status, stderr and stdout identical to GNU's.
+same_all() {
+    [ "$have_gnu" = 1 ] || return 0
+    same_errors "$@" || return 1
+    if cmp -s "$T/g.out" "$T/m.out"; then return 0; fi
+    echo "  args: $*: stdout differs ($(wc -c <"$T/g.out") vs $(wc -c <"$T/m.out") bytes)" >&2
+    return 1
+}
+
+# same_multiset ARGS...: exit status, stderr, and sorted stdout identical to
+# GNU's (for random output). Records split at newlines, or at NULs when
+# MSZ=-z is set.
+same_multiset() {
+    [ "$have_gnu" = 1 ] || return 0
+    same_errors "$@" || return 1
+    sort ${MSZ:-} "$T/g.out" >"$T/g.sorted"
+    sort ${MSZ:-} "$T/m.out" >"$T/m.sorted"
+    if cmp -s "$T/g.sorted" "$T/m.sorted"; then return 0; fi
+    echo "  args: $*: multisets differ" >&2
+    return 1
+}
+
+# is_perm_of EXPECTED ACTUAL [-z]: ACTUAL's records are a permutation of
+# EXPECTED's (both files).
+is_perm_of() {
+    sort ${3:-} "$1" >"$T/p1"
+    sort ${3:-} "$2" >"$T/p2"
+    cmp -s "$T/p1" "$T/p2"
+}
+
+# gcheck DESCRIPTION COMMAND...: like check, but skipped without GNU shuf.
+gcheck() {
+    if [ "$have_gnu" != 1 ]; then
+        skipped "$1 (no GNU shuf 9.x)"
+        return 0
+    fi
+    check "$@"
+}
+
+# records FILE: number of records (newline-terminated, or NUL with MSZ=-z).
+records() {
+    if [ "${MSZ:-}" = -z ]; then tr -cd '\000' <"$1" | wc -c; else wc -l <"$1"; fi
+}
+
+# same_count ARGS...: exit status, stderr and number of output records
+# identical to GNU's (for samples, whose content is random).
+same_count() {
+    [ "$have_gnu" = 1 ] || return 0
+    same_errors "$@" || return 1
+    [ "$(records "$T/g.out")" = "$(records "$T/m.out")" ] && return 0
+    echo "  args: $*: record counts differ" >&2
+    return 1
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# --random-source=FILE gives byte-identical output to GNU shuf 9.1: a
+# differential test over files, stdin (regular and pipe), -e, -i, -n, -r, -z,
+# the reservoir path (pipes, files over 8 MiB) and many random sources,
+# including ones too short (GNU's "end of file" error, same partial output).
+NAME=test_gnu_exact
+. "$(dirname "$0")/lib.sh"
+
+if [ "$have_gnu" != 1 ]; then
+    skipped "no GNU shuf 9.x at $GNU_SHUF"
+    finish
+    exit $?
+fi
+cd "$T/w" || exit 1
+
+# Deterministic pseudo-random bytes: a 64-bit LCG's top bytes via awk would
+# be slow, so stretch fairshuf's own seeded output (any bytes will do: this
+# is a differential test) and keep the files for a failing run's report.
+bytes() { # bytes SEED COUNT > file
+    "$FAIRSHUF" --seed="$1" -r -n "$2" -i 0-255 |
+        awk 'BEGIN { for (i = 0; i < 256; i++) c[i] = sprintf("%c", i) }
+             { printf "%s", c[$1] }' 2>/dev/null
+}
+# awk cannot print NUL bytes everywhere; build sources with od-free tools.
+mk_source() { # mk_source NAME SEED COUNT
+    bytes "$2" "$3" >"$1"
+    if [ "$(wc -c <"$1")" != "$3" ]; then
+        head -c "$3" /dev/urandom >"$1"
+    fi
+}
+mk_source rs_a 1 70000
+mk_source rs_b 2 70000
+head -c 70000 /dev/urandom >rs_u
+head -c 70000 /dev/zero >rs_zero
+head -c 70000 /dev/zero | tr '\000' '\377' >rs_ff
+head -c 6000000 /dev/urandom >rs_big
+: >rs_0
+head -c 1 /dev/urandom >rs_1
+head -c 2 /dev/urandom >rs_2
+head -c 3 /dev/urandom >rs_3
+head -c 7 /dev/urandom >rs_7
+head -c 100 /dev/urandom >rs_100
+sources="rs_a rs_b rs_u rs_zero rs_ff rs_0 rs_1 rs_3 rs_7 rs_100"
+
+# Inputs: sizes 0 .. 20000 lines, odd bytes, no final newline.
+: >e0
+printf 'x\n' >e1
+printf 'x\ny\n' >e2
+printf 'a\nb\nc' >nofinal
+printf 'a\000b\nc\r\n\n\n\377\376\ndup\ndup\n' >odd
+seq 10 >s10
+seq 100 >s100
+seq 1000 >s1000
+seq 20000 >s20000
+printf 'a\000b\000c\000' >z3
+printf 'a\nb\n' >z1
+
+n=0
+for rs in $sources; do
+    for args in "e0" "e1" "e2" "nofinal" "odd" "s10" "s100" "s1000" \
+        "s20000" "-n 1 s1000" "-n 5 s20000" "-n 999 s1000" "-n 1000 s1000" \
+        "-n 5000 s1000" "-n 0 s1000" "-z z3" "-z z1" "-zn2 z3" \
+        "-i 1-1" "-i 1-2" "-i 0-9" "-i 1-1000" "-i 4-3" "-n 3 -i 1-5" \
+        "-i 1-1000000 -n 20" "-i 1-131072 -n 5000" "-i 1-200000 -n 6000" \
+        "-i 5-18446744073709551615 -n 10" "-i 0-18446744073709551614 -n 3" \
+        "-e a b c d e" "-e" "-e x" "-n 2 -e a b c d e" "-z -e a b c" \
+        "-r -n 50 s1000" "-r -n 30 -i 1-1000" "-r -n 20 -e p q r" \
+        "-r -n 5 -i 0-18446744073709551614" "-r -n 0 s10" "-r -n 9 e1"; do
+        # shellcheck disable=SC2086
+        check "--random-source=$rs $args" same_all --random-source="$rs" $args
+        n=$((n + 1))
+    done
+done
+
+# stdin: regular file (read whole when at most 8 MiB) and pipes (always the
+# reservoir path with -n, whose output order differs from the file path).
+for rs in rs_a rs_zero rs_ff rs_3 rs_100; do
+    for k in 1 2 5 999 1000 1001 30000; do
+        IN=$T/w/s1000 check "stdin file -n $k $rs" same_all --random-source=$rs -n $k
+        for who in gnu mine; do
+            cat s1000 | "$who" --random-source=$rs -n $k >"$T/$who.out" 2>"$T/$who.err"
+            echo $? >>"$T/$who.err"
+        done
+        check "pipe -n $k $rs" cmp -s "$T/gnu.out" "$T/mine.out"
+        check "pipe -n $k $rs stderr" cmp -s "$T/gnu.err" "$T/mine.err"
+    done
+    for who in gnu mine; do
+        cat odd nofinal | "$who" --random-source=$rs -n 4 >"$T/$who.out" 2>"$T/$who.err"
+        echo $? >>"$T/$who.err"
+    done
+    check "pipe odd bytes $rs" cmp -s "$T/gnu.out" "$T/mine.out"
+    check "pipe odd bytes $rs stderr" cmp -s "$T/gnu.err" "$T/mine.err"
+done
+
+# Files around GNU's 8 MiB reservoir threshold, and stdin at an offset.
+seq 1300000 >big
+head -c 8388608 big >at8m
+head -c 8388609 big >over8m
+for f in at8m over8m big; do
+    check "threshold $f -n 3" same_all --random-source=rs_big -n 3 $f
+done
+check "threshold big -n 100000" same_all --random-source=rs_big -n 100000 big
+for who in gnu mine; do
+    cat big | "$who" --random-source=rs_big -n 100000 >"$T/$who.out" 2>&1
+done
+check "pipe -n 100000 of 1.3e6 (reservoir compaction)" cmp -s "$T/gnu.out" "$T/mine.out"
+check "big -n 5 short source" same_all --random-source=rs_a -n 5 big
+for who in gnu mine; do
+    { dd bs=1048576 count=1 of=/dev/null 2>/dev/null
+      "$who" --random-source=rs_big -n 4; } <big >"$T/$who.out" 2>&1
+done
+check "stdin at an offset" cmp -s "$T/gnu.out" "$T/mine.out"
+for who in gnu mine; do
+    "$who" --random-source=rs_big -n 7 <big >"$T/$who.out" 2>&1
+done
+check "stdin big file -n 7" cmp -s "$T/gnu.out" "$T/mine.out"
+
+# Sources that are not plain files.
+check "source is a directory" same_all --random-source=. s10
+check "source /dev/zero" same_all --random-source=/dev/zero s1000
+check "source /dev/zero -r" same_all --random-source=/dev/zero -r -n 10 s1000
+for who in gnu mine; do
+    "$who" --random-source=/dev/stdin -n 5 s1000 <rs_b >"$T/$who.out" 2>&1
+done
+check "source on stdin" cmp -s "$T/gnu.out" "$T/mine.out"
+
+finish

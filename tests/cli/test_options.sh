@@ -1,0 +1,213 @@
+#!/bin/sh
+# Options, usage errors and messages, compared with GNU shuf 9.1 case by case
+# (exit status and stderr byte for byte; stdout as a multiset when random).
+NAME=test_options
+. "$(dirname "$0")/lib.sh"
+MAN=$(cd "$(dirname "$0")/../.." && pwd)/docs/fairshuf.1
+
+cd "$T/w" || exit 1
+printf 'a\nb\nc\n' >in3
+seq 1000 >s1000
+printf 'x\n' >deal
+mkdir adir
+
+# Usage and argument errors (SHUF-NOTES section 2).
+while IFS= read -r args; do
+    # shellcheck disable=SC2086
+    gcheck "errors: $args" same_errors $args
+done <<'CASES'
+-i 5-3
+-i 1-x
+-i 1-
+-i x-3
+-i 5
+-i -5
+-i 1--5
+-i 1-2-3
+-i 99999999999999999999-3
+-i 1-99999999999999999999
+-i 99999999999999999999x-3
+-i 0-18446744073709551615
+-i 1-3 -i 1-3
+-i 1-3 -i 2-4
+-n abc
+-n -1 in3
+-n 2k in3
+-n 999999999999999999999x in3
+-n 0x10 in3
+-e -i 1-3
+-i1-3 -e
+in3 in3
+in3 in3 in3
+-i 1-3 x
+-i 1-3 -- -x
+--bogus
+-x
+-n
+-i
+-o
+--he
+--r
+--head
+--rand
+--output
+--rep=1
+--echo=1
+--random-source
+-o a -o b
+--random-source=a --random-source=b
+missing
+adir
+-n 1 adir
+-n 0 missing
+-r -n 0 missing
+-r
+-e -r
+-i 4-3 -r
+-r -n 3 -i 4-3
+in3 -o /nonexistent/dir/x
+in3 -o adir
+--random-source=/nonexistent in3
+-n0 -r --random-source=/nonexistent in3
+in3 --random-source=adir
+in3 --random-source=/dev/null
+-i 1-3 --random-source=/dev/null
+-e --random-source=/nonexistent
+-e a --random-source=/dev/null
+-i 1-1 --random-source=/dev/null
+CASES
+
+# Odd names and values are quoted the GNU way (quote() and quotef()).
+for name in 'a b' "a'b" 'a:b' 'a$b' '~x' 'x~' '#x' '{' '}' 'a{' 'a*' 'a=b' \
+    'a?b' 'a\b' 'a@b' 'a,b]%+' "it's#x" "#it's" "a'b*" "a'b c" '' '-' \
+    "$(printf 'a\nb')" "$(printf 'a\tb')" "$(printf '\351')" \
+    "$(printf 'x\001y')" "$(printf "a\n'b")" "$(printf '\177')"; do
+    [ "$name" = - ] && continue
+    gcheck "quotef: $name" same_errors -- "$name"
+    gcheck "quote -n: $name" same_errors -n "$name"
+    gcheck "quote -i: $name" same_errors -i "$name"
+    gcheck "extra operand: $name" same_errors in3 "$name"
+done
+gcheck "random-source name" same_errors in3 --random-source="a b'c"
+gcheck "random-source name colon" same_errors in3 --random-source="a:b"
+
+# Valid syntax: same multiset of output lines.
+while IFS= read -r args; do
+    # shellcheck disable=SC2086
+    gcheck "multiset: $args" same_multiset $args
+done <<'CASES'
+in3
+-
+-e a b c
+-e
+-e a a a
+a b -e
+-e -- -n -x
+-i 1-10
+-i 01-03
+-i +1-+3
+-i 4-3
+-i 7-7
+-i 18446744073709551610-18446744073709551615
+-i 1-3 -n 99999999999999999999999
+-i 1-3 -n 18446744073709551615
+--ec x y z
+-i1-3
+-n 1000 in3
+-- in3
+-- -
+CASES
+while IFS= read -r args; do
+    # shellcheck disable=SC2086
+    gcheck "count: $args" same_count $args
+done <<'CASES'
+-i 1-3 -n 2 -n 5
+-n 2 s1000 -r
+-rn3 -i 1-2
+--head=2 -i 1-10
+--head-c=2 --inp=1-10
+-n2 in3
+-n 2 in3
+--rep --head-count=5 -e x y
+-n 0 in3
+-n 0 -e a b
+-r -n 7 -e a
+-r -n 100 -i 1-18446744073709551615
+-n 5 -i 1-18446744073709551615
+-n 5 -i 18446744073709551614-18446744073709551615
+CASES
+MSZ=-z gcheck "multiset -z -e" same_multiset -z -e a b c
+MSZ=-z gcheck "count -zn2" same_count -zn2 -e a b c
+MSZ=-z gcheck "multiset -z -i" same_multiset -z -i 1-5
+MSZ=-z gcheck "multiset -z file" same_multiset -z in3
+IN=$T/w/in3 gcheck "multiset stdin" same_multiset
+IN=$T/w/in3 gcheck "file operand ignores stdin" same_multiset s1000
+gcheck "-e keeps newlines inside operands" same_multiset -e "$(printf 'a\nb')" c
+gcheck "exactly -i 1-1" same_all -i 1-1
+gcheck "-e single" same_all -e only
+IN=closed gcheck "stdin closed, file given" same_multiset in3
+IN=closed gcheck "stdin closed, -n file given" same_count -n 1 in3
+IN=closed gcheck "stdin closed, -n 0" same_errors -n 0
+IN=closed gcheck "stdin closed, read it" same_errors
+IN=closed gcheck "stdin closed, -n 1" same_errors -n 1
+IN=closed gcheck "stdin closed, -e" same_all -e a
+
+# -o FILE is created even when the output is empty (GNU truncates it).
+mine -n 0 -o out0 missing
+check "-n 0 -o creates file" test -f out0 -a ! -s out0
+echo old >out1
+mine -e -o out1
+check "-e -o truncates" test -f out1 -a ! -s out1
+mine -o out2 -o out2 -e z
+check "same -o twice" test "$(cat out2)" = z
+
+# --help / --version: stdout, exit 0; help documents every option and the
+# subcommand rule.
+mine --help >help.txt 2>help.err
+check "--help exit 0" test $? = 0
+check "--help stderr empty" test ! -s help.err
+for opt in --echo --input-range --head-count --output --random-source \
+    --repeat --zero-terminated --seed --help --version ./deal deal; do
+    check "--help mentions $opt" grep -q -e "$opt" help.txt
+done
+sed 's/\\-/-/g' "$MAN" >man.txt
+for opt in echo input-range head-count output random-source repeat \
+    zero-terminated seed help version; do
+    check "man page documents --$opt" grep -q -e "--$opt" man.txt
+done
+check "man page: subcommand rule" grep -q 'fairshuf ./deal' man.txt
+check "--help usage line" grep -q '^Usage: shuf \[OPTION\]\.\.\. \[FILE\]' help.txt
+mine --version >ver.txt 2>&1
+check "--version exit 0" test $? = 0
+check "--version names fairshuf" grep -q fairshuf ver.txt
+gcheck "--hel abbreviation" same_errors --hel
+gcheck "--v abbreviation" same_errors --v
+gcheck "--help to /dev/full" same_errors --help >/dev/full
+gcheck "--version to /dev/full" same_errors --version >/dev/full
+
+# Our own option: --seed.
+run mine "$T/m" --seed=a --seed=b -i 1-3
+check "two different seeds" grep -q 'multiple seeds specified' "$T/m.err"
+run mine "$T/m" --seed=a --random-source=/dev/zero -i 1-3
+check "--seed with --random-source" test "$(head -n 1 "$T/m.err")" = "shuf: cannot combine --seed and --random-source"
+check "--seed with --random-source exit" test "$(cat "$T/m.rc")" = 1
+run mine "$T/m" --seed=a --seed=a -i 1-3
+check "same seed twice" test "$(cat "$T/m.rc")" = 0
+
+# Subcommands only as the first argument; a file called deal is reachable.
+"$FAIRSHUF" deal --poker >deal.out 2>&1
+check "deal subcommand" test "$(wc -w <deal.out)" = 52
+(cd "$T/w" && "$FAIRSHUF" ./deal >d1.out 2>&1)
+check "./deal is a file" test "$(cat d1.out)" = x
+(cd "$T/w" && "$FAIRSHUF" -- deal >d2.out 2>&1)
+check "-- deal is a file" test "$(cat d2.out)" = x
+(cd "$T/w" && "$FAIRSHUF" -n 1 deal >d3.out 2>&1)
+check "deal after an option is a file" test "$(cat d3.out)" = x
+
+# Program name: "fairshuf:" by default, "shuf:" through a symlink.
+"$FAIRSHUF" -i 5-3 2>name.err
+check "prefix fairshuf" test "$(cat name.err)" = "fairshuf: invalid input range: '5-3'"
+mine -i 5-3 2>name2.err
+check "prefix shuf" test "$(cat name2.err)" = "shuf: invalid input range: '5-3'"
+
+finish
