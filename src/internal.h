@@ -290,15 +290,20 @@ FSH_DEFINE_BATCH(fsh_batch_words, uint64_t, fsh_u128, 64, fsh_rng *,
    that product in *prod; 0 when b < 2. */
 static inline unsigned fsh_batch_plan(uint64_t b, uint64_t cap, uint64_t *prod)
 {
-    uint64_t p = 1;
+    uint64_t p = 1, q;
     unsigned k = 0;
-    while (b - k >= 2 && p <= cap / (b - k)) {
-        p *= b - k;
+    while (b - k >= 2 && !__builtin_mul_overflow(p, b - k, &q) && q <= cap) {
+        p = q;
         k++;
     }
     *prod = p;
     return k;
 }
+
+/* Below this bound the shuffle kernels switch from fixed-size batches to
+   fsh_batch_plan, as the deck does: a deck dealt to the end and a shuffle of
+   the same n <= 64 then use the same dice (a 52-card order from 4 words). */
+#define FSH_GREEDY_TAIL 64
 
 /* Uniform in [0, s), s >= 1, from any source. */
 static inline uint64_t fsh_uniform_fast(fsh_rng *rng, uint64_t s)

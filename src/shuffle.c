@@ -13,16 +13,18 @@
  * Draws are batched (see FSH_DEFINE_BATCH): while the bound b = i+1 is large
  * one word gives one index; as b shrinks one word gives 2..6 indices (the
  * thresholds of Brackett-Rozinsky & Lemire keep each batch product below
- * 2^54..2^60), and from b = 20 down a greedy plan packs the rest of the
- * permutation into one or two words. A randint source gets one call per
+ * 2^54..2^60), and from b = 64 down a greedy plan packs as many dice as fit
+ * under 2^60 into each word (the rest of a 52-card order in 4 words). A randint source gets one call per
  * position instead.
  */
+/* Swap elements x and y; each argument is evaluated once. */
 #define SWAP_FIXED(a, x, y, SIZE)                                              \
     do {                                                                       \
+        size_t x_ = (x), y_ = (y);                                             \
         unsigned char t_[SIZE];                                                \
-        memcpy(t_, (a) + (x) * SIZE, SIZE);                                    \
-        memcpy((a) + (x) * SIZE, (a) + (y) * SIZE, SIZE);                      \
-        memcpy((a) + (y) * SIZE, t_, SIZE);                                    \
+        memcpy(t_, (a) + x_ * SIZE, SIZE);                                     \
+        memcpy((a) + x_ * SIZE, (a) + y_ * SIZE, SIZE);                        \
+        memcpy((a) + y_ * SIZE, t_, SIZE);                                     \
     } while (0)
 
 /* Swap two distinct size-byte elements through a small bounce buffer. */
@@ -77,9 +79,9 @@ static void swap_bytes(unsigned char *x, unsigned char *y, size_t size)
         PHASE(SWAP, a, i, 3, (size_t)1 << 14, (uint64_t)1 << 57, SIZE);        \
         PHASE(SWAP, a, i, 4, (size_t)1 << 11, (uint64_t)1 << 56, SIZE);        \
         PHASE(SWAP, a, i, 5, (size_t)1 << 9, (uint64_t)1 << 55, SIZE);         \
-        PHASE(SWAP, a, i, 6, 20, (uint64_t)1 << 54, SIZE);                     \
+        PHASE(SWAP, a, i, 6, FSH_GREEDY_TAIL, (uint64_t)1 << 54, SIZE);                     \
         while (i > 1) {                                                        \
-            uint64_t idx[20], p;                                               \
+            uint64_t idx[FSH_GREEDY_TAIL], p;                                  \
             unsigned k = fsh_batch_plan(i, FSH_BATCH_CAP, &p);                 \
             (void)fsh_batch_words(rng, i, k, p, idx);                          \
             for (unsigned d = 0; d < k; d++)                                   \

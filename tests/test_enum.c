@@ -11,12 +11,14 @@
  * n! orders appears at exactly one leaf. We assert exactly that, for n = 1..9,
  * ranking each order by its Lehmer code.
  *
- * The word-level path (Lemire's reduction inside the kernels) is covered too:
- * for n <= 6 each leaf's draws are turned into 64-bit words that map to them
- * (w = floor(((j + 1) * 2^64 - 1) / s) gives floor(w * s / 2^64) = j with the
- * low half >= 2^64 - s >= 2^64 mod s, so it is accepted), optionally preceded
- * by the word 0, which every bound s that is not a power of two rejects; the
- * kernel fed these words through fsh_rng_from_words must give the same order.
+ * The word-level path (batched dice with Lemire's rejection inside the
+ * kernels) is covered too: for n <= 6 each leaf's draws are grouped into the
+ * kernels' batches and each batch turned into the 64-bit word that maps to it
+ * (for the batch's digits read as R in [0, P), w = floor(((R + 1) * 2^64 - 1)
+ * / P) gives floor(w * P / 2^64) = R with the low half >= 2^64 - P >= 2^64
+ * mod P, so it is accepted), optionally preceded by the word 0, which every P
+ * that is not a power of two rejects; the kernel fed these words through
+ * fsh_rng_from_words must give the same order.
  *
  * The naive shuffle (swap a[i] with a[uniform(n)] for every i) and Sattolo's
  * algorithm run through the same enumerator and must fail the check.
@@ -387,14 +389,31 @@ static struct result enumerate(const struct target *t, unsigned n, int words)
         else
             r.not_perm++;
         if (words) {
-            /* Odd leaves: a rejected word 0 before each draw whose bound
-               is not a power of two. */
+            /* The kernels draw dice in batches (fsh_batch_plan: bounds b,
+               b-1, ... while the product P stays under the cap), one word
+               per batch: the batch's digits read as one mixed-radix number
+               R in [0, P), and word_for(R, P) is the word Lemire's method
+               maps to R. A batch cut short (the deck dropping its pending
+               draws on an O(1) shuffle) pads its unused digits with 0. On
+               odd leaves a rejected word 0 precedes each batch whose P is
+               not a power of two. */
             struct script sc = {{0}, 0, 0};
-            for (unsigned d = 0; d < w.pos; d++) {
-                uint64_t s = w.bound[d];
-                if ((r.leaves & 1) && (s & (s - 1)) != 0)
+            for (unsigned d = 0; d < w.pos;) {
+                uint64_t b = w.bound[d], p;
+                unsigned kb = fsh_batch_plan(b, FSH_BATCH_CAP, &p), used = 0;
+                uint64_t rnum = 0;
+                for (unsigned e = 0; e < kb; e++) {
+                    uint64_t digit = 0;
+                    if (used == e && d + e < w.pos && w.bound[d + e] == b - e) {
+                        digit = w.digit[d + e];
+                        used++;
+                    }
+                    rnum = rnum * (b - e) + digit;
+                }
+                if ((r.leaves & 1) && (p & (p - 1)) != 0)
                     sc.w[sc.n++] = 0;
-                sc.w[sc.n++] = word_for(w.digit[d], s);
+                sc.w[sc.n++] = word_for(rnum, p);
+                d += used;
             }
             if (fsh_rng_from_words(wrng, script_word, &sc) != FSH_OK ||
                 t->run(t, wrng, &w, n, perm_w) != FSH_OK ||

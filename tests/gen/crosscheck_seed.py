@@ -105,6 +105,61 @@ def uniform(rng, s):
     return m >> 64
 
 
+def batch(rng, b, k, cheap):
+    """k dice of bounds b, b-1, ..., b-k+1 from one word (Brackett-Rozinsky &
+    Lemire): the digits of floor(w * P / 2^64) in mixed radix, rejecting
+    words whose w * P mod 2^64 is below 2^64 mod P. Returns (digits, cheap)."""
+    p = 1
+    for d in range(k):
+        p *= b - d
+    assert p < 1 << 64
+    while True:
+        w = rng.word()
+        low = (w * p) & M64
+        top = (w * p) >> 64
+        digits = []
+        for d in range(k - 1, -1, -1):
+            digits.append(top % (b - d))
+            top //= b - d
+        digits.reverse()
+        if low >= cheap:
+            return digits, cheap
+        cheap = p
+        if low >= (1 << 64) % p:
+            return digits, cheap
+
+
+def plan(b, cap=1 << 60):
+    """Greedy batch: dice b, b-1, ... (each >= 2) while the product <= cap."""
+    p, k = 1, 0
+    while b - k >= 2 and p * (b - k) <= cap:
+        p *= b - k
+        k += 1
+    return k, p
+
+
+def fisher_yates_indices(rng, n):
+    """The library's index sequence for a backward Fisher-Yates of n: for
+    each bound i = n, n-1, ..., 2 the index j in [0, i)."""
+    out, i = [], n
+    while i > 1 << 30:
+        out.append(uniform(rng, i))
+        i -= 1
+    for k, low, cheap in ((2, 1 << 19, 1 << 60), (3, 1 << 14, 1 << 57),
+                          (4, 1 << 11, 1 << 56), (5, 1 << 9, 1 << 55),
+                          (6, 64, 1 << 54)):
+        while i > low:
+            digits, cheap = batch(rng, i, k, cheap)
+            out += digits
+            i -= k
+    while i > 1:
+        k, p = plan(i)
+        digits, _ = batch(rng, i, k, p)
+        out += digits
+        i -= k
+    return out
+
+
 def words_c(name, ws):
     lines = ["static const uint64_t %s[%d] = {" % (name, len(ws))]
     lines += ["    0x%016xu," % w for w in ws]
@@ -146,9 +201,12 @@ def main():
     out += words_c("golden_draws", draws)
 
     r = ChaCha(digest(deal_seed), 20)
-    cards, dealt = list(range(52)), []
+    cards, dealt, pending = list(range(52)), [], []
     for rem in range(52, 0, -1):
-        j = uniform(r, rem) if rem > 1 else 0
+        if rem > 1 and not pending:
+            k, p = plan(rem)
+            pending, _ = batch(r, rem, k, p)
+        j = pending.pop(0) if rem > 1 else 0
         c = cards[j]
         cards[j] = cards[rem - 1]
         cards[rem - 1] = c
@@ -157,8 +215,7 @@ def main():
 
     r = ChaCha(digest(deal_seed), 20)
     a = list(range(52))
-    for i in range(51, 0, -1):
-        j = uniform(r, i + 1)
+    for i, j in zip(range(51, 0, -1), fisher_yates_indices(r, 52)):
         a[i], a[j] = a[j], a[i]
     out += "/* fsh_shuffle_u32 of 0..51. */\n" + u32_c("golden_shuffle", a)
 
