@@ -1,7 +1,6 @@
 /* Fisher-Yates kernels (Durstenfeld's backward form, Knuth's Algorithm P). */
 #include "internal.h"
 
-#include <stdalign.h>
 
 /*
  * One kernel body per element size: for i = n-1 down to 1, swap a[i] with
@@ -14,8 +13,8 @@
  * one word gives one index; as b shrinks one word gives 2..6 indices (the
  * thresholds of Brackett-Rozinsky & Lemire keep each batch product below
  * 2^54..2^60), and from b = 64 down a greedy plan packs as many dice as fit
- * under 2^60 into each word (the rest of a 52-card order in 4 words). A randint source gets one call per
- * position instead.
+ * under 2^60 into each word (the rest of a 52-card order in 4 words). A
+ * randint source gets one call per position instead.
  */
 /* Swap elements x and y; each argument is evaluated once. */
 #define SWAP_FIXED(a, x, y, SIZE)                                              \
@@ -47,24 +46,112 @@ static void swap_bytes(unsigned char *x, unsigned char *y, size_t size)
             swap_bytes((a) + x_ * (SIZE), (a) + y_ * (SIZE), (SIZE));          \
     } while (0)
 
-/* Dice b = i, i-1, ..., i-K+1 (i counts the elements still unplaced) while
-   i > LOW, each batch product below CHEAP. */
-#define PHASE(SWAP, a, i, K, LOW, CHEAP, SIZE)                                 \
-    do {                                                                       \
+/*
+ * Index generation is split from the swaps: fy_fill writes the next indices
+ * of the backward Fisher-Yates into a small buffer, batch by batch, and the
+ * kernel then swaps from it. The multiply chains of the dice and the
+ * element loads then overlap instead of alternating, and the word cursor
+ * lives in a local (char-typed element stores could alias rng->pos).
+ */
+#define FY_CHUNK 256 /* indices per fill; >= FSH_GREEDY_TAIL */
+
+typedef struct {
+    fsh_rng *rng;
+    unsigned pos;
+} cursor;
+
+static inline uint64_t cursor_next(cursor *c)
+{
+    if (FSH_UNLIKELY(c->pos >= FSH_BUF_WORDS)) {
+        fsh_rng_refill(c->rng);
+        c->pos = c->rng->pos;
+    }
+    return c->rng->buf[c->pos++];
+}
+
+#ifdef FSH_HAVE_U128
+FSH_DEFINE_LEMIRE(cursor_lemire, uint64_t, fsh_u128, 64, cursor *, cursor_next)
+FSH_DEFINE_BATCH(cursor_batch, uint64_t, fsh_u128, 64, cursor *, cursor_next)
+
+/* Digits of one batch: dice b, b-1, ..., b-k+1 from word r into out[];
+   returns the final low half (the rejection test's input). */
+static inline uint64_t dice(uint64_t r, size_t b, unsigned k, uint64_t *out)
+{
+    for (unsigned d = 0; d < k; d++) {
+        fsh_u128 m = (fsh_u128)r * (uint64_t)(b - d);
+        out[d] = (uint64_t)(m >> 64);
+        r = (uint64_t)m;
+    }
+    return r;
+}
+
+/*
+ * Dice b = i, i-1, ..., i-K+1 while i > LOW and the buffer has room. Two
+ * batches are computed side by side from two consecutive buffered words, so
+ * their multiply chains overlap; when either would need the exact rejection
+ * test, both are redone one at a time by cursor_batch, so the words consumed
+ * and the indices produced are exactly those of the one-at-a-time loop.
+ */
+#define FILL_PHASE(K, LOW, CHEAP)                                              \
+    if (ii > (LOW)) {                                                          \
         uint64_t cheap_ = (CHEAP);                                             \
-        while ((i) > (LOW)) {                                                  \
-            uint64_t idx_[K];                                                  \
-            cheap_ = fsh_batch_words(rng, (i), (K), cheap_, idx_);             \
-            for (unsigned d_ = 0; d_ < (K); d_++)                              \
-                SWAP(a, (i)-1 - d_, (size_t)idx_[d_], SIZE);                   \
-            (i) -= (K);                                                        \
+        while (ii > (LOW) + (K) && m + 2 * (K) <= FY_CHUNK &&                  \
+               cc.pos + 2 <= FSH_BUF_WORDS) {                                  \
+            const uint64_t *w_ = cc.rng->buf + cc.pos;                         \
+            uint64_t l1_ = dice(w_[0], ii, (K), ix + m);                       \
+            uint64_t l2_ = dice(w_[1], ii - (K), (K), ix + m + (K));           \
+            if (FSH_UNLIKELY(l1_ < cheap_ || l2_ < cheap_))                    \
+                break;                                                         \
+            cc.pos += 2;                                                       \
+            m += 2 * (K);                                                      \
+            ii -= 2 * (K);                                                     \
         }                                                                      \
-    } while (0)
+        while (ii > (LOW) && m + (K) <= FY_CHUNK) {                            \
+            cheap_ = cursor_batch(&cc, ii, (K), cheap_, ix + m);               \
+            m += (K);                                                          \
+            ii -= (K);                                                         \
+        }                                                                      \
+        goto done;                                                             \
+    }
+
+/* Next indices for positions *i-1, *i-2, ... (index t of ix swaps position
+   *i-1-t on entry); *i counts elements still unplaced, >= 2 on entry.
+   Returns how many were written (>= 1) and lowers *i by as many. The
+   sequence of dice is fixed by n alone: batches never straddle a phase
+   boundary, whatever the buffer size. */
+static inline size_t fy_fill(cursor *c, size_t *i, uint64_t *ix)
+{
+    /* Locals, not *c and *i: they stay in registers across the stores. */
+    cursor cc = *c;
+    size_t ii = *i, m = 0;
+    if (ii > ((size_t)1 << 30)) {
+        while (ii > ((size_t)1 << 30) && m < FY_CHUNK) {
+            ix[m++] = cursor_lemire(&cc, ii);
+            ii -= 1;
+        }
+        goto done;
+    }
+    FILL_PHASE(2, (size_t)1 << 19, (uint64_t)1 << 60)
+    FILL_PHASE(3, (size_t)1 << 14, (uint64_t)1 << 57)
+    FILL_PHASE(4, (size_t)1 << 11, (uint64_t)1 << 56)
+    FILL_PHASE(5, (size_t)1 << 9, (uint64_t)1 << 55)
+    FILL_PHASE(6, FSH_GREEDY_TAIL, (uint64_t)1 << 54)
+    while (ii > 1) {
+        uint64_t p;
+        unsigned k = fsh_batch_plan(ii, FSH_BATCH_CAP, &p);
+        (void)cursor_batch(&cc, ii, k, p, ix + m);
+        m += k;
+        ii -= k;
+    }
+done:
+    *c = cc;
+    *i = ii;
+    return m;
+}
 
 /* The whole backward Fisher-Yates over a[0..n), n >= 2, moving elements with
    SWAP(a, x, y, SIZE). Every kernel draws the same indices, so a seed gives
    the same permutation whatever the element size. */
-#ifdef FSH_HAVE_U128
 #define FY_BODY(SWAP, a, n, SIZE)                                              \
     do {                                                                       \
         if (rng->src == FSH_SRC_RANDINT) {                                     \
@@ -72,22 +159,16 @@ static void swap_bytes(unsigned char *x, unsigned char *y, size_t size)
                 SWAP(a, i, (size_t)fsh_randint_draw(rng, i + 1), SIZE);        \
             break;                                                             \
         }                                                                      \
+        cursor c = {rng, rng->pos};                                            \
+        uint64_t ix[FY_CHUNK];                                                 \
         size_t i = (n);                                                        \
-        for (; i > ((size_t)1 << 30); i--)                                     \
-            SWAP(a, i - 1, (size_t)fsh_lemire_words(rng, i), SIZE);            \
-        PHASE(SWAP, a, i, 2, (size_t)1 << 19, (uint64_t)1 << 60, SIZE);        \
-        PHASE(SWAP, a, i, 3, (size_t)1 << 14, (uint64_t)1 << 57, SIZE);        \
-        PHASE(SWAP, a, i, 4, (size_t)1 << 11, (uint64_t)1 << 56, SIZE);        \
-        PHASE(SWAP, a, i, 5, (size_t)1 << 9, (uint64_t)1 << 55, SIZE);         \
-        PHASE(SWAP, a, i, 6, FSH_GREEDY_TAIL, (uint64_t)1 << 54, SIZE);                     \
         while (i > 1) {                                                        \
-            uint64_t idx[FSH_GREEDY_TAIL], p;                                  \
-            unsigned k = fsh_batch_plan(i, FSH_BATCH_CAP, &p);                 \
-            (void)fsh_batch_words(rng, i, k, p, idx);                          \
-            for (unsigned d = 0; d < k; d++)                                   \
-                SWAP(a, i - 1 - d, (size_t)idx[d], SIZE);                      \
-            i -= k;                                                            \
+            size_t top = i;                                                    \
+            size_t m = fy_fill(&c, &i, ix);                                    \
+            for (size_t t = 0; t < m; t++)                                     \
+                SWAP(a, top - 1 - t, (size_t)ix[t], SIZE);                     \
         }                                                                      \
+        rng->pos = c.pos;                                                      \
     } while (0)
 #else
 #define FY_BODY(SWAP, a, n, SIZE)                                              \
