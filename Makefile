@@ -32,9 +32,11 @@ CLI_SRC  := $(sort $(wildcard cli/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+EX_SRC   := $(sort $(wildcard examples/*.c))
+EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 HDRS     := include/fairshuf.h $(wildcard src/*.h)
 
-.PHONY: all run check sanitize bench install uninstall clean deps
+.PHONY: all run check sanitize bench install uninstall clean deps examples check-san
 
 all: $(LIBA) $(LIBSO) $(BIN) fairshuf.pc
 
@@ -73,8 +75,14 @@ $(BUILD)/tests/%: tests/%.c $(LIBA) tests/check.h $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS)
 
+$(BUILD)/examples/%: examples/%.c $(LIBA) include/fairshuf.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
+examples: $(EX_BIN)
+
 # Every test program, then the CLI suite; ends with "N passed, N failed".
-check: deps all $(TEST_BIN)
+check: deps all $(TEST_BIN) $(EX_BIN)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests.
