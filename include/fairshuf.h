@@ -133,7 +133,8 @@ FSH_API int fsh_rng_from_randint(fsh_rng *rng,
                                  void *ctx);
 
 /* Opt in (on != 0) or out of simulation grade: allow shuffles larger than the
-   seed's entropy can reach. */
+   seed's entropy can reach. The choice stays with the rng across re-keying
+   (fsh_rng_seed, fsh_rng_init, ...) until changed. */
 FSH_API int fsh_rng_set_simulation(fsh_rng *rng, int on);
 
 /* Bits of seed entropy credited to the rng (0..256). */
