@@ -167,6 +167,15 @@ int main(void)
         b -= k;
     }
     CHECK_EQ(got, 4);
+    /* Up to 20 elements: the whole permutation in one batch (20! < 2^62). */
+    for (uint64_t m = 2; m <= 20; m++) {
+        uint64_t f = 1;
+        for (uint64_t d = 2; d <= m; d++)
+            f *= d;
+        CHECK_EQ(fsh_batch_plan(m, FSH_BATCH_CAP, &prod), m - 1);
+        CHECK(prod == f);
+    }
+    CHECK(fsh_batch_plan(21, FSH_BATCH_CAP, &prod) < 20);
     printf("test_batch: %u exhaustive cases (8 and 16-bit words), unrejected "
            "variant caught in %u/%u\n",
            cases, bad_caught, bad_cases);

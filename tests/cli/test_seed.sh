@@ -69,7 +69,7 @@ golden() { # golden NAME EXPECTED COMMAND...
     _g=$("$@" | paste -sd' ' -)
     if [ "$_g" = "$_e" ]; then ok; else bad "golden $_n: got '$_g'"; fi
 }
-golden "full" "6 9 16 7 4 11 15 12 8 17 13 2 3 1 10 19 20 5 14 18" \
+golden "full" "16 9 6 7 4 11 15 12 8 17 13 2 3 1 10 19 20 5 14 18" \
     "$F" --seed=fairshuf -i 1-20
 golden "reservoir" "73 3 62" sh -c 'seq 100 | "$1" --seed=fairshuf -n 3' sh "$F"
 golden "repeat" "885 242 784 177 490" "$F" --seed=fairshuf -r -n 5 -i 1-1000

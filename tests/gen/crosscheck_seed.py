@@ -130,8 +130,13 @@ def batch(rng, b, k, cheap):
 
 
 def plan(b, cap=1 << 60):
-    """Greedy batch: dice b, b-1, ... (each >= 2) while the product <= cap."""
+    """Greedy batch: dice b, b-1, ... (each >= 2) while the product <= cap;
+    for b <= 20 all the remaining dice at once."""
     p, k = 1, 0
+    if b <= 20:
+        for d in range(2, b + 1):
+            p *= d
+        return b - 1, p
     while b - k >= 2 and p * (b - k) <= cap:
         p *= b - k
         k += 1
