@@ -323,9 +323,9 @@ void *scatter_perm(const uint8_t key[32], void *a, size_t n, size_t size)
 /* ------------------------------------------------------------------------ */
 /* Temporary files                                                          */
 
-static _Noreturn void tmp_die(int e)
+static _Noreturn void tmp_die(int e, const char *what)
 {
-    die(e, "temporary file in %s", quotef(big_tmpdir));
+    die(e, "%s temporary file in %s", what, quotef(big_tmpdir));
 }
 
 /* A temporary file in big_tmpdir, already unlinked. */
@@ -338,7 +338,7 @@ static int tmp_create(void)
     if (fd < 0) {
         int e = errno;
         free(path);
-        tmp_die(e);
+        tmp_die(e, "cannot create");
     }
     unlink(path);
     free(path);
@@ -346,7 +346,7 @@ static int tmp_create(void)
         int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
         close(fd);
         if (d < 0)
-            tmp_die(errno);
+            tmp_die(errno, "cannot create");
         fd = d;
     }
     return fd;
@@ -355,13 +355,13 @@ static int tmp_create(void)
 static void tmp_flush(outw *w)
 {
     if (out_flush(w) != 0)
-        tmp_die(out_error(w));
+        tmp_die(out_error(w), "write error on");
 }
 
 static void tmp_write(outw *w, const void *p, size_t n)
 {
     if (out_write(w, p, n) != 0)
-        tmp_die(out_error(w));
+        tmp_die(out_error(w), "write error on");
 }
 
 /* Read all of fd from offset 0 into a buffer of size bytes (+ slack). */
@@ -374,7 +374,7 @@ static char *load_file(int fd, size_t size)
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
-            tmp_die(r < 0 ? errno : EIO);
+            tmp_die(r < 0 ? errno : EIO, "read error on");
         got += (size_t)r;
     }
     return buf;
@@ -541,7 +541,7 @@ static void ext_group(ext *x, size_t g, outw *out, uint64_t *written)
     struct stat st;
     int fd = x->gfd[g];
     if (fstat(fd, &st) != 0)
-        tmp_die(errno);
+        tmp_die(errno, "read error on");
     size_t size = (size_t)st.st_size;
     char *buf = load_file(fd, size);
     close(fd);
@@ -652,7 +652,7 @@ static int ext_spool(int fd, const char *pre, size_t prelen)
     tmp_flush(sw);
     out_free(sw);
     if (lseek(spool, 0, SEEK_SET) < 0)
-        tmp_die(errno);
+        tmp_die(errno, "read error on");
     return spool;
 }
 
@@ -668,8 +668,8 @@ static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
     ext_count(&x, in, header);
     uint64_t need = x.bytes + 24 * x.n;
     uint64_t budget = big_memory / 10 * 9;
-    if (budget < 4096)
-        budget = 4096;
+    if (budget < 16)
+        budget = 16;
     uint64_t ng = (need + budget - 1) / budget;
     if (ng < 1)
         ng = 1;
