@@ -143,7 +143,7 @@ static void emit_text(const char *text)
 
 static void help(void)
 {
-    static char text[4096];
+    static char text[8192];
     snprintf(
         text, sizeof text,
         "Usage: %s [OPTION]... [FILE]\n"
@@ -173,6 +173,22 @@ static void help(void)
         "order;\n"
         "                              only as unpredictable as STRING\n"
         "  -z, --zero-terminated     line delimiter is NUL, not newline\n"
+        "\n"
+        "Large inputs and output:\n"
+        "      --memory=SIZE         keep at most about SIZE of input in memory;\n"
+        "                              beyond, shuffle through temporary files\n"
+        "                              (SIZE: b, K (default), M, G, T or %% of RAM;\n"
+        "                              default: half of physical memory)\n"
+        "  -T, --temporary-directory=DIR  temporary files in DIR, not $TMPDIR\n"
+        "                              or /tmp (removed whatever happens)\n"
+        "      --threads=N           use up to N threads (1-16; default: CPUs);\n"
+        "                              output does not depend on N\n"
+        "      --header=N            keep the first N lines first, unshuffled\n"
+        "      --shards=K            write records round-robin to K files named\n"
+        "      --output-prefix=P       P0 .. P(K-1), numbers zero-padded to the\n"
+        "                              width of K-1 (each with the header)\n"
+        "      --progress            progress bar on stderr (default: only on a\n"
+        "      --no-progress           terminal, for runs longer than 1 s)\n"
         "      --help        display this help and exit\n"
         "      --version     output version information and exit\n"
         "\n"
@@ -180,6 +196,9 @@ static void help(void)
         "from the\n"
         "operating system. -o FILE is replaced only when the output is "
         "complete.\n"
+        "Under --seed, inputs with the same number of lines get the same order,\n"
+        "whatever --memory or --threads. Long options may be abbreviated as in\n"
+        "GNU shuf; abbreviations of the options above only when unambiguous.\n"
         "\n"
         "Subcommands are recognised only as the first argument:\n"
         "  deal      deal a shuffled deck of cards (see '%s deal --help')\n"

@@ -12,7 +12,7 @@
  * Uniform: the bucket ids are independent and uniform, so the multiset of
  * records landing in each bucket is a uniform random split; given that
  * split, each bucket's Fisher-Yates order is uniform and independent of the
- * others'. An output order fixes the split (its first s_0 records went to
+ * others'. Given the sizes, an output order fixes the split (its first s_0 records went to
  * bucket 0, ...), so every order of n records has probability
  * P(sizes) / C(n; s_0, ..., s_B-1) / prod(s_b!) = P(sizes) / n!, summed
  * over sizes: 1/n!. The argument is in docs/DESIGN.md (CLI section).
