@@ -59,9 +59,10 @@ if [ "${BIG:-1}" = 1 ]; then
         $TIME -f %M -o rss.$$ "$F" --memory=$mem -T "$D" big4g >out4g
         e=$(date +%s.%N)
         echo "  --memory=$mem: $(echo "$e - $s" | bc | xargs printf '%.1f') s, peak RSS $(( $(cat rss.$$) / 1024 )) MB"
+        [ -n "${a:-}" ] || a=$(LC_ALL=C sort -S 4G -T "$D" big4g | md5sum)
+        b=$(LC_ALL=C sort -S 4G -T "$D" out4g | md5sum)
+        [ "$a" = "$b" ] && echo "    output is a permutation (sorted checksums match)" || echo "    OUTPUT IS NOT A PERMUTATION"
     done
-    a=$(LC_ALL=C sort -S 4G big4g | md5sum) ; b=$(LC_ALL=C sort -S 4G out4g | md5sum)
-    [ "$a" = "$b" ] && echo "  output is a permutation (sorted checksums match)" || echo "  OUTPUT IS NOT A PERMUTATION"
     rm -f out4g
 fi
 rm -f rss.$$
