@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "fairshuf.h"
 
 /* `fairshuf deal`: argv[0] is "deal". Returns the exit status. */
 int cmd_deal(int argc, char **argv);
@@ -72,13 +75,30 @@ void out_flush_quiet(outw *o);
 /* Bytes logically written so far. */
 uint64_t out_total(const outw *o);
 
+/* Writer with a buffer of cap bytes (4 KiB at least). */
+outw *out_new_cap(int fd, size_t cap);
+/* Shards: each logical write (one record) goes to the next of kids[0..n),
+   round-robin; out_finish finishes and frees them. o owns kids. */
+void out_fan(outw *o, outw **kids, size_t n);
+/* Header bytes: to every shard, or once. */
+void out_header(outw *o, const void *p, size_t n);
+/* Write what is buffered; -1 after a write error (see out_error). */
+int out_flush(outw *o);
+/* errno of the first write error, or 0. */
+int out_error(const outw *o);
+/* Free a writer without flushing or closing. */
+void out_free(outw *o);
+/* Install the handlers that remove temporaries on fatal signals. */
+void install_cleanup_handlers(void);
+
 /* -o FILE: a temporary next to FILE renamed over it at commit, or FILE
    itself for devices, FIFOs, /dev paths, symlinks and hard-linked files.
    Dies with GNU's message if FILE cannot be opened. Returns the fd. */
 int outfile_open(const char *path);
 /* Rename the temporary into place (no-op when writing in place). */
 void outfile_commit(void);
-/* Remove the temporary, if any (async-signal-safe). */
+/* Remove the temporaries, if any (async-signal-safe). Several files may
+   be open at once (--shards); outfile_commit renames them all. */
 void outfile_abort(void);
 
 /* ------------------------------------------------------------------------ */
@@ -140,6 +160,82 @@ void stream_init(instream *s, int fd, char delim);
    read error. */
 int stream_next(instream *s, const char **rec, size_t *len);
 void stream_free(instream *s);
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+/* Write record i of a scanned buffer (it ends with delim). */
+static inline int write_rec(outw *out, const inbuf *in, uint64_t start,
+                            char delim)
+{
+    const char *p = in->buf + start;
+#if defined(__SSE2__)
+    /* Most records are short: look at the first 16 bytes inline (the
+       buffer has INBUF_SLACK readable bytes after its end). */
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(delim)));
+    if (m != 0)
+        return out_write(out, p, (size_t)__builtin_ctz(m) + 1);
+    const char *e = rawmemchr(p + 16, delim);
+#else
+    const char *e = rawmemchr(p, delim);
+#endif
+    return out_write(out, p, (size_t)(e - p) + 1);
+}
+
+/* Records in array order, the first h of them; prefetch a few ahead since
+   consecutive records sit at random places in a large buffer. */
+static inline void write_recs(outw *out, const inbuf *in, const recs *r, size_t h,
+                       char delim)
+{
+    enum { AHEAD = 16 };
+    for (size_t i = 0; i < h; i++) {
+        if (i + AHEAD < h)
+            __builtin_prefetch(in->buf + recs_get(r, i + AHEAD));
+        if (write_rec(out, in, recs_get(r, i), delim) != 0)
+            return;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Large inputs (big.c): --memory, external mode, scatter, threads,
+   progress                                                                 */
+
+/* Options (set by shuf.c; defaults from big_defaults()). */
+extern uint64_t big_memory;      /* bytes */
+extern const char *big_tmpdir;
+extern unsigned big_threads;
+extern int big_progress;         /* -1 auto (stderr a terminal), 0, 1 */
+void big_defaults(void);
+/* SIZE with suffix b, K (default), M, G, T or %: 0 ok, -1 invalid. */
+int parse_size(const char *s, uint64_t *out);
+
+/* Header records (--header): collected from the input, written first. */
+extern char *hdr_buf;
+extern size_t hdr_len;
+/* Bytes taken by the first h records of buf[0..size) (each ends with delim). */
+size_t header_bytes(const char *buf, size_t size, char delim, uint64_t h);
+
+/* Progress on stderr (see --progress). */
+void progress_start(void);
+void progress(const char *phase, uint64_t done, uint64_t total);
+void progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_end(void);
+
+/* Run fn(ctx, i) for i in [0, n) on up to big_threads threads. */
+void parallel_for(size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
+
+/* The seeded permutation of records with more than FSH_FILESHUF_SMALL
+   records: a[0..n) (size 4 or 8 bytes each) is replaced by a new array in
+   bucket order (a is freed). */
+void *scatter_perm(const uint8_t key[32], void *a, size_t n, size_t size);
+
+/* Full shuffle of the lines on fd after skipping `header` records (kept in
+   hdr_buf): in memory when they fit in big_memory, else external with
+   temporary files. rng gives the key (or the Fisher-Yates draws for
+   small inputs). open_out() opens the output after all input is read. */
+void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
+                   outw *(*open_out)(void));
 
 /* ------------------------------------------------------------------------ */
 /* GNU-compatible random source (gnurand.c)                                 */

@@ -14,6 +14,7 @@
 
 struct outw {
     int fd;
+    size_t cap;
     char *buf;
     size_t len;
     uint64_t total;    /* bytes handed to out_write/out_number */
@@ -21,13 +22,76 @@ struct outw {
     int any;           /* a logical write happened */
     int failed;        /* a write(2) failed; err holds its errno */
     int err;
+    outw **kids;       /* shards: records go round-robin to these */
+    size_t nkids, next;
 };
+
+void out_fan(outw *o, outw **kids, size_t n)
+{
+    o->kids = kids;
+    o->nkids = n;
+    o->next = 0;
+}
+
+void out_header(outw *o, const void *p, size_t n)
+{
+    if (n == 0)
+        return;
+    if (o->kids == NULL) {
+        (void)out_write(o, p, n);
+        return;
+    }
+    for (size_t i = 0; i < o->nkids; i++)
+        (void)out_write(o->kids[i], p, n);
+}
+
+int out_flush(outw *o)
+{
+    if (o->failed)
+        return -1;
+    size_t n = o->len;
+    o->len = 0;
+    while (n > 0) {
+        ssize_t w = write(o->fd, o->buf + (o->len), n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            o->failed = 1;
+            o->err = errno;
+            return -1;
+        }
+        memmove(o->buf, o->buf + w, n - (size_t)w);
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int out_error(const outw *o)
+{
+    return o->failed ? o->err : 0;
+}
+
+void out_free(outw *o)
+{
+    if (o != NULL) {
+        free(o->buf);
+        free(o);
+    }
+}
 
 outw *out_new(int fd)
 {
     outw *o = xmalloc(sizeof *o);
     memset(o, 0, sizeof *o);
     o->fd = fd;
+    o->cap = OUT_CAP;
+    return o;
+}
+
+outw *out_new_cap(int fd, size_t cap)
+{
+    outw *o = out_new(fd);
+    o->cap = cap < 4096 ? 4096 : cap;
     return o;
 }
 
@@ -70,6 +134,11 @@ static int flush(outw *o)
 
 int out_write(outw *o, const void *p, size_t n)
 {
+    if (o->kids != NULL) {
+        outw *k = o->kids[o->next];
+        o->next = o->next + 1 == o->nkids ? 0 : o->next + 1;
+        return out_write(k, p, n);
+    }
     if (o->failed)
         return -1;
     if (!o->any) {
@@ -78,15 +147,15 @@ int out_write(outw *o, const void *p, size_t n)
     }
     o->total += n;
     if (o->buf == NULL)
-        o->buf = xmalloc(OUT_CAP);
-    if (n <= OUT_CAP - o->len) {
+        o->buf = xmalloc(o->cap);
+    if (n <= o->cap - o->len) {
         memcpy(o->buf + o->len, p, n);
         o->len += n;
         return 0;
     }
     if (flush(o) != 0)
         return -1;
-    if (n >= OUT_CAP)
+    if (n >= o->cap)
         return write_all(o, p, n);
     memcpy(o->buf, p, n);
     o->len = n;
@@ -102,7 +171,9 @@ int out_number(outw *o, uint64_t v, char delim)
         *--s = (char)('0' + v % 10);
     while ((v /= 10) != 0);
     size_t n = (size_t)(e - s);
-    if (!o->failed && o->buf != NULL && n <= OUT_CAP - o->len) {
+    if (o->kids != NULL)
+        return out_write(o, s, n);
+    if (!o->failed && o->buf != NULL && n <= o->cap - o->len) {
         /* Fast path; a short number is never GNU's first-write special
            case, so only the total matters. */
         if (!o->any) {
@@ -119,6 +190,11 @@ int out_number(outw *o, uint64_t v, char delim)
 
 void out_flush_quiet(outw *o)
 {
+    if (o != NULL && o->kids != NULL) {
+        for (size_t i = 0; i < o->nkids; i++)
+            out_flush_quiet(o->kids[i]);
+        return;
+    }
     if (o != NULL)
         (void)flush(o);
 }
@@ -134,6 +210,15 @@ static uint64_t stdio_bufsize(int fd)
 
 void out_finish(outw *o, int close_fd)
 {
+    if (o->kids != NULL) {
+        for (size_t i = 0; i < o->nkids; i++) {
+            out_finish(o->kids[i], close_fd);
+            free(o->kids[i]);
+        }
+        free(o->kids);
+        o->kids = NULL;
+        return;
+    }
     uint64_t bufsize = stdio_bufsize(o->fd);
     (void)flush(o);
     free(o->buf);
@@ -163,24 +248,45 @@ void out_finish(outw *o, int close_fd)
 /* ------------------------------------------------------------------------ */
 /* -o FILE                                                                  */
 
-static char tmp_path[4096];
-static volatile sig_atomic_t tmp_live;
-static const char *final_path;
+/* Temporaries being written, each renamed over its final path at commit.
+   The signal handler walks this table, so entries are filled with signals
+   blocked and paths are never freed while live. */
+typedef struct tmpslot {
+    char *tmp;
+    const char *final;
+    volatile sig_atomic_t live;
+} tmpslot;
+
+static tmpslot *slots;
+static volatile sig_atomic_t nslots;
+static size_t slots_cap;
 static const int cleanup_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM,
                                       SIGPIPE, SIGXFSZ};
 
+static void unlink_all(void)
+{
+    for (sig_atomic_t i = 0; i < nslots; i++) {
+        if (slots[i].live) {
+            slots[i].live = 0;
+            unlink(slots[i].tmp);
+        }
+    }
+}
+
 static void on_signal(int sig)
 {
-    if (tmp_live) {
-        unlink(tmp_path);
-        tmp_live = 0;
-    }
+    unlink_all();
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static void install_handlers(void)
+static int handlers_installed;
+
+void install_cleanup_handlers(void)
 {
+    if (handlers_installed)
+        return;
+    handlers_installed = 1;
     for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals;
          i++) {
         struct sigaction sa, old;
@@ -196,10 +302,7 @@ static void install_handlers(void)
 
 void outfile_abort(void)
 {
-    if (tmp_live) {
-        tmp_live = 0;
-        unlink(tmp_path);
-    }
+    unlink_all();
 }
 
 int outfile_open(const char *path)
@@ -212,26 +315,44 @@ int outfile_open(const char *path)
     int inplace = strncmp(path, "/dev/", 5) == 0 || is_link ||
                   (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1));
     size_t plen = strlen(path);
-    if (!inplace && plen + 32 < sizeof tmp_path) {
+    if (!inplace && plen + 32 < 4096) {
         const char *slash = strrchr(path, '/');
         size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
-        memcpy(tmp_path, path, dlen);
-        snprintf(tmp_path + dlen, sizeof tmp_path - dlen,
-                 ".fairshuf-tmp-XXXXXX");
-        install_handlers();
+        char *tmp = xmalloc(dlen + 32);
+        memcpy(tmp, path, dlen);
+        snprintf(tmp + dlen, 32, ".fairshuf-tmp-XXXXXX");
+        install_cleanup_handlers();
         sigset_t all, old;
         sigfillset(&all);
         sigprocmask(SIG_BLOCK, &all, &old);
-        int fd = mkostemp(tmp_path, O_CLOEXEC);
+        if ((size_t)nslots == slots_cap) {
+            size_t cap = slots_cap ? 2 * slots_cap : 4;
+            tmpslot *ns = malloc(cap * sizeof *ns);
+            if (ns == NULL) {
+                sigprocmask(SIG_SETMASK, &old, NULL);
+                xalloc_die();
+            }
+            if (nslots > 0)
+                memcpy(ns, slots, (size_t)nslots * sizeof *ns);
+            tmpslot *os = slots;
+            slots = ns; /* the handler sees either table whole */
+            slots_cap = cap;
+            free(os);
+        }
+        int fd = mkostemp(tmp, O_CLOEXEC);
         if (fd >= 0 && fd <= STDERR_FILENO) {
             int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
             close(fd);
             fd = d;
             if (fd < 0)
-                unlink(tmp_path);
+                unlink(tmp);
         }
-        if (fd >= 0)
-            tmp_live = 1;
+        if (fd >= 0) {
+            slots[nslots].tmp = tmp;
+            slots[nslots].final = path;
+            slots[nslots].live = 1;
+            nslots++;
+        }
         sigprocmask(SIG_SETMASK, &old, NULL);
         if (fd >= 0) {
             mode_t mode;
@@ -245,9 +366,9 @@ int outfile_open(const char *path)
                 mode = 0666 & ~mask;
             }
             (void)fchmod(fd, mode);
-            final_path = path;
             return fd;
         }
+        free(tmp);
         /* No temporary possible (e.g. read-only directory): fall back to
            GNU's behaviour, which also yields GNU's error message. */
     }
@@ -259,12 +380,14 @@ int outfile_open(const char *path)
 
 void outfile_commit(void)
 {
-    if (!tmp_live)
-        return;
-    if (rename(tmp_path, final_path) != 0) {
-        int e = errno;
-        outfile_abort();
-        die(e, "%s", quotef(final_path));
+    for (sig_atomic_t i = 0; i < nslots; i++) {
+        if (!slots[i].live)
+            continue;
+        if (rename(slots[i].tmp, slots[i].final) != 0) {
+            int e = errno;
+            outfile_abort();
+            die(e, "%s", quotef(slots[i].final));
+        }
+        slots[i].live = 0;
     }
-    tmp_live = 0;
 }

@@ -20,20 +20,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* GNU shuf reads inputs of up to 8 MiB whole even with -n. */
 #define RESERVOIR_MIN_INPUT ((uint64_t)8192 * 1024)
 
-enum { OPT_RANDOM_SOURCE = 256, OPT_SEED, OPT_HELP, OPT_VERSION };
+enum {
+    OPT_RANDOM_SOURCE = 256,
+    OPT_SEED,
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_MEMORY,
+    OPT_HEADER,
+    OPT_SHARDS,
+    OPT_OUTPUT_PREFIX,
+    OPT_PROGRESS,
+    OPT_NO_PROGRESS,
+    OPT_THREADS
+};
 
 typedef struct opts {
     int echo, range, repeat, head_set;
     char delim;
     uint64_t lo, hi, head;
     const char *outfile, *random_source, *seed;
+    uint64_t header, shards;
+    const char *prefix;
     int nops;
     char **ops;
 } opts;
@@ -132,7 +143,7 @@ static void emit_text(const char *text)
 
 static void help(void)
 {
-    static char text[4096];
+    static char text[8192];
     snprintf(
         text, sizeof text,
         "Usage: %s [OPTION]... [FILE]\n"
@@ -162,6 +173,22 @@ static void help(void)
         "order;\n"
         "                              only as unpredictable as STRING\n"
         "  -z, --zero-terminated     line delimiter is NUL, not newline\n"
+        "\n"
+        "Large inputs and output:\n"
+        "      --memory=SIZE         keep at most about SIZE of input in memory;\n"
+        "                              beyond, shuffle through temporary files\n"
+        "                              (SIZE: b, K (default), M, G, T or %% of RAM;\n"
+        "                              default: half of physical memory)\n"
+        "  -T, --temporary-directory=DIR  temporary files in DIR, not $TMPDIR\n"
+        "                              or /tmp (removed whatever happens)\n"
+        "      --threads=N           use up to N threads (1-16; default: CPUs);\n"
+        "                              output does not depend on N\n"
+        "      --header=N            keep the first N lines first, unshuffled\n"
+        "      --shards=K            write records round-robin to K files named\n"
+        "      --output-prefix=P       P0 .. P(K-1), numbers zero-padded to the\n"
+        "                              width of K-1 (each with the header)\n"
+        "      --progress            progress bar on stderr (default: only on a\n"
+        "      --no-progress           terminal, for runs longer than 1 s)\n"
         "      --help        display this help and exit\n"
         "      --version     output version information and exit\n"
         "\n"
@@ -169,6 +196,9 @@ static void help(void)
         "from the\n"
         "operating system. -o FILE is replaced only when the output is "
         "complete.\n"
+        "Under --seed, inputs with the same number of lines get the same order,\n"
+        "whatever --memory or --threads. Long options may be abbreviated as in\n"
+        "GNU shuf; abbreviations of the options above only when unambiguous.\n"
         "\n"
         "Subcommands are recognised only as the first argument:\n"
         "  deal      deal a shuffled deck of cards (see '%s deal --help')\n"
@@ -192,27 +222,154 @@ static void version(void)
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
+/* GNU shuf's own long options, in GNU's order, then ours. */
+static const struct option gnu_opts[] = {
+    {"echo", no_argument, NULL, 'e'},
+    {"input-range", required_argument, NULL, 'i'},
+    {"head-count", required_argument, NULL, 'n'},
+    {"output", required_argument, NULL, 'o'},
+    {"random-source", required_argument, NULL, OPT_RANDOM_SOURCE},
+    {"repeat", no_argument, NULL, 'r'},
+    {"zero-terminated", no_argument, NULL, 'z'},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}};
+static const struct option ext_opts[] = {
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"memory", required_argument, NULL, OPT_MEMORY},
+    {"temporary-directory", required_argument, NULL, 'T'},
+    {"header", required_argument, NULL, OPT_HEADER},
+    {"shards", required_argument, NULL, OPT_SHARDS},
+    {"output-prefix", required_argument, NULL, OPT_OUTPUT_PREFIX},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {NULL, 0, NULL, 0}};
+#define SHORT_OPTS "ei:n:o:rzT:"
+
+/* Matches of name[0..len) in table: exact match first (returned alone),
+   else every prefix match. */
+static size_t long_matches(const struct option *t, const char *name,
+                           size_t len, const struct option **m)
+{
+    size_t k = 0;
+    for (; t->name != NULL; t++) {
+        if (strncmp(t->name, name, len) != 0)
+            continue;
+        if (strlen(t->name) == len) {
+            m[0] = t;
+            return 1;
+        }
+        m[k++] = t;
+    }
+    return k;
+}
+
+static _Noreturn void ambiguous(const char *arg, const struct option **m,
+                                size_t k)
+{
+    /* glibc's wording: the argument as typed, then the candidates. */
+    size_t cap = strlen(program_name) + strlen(arg) + 64;
+    for (size_t i = 0; i < k; i++)
+        cap += strlen(m[i]->name) + 5;
+    char *msg = xmalloc(cap);
+    size_t n = (size_t)snprintf(msg, cap,
+                                "%s: option '%s' is ambiguous; possibilities:",
+                                program_name, arg);
+    for (size_t i = 0; i < k; i++)
+        n += (size_t)snprintf(msg + n, cap - n, " '--%s'", m[i]->name);
+    fprintf(stderr, "%s\n", msg);
+    free(msg);
+    usage_error();
+}
+
+/* Long option abbreviations, resolved before getopt sees them: GNU's own
+   options are resolved among GNU's options only, exactly as GNU shuf does
+   (so --head=2 is --head-count and --he is GNU's ambiguity error, even
+   though --header exists); our extensions only when the abbreviation is
+   unambiguous among all options. Resolved names are rewritten in full. */
+static void resolve_abbrevs(int argc, char **argv)
+{
+    int posix = getenv("POSIXLY_CORRECT") != NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (a[0] != '-' || a[1] == '\0') {
+            if (posix)
+                break;
+            continue;
+        }
+        if (a[1] != '-') {
+            /* A cluster of short options; one taking an argument ends it. */
+            for (const char *c = a + 1; *c; c++) {
+                const char *sp = strchr(SHORT_OPTS, *c);
+                if (sp != NULL && sp[1] == ':') {
+                    if (c[1] == '\0')
+                        i++;
+                    break;
+                }
+            }
+            continue;
+        }
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const struct option *m[16], *x[16];
+        size_t k = long_matches(gnu_opts, name, len, m);
+        size_t kx = long_matches(ext_opts, name, len, x);
+        const struct option *hit = NULL;
+        int exact_ext = kx == 1 && strlen(x[0]->name) == len;
+        if (exact_ext) {
+            hit = x[0];
+        } else if (k == 1) {
+            hit = m[0];
+        } else if (k > 1) {
+            if (strlen(m[0]->name) == len)
+                hit = m[0];
+            else
+                ambiguous(a, m, k);
+        } else if (kx == 1) {
+            hit = x[0];
+        } else if (kx > 1) {
+            ambiguous(a, x, kx);
+        }
+        if (hit == NULL)
+            continue; /* getopt reports it */
+        size_t n = strlen(hit->name) + (eq ? strlen(eq) : 0) + 3;
+        char *full = xmalloc(n);
+        snprintf(full, n, "--%s%s", hit->name, eq ? eq : "");
+        argv[i] = full;
+        if (hit->has_arg == required_argument && eq == NULL)
+            i++;
+    }
+}
+
+static uint64_t parse_count(const char *arg, const char *what)
+{
+    uint64_t v;
+    if (parse_u64(arg, &v) != NUM_OK)
+        die(0, "invalid %s: %s", what, quote(arg));
+    return v;
+}
+
 static void parse_options(opts *o, int argc, char **argv)
 {
-    /* Same names, in the same order as GNU's table, so that abbreviations
-       and ambiguity messages match. */
-    static const struct option long_opts[] = {
-        {"echo", no_argument, NULL, 'e'},
-        {"input-range", required_argument, NULL, 'i'},
-        {"head-count", required_argument, NULL, 'n'},
-        {"output", required_argument, NULL, 'o'},
-        {"random-source", required_argument, NULL, OPT_RANDOM_SOURCE},
-        {"repeat", no_argument, NULL, 'r'},
-        {"zero-terminated", no_argument, NULL, 'z'},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"help", no_argument, NULL, OPT_HELP},
-        {"version", no_argument, NULL, OPT_VERSION},
-        {NULL, 0, NULL, 0}};
+    struct option long_opts[sizeof gnu_opts / sizeof *gnu_opts +
+                            sizeof ext_opts / sizeof *ext_opts];
+    size_t nl = 0;
+    for (size_t i = 0; gnu_opts[i].name != NULL; i++)
+        long_opts[nl++] = gnu_opts[i];
+    for (size_t i = 0; ext_opts[i].name != NULL; i++)
+        long_opts[nl++] = ext_opts[i];
+    memset(&long_opts[nl], 0, sizeof long_opts[nl]);
+    resolve_abbrevs(argc, argv);
+    big_defaults();
     memset(o, 0, sizeof *o);
     o->delim = '\n';
     o->head = UINT64_MAX;
     int c;
-    while ((c = getopt_long(argc, argv, "ei:n:o:rz", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
         switch (c) {
         case 'e':
             o->echo = 1;
@@ -255,6 +412,37 @@ static void parse_options(opts *o, int argc, char **argv)
         case 'z':
             o->delim = '\0';
             break;
+        case OPT_MEMORY:
+            if (parse_size(optarg, &big_memory) != 0 || big_memory == 0)
+                die(0, "invalid memory size: %s", quote(optarg));
+            break;
+        case 'T':
+            big_tmpdir = optarg;
+            break;
+        case OPT_HEADER:
+            o->header = parse_count(optarg, "header line count");
+            break;
+        case OPT_SHARDS:
+            o->shards = parse_count(optarg, "shard count");
+            if (o->shards == 0 || o->shards > 100000)
+                die(0, "invalid shard count: %s", quote(optarg));
+            break;
+        case OPT_OUTPUT_PREFIX:
+            o->prefix = optarg;
+            break;
+        case OPT_PROGRESS:
+            big_progress = 1;
+            break;
+        case OPT_NO_PROGRESS:
+            big_progress = 0;
+            break;
+        case OPT_THREADS: {
+            uint64_t t = parse_count(optarg, "thread count");
+            if (t == 0 || t > 16)
+                die(0, "invalid thread count: %s (1 to 16)", quote(optarg));
+            big_threads = (unsigned)t;
+            break;
+        }
         case OPT_HELP:
             help();
             break;
@@ -280,6 +468,18 @@ static void parse_options(opts *o, int argc, char **argv)
     }
     if (o->seed != NULL && o->random_source != NULL) {
         error_msg(0, "cannot combine --seed and --random-source");
+        usage_error();
+    }
+    if ((o->shards != 0) != (o->prefix != NULL)) {
+        error_msg(0, "--shards and --output-prefix go together");
+        usage_error();
+    }
+    if (o->shards != 0 && o->outfile != NULL) {
+        error_msg(0, "cannot combine -o and --shards");
+        usage_error();
+    }
+    if (o->header != 0 && o->range) {
+        error_msg(0, "cannot combine --header and -i");
         usage_error();
     }
 }
@@ -327,23 +527,64 @@ typedef struct echo_lines {
     size_t n;
 } echo_lines;
 
+static void echo_ops(char **ops, int nops, char delim, echo_lines *e);
+
 static void echo_build(const opts *o, echo_lines *e)
 {
-    size_t size = (size_t)o->nops;
-    for (int i = 0; i < o->nops; i++)
-        size += strlen(o->ops[i]);
-    e->n = (size_t)o->nops;
+    int first = o->header < (uint64_t)o->nops ? (int)o->header : o->nops;
+    for (int i = 0; i < first; i++) {
+        size_t l = strlen(o->ops[i]);
+        hdr_buf = xrealloc(hdr_buf, hdr_len + l + 1);
+        memcpy(hdr_buf + hdr_len, o->ops[i], l);
+        hdr_len += l;
+        hdr_buf[hdr_len++] = o->delim;
+    }
+    echo_ops(o->ops + first, o->nops - first, o->delim, e);
+}
+
+static void echo_ops(char **ops, int nops, char delim, echo_lines *e)
+{
+    size_t size = (size_t)nops;
+    for (int i = 0; i < nops; i++)
+        size += strlen(ops[i]);
+    e->n = (size_t)nops;
     e->buf = xmalloc(size);
     e->bounds = xmalloc((e->n + 1) * sizeof *e->bounds);
     size_t at = 0;
     for (size_t i = 0; i < e->n; i++) {
-        size_t len = strlen(o->ops[i]);
+        size_t len = strlen(ops[i]);
         e->bounds[i] = at;
-        memcpy(e->buf + at, o->ops[i], len);
+        memcpy(e->buf + at, ops[i], len);
         at += len;
-        e->buf[at++] = o->delim;
+        e->buf[at++] = delim;
     }
     e->bounds[e->n] = at;
+}
+
+/* --header: move the first o->header records of in into hdr_buf and leave
+   in as a view of the rest (the caller frees the original buffer). */
+static void take_header(const opts *o, inbuf *in)
+{
+    size_t h = header_bytes(in->buf, in->size, o->delim, o->header);
+    if (h == 0)
+        return;
+    hdr_buf = xmalloc(h);
+    memcpy(hdr_buf, in->buf, h);
+    hdr_len = h;
+    in->buf += h;
+    in->size -= h;
+}
+
+/* --header on a stream: the first o->header records go to hdr_buf. */
+static void stream_header(const opts *o, instream *s)
+{
+    const char *rec;
+    size_t len;
+    for (uint64_t i = 0; i < o->header && stream_next(s, &rec, &len); i++) {
+        hdr_buf = xrealloc(hdr_buf, hdr_len + len);
+        memcpy(hdr_buf + hdr_len, rec, len);
+        hdr_len += len;
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -424,56 +665,51 @@ static void resv_free(resv *r)
 /* ------------------------------------------------------------------------ */
 /* Output helpers                                                           */
 
+static const opts *g_opts;
+
 static outw *open_output(const opts *o)
 {
-    int fd = STDOUT_FILENO;
-    if (o->outfile != NULL)
-        fd = outfile_open(o->outfile);
-    g_out = out_new(fd);
-    g_out_is_stdout = o->outfile == NULL;
+    if (o->shards != 0) {
+        /* P0 .. P(K-1), numbers zero-padded to the width of K - 1. */
+        int width = snprintf(NULL, 0, "%llu", (unsigned long long)(o->shards - 1));
+        size_t k = (size_t)o->shards;
+        outw **kids = xmalloc(k * sizeof *kids);
+        size_t plen = strlen(o->prefix) + (size_t)width + 1;
+        /* Buffers share 64 MiB, 64 KiB to 1 MiB each. */
+        size_t cap = ((size_t)64 << 20) / k;
+        cap = cap > ((size_t)1 << 20) ? (size_t)1 << 20 : cap < 65536 ? 65536 : cap;
+        for (size_t i = 0; i < k; i++) {
+            char *name = xmalloc(plen);
+            snprintf(name, plen, "%s%0*llu", o->prefix, width,
+                     (unsigned long long)i);
+            kids[i] = out_new_cap(outfile_open(name), cap);
+        }
+        g_out = out_new(-1);
+        out_fan(g_out, kids, k);
+        g_out_is_stdout = 0;
+    } else {
+        int fd = STDOUT_FILENO;
+        if (o->outfile != NULL)
+            fd = outfile_open(o->outfile);
+        g_out = out_new(fd);
+        g_out_is_stdout = o->outfile == NULL;
+    }
+    out_header(g_out, hdr_buf, hdr_len);
     return g_out;
+}
+
+static outw *open_output_cb(void)
+{
+    return open_output(g_opts);
 }
 
 static void finish_output(const opts *o, outw *out)
 {
     out_finish(out, 1);
-    if (o->outfile != NULL)
+    if (o->outfile != NULL || o->shards != 0)
         outfile_commit();
     free(out);
     g_out = NULL;
-}
-
-/* Write record i of a scanned buffer (it ends with delim). */
-static inline int write_rec(outw *out, const inbuf *in, uint64_t start,
-                            char delim)
-{
-    const char *p = in->buf + start;
-#if defined(__SSE2__)
-    /* Most records are short: look at the first 16 bytes inline (the
-       buffer has INBUF_SLACK readable bytes after its end). */
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(delim)));
-    if (m != 0)
-        return out_write(out, p, (size_t)__builtin_ctz(m) + 1);
-    const char *e = rawmemchr(p + 16, delim);
-#else
-    const char *e = rawmemchr(p, delim);
-#endif
-    return out_write(out, p, (size_t)(e - p) + 1);
-}
-
-/* Records in array order, the first h of them; prefetch a few ahead since
-   consecutive records sit at random places in a large buffer. */
-static void write_recs(outw *out, const inbuf *in, const recs *r, size_t h,
-                       char delim)
-{
-    enum { AHEAD = 16 };
-    for (size_t i = 0; i < h; i++) {
-        if (i + AHEAD < h)
-            __builtin_prefetch(in->buf + recs_get(r, i + AHEAD));
-        if (write_rec(out, in, recs_get(r, i), delim) != 0)
-            return;
-    }
 }
 
 static int write_echo(outw *out, const echo_lines *e, uint64_t i)
@@ -520,6 +756,7 @@ static int run_gnu(const opts *o)
     int fd = -1, reservoir = 0;
     echo_lines e = {0};
     inbuf in = {0};
+    char *inbase = NULL;
     recs r = {0};
 
     if (head == 0) {
@@ -533,6 +770,8 @@ static int run_gnu(const opts *o)
         fd = open_input(o);
         if (o->repeat || !o->head_set || input_size(fd) <= RESERVOIR_MIN_INPUT) {
             read_all(fd, o->delim, &in);
+            inbase = in.buf;
+            take_header(o, &in);
             scan_records(&in, o->delim, &r);
             n = r.n;
         } else {
@@ -553,6 +792,7 @@ static int run_gnu(const opts *o)
            line i, including one draw after the last line. */
         instream s;
         stream_init(&s, fd, o->delim);
+        stream_header(o, &s);
         const char *rec;
         size_t len;
         uint64_t k = ahead, seen = 0;
@@ -653,7 +893,7 @@ static int run_gnu(const opts *o)
     free(perm);
     resv_free(&rv);
     recs_free(&r);
-    free(in.buf);
+    free(inbase);
     free(e.buf);
     free(e.bounds);
     gnurand_free(g);
@@ -685,6 +925,19 @@ static fsh_rng *make_rng(const opts *o)
         check(fsh_rng_set_simulation(rng, 1));
     }
     return rng;
+}
+
+/* The permutation of n records (see big.c): Fisher-Yates up to
+   FSH_FILESHUF_SMALL, else the bucket scatter keyed by the rng. */
+static void *shuffle_indices(fsh_rng *rng, void *v, size_t n, size_t size)
+{
+    if (n <= FSH_FILESHUF_SMALL) {
+        check(fsh_shuffle(rng, v, n, size));
+        return v;
+    }
+    uint8_t key[32];
+    check(fsh_rng_bytes(rng, key, sizeof key));
+    return scatter_perm(key, v, n, size);
 }
 
 /* Kept indices of an n-item stream after Algorithm R with k slots, in a
@@ -744,7 +997,7 @@ static int run_default(const opts *o)
                     xalloc_die();
                 for (size_t i = 0; i < (size_t)n; i++)
                     v[i] = (uint32_t)i;
-                check(fsh_shuffle_u32(rng, v, (size_t)n));
+                v = shuffle_indices(rng, v, (size_t)n, sizeof *v);
                 out = open_output(o);
                 for (size_t i = 0; i < (size_t)n; i++)
                     if (out_number(out, o->lo + v[i], o->delim) != 0)
@@ -758,7 +1011,7 @@ static int run_default(const opts *o)
                     xalloc_die();
                 for (size_t i = 0; i < (size_t)n; i++)
                     v[i] = i;
-                check(fsh_shuffle_u64(rng, v, (size_t)n));
+                v = shuffle_indices(rng, v, (size_t)n, sizeof *v);
                 out = open_output(o);
                 for (size_t i = 0; i < (size_t)n; i++)
                     if (out_number(out, o->lo + v[i], o->delim) != 0)
@@ -814,11 +1067,21 @@ static int run_default(const opts *o)
     }
 
     int fd = open_input(o);
-    if (o->repeat || !o->head_set) {
+    if (!o->repeat && !o->head_set) {
+        /* Full shuffle: in memory or external (big.c). */
+        shuffle_lines(fd, o->delim, o->header, rng, open_output_cb);
+        close_input(fd);
+        finish_output(o, g_out);
+        fsh_rng_free(rng);
+        return 0;
+    }
+    if (o->repeat) {
         inbuf in;
         recs r;
         read_all(fd, o->delim, &in);
         close_input(fd);
+        char *inbase = in.buf;
+        take_header(o, &in);
         scan_records(&in, o->delim, &r);
         if (o->repeat) {
             if (r.n == 0)
@@ -840,7 +1103,7 @@ static int run_default(const opts *o)
         }
         finish_output(o, out);
         recs_free(&r);
-        free(in.buf);
+        free(inbase);
         fsh_rng_free(rng);
         return 0;
     }
@@ -849,6 +1112,7 @@ static int run_default(const opts *o)
     instream s;
     resv rv = {0};
     stream_init(&s, fd, o->delim);
+    stream_header(o, &s);
     const char *rec;
     size_t len;
     size_t k = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
@@ -885,6 +1149,7 @@ int cmd_shuf(int argc, char **argv)
     set_die_hook(on_die);
     opts o;
     parse_options(&o, argc, argv);
+    g_opts = &o;
     if (o.random_source != NULL)
         return run_gnu(&o);
     return run_default(&o);

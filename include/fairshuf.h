@@ -313,6 +313,43 @@ FSH_API int fsh_sample_range(fsh_rng *rng, uint64_t lo, uint64_t hi,
 FSH_API int fsh_reservoir_slot(fsh_rng *rng, uint64_t seen, size_t k,
                                size_t *slot);
 
+/* ------------------------------------------------------------------------ */
+/* File shuffles: bucket scatter over caller buffers                        */
+/*
+ * The permutation fairshuf gives inputs of n records, defined by n and a
+ * 256-bit key only (so it does not depend on memory limits, temporary files
+ * or thread counts). n <= FSH_FILESHUF_SMALL: one Fisher-Yates (fsh_shuffle)
+ * with the caller's rng. Larger n: a bucket (Rao-Sandelius) scatter with
+ * 2^bits buckets, bits = fsh_fileshuf_bits(n):
+ *   record i goes to bucket w_i >> (64 - bits), w_i = word i of
+ *   ChaCha20(key, stream 0, counter 0), little-endian 64-bit words;
+ *   bucket b's records, in input order, are shuffled by fsh_shuffle with
+ *   ChaCha20(key, stream b + 1, counter 0); buckets are concatenated in order.
+ * Uniform given uniform bucket ids: conditional on the bucket sizes every
+ * arrangement is equally likely. These values never change.
+ */
+#define FSH_FILESHUF_SMALL ((uint64_t)1 << 20)
+#define FSH_FILESHUF_MAX_BITS 24
+
+/* log2 of the bucket count for n records; 0 when n <= FSH_FILESHUF_SMALL. */
+FSH_API unsigned fsh_fileshuf_bits(uint64_t n);
+
+/* out[0..count) = bucket ids (in [0, 2^bits)) of records first..first+count-1;
+   any split of the records gives the same ids. bits in 1..24. */
+FSH_API int fsh_fileshuf_buckets(const uint8_t key[32], unsigned bits,
+                                 uint64_t first, uint32_t *out, size_t count);
+
+/* Shuffle base[0..n) (elements of size bytes), the records of bucket id in
+   input order, with that bucket's own stream. */
+FSH_API int fsh_fileshuf_bucket(const uint8_t key[32], uint64_t id, void *base,
+                                size_t n, size_t size);
+
+/* Stable scatter of src[0..n) into dst by bucket[i] - lo (which must be in
+   [0, nb)); start[0..nb] receives the bucket boundaries in dst. */
+FSH_API int fsh_fileshuf_scatter(const uint32_t *bucket, uint32_t lo, size_t nb,
+                                 const void *src, void *dst, size_t n,
+                                 size_t size, size_t *start);
+
 #ifdef __cplusplus
 }
 #endif

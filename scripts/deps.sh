@@ -3,7 +3,7 @@
 # Uses apt-get when it can (root, or sudo without a password); otherwise
 # prints the exact command to run.
 set -u
-PKGS="build-essential g++ libsodium-dev pkg-config"
+PKGS="build-essential g++ libsodium-dev pkg-config time"
 missing=""
 have_hdr() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
