@@ -132,12 +132,8 @@ static int check_args(fsh_rng *rng, const void *base, size_t n, size_t size,
     return FSH_OK;
 }
 
-int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
+void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
-    int done, rc = check_args(rng, base, n, size, &done);
-    if (done)
-        return rc;
-    unsigned char *a = base;
     switch (size) {
     case 1:
         kernel1(rng, a, n);
@@ -158,6 +154,23 @@ int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
         kernel_any(rng, a, n, size);
         break;
     }
+}
+
+/* Beyond cache, src/scatter.c takes over (prefetching, then scatter). */
+static void dispatch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    if (n > FSH_PREFETCH_MIN_BYTES / size && rng->src != FSH_SRC_RANDINT)
+        fsh_shuffle_large(rng, a, n, size, 1);
+    else
+        fsh_fy_kernel(rng, a, n, size);
+}
+
+int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
+{
+    int done, rc = check_args(rng, base, n, size, &done);
+    if (done)
+        return rc;
+    dispatch(rng, base, n, size);
     return fsh_rng_take_error(rng);
 }
 
@@ -197,7 +210,7 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
 /* Fill out with first, first+1, ... and shuffle it with the kernel above:
    linear time, and the same permutation of positions as fsh_shuffle for the
    same rng state. */
-#define DEFINE_PERMUTATION(name, T, kernel)                                    \
+#define DEFINE_PERMUTATION(name, T)                                    \
     int name(fsh_rng *rng, T *out, size_t n, T first)                          \
     {                                                                          \
         if (rng == NULL || (out == NULL && n > 0))                             \
@@ -212,9 +225,9 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
         for (size_t i = 0; i < n; i++)                                         \
             out[i] = (T)(first + (T)i);                                        \
         if (n > 1)                                                             \
-            kernel(rng, (unsigned char *)out, n);                              \
+            dispatch(rng, (unsigned char *)out, n, sizeof(T));                 \
         return fsh_rng_take_error(rng);                                        \
     }
 
-DEFINE_PERMUTATION(fsh_permutation, uint64_t, kernel8)
-DEFINE_PERMUTATION(fsh_permutation_u32, uint32_t, kernel4)
+DEFINE_PERMUTATION(fsh_permutation, uint64_t)
+DEFINE_PERMUTATION(fsh_permutation_u32, uint32_t)
