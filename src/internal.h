@@ -337,9 +337,11 @@ FSH_HIDDEN int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n,
                                size_t size);
 
 /* Shuffle n > FSH_PREFETCH_MIN_BYTES / size elements with a buffered rng
-   (not randint) on up to threads threads; output independent of threads. */
-FSH_HIDDEN void fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n,
-                                  size_t size, unsigned threads);
+   (not randint) on up to threads threads; output independent of threads.
+   FSH_ENOMEM if the stash copy cannot be allocated (a[] is then still a
+   permutation of its input). */
+FSH_HIDDEN int fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n,
+                                 size_t size, unsigned threads);
 
 /* Test hook: the scatter kernel with fixed parameters. */
 typedef struct fsh_scatter_params {

@@ -42,6 +42,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
+#ifdef SC_TIMING
+#include <stdio.h>
+#include <time.h>
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Prefetching Fisher-Yates                                                 */
@@ -165,6 +169,12 @@ int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 #define SC_SMAX 8     /* stripes of the top level */
 #define SC_MAXDEPTH 5 /* levels the stream ids can name (10 bits each) */
 
+#if SC_KMAX <= 256
+typedef uint8_t lab_t;
+#else
+typedef uint16_t lab_t;
+#endif
+
 /* Stream ids: node path (1, then 10 bits per level) << 6 | task. */
 #define TASK_STASH 62u
 #define TASK_LEAF 63u
@@ -178,6 +188,7 @@ typedef struct sctx {
     unsigned kfix;  /* test hook: buckets per level (0: automatic) */
     unsigned sfix;  /* stripes at the top level */
     int broken;     /* test hook: skip the multinomial fix-up */
+    atomic_int error;    /* an allocation failed: stop, report FSH_ENOMEM */
     atomic_ullong words; /* words drawn from task streams (accounting) */
 } sctx;
 
@@ -390,23 +401,9 @@ static void level_plan(const sctx *c, level *lv, unsigned char *a, size_t n,
     }
 }
 
-/* Virtual stash index v -> array position (runs [F_j + p_j, F_{j+1})). */
-static size_t stash_pos(const level *lv, const size_t *V, const size_t *P,
-                        size_t v)
-{
-    size_t lo = 0, hi = lv->k; /* find j with V[j] <= v < V[j+1] */
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (V[mid] <= v)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lv->F[lo] + P[lo] + (v - V[lo]);
-}
-
-/* Steps b and c: compact, count the stash's labels, move the boundaries,
-   shuffle the stash slots. Sets lv->F. */
+/* Steps b and c: compact, label the stash, move the boundaries, place the
+   stash. Sets lv->F; on allocation failure sets c->error and leaves a
+   permutation of the input. */
 static void level_fix(sctx *c, level *lv)
 {
     unsigned k = lv->k, S = lv->S;
@@ -432,72 +429,63 @@ static void level_fix(sctx *c, level *lv)
             w += L;
         }
         P[j] = w - cut(lv->n, k, j);
+        V[j] = m;
         m += cut(lv->n, k, j + 1) - w;
         cnt[j] = 0;
     }
-    /* The stash's labels: m uniform draws, counted. */
+    V[k] = m;
+    /* The stash (unlabelled elements, in order of position) goes to a
+       copy with one label byte each. */
+    unsigned char *tmp = NULL;
+    if (m > 0 && (tmp = malloc(m * (size + sizeof(lab_t)))) == NULL) {
+        atomic_store(&c->error, 1);
+        for (unsigned j = 0; j <= k; j++)
+            lv->F[j] = j == k ? lv->n : 0; /* one bucket: nothing to do */
+        return;
+    }
+    lab_t *lab = (lab_t *)(void *)(tmp + m * size);
+    for (unsigned j = 0; j < k; j++)
+        memcpy(tmp + V[j] * size, a + (cut(lv->n, k, j) + P[j]) * size,
+               (V[j + 1] - V[j]) * size);
+    /* Each stash element's label: m fresh uniform draws, counted. */
     fsh_rng local, *r = task_rng(c, &local, lv->node, TASK_STASH);
     labeler L;
     labeler_init(&L, r, k);
-    for (size_t t = 0; t < m; t++)
-        cnt[next_label(&L)]++;
-    lv->F[0] = 0;
-    V[0] = 0;
-    for (unsigned j = 0; j < k; j++) {
-        lv->F[j + 1] = lv->F[j] + P[j] + cnt[j];
-        V[j + 1] = V[j] + cnt[j];
+    for (size_t t = 0; t < m; t++) {
+        size_t j = next_label(&L);
+        lab[t] = (lab_t)j;
+        cnt[j]++;
     }
+    task_done(c, r);
+    lv->F[0] = 0;
+    for (unsigned j = 0; j < k; j++)
+        lv->F[j + 1] = lv->F[j] + P[j] + cnt[j];
     /* c. Move processed block j from [R_j, R_j + P_j) to [F_j, F_j + P_j):
        blocks moving left in increasing j, then those moving right in
        decreasing j, so a block's new slots never hold another block (only
-       stash elements, which are swapped out). Only the non-overlapping
-       part moves: order inside a bucket does not matter. */
+       stash slots, already copied out). Only the non-overlapping part
+       moves: order inside a bucket does not matter. */
     for (unsigned j = 0; j < k; j++) {
         size_t from = cut(lv->n, k, j), to = lv->F[j], p = P[j];
         if (to < from) {
             size_t cc = from - to < p ? from - to : p;
-            if (cc > 0)
-                swap_range(a + to * size, a + (from + p - cc) * size,
-                           cc * size);
+            memcpy(a + to * size, a + (from + p - cc) * size, cc * size);
         }
     }
     for (unsigned j = k; j-- > 0;) {
         size_t from = cut(lv->n, k, j), to = lv->F[j], p = P[j];
         if (to > from) {
             size_t cc = to - from < p ? to - from : p;
-            if (cc > 0)
-                swap_range(a + from * size, a + (to + p - cc) * size,
-                           cc * size);
+            memcpy(a + (to + p - cc) * size, a + from * size, cc * size);
         }
     }
-    /* Fisher-Yates over the m stash slots as one virtual array, one exact
-       draw per step, so bucket j gets a uniform s_j-subset of the stash.
-       Done in a copy when that is small (same draws, same result). */
-    unsigned char *tmp = NULL;
-    if (m >= 2 && m <= lv->n / 8)
-        tmp = malloc(m * size);
-    if (tmp != NULL) {
-        for (unsigned j = 0; j < k; j++)
-            memcpy(tmp + V[j] * size, a + (lv->F[j] + P[j]) * size,
-                   cnt[j] * size);
-        for (size_t i = m - 1; i > 0; i--) {
-            size_t jj = (size_t)fsh_uniform_fast(r, (uint64_t)i + 1);
-            if (jj != i)
-                swap_range(tmp + i * size, tmp + jj * size, size);
-        }
-        for (unsigned j = 0; j < k; j++)
-            memcpy(a + (lv->F[j] + P[j]) * size, tmp + V[j] * size,
-                   cnt[j] * size);
-        free(tmp);
-    } else {
-        for (size_t i = m > 0 ? m - 1 : 0; i > 0; i--) {
-            size_t jj = (size_t)fsh_uniform_fast(r, (uint64_t)i + 1);
-            if (jj != i)
-                swap_range(a + stash_pos(lv, V, P, i) * size,
-                           a + stash_pos(lv, V, P, jj) * size, size);
-        }
-    }
-    task_done(c, r);
+    /* Each stash element to the next free slot of its label's bucket. */
+    size_t pos[SC_KMAX];
+    for (unsigned j = 0; j < k; j++)
+        pos[j] = lv->F[j] + P[j];
+    for (size_t t = 0; t < m; t++)
+        memcpy(a + pos[lab[t]]++ * size, tmp + t * size, size);
+    free(tmp);
 }
 
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
@@ -525,7 +513,7 @@ static void level_bucket(sctx *c, const level *lv, unsigned j)
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
                          unsigned depth)
 {
-    if (n < 2)
+    if (n < 2 || atomic_load(&c->error))
         return;
     if (n <= c->base || depth >= SC_MAXDEPTH) {
         /* Pull the bucket into cache in one streaming pass: the random
@@ -590,10 +578,10 @@ static void run_job(job *jb, unsigned threads)
         pthread_join(tid[t], NULL);
 }
 
-/* Default tuning (see docs/DESIGN.md): buckets of at most 2^15 elements go
+/* Default tuning (see docs/DESIGN.md): buckets of at most 4 MiB go
    to Fisher-Yates; the top level has FSH_SCATTER_STRIPES stripes. */
 #ifndef SC_BASE_BYTES
-#define SC_BASE_BYTES ((size_t)256 << 10)
+#define SC_BASE_BYTES ((size_t)4 << 20)
 #endif
 #ifndef SC_STRIPES
 #define SC_STRIPES 8
@@ -616,12 +604,27 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
     jb.phase = 0;
     jb.count = S;
     atomic_init(&jb.next, 0);
+#ifdef SC_TIMING
+    struct timespec t0, t1, t2, t3;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+#endif
     run_job(&jb, threads);
+#ifdef SC_TIMING
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+#endif
     level_fix(c, &lv);
+#ifdef SC_TIMING
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+#endif
     jb.phase = 1;
     jb.count = lv.k;
     atomic_init(&jb.next, 0);
     run_job(&jb, threads);
+#ifdef SC_TIMING
+    clock_gettime(CLOCK_MONOTONIC, &t3);
+#define D(a, b) ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)n
+    fprintf(stderr, "k=%u rough %.2f fix %.2f buckets %.2f ns/el\n", lv.k, D(t0, t1), D(t1, t2), D(t2, t3));
+#endif
 }
 
 static void key_from(sctx *c, fsh_rng *rng)
@@ -644,6 +647,7 @@ int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     sctx c;
     memset(&c, 0, sizeof c);
     atomic_init(&c.words, 0);
+    atomic_init(&c.error, 0);
     c.size = size;
     c.base = p->base;
     c.kfix = p->k;
@@ -655,6 +659,8 @@ int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
         c.shared = rng;
     scatter_run(&c, a, n, p->keyed && p->threads ? p->threads : 1);
     rng->words_made += (uint64_t)atomic_load(&c.words);
+    if (atomic_load(&c.error))
+        return FSH_ENOMEM;
     return fsh_rng_take_error(rng);
 }
 
@@ -665,23 +671,25 @@ static size_t base_elems(size_t size)
     return b < 64 ? 64 : b;
 }
 
-void fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
-                       unsigned threads)
+int fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                      unsigned threads)
 {
     if (n <= FSH_SCATTER_MIN_BYTES / size) {
         if (!fsh_fy_prefetch(rng, a, n, size))
             fsh_fy_kernel(rng, a, n, size);
-        return;
+        return FSH_OK;
     }
     sctx c;
     memset(&c, 0, sizeof c);
     atomic_init(&c.words, 0);
+    atomic_init(&c.error, 0);
     c.size = size;
     c.base = base_elems(size);
     key_from(&c, rng);
     scatter_run(&c, a, n, threads);
     rng->words_made += (uint64_t)atomic_load(&c.words);
     memset(c.key, 0, sizeof c.key);
+    return atomic_load(&c.error) ? FSH_ENOMEM : FSH_OK;
 }
 
 static unsigned all_cores(void)
@@ -707,6 +715,6 @@ int fsh_shuffle_threads(fsh_rng *rng, void *base, size_t n, size_t size,
         threads = all_cores();
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
-    fsh_shuffle_large(rng, base, n, size, threads);
-    return fsh_rng_take_error(rng);
+    rc = fsh_shuffle_large(rng, base, n, size, threads);
+    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
 }

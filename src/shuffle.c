@@ -157,12 +157,12 @@ void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 }
 
 /* Beyond cache, src/scatter.c takes over (prefetching, then scatter). */
-static void dispatch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+static int dispatch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
     if (n > FSH_PREFETCH_MIN_BYTES / size && rng->src != FSH_SRC_RANDINT)
-        fsh_shuffle_large(rng, a, n, size, 1);
-    else
-        fsh_fy_kernel(rng, a, n, size);
+        return fsh_shuffle_large(rng, a, n, size, 1);
+    fsh_fy_kernel(rng, a, n, size);
+    return FSH_OK;
 }
 
 int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
@@ -170,8 +170,8 @@ int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
     int done, rc = check_args(rng, base, n, size, &done);
     if (done)
         return rc;
-    dispatch(rng, base, n, size);
-    return fsh_rng_take_error(rng);
+    rc = dispatch(rng, base, n, size);
+    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
 }
 
 int fsh_shuffle_u32(fsh_rng *rng, uint32_t *a, size_t n)
@@ -224,8 +224,9 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
             return rc;                                                         \
         for (size_t i = 0; i < n; i++)                                         \
             out[i] = (T)(first + (T)i);                                        \
-        if (n > 1)                                                             \
-            dispatch(rng, (unsigned char *)out, n, sizeof(T));                 \
+        if (n > 1 && (rc = dispatch(rng, (unsigned char *)out, n,              \
+                                    sizeof(T))) != FSH_OK)                     \
+            return rc;                                                         \
         return fsh_rng_take_error(rng);                                        \
     }
 
