@@ -323,8 +323,8 @@ FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
    fsh_shuffle_large: up to FSH_SCATTER_MIN_BYTES it runs the prefetching
    Fisher-Yates (same output as the plain kernel), above it the scatter
    shuffle. Measured on Zen 5 (docs/DESIGN.md). */
-#define FSH_PREFETCH_MIN_BYTES ((size_t)4 << 20)
-#define FSH_SCATTER_MIN_BYTES ((size_t)16 << 20)
+#define FSH_PREFETCH_MIN_BYTES ((size_t)12 << 20)
+#define FSH_SCATTER_MIN_BYTES ((size_t)24 << 20)
 
 /* The plain in-cache Fisher-Yates for any element size (src/shuffle.c). */
 FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
