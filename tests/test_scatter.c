@@ -350,7 +350,7 @@ static void test_randint_large(void)
     /* A randint source keeps one call per position above the threshold. */
     size_t n = FSH_SCATTER_MIN_BYTES / 8 + 1;
     uint64_t *a = malloc(n * 8), calls = 0;
-    fsh_rng *rng;
+    fsh_rng *rng = NULL;
     CHECK(a != NULL && fsh_rng_new(&rng) == FSH_OK);
     CHECK(fsh_rng_from_randint(rng, count_randint, &calls) == FSH_OK);
     fill(a, n);
