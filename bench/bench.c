@@ -109,11 +109,13 @@ static const size_row SIZES[] = {
     {1e5, NULL, NULL, RUN_DEFAULT | RUN_QUICK},
     {1e6, NULL, NULL, RUN_DEFAULT | RUN_QUICK},
     {1e7, NULL, NULL, RUN_DEFAULT},
+    {1e7, "xoshiro256pp,chacha20", "threads1,threads2", RUN_DEFAULT},
     /* Issue 4 (beyond cache); opt in with FSH_BENCH_SIZES=1e8,1e9 until the
        kernels make them fit the 10-minute budget. */
     {1e8, "chacha20,xoshiro256pp",
-     "fairshuf,textbook,textbook_inline,std_shuffle,memcpy", 0},
-    {1e9, "xoshiro256pp", "fairshuf_u32", 0},
+     "fairshuf,textbook,textbook_inline,std_shuffle,memcpy,threads1,threads2",
+     0},
+    {1e9, "xoshiro256pp", "fairshuf_u32,fairshuf_u32_threads", 0},
 };
 #define NSIZES (sizeof SIZES / sizeof SIZES[0])
 
@@ -168,6 +170,21 @@ static int run_fsh_u32(cell *c)
 static int run_fsh_16(cell *c)
 {
     return fsh_shuffle(c->rng, c->a, c->n, 16);
+}
+
+static int run_fsh_threads1(cell *c)
+{
+    return fsh_shuffle_threads(c->rng, c->a, c->n, 8, 1);
+}
+
+static int run_fsh_threads2(cell *c)
+{
+    return fsh_shuffle_threads(c->rng, c->a, c->n, 8, 2);
+}
+
+static int run_fsh_u32_threads(cell *c)
+{
+    return fsh_shuffle_threads(c->rng, c->a, c->n, 4, 0);
 }
 
 static int refill_via_u64(fsh_rng *rng, uint64_t *buf)
@@ -421,6 +438,14 @@ static const method METHODS[] = {
      "fsh_shuffle_u32"},
     {"fairshuf_16B", 16, 1, 0, NULL, NULL, run_fsh_16, bits_rng, NULL,
      "fsh_shuffle with 16-byte elements"},
+    /* Large and parallel shuffles (scatter above 24 MiB); threaded rows
+       are timed on the wall clock. */
+    {"threads1", 8, 1, 0, NULL, NULL, run_fsh_threads1, bits_rng, NULL,
+     "fsh_shuffle_threads, 1 thread"},
+    {"threads2", 8, 2, 0, NULL, NULL, run_fsh_threads2, bits_rng, NULL,
+     "fsh_shuffle_threads, 2 threads"},
+    {"fairshuf_u32_threads", 4, 0, 0, NULL, NULL, run_fsh_u32_threads,
+     bits_rng, NULL, "fsh_shuffle_threads, 32-bit, all cores"},
 };
 #define NMETHODS (sizeof METHODS / sizeof METHODS[0])
 
@@ -450,7 +475,7 @@ static int wall_only;
 
 static clockid_t cell_clock(unsigned threads)
 {
-    return threads > 1 || wall_only ? CLOCK_MONOTONIC
+    return threads != 1 || wall_only ? CLOCK_MONOTONIC
                                     : CLOCK_THREAD_CPUTIME_ID;
 }
 

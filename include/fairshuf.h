@@ -350,6 +350,36 @@ FSH_API int fsh_fileshuf_scatter(const uint32_t *bucket, uint32_t lo, size_t nb,
                                  const void *src, void *dst, size_t n,
                                  size_t size, size_t *start);
 
+/* ------------------------------------------------------------------------ */
+/* Large and parallel shuffles                                              */
+/*
+ * fsh_shuffle (and the typed shuffles and fsh_permutation) switch kernels by
+ * array size n * size, except with a randint source, which always gets the
+ * plain Fisher-Yates above:
+ * - up to 12 MiB: plain Fisher-Yates; O(1) extra memory.
+ * - 12 to 24 MiB: the same Fisher-Yates with its indices drawn a window ahead
+ *   and prefetched; identical output; about 1 KiB of stack.
+ * - above 24 MiB: an in-place scatter shuffle (Rao-Sandelius, Penschuck's
+ *   rough shuffle with an exact multinomial fix-up; docs/DESIGN.md). Its
+ *   output is defined by that algorithm: 4 words of rng key one ChaCha
+ *   stream per bucket task (the rng's round count; ChaCha8 for other
+ *   generators), so it is the same for every thread count. Extra memory:
+ *   about 60 KiB of stack, plus one heap copy of the "stash", the elements
+ *   the rough shuffle leaves unlabelled, with a label byte each: typically
+ *   1-3 % of the array (size + 1 bytes per stash element; by design never
+ *   more than the array, in practice under 5 % from 24 MiB on). If that
+ *   allocation fails the call returns FSH_ENOMEM and the array is still a
+ *   permutation of its input, but not a uniform one: shuffle it again.
+ */
+
+/* As fsh_shuffle, on up to threads threads (0 = all online cores; pthreads),
+   with output identical to fsh_shuffle for the same rng state whatever the
+   thread count. Up to 24 MiB, or with a randint source, it runs fsh_shuffle
+   on the calling thread. Extra memory: fsh_shuffle's, plus a 2.5 KiB rng and
+   a thread stack per extra thread. */
+FSH_API int fsh_shuffle_threads(fsh_rng *rng, void *base, size_t n,
+                                size_t size, unsigned threads);
+
 #ifdef __cplusplus
 }
 #endif

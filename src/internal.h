@@ -325,4 +325,45 @@ static inline uint64_t fsh_uniform_fast(fsh_rng *rng, uint64_t s)
 /* Smallest n where log2(n!) > bits, minus 1: the largest fair n. */
 FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
 
+/* ------------------------------------------------------------------------ */
+/* Large arrays (src/scatter.c)                                             */
+
+/* fsh_shuffle hands arrays of more than FSH_PREFETCH_MIN_BYTES to
+   fsh_shuffle_large: up to FSH_SCATTER_MIN_BYTES it runs the prefetching
+   Fisher-Yates (same output as the plain kernel), above it the scatter
+   shuffle. Measured on Zen 5 (docs/DESIGN.md). */
+#define FSH_PREFETCH_MIN_BYTES ((size_t)12 << 20)
+#define FSH_SCATTER_MIN_BYTES ((size_t)24 << 20)
+
+/* The plain in-cache Fisher-Yates for any element size (src/shuffle.c). */
+FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
+                              size_t size);
+
+/* The prefetching Fisher-Yates: same draws and swaps as fsh_fy_kernel.
+   Returns 0 (and does nothing) where it has no kernel: randint sources,
+   element sizes other than 4, 8, 16, no 128-bit multiply. */
+FSH_HIDDEN int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n,
+                               size_t size);
+
+/* Shuffle n > FSH_PREFETCH_MIN_BYTES / size elements with a buffered rng
+   (not randint) on up to threads threads; output independent of threads.
+   FSH_ENOMEM if the stash copy cannot be allocated (a[] is then still a
+   permutation of its input). */
+FSH_HIDDEN int fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n,
+                                 size_t size, unsigned threads);
+
+/* Test hook: the scatter kernel with fixed parameters. */
+typedef struct fsh_scatter_params {
+    unsigned k;       /* buckets per level, 2..256 */
+    unsigned stripes; /* stripes of the top level, 1..8 */
+    size_t base;      /* buckets of at most base elements: Fisher-Yates */
+    unsigned threads; /* keyed only; 0 = 1 */
+    int keyed;  /* 1: task streams keyed from rng, as fsh_shuffle does;
+                   0: every draw from rng itself, in order (randint ok) */
+    int broken; /* known-bad variant: skip the multinomial fix-up */
+} fsh_scatter_params;
+
+FSH_HIDDEN int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n,
+                                size_t size, const fsh_scatter_params *p);
+
 #endif /* FSH_INTERNAL_H */

@@ -213,12 +213,8 @@ static int check_args(fsh_rng *rng, const void *base, size_t n, size_t size,
     return FSH_OK;
 }
 
-int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
+void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
-    int done, rc = check_args(rng, base, n, size, &done);
-    if (done)
-        return rc;
-    unsigned char *a = base;
     switch (size) {
     case 1:
         kernel1(rng, a, n);
@@ -239,7 +235,24 @@ int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
         kernel_any(rng, a, n, size);
         break;
     }
-    return fsh_rng_take_error(rng);
+}
+
+/* Beyond cache, src/scatter.c takes over (prefetching, then scatter). */
+static int dispatch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    if (n > FSH_PREFETCH_MIN_BYTES / size && rng->src != FSH_SRC_RANDINT)
+        return fsh_shuffle_large(rng, a, n, size, 1);
+    fsh_fy_kernel(rng, a, n, size);
+    return FSH_OK;
+}
+
+int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
+{
+    int done, rc = check_args(rng, base, n, size, &done);
+    if (done)
+        return rc;
+    rc = dispatch(rng, base, n, size);
+    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
 }
 
 int fsh_shuffle_u32(fsh_rng *rng, uint32_t *a, size_t n)
@@ -278,7 +291,7 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
 /* Fill out with first, first+1, ... and shuffle it with the kernel above:
    linear time, and the same permutation of positions as fsh_shuffle for the
    same rng state. */
-#define DEFINE_PERMUTATION(name, T, kernel)                                    \
+#define DEFINE_PERMUTATION(name, T)                                    \
     int name(fsh_rng *rng, T *out, size_t n, T first)                          \
     {                                                                          \
         if (rng == NULL || (out == NULL && n > 0))                             \
@@ -292,10 +305,11 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
             return rc;                                                         \
         for (size_t i = 0; i < n; i++)                                         \
             out[i] = (T)(first + (T)i);                                        \
-        if (n > 1)                                                             \
-            kernel(rng, (unsigned char *)out, n);                              \
+        if (n > 1 && (rc = dispatch(rng, (unsigned char *)out, n,              \
+                                    sizeof(T))) != FSH_OK)                     \
+            return rc;                                                         \
         return fsh_rng_take_error(rng);                                        \
     }
 
-DEFINE_PERMUTATION(fsh_permutation, uint64_t, kernel8)
-DEFINE_PERMUTATION(fsh_permutation_u32, uint32_t, kernel4)
+DEFINE_PERMUTATION(fsh_permutation, uint64_t)
+DEFINE_PERMUTATION(fsh_permutation_u32, uint32_t)

@@ -1,0 +1,720 @@
+/*
+ * Large and parallel shuffles.
+ *
+ * 1. Prefetching Fisher-Yates (mid sizes): the plain kernel's indices are
+ *    drawn a window ahead (the draws never depend on the array) and their
+ *    targets prefetched; same draws, same swaps, same order, so the same
+ *    permutation as the plain kernel for the same rng state.
+ *
+ * 2. In-place scatter shuffle (Rao 1961, Sandelius 1962; Sanders 1998), in
+ *    the rough-shuffle form of Penschuck ("Engineering Shared-Memory Parallel
+ *    Shuffling to Generate Random Permutations In-Place", SEA 2023), with an
+ *    integer-only multinomial step. One level on a[0..n) with k buckets:
+ *
+ *    a. The array is cut into k equal bucket regions, each cut into S equal
+ *       stripes' parts. Stripe s streams over its parts: the element at the
+ *       front of its part of bucket 0 draws a uniform label j in [0, k) and
+ *       swaps with the first unprocessed element of its part of bucket j,
+ *       which advances; stop as soon as one of its parts is full.
+ *    b. Processed elements of each bucket are compacted to the front of the
+ *       bucket region; the rest (the stash, m elements, ~1-3 %) have no
+ *       label yet. Their labels' counts are drawn as m fresh uniform labels
+ *       (a histogram: an exact multinomial sample, no floating point).
+ *    c. Bucket j's final region gets the p_j processed elements of label j
+ *       (moved by swapping only near the boundaries) and s_j stash slots;
+ *       the stash slots are then Fisher-Yates shuffled as one virtual array,
+ *       which hands every bucket a uniformly random s_j-subset of the stash.
+ *    d. Each bucket is shuffled recursively (plain Fisher-Yates when small).
+ *
+ *    Every element thus gets an independent uniform label (which element is
+ *    labelled next depends only on earlier labels), buckets hold exactly
+ *    their labels' elements, and each bucket is shuffled uniformly: the
+ *    Rao-Sandelius argument gives 1/n! per order. docs/DESIGN.md has the
+ *    proof; tests/test_scatter.c enumerates it at tiny sizes.
+ *
+ *    Randomness: 4 words of the caller's rng key a ChaCha stream per task
+ *    (stream id = node path in the bucket tree + task), so the output does
+ *    not depend on the thread count or on which thread ran a task.
+ */
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+#ifdef SC_TIMING
+#include <stdio.h>
+#include <time.h>
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Prefetching Fisher-Yates                                                 */
+
+#ifdef FSH_HAVE_U128
+/*
+ * The draw schedule of FY_BODY in src/shuffle.c, one batch at a time:
+ * singles above 2^30, then batches of 2..6 dice, then greedy batches below
+ * FSH_GREEDY_TAIL. The t-th index drawn is the target for position n-1-t.
+ * Keep in step with FY_BODY (tests/test_scatter.c compares the kernels).
+ */
+typedef struct fy_gen {
+    size_t i;      /* elements not yet given an index */
+    unsigned ph;   /* phase of the current cheap bound */
+    uint64_t cheap;
+} fy_gen;
+
+static const struct {
+    size_t low;
+    unsigned k;
+    uint64_t cheap;
+} FY_PHASES[] = {
+    {(size_t)1 << 19, 2, (uint64_t)1 << 60},
+    {(size_t)1 << 14, 3, (uint64_t)1 << 57},
+    {(size_t)1 << 11, 4, (uint64_t)1 << 56},
+    {(size_t)1 << 9, 5, (uint64_t)1 << 55},
+    {FSH_GREEDY_TAIL, 6, (uint64_t)1 << 54},
+};
+#define FY_NPHASES (sizeof FY_PHASES / sizeof FY_PHASES[0])
+
+/* Next batch of indices into idx; returns how many (0 when done). */
+static unsigned fy_gen_batch(fsh_rng *rng, fy_gen *g, uint64_t *idx)
+{
+    size_t i = g->i;
+    if (i <= 1)
+        return 0;
+    if (i > ((size_t)1 << 30)) {
+        idx[0] = fsh_lemire_words(rng, i);
+        g->i = i - 1;
+        return 1;
+    }
+    for (unsigned p = 0; p < FY_NPHASES; p++) {
+        if (i > FY_PHASES[p].low) {
+            if (g->ph != p + 1) {
+                g->ph = p + 1;
+                g->cheap = FY_PHASES[p].cheap;
+            }
+            unsigned k = FY_PHASES[p].k;
+            g->cheap = fsh_batch_words(rng, i, k, g->cheap, idx);
+            g->i = i - k;
+            return k;
+        }
+    }
+    uint64_t prod;
+    unsigned k = fsh_batch_plan(i, FSH_BATCH_CAP, &prod);
+    (void)fsh_batch_words(rng, i, k, prod, idx);
+    g->i = i - k;
+    return k;
+}
+
+#define PF_RING 128 /* power of two, > PF_AHEAD + largest batch */
+#define PF_AHEAD 48
+
+#define DEFINE_PF_KERNEL(name, SIZE)                                           \
+    static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
+    {                                                                          \
+        uint64_t ring[PF_RING], idx[FSH_GREEDY_TAIL];                          \
+        fy_gen g = {n, 0, 0};                                                  \
+        size_t made = 0, total = n - 1;                                        \
+        for (size_t t = 0; t < total; t++) {                                   \
+            while (made < total && made < t + PF_AHEAD) {                      \
+                unsigned k = fy_gen_batch(rng, &g, idx);                       \
+                for (unsigned d = 0; d < k; d++) {                             \
+                    ring[(made + d) & (PF_RING - 1)] = idx[d];                 \
+                    __builtin_prefetch(a + (size_t)idx[d] * SIZE, 1);          \
+                }                                                              \
+                made += k;                                                     \
+            }                                                                  \
+            size_t x = n - 1 - t, y = (size_t)ring[t & (PF_RING - 1)];         \
+            unsigned char tmp_[SIZE];                                          \
+            memcpy(tmp_, a + x * SIZE, SIZE);                                  \
+            memcpy(a + x * SIZE, a + y * SIZE, SIZE);                          \
+            memcpy(a + y * SIZE, tmp_, SIZE);                                  \
+        }                                                                      \
+    }
+
+DEFINE_PF_KERNEL(pf_kernel4, 4)
+DEFINE_PF_KERNEL(pf_kernel8, 8)
+DEFINE_PF_KERNEL(pf_kernel16, 16)
+#endif
+
+int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+#ifdef FSH_HAVE_U128
+    if (n >= 2 && rng->src != FSH_SRC_RANDINT) {
+        switch (size) {
+        case 4:
+            pf_kernel4(rng, a, n);
+            return 1;
+        case 8:
+            pf_kernel8(rng, a, n);
+            return 1;
+        case 16:
+            pf_kernel16(rng, a, n);
+            return 1;
+        default:
+            break;
+        }
+    }
+#endif
+    (void)rng, (void)a, (void)n, (void)size;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scatter shuffle                                                          */
+
+#ifndef SC_KMAX
+#define SC_KMAX 256   /* buckets per level */
+#endif
+#define SC_SMAX 8     /* stripes of the top level */
+#define SC_MAXDEPTH 5 /* levels the stream ids can name (10 bits each) */
+
+#if SC_KMAX <= 256
+typedef uint8_t lab_t;
+#else
+typedef uint16_t lab_t;
+#endif
+
+/* Stream ids: node path (1, then 10 bits per level) << 6 | task. */
+#define TASK_STASH 62u
+#define TASK_LEAF 63u
+
+typedef struct sctx {
+    size_t size;
+    fsh_rng *shared; /* test hook: every draw from this one rng, in order */
+    uint8_t key[32];
+    int rounds;
+    size_t base;    /* buckets of at most this many elements: Fisher-Yates */
+    unsigned kfix;  /* test hook: buckets per level (0: automatic) */
+    unsigned sfix;  /* stripes at the top level */
+    int broken;     /* test hook: skip the multinomial fix-up */
+    atomic_int error;    /* an allocation failed: stop, report FSH_ENOMEM */
+    atomic_ullong words; /* words drawn from task streams (accounting) */
+} sctx;
+
+/* A task's rng: its own ChaCha stream, or the shared rng in the test hook. */
+static fsh_rng *task_rng(const sctx *c, fsh_rng *local, uint64_t node,
+                         unsigned task)
+{
+    if (c->shared != NULL)
+        return c->shared;
+    memset(local, 0, sizeof *local);
+    (void)fsh_rng_chacha(local, c->rounds, c->key, node << 6 | task, 0);
+    return local;
+}
+
+static void task_done(sctx *c, fsh_rng *r)
+{
+    if (r == c->shared)
+        return;
+    atomic_fetch_add(&c->words,
+                     (unsigned long long)(r->words_made -
+                                          (FSH_BUF_WORDS - r->pos)));
+    memset(r->key, 0, sizeof r->key);
+}
+
+/* Uniform labels in [0, k): log2(k) bits at a time for a power of two
+   (exact: every bit pattern is one label), else one bounded draw each. */
+typedef struct labeler {
+    fsh_rng *rng;
+    uint64_t w, k;
+    unsigned left, bits, per;
+    int pow2;
+} labeler;
+
+static void labeler_init(labeler *L, fsh_rng *rng, uint64_t k)
+{
+    L->rng = rng;
+    L->k = k;
+    L->w = 0;
+    L->left = 0;
+    L->pow2 = (k & (k - 1)) == 0 && rng->src != FSH_SRC_RANDINT;
+    L->bits = L->pow2 ? (unsigned)__builtin_ctzll(k) : 0;
+    L->per = L->pow2 ? 64 / L->bits : 0;
+}
+
+static inline size_t next_label(labeler *L)
+{
+    if (!L->pow2)
+        return (size_t)fsh_uniform_fast(L->rng, L->k);
+    if (L->left == 0) {
+        L->w = fsh_next_word(L->rng);
+        L->left = L->per;
+    }
+    size_t r = (size_t)(L->w >> (64 - L->bits));
+    L->w <<= L->bits;
+    L->left--;
+    return r;
+}
+
+/* Swap c elements at x and y (disjoint ranges). */
+static void swap_range(unsigned char *x, unsigned char *y, size_t bytes)
+{
+    unsigned char t[256];
+    while (bytes > 0) {
+        size_t c = bytes < sizeof t ? bytes : sizeof t;
+        memcpy(t, x, c);
+        memcpy(x, y, c);
+        memcpy(y, t, c);
+        x += c, y += c, bytes -= c;
+    }
+}
+
+/* One level's bookkeeping. Stripe s's part of bucket j is
+   [nx[s*k+j] - done, en[s*k+j]); nx is its first unprocessed slot. */
+typedef struct level {
+    unsigned char *a;
+    size_t n;
+    unsigned k, S, depth;
+    uint64_t node;
+    size_t *nx, *en, *st;  /* S * k each, stripe-major */
+    size_t F[SC_KMAX + 1]; /* final bucket boundaries */
+} level;
+
+/* Start of piece j of n cut into k near-equal pieces. */
+static size_t cut(size_t n, size_t k, size_t j)
+{
+    return (n / k) * j + (n % k) * j / k;
+}
+
+/*
+ * Rough shuffle of one stripe (step a). The current element sits at the
+ * stripe's slot nx[0] of bucket 0 and is held in a register: label j != 0
+ * trades it for the first unprocessed element of bucket j; label 0 keeps it
+ * in place and takes the next one. Equivalent to swapping a[nx[0]] with
+ * a[nx[j]] and advancing nx[j], as the generic version does.
+ */
+#define PF_BYTES 256 /* prefetch distance in each bucket's stream */
+
+#define DEFINE_ROUGH(name, SIZE)                                               \
+    static void name(labeler *L, unsigned char *a, size_t *nx,                 \
+                     const size_t *en)                                         \
+    {                                                                          \
+        unsigned char x[SIZE], y[SIZE];                                        \
+        memcpy(x, a + nx[0] * SIZE, SIZE);                                     \
+        for (;;) {                                                             \
+            size_t j = next_label(L);                                          \
+            if (j == 0) {                                                      \
+                memcpy(a + nx[0] * SIZE, x, SIZE);                             \
+                if (++nx[0] == en[0])                                          \
+                    return;                                                    \
+                memcpy(x, a + nx[0] * SIZE, SIZE);                             \
+                continue;                                                      \
+            }                                                                  \
+            unsigned char *p = a + nx[j] * SIZE;                               \
+            __builtin_prefetch((const void *)((uintptr_t)p + PF_BYTES), 1);    \
+            memcpy(y, p, SIZE);                                                \
+            memcpy(p, x, SIZE);                                                \
+            memcpy(x, y, SIZE);                                                \
+            if (++nx[j] == en[j]) {                                            \
+                memcpy(a + nx[0] * SIZE, x, SIZE);                             \
+                return;                                                        \
+            }                                                                  \
+        }                                                                      \
+    }
+
+DEFINE_ROUGH(rough1, 1)
+DEFINE_ROUGH(rough2, 2)
+DEFINE_ROUGH(rough4, 4)
+DEFINE_ROUGH(rough8, 8)
+DEFINE_ROUGH(rough16, 16)
+
+static void rough_any(labeler *L, unsigned char *a, size_t *nx,
+                      const size_t *en, size_t size)
+{
+    for (;;) {
+        size_t j = next_label(L);
+        if (j != 0)
+            swap_range(a + nx[0] * size, a + nx[j] * size, size);
+        if (++nx[j] == en[j])
+            return;
+    }
+}
+
+static void rough_stripe(sctx *c, level *lv, unsigned s)
+{
+    unsigned k = lv->k;
+    size_t *nx = lv->nx + (size_t)s * k;
+    const size_t *en = lv->en + (size_t)s * k;
+    for (unsigned j = 0; j < k; j++)
+        if (nx[j] == en[j])
+            return; /* a part with no room: everything is stash */
+    fsh_rng local, *r = task_rng(c, &local, lv->node, s);
+    labeler L;
+    labeler_init(&L, r, k);
+    switch (c->size) {
+    case 1:
+        rough1(&L, lv->a, nx, en);
+        break;
+    case 2:
+        rough2(&L, lv->a, nx, en);
+        break;
+    case 4:
+        rough4(&L, lv->a, nx, en);
+        break;
+    case 8:
+        rough8(&L, lv->a, nx, en);
+        break;
+    case 16:
+        rough16(&L, lv->a, nx, en);
+        break;
+    default:
+        rough_any(&L, lv->a, nx, en, c->size);
+        break;
+    }
+    task_done(c, r);
+}
+
+/* Buckets for n elements: enough that a bucket fits the base case, at most
+   SC_KMAX, and each stripe part big enough to keep the stash small. */
+static unsigned choose_k(const sctx *c, size_t n, unsigned S)
+{
+    if (c->kfix)
+        return c->kfix;
+    unsigned k = 2;
+    while (k < SC_KMAX && n / k > c->base && n / ((size_t)2 * k * S) >= 4096)
+        k *= 2;
+    return k;
+}
+
+/* buf holds 3 * S * SC_KMAX words. */
+static void level_plan(const sctx *c, level *lv, unsigned char *a, size_t n,
+                       uint64_t node, unsigned depth, unsigned S, size_t *buf)
+{
+    lv->nx = buf;
+    lv->en = buf + (size_t)S * SC_KMAX;
+    lv->st = buf + (size_t)2 * S * SC_KMAX;
+    lv->a = a;
+    lv->n = n;
+    lv->node = node;
+    lv->depth = depth;
+    lv->S = S;
+    lv->k = choose_k(c, n, S);
+    unsigned k = lv->k;
+    for (unsigned j = 0; j < k; j++) {
+        size_t r0 = cut(n, k, j), r1 = cut(n, k, j + 1), len = r1 - r0;
+        for (unsigned s = 0; s < S; s++) {
+            size_t i = (size_t)s * k + j;
+            lv->st[i] = lv->nx[i] = r0 + cut(len, S, s);
+            lv->en[i] = r0 + cut(len, S, s + 1);
+        }
+    }
+}
+
+/* Steps b and c: compact, label the stash, move the boundaries, place the
+   stash. Sets lv->F; on allocation failure sets c->error and leaves a
+   permutation of the input. */
+static void level_fix(sctx *c, level *lv)
+{
+    unsigned k = lv->k, S = lv->S;
+    size_t size = c->size;
+    unsigned char *a = lv->a;
+    size_t P[SC_KMAX], V[SC_KMAX + 1], cnt[SC_KMAX];
+    if (c->broken) { /* test hook: the rough regions taken as the buckets */
+        for (unsigned j = 0; j <= k; j++)
+            lv->F[j] = cut(lv->n, k, j);
+        return;
+    }
+    /* b. Compact each bucket region's processed parts to its front. */
+    size_t m = 0;
+    for (unsigned j = 0; j < k; j++) {
+        size_t w = lv->nx[j];
+        for (unsigned s = 1; s < S; s++) {
+            size_t i = (size_t)s * k + j;
+            size_t L = lv->nx[i] - lv->st[i], h = lv->st[i] - w;
+            size_t cc = h < L ? h : L;
+            if (cc > 0)
+                swap_range(a + w * size, a + (lv->nx[i] - cc) * size,
+                           cc * size);
+            w += L;
+        }
+        P[j] = w - cut(lv->n, k, j);
+        V[j] = m;
+        m += cut(lv->n, k, j + 1) - w;
+        cnt[j] = 0;
+    }
+    V[k] = m;
+    /* The stash (unlabelled elements, in order of position) goes to a
+       copy with one label byte each. */
+    unsigned char *tmp = NULL;
+    if (m > 0 && (tmp = malloc(m * (size + sizeof(lab_t)))) == NULL) {
+        atomic_store(&c->error, 1);
+        for (unsigned j = 0; j <= k; j++)
+            lv->F[j] = j == k ? lv->n : 0; /* one bucket: nothing to do */
+        return;
+    }
+    lab_t *lab = (lab_t *)(void *)(tmp + m * size);
+    for (unsigned j = 0; j < k; j++)
+        memcpy(tmp + V[j] * size, a + (cut(lv->n, k, j) + P[j]) * size,
+               (V[j + 1] - V[j]) * size);
+    /* Each stash element's label: m fresh uniform draws, counted. */
+    fsh_rng local, *r = task_rng(c, &local, lv->node, TASK_STASH);
+    labeler L;
+    labeler_init(&L, r, k);
+    for (size_t t = 0; t < m; t++) {
+        size_t j = next_label(&L);
+        lab[t] = (lab_t)j;
+        cnt[j]++;
+    }
+    task_done(c, r);
+    lv->F[0] = 0;
+    for (unsigned j = 0; j < k; j++)
+        lv->F[j + 1] = lv->F[j] + P[j] + cnt[j];
+    /* c. Move processed block j from [R_j, R_j + P_j) to [F_j, F_j + P_j):
+       blocks moving left in increasing j, then those moving right in
+       decreasing j, so a block's new slots never hold another block (only
+       stash slots, already copied out). Only the non-overlapping part
+       moves: order inside a bucket does not matter. */
+    for (unsigned j = 0; j < k; j++) {
+        size_t from = cut(lv->n, k, j), to = lv->F[j], p = P[j];
+        if (to < from) {
+            size_t cc = from - to < p ? from - to : p;
+            memcpy(a + to * size, a + (from + p - cc) * size, cc * size);
+        }
+    }
+    for (unsigned j = k; j-- > 0;) {
+        size_t from = cut(lv->n, k, j), to = lv->F[j], p = P[j];
+        if (to > from) {
+            size_t cc = to - from < p ? to - from : p;
+            memcpy(a + (to + p - cc) * size, a + from * size, cc * size);
+        }
+    }
+    /* Each stash element to the next free slot of its label's bucket. */
+    size_t pos[SC_KMAX];
+    for (unsigned j = 0; j < k; j++)
+        pos[j] = lv->F[j] + P[j];
+    for (size_t t = 0; t < m; t++)
+        memcpy(a + pos[lab[t]]++ * size, tmp + t * size, size);
+    free(tmp);
+}
+
+static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
+                         unsigned depth);
+
+static void warm(const unsigned char *p, size_t bytes)
+{
+    uint64_t acc = 0, w;
+    for (size_t o = 0; o + 8 <= bytes; o += 64) {
+        memcpy(&w, p + o, 8);
+        acc += w;
+    }
+    __asm__ volatile("" : : "r"(acc));
+}
+
+/* Step d for bucket j. */
+static void level_bucket(sctx *c, const level *lv, unsigned j)
+{
+    size_t b0 = lv->F[j], b1 = lv->F[j + 1];
+    scatter_node(c, lv->a + b0 * c->size, b1 - b0,
+                 lv->node << 10 | (uint64_t)j, lv->depth + 1);
+}
+
+/* A bucket: Fisher-Yates when small (or too deep to name), else a level. */
+static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
+                         unsigned depth)
+{
+    if (n < 2 || atomic_load(&c->error))
+        return;
+    if (n <= c->base || depth >= SC_MAXDEPTH) {
+        /* Pull the bucket into cache in one streaming pass: the random
+           accesses of Fisher-Yates would otherwise each miss to DRAM. */
+        warm(a, n * c->size);
+        fsh_rng local, *r = task_rng(c, &local, node, TASK_LEAF);
+        fsh_fy_kernel(r, a, n, c->size);
+        task_done(c, r);
+        return;
+    }
+    size_t buf[3 * SC_KMAX]; /* ~8 KiB of stack per level, <= 5 levels */
+    level lv;
+    level_plan(c, &lv, a, n, node, depth, 1, buf);
+    rough_stripe(c, &lv, 0);
+    level_fix(c, &lv);
+    for (unsigned j = 0; j < lv.k; j++)
+        level_bucket(c, &lv, j);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Threads: the top level's stripes, then its buckets, handed out by an
+   atomic counter. Which thread runs a task never changes its output. */
+
+typedef struct job {
+    sctx *c;
+    level *lv;
+    int phase; /* 0: stripes, 1: buckets */
+    size_t count;
+    atomic_size_t next;
+} job;
+
+static void *worker(void *arg)
+{
+    job *jb = arg;
+    for (;;) {
+        size_t t = atomic_fetch_add(&jb->next, 1);
+        if (t >= jb->count)
+            break;
+        if (jb->phase == 0)
+            rough_stripe(jb->c, jb->lv, (unsigned)t);
+        else
+            level_bucket(jb->c, jb->lv, (unsigned)t);
+    }
+    return NULL;
+}
+
+#define MAX_THREADS 256
+
+static void run_job(job *jb, unsigned threads)
+{
+    pthread_t tid[MAX_THREADS];
+    unsigned made = 0;
+    if (threads > jb->count)
+        threads = (unsigned)jb->count;
+    for (unsigned t = 1; t < threads; t++) {
+        if (pthread_create(&tid[made], NULL, worker, jb) != 0)
+            break; /* fewer threads: same output */
+        made++;
+    }
+    worker(jb);
+    for (unsigned t = 0; t < made; t++)
+        pthread_join(tid[t], NULL);
+}
+
+/* Default tuning (see docs/DESIGN.md): buckets of at most 4 MiB go
+   to Fisher-Yates; the top level has FSH_SCATTER_STRIPES stripes. */
+#ifndef SC_BASE_BYTES
+#define SC_BASE_BYTES ((size_t)4 << 20)
+#endif
+#ifndef SC_STRIPES
+#define SC_STRIPES 8
+#endif
+
+static void scatter_run(sctx *c, unsigned char *a, size_t n,
+                        unsigned threads)
+{
+    unsigned S = c->sfix ? c->sfix : SC_STRIPES;
+    if (n <= c->base) {
+        scatter_node(c, a, n, 1, 0);
+        return;
+    }
+    size_t buf[3 * SC_SMAX * SC_KMAX]; /* 48 KiB of stack */
+    level lv;
+    level_plan(c, &lv, a, n, 1, 0, S, buf);
+    job jb;
+    jb.c = c;
+    jb.lv = &lv;
+    jb.phase = 0;
+    jb.count = S;
+    atomic_init(&jb.next, 0);
+#ifdef SC_TIMING
+    struct timespec t0, t1, t2, t3;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+#endif
+    run_job(&jb, threads);
+#ifdef SC_TIMING
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+#endif
+    level_fix(c, &lv);
+#ifdef SC_TIMING
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+#endif
+    jb.phase = 1;
+    jb.count = lv.k;
+    atomic_init(&jb.next, 0);
+    run_job(&jb, threads);
+#ifdef SC_TIMING
+    clock_gettime(CLOCK_MONOTONIC, &t3);
+#define D(a, b) ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)n
+    fprintf(stderr, "k=%u rough %.2f fix %.2f buckets %.2f ns/el\n", lv.k, D(t0, t1), D(t1, t2), D(t2, t3));
+#endif
+}
+
+static void key_from(sctx *c, fsh_rng *rng)
+{
+    for (int w = 0; w < 4; w++) {
+        uint64_t x = fsh_next_word(rng);
+        for (int b = 0; b < 8; b++)
+            c->key[8 * w + b] = (uint8_t)(x >> (8 * b));
+    }
+    c->rounds = rng->src == FSH_SRC_CHACHA ? rng->rounds : 8;
+}
+
+int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                     const fsh_scatter_params *p)
+{
+    if (p->k < 2 || p->k > SC_KMAX || p->stripes < 1 ||
+        p->stripes > SC_SMAX || p->base < 1 ||
+        (p->keyed && rng->src == FSH_SRC_RANDINT))
+        return FSH_EINVAL;
+    sctx c;
+    memset(&c, 0, sizeof c);
+    atomic_init(&c.words, 0);
+    atomic_init(&c.error, 0);
+    c.size = size;
+    c.base = p->base;
+    c.kfix = p->k;
+    c.sfix = p->stripes;
+    c.broken = p->broken;
+    if (p->keyed)
+        key_from(&c, rng);
+    else
+        c.shared = rng;
+    scatter_run(&c, a, n, p->keyed && p->threads ? p->threads : 1);
+    rng->words_made += (uint64_t)atomic_load(&c.words);
+    if (atomic_load(&c.error))
+        return FSH_ENOMEM;
+    return fsh_rng_take_error(rng);
+}
+
+/* Elements per bucket at the base case, for this element size. */
+static size_t base_elems(size_t size)
+{
+    size_t b = SC_BASE_BYTES / size;
+    return b < 64 ? 64 : b;
+}
+
+int fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                      unsigned threads)
+{
+    if (n <= FSH_SCATTER_MIN_BYTES / size) {
+        if (!fsh_fy_prefetch(rng, a, n, size))
+            fsh_fy_kernel(rng, a, n, size);
+        return FSH_OK;
+    }
+    sctx c;
+    memset(&c, 0, sizeof c);
+    atomic_init(&c.words, 0);
+    atomic_init(&c.error, 0);
+    c.size = size;
+    c.base = base_elems(size);
+    key_from(&c, rng);
+    scatter_run(&c, a, n, threads);
+    rng->words_made += (uint64_t)atomic_load(&c.words);
+    memset(c.key, 0, sizeof c.key);
+    return atomic_load(&c.error) ? FSH_ENOMEM : FSH_OK;
+}
+
+static unsigned all_cores(void)
+{
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c < 1 ? 1 : c > MAX_THREADS ? MAX_THREADS : (unsigned)c;
+}
+
+int fsh_shuffle_threads(fsh_rng *rng, void *base, size_t n, size_t size,
+                        unsigned threads)
+{
+    if (rng == NULL || size == 0 || (base == NULL && n > 0) ||
+        n > SIZE_MAX / size)
+        return FSH_EINVAL;
+    if (n < 2)
+        return FSH_OK;
+    if (n <= FSH_SCATTER_MIN_BYTES / size || rng->src == FSH_SRC_RANDINT)
+        return fsh_shuffle(rng, base, n, size); /* one thread: same output */
+    int rc = fsh_rng_check_fair(rng, n);
+    if (rc != FSH_OK)
+        return rc;
+    if (threads == 0)
+        threads = all_cores();
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    rc = fsh_shuffle_large(rng, base, n, size, threads);
+    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
+}
