@@ -10,10 +10,12 @@ NAME=test_valgrind
 if [ -n "${FSH_SANITIZE:-}" ]; then
     skipped "sanitizer build"
     finish
+    exit
 fi
 if ! command -v valgrind >/dev/null 2>&1; then
     skipped "valgrind not installed"
     finish
+    exit
 fi
 
 seq 1 3000 >"$T/in"
