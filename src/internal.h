@@ -89,6 +89,10 @@ struct fsh_rng {
     fsh_gen gen;
 };
 
+/* Swap the disjoint byte ranges x[0..size) and y[0..size) through a small
+   bounce buffer (any size, any alignment). */
+FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
+
 /* Refill rng->buf from its source and set pos = 0. */
 FSH_HIDDEN void fsh_rng_refill(fsh_rng *rng);
 

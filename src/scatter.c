@@ -247,19 +247,6 @@ static inline size_t next_label(labeler *L)
     return r;
 }
 
-/* Swap c elements at x and y (disjoint ranges). */
-static void swap_range(unsigned char *x, unsigned char *y, size_t bytes)
-{
-    unsigned char t[256];
-    while (bytes > 0) {
-        size_t c = bytes < sizeof t ? bytes : sizeof t;
-        memcpy(t, x, c);
-        memcpy(x, y, c);
-        memcpy(y, t, c);
-        x += c, y += c, bytes -= c;
-    }
-}
-
 /* One level's bookkeeping. Stripe s's part of bucket j is
    [nx[s*k+j] - done, en[s*k+j]); nx is its first unprocessed slot. */
 typedef struct level {
@@ -325,7 +312,7 @@ static void rough_any(labeler *L, unsigned char *a, size_t *nx,
     for (;;) {
         size_t j = next_label(L);
         if (j != 0)
-            swap_range(a + nx[0] * size, a + nx[j] * size, size);
+            fsh_swap_bytes(a + nx[0] * size, a + nx[j] * size, size);
         if (++nx[j] == en[j])
             return;
     }
@@ -424,7 +411,7 @@ static void level_fix(sctx *c, level *lv)
             size_t L = lv->nx[i] - lv->st[i], h = lv->st[i] - w;
             size_t cc = h < L ? h : L;
             if (cc > 0)
-                swap_range(a + w * size, a + (lv->nx[i] - cc) * size,
+                fsh_swap_bytes(a + w * size, a + (lv->nx[i] - cc) * size,
                            cc * size);
             w += L;
         }

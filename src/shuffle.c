@@ -26,10 +26,9 @@
         memcpy((a) + y_ * SIZE, t_, SIZE);                                     \
     } while (0)
 
-/* Swap two distinct size-byte elements through a small bounce buffer. */
-static void swap_bytes(unsigned char *x, unsigned char *y, size_t size)
+void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size)
 {
-    unsigned char t[64];
+    unsigned char t[256];
     while (size > 0) {
         size_t c = size < sizeof t ? size : sizeof t;
         memcpy(t, x, c);
@@ -43,7 +42,7 @@ static void swap_bytes(unsigned char *x, unsigned char *y, size_t size)
     do {                                                                       \
         size_t x_ = (x), y_ = (y);                                             \
         if (x_ != y_)                                                          \
-            swap_bytes((a) + x_ * (SIZE), (a) + y_ * (SIZE), (SIZE));          \
+            fsh_swap_bytes((a) + x_ * (SIZE), (a) + y_ * (SIZE), (SIZE));          \
     } while (0)
 
 /*
@@ -283,7 +282,7 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
             return FSH_ECALLBACK; /* a[] is still a permutation */
         size_t j = (size_t)(r - 1);
         if (j != i)
-            swap_bytes(a + i * size, a + j * size, size);
+            fsh_swap_bytes(a + i * size, a + j * size, size);
     }
     return FSH_OK;
 }
