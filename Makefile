@@ -71,7 +71,7 @@ fairshuf.pc: fairshuf.pc.in include/fairshuf.h
 run: deps all
 	./fairshuf deal
 
-$(BUILD)/tests/%: tests/%.c $(LIBA) tests/check.h $(HDRS)
+$(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h tests/gen/*.h) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS)
 

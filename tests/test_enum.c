@@ -35,72 +35,7 @@
 /* ------------------------------------------------------------------------ */
 /* The draw-tree walker                                                     */
 
-struct walker {
-    uint64_t digit[MAXD], bound[MAXD];
-    unsigned len, pos;
-    int mismatch; /* a replayed draw asked for a different bound */
-    int overflow;
-};
-
-static uint64_t walk_randint(void *ctx, uint64_t k)
-{
-    struct walker *w = ctx;
-    if (w->pos >= MAXD) {
-        w->overflow = 1;
-        return 1;
-    }
-    if (w->pos < w->len) {
-        if (w->bound[w->pos] != k)
-            w->mismatch = 1;
-    } else {
-        w->digit[w->pos] = 0;
-        w->bound[w->pos] = k;
-        w->len = w->pos + 1;
-    }
-    return w->digit[w->pos++] + 1;
-}
-
-static void walk_start(struct walker *w)
-{
-    memset(w, 0, sizeof *w);
-}
-
-/* Advance to the next leaf; 0 when the walk is over. */
-static int walk_next(struct walker *w)
-{
-    w->len = w->pos; /* a run that used fewer draws ends the path there */
-    while (w->len > 0 && w->digit[w->len - 1] + 1 >= w->bound[w->len - 1])
-        w->len--;
-    w->pos = 0;
-    if (w->len == 0)
-        return 0;
-    w->digit[w->len - 1]++;
-    return 1;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Ranking                                                                  */
-
-static const uint32_t fact[MAXN + 1] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320,
-                                        362880};
-
-/* Lehmer-code rank of perm[0..n) (values 0..n-1); fact[n] if not a
-   permutation. */
-static uint32_t rank_perm(const unsigned *perm, unsigned n)
-{
-    unsigned seen = 0;
-    uint32_t r = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (perm[i] >= n || (seen >> perm[i] & 1u))
-            return fact[n];
-        seen |= 1u << perm[i];
-        unsigned smaller = 0;
-        for (unsigned j = i + 1; j < n; j++)
-            smaller += perm[j] < perm[i];
-        r += smaller * fact[n - 1 - i];
-    }
-    return r;
-}
+#include "walker.h"
 
 /* ------------------------------------------------------------------------ */
 /* Targets: each runs one operation on n items with rng and writes the

@@ -14,63 +14,11 @@
 __extension__ typedef unsigned __int128 u128;
 
 /* ------------------------------------------------------------------------ */
-/* Draw-tree walker (as in tests/test_enum.c), recording each leaf's bounds  */
+/* Draw-tree walker (tests/walker.h), recording each leaf's bounds          */
 
 #define MAXD 512
 
-struct walker {
-    uint64_t digit[MAXD], bound[MAXD];
-    unsigned len, pos;
-    int mismatch, overflow;
-};
-
-static uint64_t walk_randint(void *ctx, uint64_t k)
-{
-    struct walker *w = ctx;
-    if (w->pos >= MAXD) {
-        w->overflow = 1;
-        return 1;
-    }
-    if (w->pos < w->len) {
-        if (w->bound[w->pos] != k)
-            w->mismatch = 1;
-    } else {
-        w->digit[w->pos] = 0;
-        w->bound[w->pos] = k;
-        w->len = w->pos + 1;
-    }
-    return w->digit[w->pos++] + 1;
-}
-
-static int walk_next(struct walker *w)
-{
-    w->len = w->pos;
-    while (w->len > 0 && w->digit[w->len - 1] + 1 >= w->bound[w->len - 1])
-        w->len--;
-    w->pos = 0;
-    if (w->len == 0)
-        return 0;
-    w->digit[w->len - 1]++;
-    return 1;
-}
-
-static const uint32_t fact[9] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320};
-
-static uint32_t rank_perm(const unsigned *perm, unsigned n)
-{
-    unsigned seen = 0;
-    uint32_t r = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (perm[i] >= n || (seen >> perm[i] & 1u))
-            return fact[n];
-        seen |= 1u << perm[i];
-        unsigned smaller = 0;
-        for (unsigned j = i + 1; j < n; j++)
-            smaller += perm[j] < perm[i];
-        r += smaller * fact[n - 1 - i];
-    }
-    return r;
-}
+#include "walker.h"
 
 static u128 gcd128(u128 a, u128 b)
 {
