@@ -72,16 +72,24 @@ static inline uint64_t cursor_next(cursor *c)
 FSH_DEFINE_LEMIRE(cursor_lemire, uint64_t, fsh_u128, 64, cursor *, cursor_next)
 FSH_DEFINE_BATCH(cursor_batch, uint64_t, fsh_u128, 64, cursor *, cursor_next)
 
-/* Digits of one batch: dice b, b-1, ..., b-k+1 from word r into out[];
-   returns the final low half (the rejection test's input). */
-static inline uint64_t dice(uint64_t r, size_t b, unsigned k, uint64_t *out)
+/* Digits of two consecutive batches of k dice each, from words r1 (dice b,
+   b-1, ..., b-k+1) and r2 (dice b-k, ..., b-2k+1), into out[0..2k), with
+   the two multiply chains interleaved. Returns whether both final low
+   halves are >= cheap (no exact rejection test needed). */
+static inline int dice2(uint64_t r1, uint64_t r2, uint64_t b, unsigned k,
+                        uint64_t cheap, uint64_t *out)
 {
     for (unsigned d = 0; d < k; d++) {
-        fsh_u128 m = (fsh_u128)r * (uint64_t)(b - d);
-        out[d] = (uint64_t)(m >> 64);
-        r = (uint64_t)m;
+        uint64_t b1 = FSH_OPAQUE((uint64_t)(b - d));
+        uint64_t b2 = FSH_OPAQUE((uint64_t)(b - k - d));
+        fsh_u128 m1 = (fsh_u128)r1 * b1;
+        fsh_u128 m2 = (fsh_u128)r2 * b2;
+        out[d] = (uint64_t)(m1 >> 64);
+        out[k + d] = (uint64_t)(m2 >> 64);
+        r1 = (uint64_t)m1;
+        r2 = (uint64_t)m2;
     }
-    return r;
+    return (r1 >= cheap) & (r2 >= cheap);
 }
 
 /*
@@ -97,9 +105,7 @@ static inline uint64_t dice(uint64_t r, size_t b, unsigned k, uint64_t *out)
         while (ii > (LOW) + (K) && m + 2 * (K) <= FY_CHUNK &&                  \
                cc.pos + 2 <= FSH_BUF_WORDS) {                                  \
             const uint64_t *w_ = cc.rng->buf + cc.pos;                         \
-            uint64_t l1_ = dice(w_[0], ii, (K), ix + m);                       \
-            uint64_t l2_ = dice(w_[1], ii - (K), (K), ix + m + (K));           \
-            if (FSH_UNLIKELY(l1_ < cheap_ || l2_ < cheap_))                    \
+            if (FSH_UNLIKELY(!dice2(w_[0], w_[1], ii, (K), cheap_, ix + m)))   \
                 break;                                                         \
             cc.pos += 2;                                                       \
             m += 2 * (K);                                                      \
