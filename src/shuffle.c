@@ -72,44 +72,49 @@ static inline uint64_t cursor_next(cursor *c)
 FSH_DEFINE_LEMIRE(cursor_lemire, uint64_t, fsh_u128, 64, cursor *, cursor_next)
 FSH_DEFINE_BATCH(cursor_batch, uint64_t, fsh_u128, 64, cursor *, cursor_next)
 
-/* Digits of two consecutive batches of k dice each, from words r1 (dice b,
-   b-1, ..., b-k+1) and r2 (dice b-k, ..., b-2k+1), into out[0..2k), with
-   the two multiply chains interleaved. Returns whether both final low
-   halves are >= cheap (no exact rejection test needed). */
-static inline int dice2(uint64_t r1, uint64_t r2, uint64_t b, unsigned k,
+/* Digits of four consecutive batches of k dice each, from words w[0..4)
+   (batch q has dice b-qk, ..., b-qk-k+1), into out[0..4k), with the four
+   multiply chains interleaved. Returns whether every final low half is
+   >= cheap (no exact rejection test needed). */
+static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
                         uint64_t cheap, uint64_t *out)
 {
+    uint64_t r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3];
     for (unsigned d = 0; d < k; d++) {
-        uint64_t b1 = FSH_OPAQUE((uint64_t)(b - d));
-        uint64_t b2 = FSH_OPAQUE((uint64_t)(b - k - d));
-        fsh_u128 m1 = (fsh_u128)r1 * b1;
-        fsh_u128 m2 = (fsh_u128)r2 * b2;
-        out[d] = (uint64_t)(m1 >> 64);
-        out[k + d] = (uint64_t)(m2 >> 64);
-        r1 = (uint64_t)m1;
-        r2 = (uint64_t)m2;
+        uint64_t b0 = FSH_OPAQUE((uint64_t)(b - d));
+        uint64_t b1 = FSH_OPAQUE((uint64_t)(b - k - d));
+        uint64_t b2 = FSH_OPAQUE((uint64_t)(b - 2 * k - d));
+        uint64_t b3 = FSH_OPAQUE((uint64_t)(b - 3 * k - d));
+        fsh_u128 m0 = (fsh_u128)r0 * b0, m1 = (fsh_u128)r1 * b1;
+        fsh_u128 m2 = (fsh_u128)r2 * b2, m3 = (fsh_u128)r3 * b3;
+        out[d] = (uint64_t)(m0 >> 64);
+        out[k + d] = (uint64_t)(m1 >> 64);
+        out[2 * k + d] = (uint64_t)(m2 >> 64);
+        out[3 * k + d] = (uint64_t)(m3 >> 64);
+        r0 = (uint64_t)m0, r1 = (uint64_t)m1;
+        r2 = (uint64_t)m2, r3 = (uint64_t)m3;
     }
-    return (r1 >= cheap) & (r2 >= cheap);
+    return (r0 >= cheap) & (r1 >= cheap) & (r2 >= cheap) & (r3 >= cheap);
 }
 
 /*
- * Dice b = i, i-1, ..., i-K+1 while i > LOW and the buffer has room. Two
- * batches are computed side by side from two consecutive buffered words, so
- * their multiply chains overlap; when either would need the exact rejection
- * test, both are redone one at a time by cursor_batch, so the words consumed
+ * Dice b = i, i-1, ..., i-K+1 while i > LOW and the buffer has room. Four
+ * batches are computed side by side from four consecutive buffered words, so
+ * their multiply chains overlap; when any would need the exact rejection
+ * test, they are redone one at a time by cursor_batch, so the words consumed
  * and the indices produced are exactly those of the one-at-a-time loop.
  */
 #define FILL_PHASE(K, LOW, CHEAP)                                              \
     if (ii > (LOW)) {                                                          \
         uint64_t cheap_ = (CHEAP);                                             \
-        while (ii > (LOW) + (K) && m + 2 * (K) <= FY_CHUNK &&                  \
-               cc.pos + 2 <= FSH_BUF_WORDS) {                                  \
-            const uint64_t *w_ = cc.rng->buf + cc.pos;                         \
-            if (FSH_UNLIKELY(!dice2(w_[0], w_[1], ii, (K), cheap_, ix + m)))   \
+        while (ii > (LOW) + 3 * (K) && m + 4 * (K) <= FY_CHUNK &&              \
+               cc.pos + 4 <= FSH_BUF_WORDS) {                                  \
+            if (FSH_UNLIKELY(!dice4(cc.rng->buf + cc.pos, ii, (K), cheap_,     \
+                                    ix + m)))                                  \
                 break;                                                         \
-            cc.pos += 2;                                                       \
-            m += 2 * (K);                                                      \
-            ii -= 2 * (K);                                                     \
+            cc.pos += 4;                                                       \
+            m += 4 * (K);                                                      \
+            ii -= 4 * (K);                                                     \
         }                                                                      \
         while (ii > (LOW) && m + (K) <= FY_CHUNK) {                            \
             cheap_ = cursor_batch(&cc, ii, (K), cheap_, ix + m);               \
