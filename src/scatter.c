@@ -1,10 +1,9 @@
 /*
  * Large and parallel shuffles.
  *
- * 1. Prefetching Fisher-Yates (mid sizes): the plain kernel's indices are
- *    drawn a window ahead (the draws never depend on the array) and their
- *    targets prefetched; same draws, same swaps, same order, so the same
- *    permutation as the plain kernel for the same rng state.
+ * 1. Prefetching Fisher-Yates (mid sizes): fsh_fy_prefetch in shuffle.c,
+ *    which draws the plain kernel's indices a chunk ahead; dispatched from
+ *    here.
  *
  * 2. In-place scatter shuffle (Rao 1961, Sandelius 1962; Sanders 1998), in
  *    the rough-shuffle form of Penschuck ("Engineering Shared-Memory Parallel
@@ -46,119 +45,6 @@
 #include <stdio.h>
 #include <time.h>
 #endif
-
-/* ------------------------------------------------------------------------ */
-/* Prefetching Fisher-Yates                                                 */
-
-#ifdef FSH_HAVE_U128
-/*
- * The draw schedule of FY_BODY in src/shuffle.c, one batch at a time:
- * singles above 2^30, then batches of 2..6 dice, then greedy batches below
- * FSH_GREEDY_TAIL. The t-th index drawn is the target for position n-1-t.
- * Keep in step with FY_BODY (tests/test_scatter.c compares the kernels).
- */
-typedef struct fy_gen {
-    size_t i;      /* elements not yet given an index */
-    unsigned ph;   /* phase of the current cheap bound */
-    uint64_t cheap;
-} fy_gen;
-
-static const struct {
-    size_t low;
-    unsigned k;
-    uint64_t cheap;
-} FY_PHASES[] = {
-    {(size_t)1 << 19, 2, (uint64_t)1 << 60},
-    {(size_t)1 << 14, 3, (uint64_t)1 << 57},
-    {(size_t)1 << 11, 4, (uint64_t)1 << 56},
-    {(size_t)1 << 9, 5, (uint64_t)1 << 55},
-    {FSH_GREEDY_TAIL, 6, (uint64_t)1 << 54},
-};
-#define FY_NPHASES (sizeof FY_PHASES / sizeof FY_PHASES[0])
-
-/* Next batch of indices into idx; returns how many (0 when done). */
-static unsigned fy_gen_batch(fsh_rng *rng, fy_gen *g, uint64_t *idx)
-{
-    size_t i = g->i;
-    if (i <= 1)
-        return 0;
-    if (i > ((size_t)1 << 30)) {
-        idx[0] = fsh_lemire_words(rng, i);
-        g->i = i - 1;
-        return 1;
-    }
-    for (unsigned p = 0; p < FY_NPHASES; p++) {
-        if (i > FY_PHASES[p].low) {
-            if (g->ph != p + 1) {
-                g->ph = p + 1;
-                g->cheap = FY_PHASES[p].cheap;
-            }
-            unsigned k = FY_PHASES[p].k;
-            g->cheap = fsh_batch_words(rng, i, k, g->cheap, idx);
-            g->i = i - k;
-            return k;
-        }
-    }
-    uint64_t prod;
-    unsigned k = fsh_batch_plan(i, FSH_BATCH_CAP, &prod);
-    (void)fsh_batch_words(rng, i, k, prod, idx);
-    g->i = i - k;
-    return k;
-}
-
-#define PF_RING 128 /* power of two, > PF_AHEAD + largest batch */
-#define PF_AHEAD 48
-
-#define DEFINE_PF_KERNEL(name, SIZE)                                           \
-    static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
-    {                                                                          \
-        uint64_t ring[PF_RING], idx[FSH_GREEDY_TAIL];                          \
-        fy_gen g = {n, 0, 0};                                                  \
-        size_t made = 0, total = n - 1;                                        \
-        for (size_t t = 0; t < total; t++) {                                   \
-            while (made < total && made < t + PF_AHEAD) {                      \
-                unsigned k = fy_gen_batch(rng, &g, idx);                       \
-                for (unsigned d = 0; d < k; d++) {                             \
-                    ring[(made + d) & (PF_RING - 1)] = idx[d];                 \
-                    __builtin_prefetch(a + (size_t)idx[d] * SIZE, 1);          \
-                }                                                              \
-                made += k;                                                     \
-            }                                                                  \
-            size_t x = n - 1 - t, y = (size_t)ring[t & (PF_RING - 1)];         \
-            unsigned char tmp_[SIZE];                                          \
-            memcpy(tmp_, a + x * SIZE, SIZE);                                  \
-            memcpy(a + x * SIZE, a + y * SIZE, SIZE);                          \
-            memcpy(a + y * SIZE, tmp_, SIZE);                                  \
-        }                                                                      \
-    }
-
-DEFINE_PF_KERNEL(pf_kernel4, 4)
-DEFINE_PF_KERNEL(pf_kernel8, 8)
-DEFINE_PF_KERNEL(pf_kernel16, 16)
-#endif
-
-int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
-{
-#ifdef FSH_HAVE_U128
-    if (n >= 2 && rng->src != FSH_SRC_RANDINT) {
-        switch (size) {
-        case 4:
-            pf_kernel4(rng, a, n);
-            return 1;
-        case 8:
-            pf_kernel8(rng, a, n);
-            return 1;
-        case 16:
-            pf_kernel16(rng, a, n);
-            return 1;
-        default:
-            break;
-        }
-    }
-#endif
-    (void)rng, (void)a, (void)n, (void)size;
-    return 0;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Scatter shuffle                                                          */

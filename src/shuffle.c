@@ -205,6 +205,73 @@ static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     FY_BODY(SWAP_ANY, a, n, size);
 }
 
+#ifdef FSH_HAVE_U128
+/*
+ * Prefetching Fisher-Yates (mid sizes): the draws never depend on the
+ * array, so the next chunk of indices is filled by fy_fill while the current
+ * one is swapped, and the target PF_AHEAD swaps ahead is prefetched. Same
+ * indices, same swaps in the same order: the same permutation as the plain
+ * kernel for the same rng state.
+ */
+#define PF_AHEAD 48
+
+#define DEFINE_PF_KERNEL(name, SIZE)                                           \
+    static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
+    {                                                                          \
+        cursor c = {rng, rng->pos};                                            \
+        uint64_t ix[2][FY_CHUNK];                                              \
+        size_t cnt[2], top[2], i = n;                                          \
+        unsigned cur = 0;                                                      \
+        top[0] = i;                                                            \
+        cnt[0] = fy_fill(&c, &i, ix[0]);                                       \
+        for (size_t t = 0; t < cnt[0] && t < PF_AHEAD; t++)                    \
+            __builtin_prefetch(a + (size_t)ix[0][t] * SIZE, 1);               \
+        while (cnt[cur] > 0) {                                                 \
+            unsigned nx = cur ^ 1u;                                            \
+            top[nx] = i;                                                       \
+            cnt[nx] = i > 1 ? fy_fill(&c, &i, ix[nx]) : 0;                     \
+            for (size_t t = 0; t < cnt[cur]; t++) {                            \
+                size_t ahead = t + PF_AHEAD;                                   \
+                if (ahead < cnt[cur])                                          \
+                    __builtin_prefetch(a + (size_t)ix[cur][ahead] * SIZE, 1);  \
+                else if (ahead - cnt[cur] < cnt[nx])                           \
+                    __builtin_prefetch(                                        \
+                        a + (size_t)ix[nx][ahead - cnt[cur]] * SIZE, 1);       \
+                SWAP_FIXED(a, top[cur] - 1 - t, (size_t)ix[cur][t], SIZE);     \
+            }                                                                  \
+            cur = nx;                                                          \
+        }                                                                      \
+        rng->pos = c.pos;                                                      \
+    }
+
+DEFINE_PF_KERNEL(pf_kernel4, 4)
+DEFINE_PF_KERNEL(pf_kernel8, 8)
+DEFINE_PF_KERNEL(pf_kernel16, 16)
+#endif
+
+int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+#ifdef FSH_HAVE_U128
+    if (n >= 2 && rng->src != FSH_SRC_RANDINT) {
+        switch (size) {
+        case 4:
+            pf_kernel4(rng, a, n);
+            return 1;
+        case 8:
+            pf_kernel8(rng, a, n);
+            return 1;
+        case 16:
+            pf_kernel16(rng, a, n);
+            return 1;
+        default:
+            break;
+        }
+    }
+#endif
+    (void)rng, (void)a, (void)n, (void)size;
+    return 0;
+}
+
 /* Common argument checks; *done set when there is nothing to do. */
 static int check_args(fsh_rng *rng, const void *base, size_t n, size_t size,
                       int *done)
