@@ -103,6 +103,22 @@ struct fsh_rng {
     fsh_gen gen;
 };
 
+/* One xoshiro256++ step (Blackman & Vigna): the word, and the state moved
+   on. The buffer refill and the shuffle kernels' inline source share it. */
+static inline uint64_t fsh_xoshiro_next(uint64_t *s0, uint64_t *s1,
+                                        uint64_t *s2, uint64_t *s3)
+{
+    uint64_t a = *s0 + *s3, r = ((a << 23) | (a >> 41)) + *s0;
+    uint64_t t = *s1 << 17;
+    *s2 ^= *s0;
+    *s3 ^= *s1;
+    *s1 ^= *s2;
+    *s0 ^= *s3;
+    *s2 ^= t;
+    *s3 = (*s3 << 45) | (*s3 >> 19);
+    return r;
+}
+
 /* Swap the disjoint byte ranges x[0..size) and y[0..size) through a small
    bounce buffer (any size, any alignment). */
 FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);

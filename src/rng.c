@@ -223,11 +223,6 @@ void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
 /* ------------------------------------------------------------------------ */
 /* xoshiro256++ and SplitMix64 (Blackman & Vigna, public domain reference)  */
 
-static inline uint64_t rotl64(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
 static uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15u);
@@ -239,16 +234,8 @@ static uint64_t splitmix64(uint64_t *x)
 static void xoshiro_fill(uint64_t s[4], uint64_t *out, size_t n)
 {
     uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-    for (size_t i = 0; i < n; i++) {
-        out[i] = rotl64(s0 + s3, 23) + s0;
-        uint64_t t = s1 << 17;
-        s2 ^= s0;
-        s3 ^= s1;
-        s1 ^= s2;
-        s0 ^= s3;
-        s2 ^= t;
-        s3 = rotl64(s3, 45);
-    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = fsh_xoshiro_next(&s0, &s1, &s2, &s3);
     s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
 }
 

@@ -159,9 +159,129 @@ done:
     return m;
 }
 
-/* The whole backward Fisher-Yates over a[0..n), n >= 2, moving elements with
-   SWAP(a, x, y, SIZE). Every kernel draws the same indices, so a seed gives
-   the same permutation whatever the element size. */
+/*
+ * The plain kernel fuses the draws with the swaps: each word gives its batch
+ * of dice, which are swapped at once, so the multiplies, the generator and
+ * the loads and stores of the swaps overlap in the core instead of running
+ * as separate passes over a buffer. It draws exactly what fy_fill draws
+ * (same phases, same batches, same words), so the prefetching kernel, which
+ * needs its indices ahead, gives the same permutation.
+ *
+ * Words come from a local source: the rng's buffer, refilled as usual, or,
+ * for xoshiro256++, the buffer's unread words and then the generator itself
+ * stepped in registers (the same stream; the buffer is left empty and the
+ * state and the word count are written back).
+ */
+typedef struct wsrc {
+    fsh_rng *rng;
+    unsigned pos;
+    uint64_t s0, s1, s2, s3; /* xoshiro state (inline source) */
+    uint64_t made;           /* words the inline source stepped */
+} wsrc;
+
+static inline uint64_t ws_buffered(wsrc *w)
+{
+    if (FSH_UNLIKELY(w->pos >= FSH_BUF_WORDS)) {
+        fsh_rng_refill(w->rng);
+        w->pos = w->rng->pos;
+    }
+    return w->rng->buf[w->pos++];
+}
+
+static inline uint64_t ws_xoshiro(wsrc *w)
+{
+    if (FSH_UNLIKELY(w->pos < FSH_BUF_WORDS))
+        return w->rng->buf[w->pos++];
+    w->made++;
+    return fsh_xoshiro_next(&w->s0, &w->s1, &w->s2, &w->s3);
+}
+
+/* Digits of the batch b, b-1, ..., b-k+1 from word r into j[0..k); returns
+   the final low half. k is a constant wherever this is inlined, so the
+   multiply chain unrolls into registers. */
+static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
+                               uint64_t *j)
+{
+#pragma GCC unroll 8
+    for (unsigned d = 0; d < k; d++) {
+        fsh_u128 m = (fsh_u128)r * FSH_OPAQUE((uint64_t)(b - d));
+        j[d] = (uint64_t)(m >> 64);
+        r = (uint64_t)m;
+    }
+    return r;
+}
+
+/* The exact test of FSH_DEFINE_BATCH after a cheap test failed: returns
+   the first word, r or a redraw, whose final low half is at least
+   2^64 mod P. Out of line, on a copy of the source, so the hot loop keeps
+   its source and its dice in registers. */
+__attribute__((noinline)) static uint64_t
+fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
+              uint64_t r)
+{
+    uint64_t j[FSH_GREEDY_TAIL];
+    uint64_t p = b;
+    for (unsigned d = 1; d < k; d++)
+        p *= b - d;
+    uint64_t t = (0u - p) % p;
+    while (fy_dice(r, b, k, j) < t)
+        r = next(w);
+    return r;
+}
+
+#define FY_EXACT(NEXT, b, k, r)                                                \
+    do {                                                                       \
+        wsrc c_ = w;                                                           \
+        (r) = fy_exact_word(&c_, NEXT, (b), (k), (r));                         \
+        w = c_;                                                                \
+    } while (0)
+
+/* Dice of k while i > LOW, swapping each batch as it is drawn. */
+#define FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, CHEAP)                           \
+    while (i > (LOW)) {                                                        \
+        uint64_t j_[K], r_ = NEXT(&w);                                         \
+        if (FSH_UNLIKELY(fy_dice(r_, i, (K), j_) < (CHEAP))) {                 \
+            FY_EXACT(NEXT, i, (K), r_);                                        \
+            (void)fy_dice(r_, i, (K), j_);                                     \
+        }                                                                      \
+        _Pragma("GCC unroll 8") for (unsigned d_ = 0; d_ < (K); d_++)          \
+            SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                         \
+        i -= (K);                                                              \
+    }
+
+/* The whole backward Fisher-Yates over a[0..n), n >= 2, with words from
+   NEXT. Phases as in fy_fill. */
+#define FY_FUSED(SWAP, a, n, SIZE, NEXT)                                       \
+    do {                                                                       \
+        size_t i = (n);                                                        \
+        while (i > ((size_t)1 << 30)) {                                        \
+            uint64_t j_[1], r_ = NEXT(&w);                                     \
+            if (FSH_UNLIKELY(fy_dice(r_, i, 1, j_) < i)) {                     \
+                FY_EXACT(NEXT, i, 1, r_);                                      \
+                (void)fy_dice(r_, i, 1, j_);                                   \
+            }                                                                  \
+            SWAP(a, i - 1, (size_t)j_[0], SIZE);                               \
+            i--;                                                               \
+        }                                                                      \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 2, (size_t)1 << 19, (uint64_t)1 << 60)   \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 3, (size_t)1 << 14, (uint64_t)1 << 57)   \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 4, (size_t)1 << 11, (uint64_t)1 << 56)   \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 5, (size_t)1 << 9, (uint64_t)1 << 55)    \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 6, FSH_GREEDY_TAIL, (uint64_t)1 << 54)   \
+        while (i > 1) {                                                        \
+            uint64_t p_, j_[FSH_GREEDY_TAIL], r_ = NEXT(&w);                   \
+            unsigned k_ = fsh_batch_plan(i, FSH_BATCH_CAP, &p_);               \
+            if (fy_dice(r_, i, k_, j_) < p_) {                                 \
+                FY_EXACT(NEXT, i, k_, r_);                                     \
+                (void)fy_dice(r_, i, k_, j_);                                  \
+            }                                                                  \
+            for (unsigned d_ = 0; d_ < k_; d_++)                               \
+                SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                     \
+            i -= k_;                                                           \
+        }                                                                      \
+    } while (0)
+
+/* The kernel body for any source. */
 #define FY_BODY(SWAP, a, n, SIZE)                                              \
     do {                                                                       \
         if (rng->src == FSH_SRC_RANDINT) {                                     \
@@ -169,16 +289,18 @@ done:
                 SWAP(a, i, (size_t)fsh_randint_draw(rng, i + 1), SIZE);        \
             break;                                                             \
         }                                                                      \
-        cursor c = {rng, rng->pos};                                            \
-        uint64_t ix[FY_CHUNK];                                                 \
-        size_t i = (n);                                                        \
-        while (i > 1) {                                                        \
-            size_t top = i;                                                    \
-            size_t m = fy_fill(&c, &i, ix);                                    \
-            for (size_t t = 0; t < m; t++)                                     \
-                SWAP(a, top - 1 - t, (size_t)ix[t], SIZE);                     \
+        wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0};                               \
+        if (rng->src == FSH_SRC_XOSHIRO) {                                     \
+            w.s0 = rng->xs[0], w.s1 = rng->xs[1];                              \
+            w.s2 = rng->xs[2], w.s3 = rng->xs[3];                              \
+            FY_FUSED(SWAP, a, n, SIZE, ws_xoshiro);                            \
+            rng->xs[0] = w.s0, rng->xs[1] = w.s1;                              \
+            rng->xs[2] = w.s2, rng->xs[3] = w.s3;                              \
+            rng->words_made += w.made;                                         \
+        } else {                                                               \
+            FY_FUSED(SWAP, a, n, SIZE, ws_buffered);                           \
         }                                                                      \
-        rng->pos = c.pos;                                                      \
+        rng->pos = w.pos;                                                      \
     } while (0)
 #else
 #define FY_BODY(SWAP, a, n, SIZE)                                              \
