@@ -321,12 +321,12 @@ FSH_DEFINE_BATCH(fsh_batch_words, uint64_t, fsh_u128, 64, fsh_rng *,
    rejection then costs at most 1/16 of a word. */
 #define FSH_BATCH_CAP ((uint64_t)1 << 60)
 
-/* Number k of dice b, b-1, ... (each >= 2) whose product stays <= cap, and
+/* fsh_batch_plan without the table: the number k of dice b, b-1, ... (each >= 2) whose product stays <= cap, and
    that product in *prod; 0 when b < 2. Exception: when all the remaining
    dice b, ..., 2 fit under 2^62 (b <= 20: 20! < 2^61.1) they form one batch,
    so any permutation of up to 20 elements comes from one word (rejected
    with probability below 1/4, 7.7% for b = 20). */
-static inline unsigned fsh_batch_plan(uint64_t b, uint64_t cap, uint64_t *prod)
+static inline unsigned fsh_batch_plan_compute(uint64_t b, uint64_t cap, uint64_t *prod)
 {
     uint64_t p = 1, q;
     unsigned k = 0;
@@ -348,6 +348,26 @@ static inline unsigned fsh_batch_plan(uint64_t b, uint64_t cap, uint64_t *prod)
    fsh_batch_plan, as the deck does: a deck dealt to the end and a shuffle of
    the same n <= 64 then use the same dice (a 52-card order from 4 words). */
 #define FSH_GREEDY_TAIL 64
+
+typedef struct fsh_plan {
+    unsigned k;    /* dice in the batch */
+    uint64_t prod; /* their product */
+} fsh_plan;
+
+/* The greedy plans for cap FSH_BATCH_CAP, b <= FSH_GREEDY_TAIL (uniform.c). */
+FSH_HIDDEN extern const fsh_plan fsh_greedy_plan[FSH_GREEDY_TAIL + 1];
+
+/* Number k of dice b, b-1, ... whose product stays <= cap, and the product
+   in *prod (see fsh_batch_plan_compute); a table lookup for the cap every
+   kernel uses. */
+static inline unsigned fsh_batch_plan(uint64_t b, uint64_t cap, uint64_t *prod)
+{
+    if (cap == FSH_BATCH_CAP && b <= FSH_GREEDY_TAIL) {
+        *prod = fsh_greedy_plan[b].prod;
+        return fsh_greedy_plan[b].k;
+    }
+    return fsh_batch_plan_compute(b, cap, prod);
+}
 
 /* Uniform in [0, s), s >= 1, from any source. */
 static inline uint64_t fsh_uniform_fast(fsh_rng *rng, uint64_t s)

@@ -167,16 +167,22 @@ done:
  * (same phases, same batches, same words), so the prefetching kernel, which
  * needs its indices ahead, gives the same permutation.
  *
- * Words come from a local source: the rng's buffer, refilled as usual, or,
- * for xoshiro256++, the buffer's unread words and then the generator itself
- * stepped in registers (the same stream; the buffer is left empty and the
- * state and the word count are written back).
+ * Words come from a local source (wsrc):
+ *   ws_buffered   the rng's buffer, refilled as usual (ChaCha, callbacks);
+ *   ws_drain      xoshiro256++: the buffer's unread words, then the
+ *                 generator stepped in registers; used only until the buffer
+ *                 is empty (the phases stop on FY_MORE), then
+ *   ws_xoshiro    the generator alone, no test per word. Its words are
+ *                 counted per phase (WS_COUNT), not per word, to keep the
+ *                 counter out of the hot loop.
+ * The same stream either way: at the end the buffer is empty and the state
+ * and the word count are written back.
  */
 typedef struct wsrc {
     fsh_rng *rng;
     unsigned pos;
-    uint64_t s0, s1, s2, s3; /* xoshiro state (inline source) */
-    uint64_t made;           /* words the inline source stepped */
+    uint64_t s0, s1, s2, s3; /* xoshiro state */
+    uint64_t made;           /* words stepped by the generator here */
 } wsrc;
 
 static inline uint64_t ws_buffered(wsrc *w)
@@ -190,11 +196,36 @@ static inline uint64_t ws_buffered(wsrc *w)
 
 static inline uint64_t ws_xoshiro(wsrc *w)
 {
-    if (FSH_UNLIKELY(w->pos < FSH_BUF_WORDS))
-        return w->rng->buf[w->pos++];
-    w->made++;
     return fsh_xoshiro_next(&w->s0, &w->s1, &w->s2, &w->s3);
 }
+
+static inline uint64_t ws_counted(wsrc *w)
+{
+    w->made++;
+    return ws_xoshiro(w);
+}
+
+static inline uint64_t ws_drain(wsrc *w)
+{
+    if (FSH_LIKELY(w->pos < FSH_BUF_WORDS))
+        return w->rng->buf[w->pos++];
+    return ws_counted(w);
+}
+
+/* Per source: the next-word function for the cold exact path (which must
+   count what it draws), the phase loops' extra condition, and the count of
+   words a phase's nb batches drew when the source does not count them. */
+#define WS_COLD_ws_buffered ws_buffered
+#define WS_COLD_ws_drain ws_drain
+#define WS_COLD_ws_xoshiro ws_counted
+#define WS_MORE_ws_buffered 1
+#define WS_MORE_ws_drain (w.pos < FSH_BUF_WORDS)
+#define WS_MORE_ws_xoshiro 1
+#define WS_COUNT_ws_buffered(nb) ((void)0)
+#define WS_COUNT_ws_drain(nb) ((void)0)
+#define WS_COUNT_ws_xoshiro(nb) ((void)(w.made += (nb)))
+#define FY_MORE(NEXT) WS_MORE_##NEXT
+#define FY_COUNT(NEXT, nb) WS_COUNT_##NEXT(nb)
 
 /* Digits of the batch b, b-1, ..., b-k+1 from word r into j[0..k); returns
    the final low half. k is a constant wherever this is inlined, so the
@@ -204,14 +235,23 @@ static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
 {
 #pragma GCC unroll 8
     for (unsigned d = 0; d < k; d++) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        /* One MUL with its two halves named: GCC otherwise round-trips the
+           last 128-bit product through the stack (two stores per batch,
+           and stores are what bounds this loop). */
+        uint64_t hi;
+        __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"((uint64_t)(b - d)) : "cc");
+        j[d] = hi;
+#else
         fsh_u128 m = (fsh_u128)r * FSH_OPAQUE((uint64_t)(b - d));
         j[d] = (uint64_t)(m >> 64);
         r = (uint64_t)m;
+#endif
     }
     return r;
 }
 
-/* The exact test of FSH_DEFINE_BATCH after a cheap test failed: returns
+/* The exact test of FSH_DEFINE_BATCH after the cheap one failed: returns
    the first word, r or a redraw, whose final low half is at least
    2^64 mod P. Out of line, on a copy of the source, so the hot loop keeps
    its source and its dice in registers. */
@@ -229,57 +269,70 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
     return r;
 }
 
-#define FY_EXACT(NEXT, b, k, r)                                                \
+/* Draw the batch b = i, ..., i-K+1 into j_[0..K) (declared by the caller).
+   FAILS(lo) is the cheap test on the final low half: true whenever
+   lo < 2^64 mod P. The indices are all drawn before the first swap: swapping
+   each as it comes (undoing the batch on the rare failure) was measured
+   1.2-1.7x slower. */
+#define FY_DRAW(NEXT, K, FAILS)                                                \
     do {                                                                       \
-        wsrc c_ = w;                                                           \
-        (r) = fy_exact_word(&c_, NEXT, (b), (k), (r));                         \
-        w = c_;                                                                \
-    } while (0)
-
-/* Dice of k while i > LOW, swapping each batch as it is drawn. */
-#define FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, CHEAP)                           \
-    while (i > (LOW)) {                                                        \
-        uint64_t j_[K], r_ = NEXT(&w);                                         \
-        if (FSH_UNLIKELY(fy_dice(r_, i, (K), j_) < (CHEAP))) {                 \
-            FY_EXACT(NEXT, i, (K), r_);                                        \
+        uint64_t r_ = NEXT(&w), lo_ = fy_dice(r_, i, (K), j_);                 \
+        if (FSH_UNLIKELY(FAILS(lo_))) {                                        \
+            wsrc c_ = w;                                                       \
+            r_ = fy_exact_word(&c_, WS_COLD_##NEXT, i, (K), r_);               \
+            w = c_;                                                            \
             (void)fy_dice(r_, i, (K), j_);                                     \
         }                                                                      \
-        _Pragma("GCC unroll 8") for (unsigned d_ = 0; d_ < (K); d_++)          \
-            SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                         \
-        i -= (K);                                                              \
-    }
+    } while (0)
 
-/* The whole backward Fisher-Yates over a[0..n), n >= 2, with words from
-   NEXT. Phases as in fy_fill. */
-#define FY_FUSED(SWAP, a, n, SIZE, NEXT)                                       \
+/* Cheap tests: below a power of two 2^c >= P (a shift, no 64-bit constant
+   held in a register), or below the bound itself for single dice. */
+#define FY_BELOW_2_60(lo) (((lo) >> 60) == 0)
+#define FY_BELOW_2_57(lo) (((lo) >> 57) == 0)
+#define FY_BELOW_2_56(lo) (((lo) >> 56) == 0)
+#define FY_BELOW_2_55(lo) (((lo) >> 55) == 0)
+#define FY_BELOW_2_54(lo) (((lo) >> 54) == 0)
+#define FY_BELOW_I(lo) ((lo) < i)
+
+/* Batches of K dice while i > LOW, each swapped once drawn. */
+#define FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, FAILS)                           \
     do {                                                                       \
-        size_t i = (n);                                                        \
-        while (i > ((size_t)1 << 30)) {                                        \
-            uint64_t j_[1], r_ = NEXT(&w);                                     \
-            if (FSH_UNLIKELY(fy_dice(r_, i, 1, j_) < i)) {                     \
-                FY_EXACT(NEXT, i, 1, r_);                                      \
-                (void)fy_dice(r_, i, 1, j_);                                   \
-            }                                                                  \
-            SWAP(a, i - 1, (size_t)j_[0], SIZE);                               \
-            i--;                                                               \
+        size_t i0_ = i;                                                        \
+        while (i > (LOW) && FY_MORE(NEXT)) {                                   \
+            uint64_t j_[K];                                                    \
+            FY_DRAW(NEXT, K, FAILS);                                           \
+            _Pragma("GCC unroll 8") for (unsigned d_ = 0; d_ < (K); d_++)      \
+                SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                     \
+            i -= (K);                                                          \
         }                                                                      \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 2, (size_t)1 << 19, (uint64_t)1 << 60)   \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 3, (size_t)1 << 14, (uint64_t)1 << 57)   \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 4, (size_t)1 << 11, (uint64_t)1 << 56)   \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 5, (size_t)1 << 9, (uint64_t)1 << 55)    \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 6, FSH_GREEDY_TAIL, (uint64_t)1 << 54)   \
-        while (i > 1) {                                                        \
-            uint64_t p_, j_[FSH_GREEDY_TAIL], r_ = NEXT(&w);                   \
+        FY_COUNT(NEXT, (i0_ - i) / (K));                                       \
+        (void)i0_;                                                             \
+    } while (0)
+
+/* The backward Fisher-Yates over a[0..n) from i (elements still unplaced)
+   down, with words from NEXT, while FY_MORE(NEXT). The phases are those of
+   fy_fill (the products of their bounds stay below 2^60, 2^57, ..., 2^54),
+   a function of i alone, so a second run resumes where one stopped. The
+   last FSH_GREEDY_TAIL positions take the greedy plans (fsh_batch_plan). */
+#define FY_FUSED(SWAP, a, SIZE, NEXT)                                          \
+    do {                                                                       \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 1, (size_t)1 << 30, FY_BELOW_I);         \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 2, (size_t)1 << 19, FY_BELOW_2_60);      \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 3, (size_t)1 << 14, FY_BELOW_2_57);      \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 4, (size_t)1 << 11, FY_BELOW_2_56);      \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 5, (size_t)1 << 9, FY_BELOW_2_55);       \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 6, FSH_GREEDY_TAIL, FY_BELOW_2_54);      \
+        while (i > 1 && FY_MORE(NEXT)) {                                       \
+            uint64_t p_, j_[FSH_GREEDY_TAIL];                                  \
             unsigned k_ = fsh_batch_plan(i, FSH_BATCH_CAP, &p_);               \
-            if (fy_dice(r_, i, k_, j_) < p_) {                                 \
-                FY_EXACT(NEXT, i, k_, r_);                                     \
-                (void)fy_dice(r_, i, k_, j_);                                  \
-            }                                                                  \
+            FY_DRAW(NEXT, k_, FY_BELOW_P);                                     \
             for (unsigned d_ = 0; d_ < k_; d_++)                               \
                 SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                     \
             i -= k_;                                                           \
+            FY_COUNT(NEXT, 1);                                                 \
         }                                                                      \
     } while (0)
+#define FY_BELOW_P(lo) ((lo) < p_)
 
 /* The kernel body for any source. */
 #define FY_BODY(SWAP, a, n, SIZE)                                              \
@@ -290,15 +343,18 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
             break;                                                             \
         }                                                                      \
         wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0};                               \
+        size_t i = (n);                                                        \
         if (rng->src == FSH_SRC_XOSHIRO) {                                     \
             w.s0 = rng->xs[0], w.s1 = rng->xs[1];                              \
             w.s2 = rng->xs[2], w.s3 = rng->xs[3];                              \
-            FY_FUSED(SWAP, a, n, SIZE, ws_xoshiro);                            \
+            if (w.pos < FSH_BUF_WORDS)                                         \
+                FY_FUSED(SWAP, a, SIZE, ws_drain);                             \
+            FY_FUSED(SWAP, a, SIZE, ws_xoshiro);                               \
             rng->xs[0] = w.s0, rng->xs[1] = w.s1;                              \
             rng->xs[2] = w.s2, rng->xs[3] = w.s3;                              \
             rng->words_made += w.made;                                         \
         } else {                                                               \
-            FY_FUSED(SWAP, a, n, SIZE, ws_buffered);                           \
+            FY_FUSED(SWAP, a, SIZE, ws_buffered);                              \
         }                                                                      \
         rng->pos = w.pos;                                                      \
     } while (0)
