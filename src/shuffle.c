@@ -278,10 +278,13 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
     do {                                                                       \
         uint64_t r_ = NEXT(&w), lo_ = fy_dice(r_, i, (K), j_);                 \
         if (FSH_UNLIKELY(FAILS(lo_))) {                                        \
+            /* An opaque copy of i: the hot path's bounds i-1, i-2, ...   \
+               are not kept alive (in registers) for this branch. */         \
+            size_t ic_ = FSH_OPAQUE(i);                                        \
             wsrc c_ = w;                                                       \
-            r_ = fy_exact_word(&c_, WS_COLD_##NEXT, i, (K), r_);               \
+            r_ = fy_exact_word(&c_, WS_COLD_##NEXT, ic_, (K), r_);             \
             w = c_;                                                            \
-            (void)fy_dice(r_, i, (K), j_);                                     \
+            (void)fy_dice(r_, ic_, (K), j_);                                   \
         }                                                                      \
     } while (0)
 
