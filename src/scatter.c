@@ -151,46 +151,105 @@ static size_t cut(size_t n, size_t k, size_t j)
 }
 
 /*
- * Rough shuffle of one stripe (step a). The current element sits at the
- * stripe's slot nx[0] of bucket 0 and is held in a register: label j != 0
- * trades it for the first unprocessed element of bucket j; label 0 keeps it
- * in place and takes the next one. Equivalent to swapping a[nx[0]] with
- * a[nx[j]] and advancing nx[j], as the generic version does.
+ * Rough shuffle of one stripe (step a), for power-of-two k. The current
+ * element sits at the stripe's slot nx[0] of bucket 0 and is held in a
+ * register: label j != 0 trades it for the first unprocessed element of
+ * bucket j; label 0 keeps it in place and takes the next one. Equivalent to
+ * swapping a[nx[0]] with a[nx[j]] and advancing nx[j], as the generic
+ * version does. The label word and count live in locals (element stores
+ * through a char pointer would otherwise force them to memory each step).
+ *
+ * For small k the label-0 case is taken without a branch: store the held
+ * element at bucket j's slot, then hold either what that slot held (j != 0)
+ * or the next element of bucket 0 (j == 0), by a select. A branch there
+ * mispredicts on about 1/k of the steps: at k = 2, as in lower levels, the
+ * pass took 3.6 ns per element instead of 1.5. For k >= 32 the branch is
+ * cheaper than the extra load (0.97 against 1.19 ns at k = 256).
  */
-#define PF_BYTES 256 /* prefetch distance in each bucket's stream */
+#define PF_BYTES 256      /* prefetch distance in each bucket's stream */
+#define ROUGH_SELECT_K 16 /* branchless up to this many buckets */
 
-#define DEFINE_ROUGH(name, SIZE)                                               \
-    static void name(labeler *L, unsigned char *a, size_t *nx,                 \
+#define ROUGH_LABEL(j)                                                         \
+    do {                                                                       \
+        if (left == 0) {                                                       \
+            w = fsh_next_word(rng);                                            \
+            left = per;                                                        \
+        }                                                                      \
+        (j) = (size_t)(w >> (64 - bits));                                      \
+        w <<= bits;                                                            \
+        left--;                                                                \
+    } while (0)
+
+/* T: an element type of SIZE bytes; SELECT(c, y, z): c ? y : z without a
+   branch on c. */
+#define DEFINE_ROUGH(name, T, SIZE, SELECT)                                    \
+    static void name(const labeler *L, unsigned char *a, size_t *nx,           \
                      const size_t *en)                                         \
     {                                                                          \
-        unsigned char x[SIZE], y[SIZE];                                        \
-        memcpy(x, a + nx[0] * SIZE, SIZE);                                     \
+        fsh_rng *rng = L->rng;                                                 \
+        const unsigned bits = L->bits, per = L->per;                           \
+        uint64_t w = 0;                                                        \
+        unsigned left = 0;                                                     \
+        size_t n0 = nx[0], j;                                                  \
+        T x, y, z;                                                             \
+        memcpy(&x, a + n0 * SIZE, SIZE);                                       \
+        if (L->k <= ROUGH_SELECT_K) {                                          \
+            for (;;) {                                                         \
+                ROUGH_LABEL(j);                                                \
+                size_t q = nx[j];                                              \
+                unsigned char *p = a + q * SIZE;                               \
+                nx[j] = q + 1;                                                 \
+                n0 += j == 0;                                                  \
+                memcpy(&y, p, SIZE);                                           \
+                memcpy(p, &x, SIZE);                                           \
+                if (FSH_UNLIKELY(q + 1 == en[j])) {                            \
+                    if (j != 0)                                                \
+                        memcpy(a + n0 * SIZE, &y, SIZE);                       \
+                    return;                                                    \
+                }                                                              \
+                memcpy(&z, a + n0 * SIZE, SIZE);                               \
+                x = SELECT(j != 0, y, z);                                      \
+            }                                                                  \
+        }                                                                      \
         for (;;) {                                                             \
-            size_t j = next_label(L);                                          \
+            ROUGH_LABEL(j);                                                    \
             if (j == 0) {                                                      \
-                memcpy(a + nx[0] * SIZE, x, SIZE);                             \
+                memcpy(a + nx[0] * SIZE, &x, SIZE);                            \
                 if (++nx[0] == en[0])                                          \
                     return;                                                    \
-                memcpy(x, a + nx[0] * SIZE, SIZE);                             \
+                memcpy(&x, a + nx[0] * SIZE, SIZE);                            \
                 continue;                                                      \
             }                                                                  \
             unsigned char *p = a + nx[j] * SIZE;                               \
             __builtin_prefetch((const void *)((uintptr_t)p + PF_BYTES), 1);    \
-            memcpy(y, p, SIZE);                                                \
-            memcpy(p, x, SIZE);                                                \
-            memcpy(x, y, SIZE);                                                \
+            memcpy(&y, p, SIZE);                                               \
+            memcpy(p, &x, SIZE);                                               \
+            x = y;                                                             \
             if (++nx[j] == en[j]) {                                            \
-                memcpy(a + nx[0] * SIZE, x, SIZE);                             \
+                memcpy(a + nx[0] * SIZE, &x, SIZE);                            \
                 return;                                                        \
             }                                                                  \
         }                                                                      \
     }
 
-DEFINE_ROUGH(rough1, 1)
-DEFINE_ROUGH(rough2, 2)
-DEFINE_ROUGH(rough4, 4)
-DEFINE_ROUGH(rough8, 8)
-DEFINE_ROUGH(rough16, 16)
+typedef struct {
+    uint64_t lo, hi;
+} u64x2;
+
+#define SELECT_INT(c, y, z) ((c) ? (y) : (z))
+
+static inline u64x2 select_u64x2(int c, u64x2 y, u64x2 z)
+{
+    uint64_t m = 0u - (uint64_t)c;
+    u64x2 r = {(y.lo & m) | (z.lo & ~m), (y.hi & m) | (z.hi & ~m)};
+    return r;
+}
+
+DEFINE_ROUGH(rough1, uint8_t, 1, SELECT_INT)
+DEFINE_ROUGH(rough2, uint16_t, 2, SELECT_INT)
+DEFINE_ROUGH(rough4, uint32_t, 4, SELECT_INT)
+DEFINE_ROUGH(rough8, uint64_t, 8, SELECT_INT)
+DEFINE_ROUGH(rough16, u64x2, 16, select_u64x2)
 
 static void rough_any(labeler *L, unsigned char *a, size_t *nx,
                       const size_t *en, size_t size)
@@ -215,7 +274,7 @@ static void rough_stripe(sctx *c, level *lv, unsigned s)
     fsh_rng local, *r = task_rng(c, &local, lv->node, s);
     labeler L;
     labeler_init(&L, r, k);
-    switch (c->size) {
+    switch (L.pow2 ? c->size : 0) {
     case 1:
         rough1(&L, lv->a, nx, en);
         break;
