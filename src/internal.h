@@ -394,6 +394,14 @@ FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
 FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
                               size_t size);
 
+/* fsh_fy_kernel (the same permutation) that also prefetches the
+   ahead_bytes at ahead, spread over the shuffle: the scatter shuffle's
+   buckets pull in the next bucket. Element sizes other than 4, 8, 16: no
+   prefetching. */
+FSH_HIDDEN void fsh_fy_kernel_ahead(fsh_rng *rng, unsigned char *a, size_t n,
+                                   size_t size, const unsigned char *ahead,
+                                   size_t ahead_bytes);
+
 /* The prefetching Fisher-Yates: same draws and swaps as fsh_fy_kernel.
    Returns 0 (and does nothing) where it has no kernel: randint sources,
    element sizes other than 4, 8, 16, no 128-bit multiply. */
@@ -409,7 +417,7 @@ FSH_HIDDEN int fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n,
 
 /* Test hook: the scatter kernel with fixed parameters. */
 typedef struct fsh_scatter_params {
-    unsigned k;       /* buckets per level, 2..256 */
+    unsigned k;       /* buckets per level, 2..512 */
     unsigned stripes; /* stripes of the top level, 1..8 */
     size_t base;      /* buckets of at most base elements: Fisher-Yates */
     unsigned threads; /* keyed only; 0 = 1 */

@@ -50,7 +50,7 @@
 /* Scatter shuffle                                                          */
 
 #ifndef SC_KMAX
-#define SC_KMAX 256   /* buckets per level */
+#define SC_KMAX 512   /* buckets per level */
 #endif
 #define SC_SMAX 8     /* stripes of the top level */
 #define SC_MAXDEPTH 5 /* levels the stream ids can name (10 bits each) */
@@ -420,8 +420,16 @@ static void level_fix(sctx *c, level *lv)
     free(tmp);
 }
 
+/* The next bucket a leaf prefetches while it shuffles (none: NULL, 0), and
+   whether its own elements are cold (not prefetched by the previous leaf). */
+typedef struct ahead {
+    const unsigned char *p;
+    size_t bytes;
+    int cold;
+} ahead;
+
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
-                         unsigned depth);
+                         unsigned depth, ahead ah);
 
 static void warm(const unsigned char *p, size_t bytes)
 {
@@ -433,26 +441,37 @@ static void warm(const unsigned char *p, size_t bytes)
     __asm__ volatile("" : : "r"(acc));
 }
 
-/* Step d for bucket j. */
-static void level_bucket(sctx *c, const level *lv, unsigned j)
+/* Step d for bucket j. The thread running it is expected to take bucket
+   j + stride next (the tasks are handed out in order), so the leaf
+   prefetches that one; prefetched says whether bucket j was prefetched. */
+static void level_bucket(sctx *c, const level *lv, unsigned j, unsigned stride,
+                         int prefetched)
 {
     size_t b0 = lv->F[j], b1 = lv->F[j + 1];
+    ahead ah = {NULL, 0, !prefetched};
+    if (j + stride < lv->k) {
+        size_t n0 = lv->F[j + stride], n1 = lv->F[j + stride + 1];
+        ah.p = lv->a + n0 * c->size;
+        ah.bytes = (n1 - n0) * c->size;
+    }
     scatter_node(c, lv->a + b0 * c->size, b1 - b0,
-                 lv->node << 10 | (uint64_t)j, lv->depth + 1);
+                 lv->node << 10 | (uint64_t)j, lv->depth + 1, ah);
 }
 
 /* A bucket: Fisher-Yates when small (or too deep to name), else a level. */
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
-                         unsigned depth)
+                         unsigned depth, ahead ah)
 {
     if (n < 2 || atomic_load(&c->error))
         return;
     if (n <= c->base || depth >= SC_MAXDEPTH) {
-        /* Pull the bucket into cache in one streaming pass: the random
-           accesses of Fisher-Yates would otherwise each miss to DRAM. */
-        warm(a, n * c->size);
+        /* Pull a cold bucket into cache in one streaming pass: the random
+           accesses of Fisher-Yates would otherwise each miss to DRAM. A
+           bucket prefetched by the previous leaf is (mostly) there. */
+        if (ah.cold)
+            warm(a, n * c->size);
         fsh_rng local, *r = task_rng(c, &local, node, TASK_LEAF);
-        fsh_fy_kernel(r, a, n, c->size);
+        fsh_fy_kernel_ahead(r, a, n, c->size, ah.p, ah.bytes);
         task_done(c, r);
         return;
     }
@@ -462,7 +481,7 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
     rough_stripe(c, &lv, 0);
     level_fix(c, &lv);
     for (unsigned j = 0; j < lv.k; j++)
-        level_bucket(c, &lv, j);
+        level_bucket(c, &lv, j, 1, j > 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -474,20 +493,24 @@ typedef struct job {
     level *lv;
     int phase; /* 0: stripes, 1: buckets */
     size_t count;
+    unsigned stride; /* threads running: a thread's likely next task */
     atomic_size_t next;
 } job;
 
 static void *worker(void *arg)
 {
     job *jb = arg;
+    size_t expect = SIZE_MAX; /* the bucket this thread prefetched */
     for (;;) {
         size_t t = atomic_fetch_add(&jb->next, 1);
         if (t >= jb->count)
             break;
-        if (jb->phase == 0)
+        if (jb->phase == 0) {
             rough_stripe(jb->c, jb->lv, (unsigned)t);
-        else
-            level_bucket(jb->c, jb->lv, (unsigned)t);
+        } else {
+            level_bucket(jb->c, jb->lv, (unsigned)t, jb->stride, t == expect);
+            expect = t + jb->stride;
+        }
     }
     return NULL;
 }
@@ -500,6 +523,7 @@ static void run_job(job *jb, unsigned threads)
     unsigned made = 0;
     if (threads > jb->count)
         threads = (unsigned)jb->count;
+    jb->stride = threads; /* a hint: a failed pthread_create only blurs it */
     for (unsigned t = 1; t < threads; t++) {
         if (pthread_create(&tid[made], NULL, worker, jb) != 0)
             break; /* fewer threads: same output */
@@ -510,13 +534,16 @@ static void run_job(job *jb, unsigned threads)
         pthread_join(tid[t], NULL);
 }
 
-/* Default tuning (see docs/DESIGN.md): buckets of at most 4 MiB go
-   to Fisher-Yates; the top level has FSH_SCATTER_STRIPES stripes. */
+/* Default tuning (measured on Zen 5, 1 MiB L2, 32 MiB L3; docs/DESIGN.md):
+   buckets of at most 2 MiB go to Fisher-Yates (with up to 512 buckets a
+   level, 1e8 8-byte elements make one level of 1.56 MiB buckets); the top
+   level has 4 stripes (more stripes stop the rough pass earlier: 8 tripled
+   the fix-up's time). */
 #ifndef SC_BASE_BYTES
-#define SC_BASE_BYTES ((size_t)4 << 20)
+#define SC_BASE_BYTES ((size_t)2 << 20)
 #endif
 #ifndef SC_STRIPES
-#define SC_STRIPES 8
+#define SC_STRIPES 4
 #endif
 
 static void scatter_run(sctx *c, unsigned char *a, size_t n,
@@ -524,10 +551,15 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
 {
     unsigned S = c->sfix ? c->sfix : SC_STRIPES;
     if (n <= c->base) {
-        scatter_node(c, a, n, 1, 0);
+        scatter_node(c, a, n, 1, 0, (ahead){NULL, 0, 1});
         return;
     }
-    size_t buf[3 * SC_SMAX * SC_KMAX]; /* 48 KiB of stack */
+    /* 3 * S * SC_KMAX words (48 KiB): on the heap, not a caller's stack. */
+    size_t *buf = malloc(3 * (size_t)S * SC_KMAX * sizeof *buf);
+    if (buf == NULL) {
+        atomic_store(&c->error, 1);
+        return;
+    }
     level lv;
     level_plan(c, &lv, a, n, 1, 0, S, buf);
     job jb;
@@ -557,6 +589,7 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
 #define D(a, b) ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)n
     fprintf(stderr, "k=%u rough %.2f fix %.2f buckets %.2f ns/el\n", lv.k, D(t0, t1), D(t1, t2), D(t2, t3));
 #endif
+    free(buf);
 }
 
 static void key_from(sctx *c, fsh_rng *rng)
