@@ -156,29 +156,71 @@ static size_t cut(size_t n, size_t k, size_t j)
  * register: label j != 0 trades it for the first unprocessed element of
  * bucket j; label 0 keeps it in place and takes the next one. Equivalent to
  * swapping a[nx[0]] with a[nx[j]] and advancing nx[j], as the generic
- * version does. The label word and count live in locals (element stores
- * through a char pointer would otherwise force them to memory each step).
+ * version does.
  *
- * For small k the label-0 case is taken without a branch: store the held
- * element at bucket j's slot, then hold either what that slot held (j != 0)
- * or the next element of bucket 0 (j == 0), by a select. A branch there
- * mispredicts on about 1/k of the steps: at k = 2, as in lower levels, the
- * pass took 3.6 ns per element instead of 1.5. For k >= 32 the branch is
- * cheaper than the extra load (0.97 against 1.19 ns at k = 256).
+ * The stripe stops the moment a part fills. With R the least room left in
+ * any part, no part can fill in the next R - 1 steps, so those run
+ * unchecked, a whole label word at a time (the per = 64 / bits labels of a
+ * word unrolled for each label width); parts fill slowly and evenly, so R
+ * shrinks by about 1/k a run and the k-term scan for R is paid rarely. Only
+ * the last steps, once R <= per, are checked one by one. Same labels, same
+ * steps, same stop as checking every step: at k = 512 the pass went from
+ * 1.27 to 0.85 ns per element (bench/rough experiment in docs/DESIGN.md).
+ *
+ * For small k (bits <= 4) the label-0 case is taken without a branch: store
+ * the held element at bucket j's slot, then hold either what that slot held
+ * (j != 0) or the next element of bucket 0 (j == 0), by a select. A branch
+ * there mispredicts on about 1/k of the steps: at k = 2, as in lower
+ * levels, it took 3.6 ns per element instead of 1.5. For larger k the
+ * branch is cheaper than the extra load.
  */
-#define PF_BYTES 256      /* prefetch distance in each bucket's stream */
-#define ROUGH_SELECT_K 16 /* branchless up to this many buckets */
+#define PF_BYTES 256 /* prefetch distance in each bucket's stream */
 
-#define ROUGH_LABEL(j)                                                         \
+/* Least room left in any of the k parts. */
+static size_t least_room(const size_t *nx, const size_t *en, unsigned k)
+{
+    size_t r = SIZE_MAX;
+    for (unsigned j = 0; j < k; j++)
+        if (en[j] - nx[j] < r)
+            r = en[j] - nx[j];
+    return r;
+}
+
+/* One unchecked step with label j (x held, n0 == nx[0] kept in step). */
+#define ROUGH_STEP(SIZE, SELECT, SELECTED, j)                                  \
     do {                                                                       \
-        if (left == 0) {                                                       \
-            w = fsh_next_word(rng);                                            \
-            left = per;                                                        \
+        if (SELECTED) {                                                        \
+            size_t q_ = nx[j];                                                 \
+            unsigned char *p_ = a + q_ * SIZE;                                 \
+            nx[j] = q_ + 1;                                                    \
+            n0 += (j) == 0;                                                    \
+            memcpy(&y, p_, SIZE);                                              \
+            memcpy(p_, &x, SIZE);                                              \
+            memcpy(&z, a + n0 * SIZE, SIZE);                                   \
+            x = SELECT((j) != 0, y, z);                                        \
+        } else if ((j) == 0) {                                                 \
+            memcpy(a + n0 * SIZE, &x, SIZE);                                   \
+            nx[0] = ++n0;                                                      \
+            memcpy(&x, a + n0 * SIZE, SIZE);                                   \
+        } else {                                                               \
+            unsigned char *p_ = a + nx[j]++ * SIZE;                            \
+            __builtin_prefetch((const void *)((uintptr_t)p_ + PF_BYTES), 1);   \
+            memcpy(&y, p_, SIZE);                                              \
+            memcpy(p_, &x, SIZE);                                              \
+            x = y;                                                             \
         }                                                                      \
-        (j) = (size_t)(w >> (64 - bits));                                      \
-        w <<= bits;                                                            \
-        left--;                                                                \
     } while (0)
+
+/* `words` label words of width B, unchecked. */
+#define ROUGH_RUN(SIZE, SELECT, B)                                             \
+    for (size_t t_ = 0; t_ < words; t_++) {                                    \
+        uint64_t w_ = fsh_next_word(rng);                                      \
+        _Pragma("GCC unroll 64") for (unsigned u_ = 0; u_ < 64 / (B); u_++) {  \
+            size_t j_ = (size_t)(w_ >> (64 - (B)));                            \
+            w_ <<= (B);                                                        \
+            ROUGH_STEP(SIZE, SELECT, (B) <= 4, j_);                            \
+        }                                                                      \
+    }
 
 /* T: an element type of SIZE bytes; SELECT(c, y, z): c ? y : z without a
    branch on c. */
@@ -187,48 +229,50 @@ static size_t cut(size_t n, size_t k, size_t j)
                      const size_t *en)                                         \
     {                                                                          \
         fsh_rng *rng = L->rng;                                                 \
-        const unsigned bits = L->bits, per = L->per;                           \
-        uint64_t w = 0;                                                        \
-        unsigned left = 0;                                                     \
-        size_t n0 = nx[0], j;                                                  \
+        const unsigned bits = L->bits, per = L->per, k = (unsigned)L->k;       \
+        size_t n0 = nx[0];                                                     \
         T x, y, z;                                                             \
         memcpy(&x, a + n0 * SIZE, SIZE);                                       \
-        if (L->k <= ROUGH_SELECT_K) {                                          \
-            for (;;) {                                                         \
-                ROUGH_LABEL(j);                                                \
-                size_t q = nx[j];                                              \
-                unsigned char *p = a + q * SIZE;                               \
-                nx[j] = q + 1;                                                 \
-                n0 += j == 0;                                                  \
-                memcpy(&y, p, SIZE);                                           \
-                memcpy(p, &x, SIZE);                                           \
-                if (FSH_UNLIKELY(q + 1 == en[j])) {                            \
-                    if (j != 0)                                                \
-                        memcpy(a + n0 * SIZE, &y, SIZE);                       \
-                    return;                                                    \
-                }                                                              \
-                memcpy(&z, a + n0 * SIZE, SIZE);                               \
-                x = SELECT(j != 0, y, z);                                      \
+        for (;;) {                                                             \
+            size_t R = least_room(nx, en, k);                                  \
+            if (R <= per)                                                      \
+                break;                                                         \
+            size_t words = (R - 1) / per;                                      \
+            switch (bits) {                                                    \
+            case 1: ROUGH_RUN(SIZE, SELECT, 1) break;                          \
+            case 2: ROUGH_RUN(SIZE, SELECT, 2) break;                          \
+            case 3: ROUGH_RUN(SIZE, SELECT, 3) break;                          \
+            case 4: ROUGH_RUN(SIZE, SELECT, 4) break;                          \
+            case 5: ROUGH_RUN(SIZE, SELECT, 5) break;                          \
+            case 6: ROUGH_RUN(SIZE, SELECT, 6) break;                          \
+            case 7: ROUGH_RUN(SIZE, SELECT, 7) break;                          \
+            case 8: ROUGH_RUN(SIZE, SELECT, 8) break;                          \
+            default: ROUGH_RUN(SIZE, SELECT, 9) break;                         \
             }                                                                  \
         }                                                                      \
+        /* The last steps, checked: a fresh word, as the runs end on one. */  \
+        uint64_t w = 0;                                                        \
+        unsigned left = 0;                                                     \
         for (;;) {                                                             \
-            ROUGH_LABEL(j);                                                    \
-            if (j == 0) {                                                      \
-                memcpy(a + nx[0] * SIZE, &x, SIZE);                            \
-                if (++nx[0] == en[0])                                          \
-                    return;                                                    \
-                memcpy(&x, a + nx[0] * SIZE, SIZE);                            \
-                continue;                                                      \
+            if (left == 0) {                                                   \
+                w = fsh_next_word(rng);                                        \
+                left = per;                                                    \
             }                                                                  \
+            size_t j = (size_t)(w >> (64 - bits));                             \
+            w <<= bits;                                                        \
+            left--;                                                            \
             unsigned char *p = a + nx[j] * SIZE;                               \
-            __builtin_prefetch((const void *)((uintptr_t)p + PF_BYTES), 1);    \
             memcpy(&y, p, SIZE);                                               \
             memcpy(p, &x, SIZE);                                               \
-            x = y;                                                             \
             if (++nx[j] == en[j]) {                                            \
-                memcpy(a + nx[0] * SIZE, &x, SIZE);                            \
+                if (j != 0)                                                    \
+                    memcpy(a + nx[0] * SIZE, &y, SIZE);                        \
                 return;                                                        \
             }                                                                  \
+            if (j != 0)                                                        \
+                x = y;                                                         \
+            else                                                               \
+                memcpy(&x, a + nx[0] * SIZE, SIZE);                            \
         }                                                                      \
     }
 
