@@ -377,91 +377,155 @@ static void level_plan(const sctx *c, level *lv, unsigned char *a, size_t n,
     }
 }
 
-/* Steps b and c: compact, label the stash, move the boundaries, place the
-   stash. Sets lv->F; on allocation failure sets c->error and leaves a
-   permutation of the input. */
-static void level_fix(sctx *c, level *lv)
+/* Steps b and c's shared state, so that their per-bucket and per-chunk
+   parts can run as parallel tasks (one definition either way: the output
+   does not depend on how they are split). */
+typedef struct fixup {
+    size_t P[SC_KMAX];     /* processed elements of bucket j */
+    size_t V[SC_KMAX + 1]; /* bucket j's stash in tmp: [V_j, V_j+1) */
+    unsigned char *tmp;    /* the stash, m elements, then m labels */
+    lab_t *lab;
+    size_t m;
+    size_t chunks, chunk_len; /* the stash placement's tasks */
+    size_t *cpos; /* chunks * k: next slot of (chunk, label) */
+} fixup;
+
+static void run_tasks(sctx *c, level *lv, fixup *fx, int phase, size_t count,
+                      unsigned threads);
+
+/* Task: compact bucket j's processed parts to the front of its region and
+   copy the unlabelled rest (its share of the stash) out to tmp. */
+static void fix_bucket(const sctx *c, const level *lv, const fixup *fx,
+                       unsigned j)
 {
     unsigned k = lv->k, S = lv->S;
     size_t size = c->size;
     unsigned char *a = lv->a;
-    size_t P[SC_KMAX], V[SC_KMAX + 1], cnt[SC_KMAX];
+    size_t w = lv->nx[j];
+    for (unsigned s = 1; s < S; s++) {
+        size_t i = (size_t)s * k + j;
+        size_t L = lv->nx[i] - lv->st[i], h = lv->st[i] - w;
+        size_t cc = h < L ? h : L;
+        if (cc > 0)
+            fsh_swap_bytes(a + w * size, a + (lv->nx[i] - cc) * size,
+                           cc * size);
+        w += L;
+    }
+    memcpy(fx->tmp + fx->V[j] * size, a + w * size,
+           (fx->V[j + 1] - fx->V[j]) * size);
+}
+
+/* Task: stash chunk q's elements to the next free slots of their labels'
+   buckets, in order (the chunks' slots were handed out in order). */
+static void fix_place(const sctx *c, const level *lv, fixup *fx, size_t q)
+{
+    size_t size = c->size, t0 = q * fx->chunk_len;
+    size_t t1 = t0 + fx->chunk_len < fx->m ? t0 + fx->chunk_len : fx->m;
+    size_t *pos = fx->cpos + q * lv->k;
+    for (size_t t = t0; t < t1; t++)
+        memcpy(lv->a + pos[fx->lab[t]]++ * size, fx->tmp + t * size, size);
+}
+
+/* Steps b and c: compact, label the stash, move the boundaries, place the
+   stash. Sets lv->F; on allocation failure sets c->error and leaves a
+   permutation of the input. The compaction and the placement run on up to
+   `threads` threads. */
+static void level_fix(sctx *c, level *lv, unsigned threads)
+{
+    unsigned k = lv->k, S = lv->S;
+    size_t size = c->size;
+    unsigned char *a = lv->a;
+    size_t cnt[SC_KMAX];
     if (c->broken) { /* test hook: the rough regions taken as the buckets */
         for (unsigned j = 0; j <= k; j++)
             lv->F[j] = cut(lv->n, k, j);
         return;
     }
-    /* b. Compact each bucket region's processed parts to its front. */
-    size_t m = 0;
+    fixup *fx = malloc(sizeof *fx);
+    if (fx == NULL)
+        goto nomem;
+    /* Processed counts and stash offsets, known before any compaction. */
+    fx->m = 0;
     for (unsigned j = 0; j < k; j++) {
-        size_t w = lv->nx[j];
-        for (unsigned s = 1; s < S; s++) {
-            size_t i = (size_t)s * k + j;
-            size_t L = lv->nx[i] - lv->st[i], h = lv->st[i] - w;
-            size_t cc = h < L ? h : L;
-            if (cc > 0)
-                fsh_swap_bytes(a + w * size, a + (lv->nx[i] - cc) * size,
-                           cc * size);
-            w += L;
-        }
-        P[j] = w - cut(lv->n, k, j);
-        V[j] = m;
-        m += cut(lv->n, k, j + 1) - w;
+        size_t p = 0;
+        for (unsigned s = 0; s < S; s++)
+            p += lv->nx[(size_t)s * k + j] - lv->st[(size_t)s * k + j];
+        fx->P[j] = p;
+        fx->V[j] = fx->m;
+        fx->m += cut(lv->n, k, j + 1) - cut(lv->n, k, j) - p;
         cnt[j] = 0;
     }
-    V[k] = m;
-    /* The stash (unlabelled elements, in order of position) goes to a
-       copy with one label byte each. */
-    unsigned char *tmp = NULL;
-    if (m > 0 && (tmp = malloc(m * (size + sizeof(lab_t)))) == NULL) {
-        atomic_store(&c->error, 1);
-        for (unsigned j = 0; j <= k; j++)
-            lv->F[j] = j == k ? lv->n : 0; /* one bucket: nothing to do */
-        return;
+    fx->V[k] = fx->m;
+    size_t m = fx->m;
+    fx->chunks = threads > 1 && m >= 65536 ? 8 * (size_t)threads : 1;
+    fx->chunk_len = (m + fx->chunks - 1) / fx->chunks;
+    fx->tmp = NULL;
+    fx->cpos = malloc(fx->chunks * k * sizeof *fx->cpos);
+    if (fx->cpos == NULL ||
+        (m > 0 && (fx->tmp = malloc(m * (size + sizeof(lab_t)))) == NULL)) {
+        free(fx->cpos);
+        free(fx);
+        goto nomem;
     }
-    lab_t *lab = (lab_t *)(void *)(tmp + m * size);
-    for (unsigned j = 0; j < k; j++)
-        memcpy(tmp + V[j] * size, a + (cut(lv->n, k, j) + P[j]) * size,
-               (V[j + 1] - V[j]) * size);
-    /* Each stash element's label: m fresh uniform draws, counted. */
+    fx->lab = (lab_t *)(void *)(fx->tmp + m * size);
+    /* b. Compaction; the stash (unlabelled elements, in order of
+       position) to tmp. */
+    run_tasks(c, lv, fx, 2, k, threads);
+    /* Each stash element's label: m fresh uniform draws, counted (per
+       placement chunk). */
+    memset(fx->cpos, 0, fx->chunks * k * sizeof *fx->cpos);
     fsh_rng local, *r = task_rng(c, &local, lv->node, TASK_STASH);
     labeler L;
     labeler_init(&L, r, k);
     for (size_t t = 0; t < m; t++) {
         size_t j = next_label(&L);
-        lab[t] = (lab_t)j;
+        fx->lab[t] = (lab_t)j;
+        fx->cpos[t / fx->chunk_len * k + j]++;
         cnt[j]++;
     }
     task_done(c, r);
     lv->F[0] = 0;
     for (unsigned j = 0; j < k; j++)
-        lv->F[j + 1] = lv->F[j] + P[j] + cnt[j];
+        lv->F[j + 1] = lv->F[j] + fx->P[j] + cnt[j];
     /* c. Move processed block j from [R_j, R_j + P_j) to [F_j, F_j + P_j):
        blocks moving left in increasing j, then those moving right in
        decreasing j, so a block's new slots never hold another block (only
        stash slots, already copied out). Only the non-overlapping part
        moves: order inside a bucket does not matter. */
     for (unsigned j = 0; j < k; j++) {
-        size_t from = cut(lv->n, k, j), to = lv->F[j], p = P[j];
+        size_t from = cut(lv->n, k, j), to = lv->F[j], p = fx->P[j];
         if (to < from) {
             size_t cc = from - to < p ? from - to : p;
             memcpy(a + to * size, a + (from + p - cc) * size, cc * size);
         }
     }
     for (unsigned j = k; j-- > 0;) {
-        size_t from = cut(lv->n, k, j), to = lv->F[j], p = P[j];
+        size_t from = cut(lv->n, k, j), to = lv->F[j], p = fx->P[j];
         if (to > from) {
             size_t cc = to - from < p ? to - from : p;
             memcpy(a + (to + p - cc) * size, a + from * size, cc * size);
         }
     }
-    /* Each stash element to the next free slot of its label's bucket. */
-    size_t pos[SC_KMAX];
-    for (unsigned j = 0; j < k; j++)
-        pos[j] = lv->F[j] + P[j];
-    for (size_t t = 0; t < m; t++)
-        memcpy(a + pos[lab[t]]++ * size, tmp + t * size, size);
-    free(tmp);
+    /* Each stash element to the next free slot of its label's bucket, in
+       stash order: chunk q's first slot for label j comes after the slots
+       of the chunks before it. */
+    for (unsigned j = 0; j < k; j++) {
+        size_t pos = lv->F[j] + fx->P[j];
+        for (size_t q = 0; q < fx->chunks; q++) {
+            size_t n_qj = fx->cpos[q * k + j];
+            fx->cpos[q * k + j] = pos;
+            pos += n_qj;
+        }
+    }
+    run_tasks(c, lv, fx, 3, fx->chunks, threads);
+    free(fx->tmp);
+    free(fx->cpos);
+    free(fx);
+    return;
+nomem:
+    atomic_store(&c->error, 1);
+    for (unsigned j = 0; j <= k; j++)
+        lv->F[j] = j == k ? lv->n : 0; /* one bucket: nothing to do */
 }
 
 /* The next bucket a leaf prefetches while it shuffles (none: NULL, 0), and
@@ -523,7 +587,7 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
     level lv;
     level_plan(c, &lv, a, n, node, depth, 1, buf);
     rough_stripe(c, &lv, 0);
-    level_fix(c, &lv);
+    level_fix(c, &lv, 1);
     for (unsigned j = 0; j < lv.k; j++)
         level_bucket(c, &lv, j, 1, j > 0);
 }
@@ -535,7 +599,8 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
 typedef struct job {
     sctx *c;
     level *lv;
-    int phase; /* 0: stripes, 1: buckets */
+    fixup *fx;
+    int phase; /* 0: stripes, 1: buckets, 2: fix_bucket, 3: fix_place */
     size_t count;
     unsigned stride; /* threads running: a thread's likely next task */
     atomic_size_t next;
@@ -551,9 +616,13 @@ static void *worker(void *arg)
             break;
         if (jb->phase == 0) {
             rough_stripe(jb->c, jb->lv, (unsigned)t);
-        } else {
+        } else if (jb->phase == 1) {
             level_bucket(jb->c, jb->lv, (unsigned)t, jb->stride, t == expect);
             expect = t + jb->stride;
+        } else if (jb->phase == 2) {
+            fix_bucket(jb->c, jb->lv, jb->fx, (unsigned)t);
+        } else {
+            fix_place(jb->c, jb->lv, jb->fx, t);
         }
     }
     return NULL;
@@ -576,6 +645,19 @@ static void run_job(job *jb, unsigned threads)
     worker(jb);
     for (unsigned t = 0; t < made; t++)
         pthread_join(tid[t], NULL);
+}
+
+static void run_tasks(sctx *c, level *lv, fixup *fx, int phase, size_t count,
+                      unsigned threads)
+{
+    job jb;
+    jb.c = c;
+    jb.lv = lv;
+    jb.fx = fx;
+    jb.phase = phase;
+    jb.count = count;
+    atomic_init(&jb.next, 0);
+    run_job(&jb, threads);
 }
 
 /* Default tuning (measured on Zen 5, 1 MiB L2, 32 MiB L3; docs/DESIGN.md):
@@ -609,6 +691,7 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
     job jb;
     jb.c = c;
     jb.lv = &lv;
+    jb.fx = NULL;
     jb.phase = 0;
     jb.count = S;
     atomic_init(&jb.next, 0);
@@ -620,7 +703,7 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
 #ifdef SC_TIMING
     clock_gettime(CLOCK_MONOTONIC, &t1);
 #endif
-    level_fix(c, &lv);
+    level_fix(c, &lv, threads);
 #ifdef SC_TIMING
     clock_gettime(CLOCK_MONOTONIC, &t2);
 #endif
