@@ -364,10 +364,11 @@ FSH_API int fsh_fileshuf_scatter(const uint32_t *bucket, uint32_t lo, size_t nb,
  *   output is defined by that algorithm: 4 words of rng key one ChaCha
  *   stream per bucket task (the rng's round count; ChaCha8 for other
  *   generators), so it is the same for every thread count. Extra memory:
- *   about 60 KiB of stack, plus one heap copy of the "stash", the elements
- *   the rough shuffle leaves unlabelled, with a label byte each: typically
- *   1-3 % of the array (size + 1 bytes per stash element; by design never
- *   more than the array, in practice under 5 % from 24 MiB on). If that
+ *   about 40 KiB of stack per level, 48 KiB of heap for the top level's
+ *   cursors, and one heap copy of the "stash", the elements the rough
+ *   shuffle leaves unlabelled, with a 2-byte label each: about 1 % of the
+ *   array (size + 2 bytes per stash element; 0.8 % at 24 MiB and 1.3 % at
+ *   1e8 8-byte elements; by design never more than the array). If an
  *   allocation fails the call returns FSH_ENOMEM and the array is still a
  *   permutation of its input, but not a uniform one: shuffle it again.
  */
@@ -376,7 +377,10 @@ FSH_API int fsh_fileshuf_scatter(const uint32_t *bucket, uint32_t lo, size_t nb,
    with output identical to fsh_shuffle for the same rng state whatever the
    thread count. Up to 24 MiB, or with a randint source, it runs fsh_shuffle
    on the calling thread. Extra memory: fsh_shuffle's, plus a 2.5 KiB rng and
-   a thread stack per extra thread. */
+   a thread stack per extra thread, and with more than one thread 64 bytes
+   per bucket and thread for the parallel stash placement (64 KiB for two
+   threads). Threads beyond 4 speed up the bucket phase but not the rough
+   pass, which has 4 stripes. */
 FSH_API int fsh_shuffle_threads(fsh_rng *rng, void *base, size_t n,
                                 size_t size, unsigned threads);
 
