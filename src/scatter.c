@@ -383,8 +383,8 @@ static void level_plan(const sctx *c, level *lv, unsigned char *a, size_t n,
 typedef struct fixup {
     size_t P[SC_KMAX];     /* processed elements of bucket j */
     size_t V[SC_KMAX + 1]; /* bucket j's stash in tmp: [V_j, V_j+1) */
-    unsigned char *tmp;    /* the stash, m elements, then m labels */
-    lab_t *lab;
+    lab_t *lab;            /* m labels, then the m stash elements (tmp) */
+    unsigned char *tmp;
     size_t m;
     size_t chunks, chunk_len; /* the stash placement's tasks */
     size_t *cpos; /* chunks * k: next slot of (chunk, label) */
@@ -459,15 +459,17 @@ static void level_fix(sctx *c, level *lv, unsigned threads)
     size_t m = fx->m;
     fx->chunks = threads > 1 && m >= 65536 ? 8 * (size_t)threads : 1;
     fx->chunk_len = (m + fx->chunks - 1) / fx->chunks;
-    fx->tmp = NULL;
+    fx->lab = NULL;
     fx->cpos = malloc(fx->chunks * k * sizeof *fx->cpos);
     if (fx->cpos == NULL ||
-        (m > 0 && (fx->tmp = malloc(m * (size + sizeof(lab_t)))) == NULL)) {
+        (m > 0 && (fx->lab = malloc(m * (sizeof(lab_t) + size))) == NULL)) {
         free(fx->cpos);
         free(fx);
         goto nomem;
     }
-    fx->lab = (lab_t *)(void *)(fx->tmp + m * size);
+    /* Labels first: they need their alignment, the elements (moved by
+       memcpy) do not. */
+    fx->tmp = m > 0 ? (unsigned char *)(fx->lab + m) : NULL;
     /* b. Compaction; the stash (unlabelled elements, in order of
        position) to tmp. */
     run_tasks(c, lv, fx, 2, k, threads);
@@ -518,7 +520,7 @@ static void level_fix(sctx *c, level *lv, unsigned threads)
         }
     }
     run_tasks(c, lv, fx, 3, fx->chunks, threads);
-    free(fx->tmp);
+    free(fx->lab);
     free(fx->cpos);
     free(fx);
     return;
