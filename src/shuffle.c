@@ -54,23 +54,27 @@ void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size)
  */
 #define FY_CHUNK 256 /* indices per fill; >= FSH_GREEDY_TAIL */
 
-typedef struct {
+/* A word source with a local cursor (see the fused kernel below for the
+   xoshiro fields). */
+typedef struct wsrc {
     fsh_rng *rng;
     unsigned pos;
-} cursor;
+    uint64_t s0, s1, s2, s3; /* xoshiro state */
+    uint64_t made;           /* words stepped by the generator here */
+} wsrc;
 
-static inline uint64_t cursor_next(cursor *c)
+static inline uint64_t ws_buffered(wsrc *w)
 {
-    if (FSH_UNLIKELY(c->pos >= FSH_BUF_WORDS)) {
-        fsh_rng_refill(c->rng);
-        c->pos = c->rng->pos;
+    if (FSH_UNLIKELY(w->pos >= FSH_BUF_WORDS)) {
+        fsh_rng_refill(w->rng);
+        w->pos = w->rng->pos;
     }
-    return c->rng->buf[c->pos++];
+    return w->rng->buf[w->pos++];
 }
 
 #ifdef FSH_HAVE_U128
-FSH_DEFINE_LEMIRE(cursor_lemire, uint64_t, fsh_u128, 64, cursor *, cursor_next)
-FSH_DEFINE_BATCH(cursor_batch, uint64_t, fsh_u128, 64, cursor *, cursor_next)
+FSH_DEFINE_LEMIRE(ws_lemire, uint64_t, fsh_u128, 64, wsrc *, ws_buffered)
+FSH_DEFINE_BATCH(ws_batch, uint64_t, fsh_u128, 64, wsrc *, ws_buffered)
 
 /* Digits of four consecutive batches of k dice each, from words w[0..4)
    (batch q has dice b-qk, ..., b-qk-k+1), into out[0..4k), with the four
@@ -101,7 +105,7 @@ static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
  * Dice b = i, i-1, ..., i-K+1 while i > LOW and the buffer has room. Four
  * batches are computed side by side from four consecutive buffered words, so
  * their multiply chains overlap; when any would need the exact rejection
- * test, they are redone one at a time by cursor_batch, so the words consumed
+ * test, they are redone one at a time by ws_batch, so the words consumed
  * and the indices produced are exactly those of the one-at-a-time loop.
  */
 #define FILL_PHASE(K, LOW, CHEAP)                                              \
@@ -117,7 +121,7 @@ static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
             ii -= 4 * (K);                                                     \
         }                                                                      \
         while (ii > (LOW) && m + (K) <= FY_CHUNK) {                            \
-            cheap_ = cursor_batch(&cc, ii, (K), cheap_, ix + m);               \
+            cheap_ = ws_batch(&cc, ii, (K), cheap_, ix + m);               \
             m += (K);                                                          \
             ii -= (K);                                                         \
         }                                                                      \
@@ -129,14 +133,14 @@ static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
    Returns how many were written (>= 1) and lowers *i by as many. The
    sequence of dice is fixed by n alone: batches never straddle a phase
    boundary, whatever the buffer size. */
-static inline size_t fy_fill(cursor *c, size_t *i, uint64_t *ix)
+static inline size_t fy_fill(wsrc *c, size_t *i, uint64_t *ix)
 {
     /* Locals, not *c and *i: they stay in registers across the stores. */
-    cursor cc = *c;
+    wsrc cc = *c;
     size_t ii = *i, m = 0;
     if (ii > ((size_t)1 << 30)) {
         while (ii > ((size_t)1 << 30) && m < FY_CHUNK) {
-            ix[m++] = cursor_lemire(&cc, ii);
+            ix[m++] = ws_lemire(&cc, ii);
             ii -= 1;
         }
         goto done;
@@ -149,7 +153,7 @@ static inline size_t fy_fill(cursor *c, size_t *i, uint64_t *ix)
     while (ii > 1) {
         uint64_t p;
         unsigned k = fsh_batch_plan(ii, FSH_BATCH_CAP, &p);
-        (void)cursor_batch(&cc, ii, k, p, ix + m);
+        (void)ws_batch(&cc, ii, k, p, ix + m);
         m += k;
         ii -= k;
     }
@@ -178,22 +182,6 @@ done:
  * The same stream either way: at the end the buffer is empty and the state
  * and the word count are written back.
  */
-typedef struct wsrc {
-    fsh_rng *rng;
-    unsigned pos;
-    uint64_t s0, s1, s2, s3; /* xoshiro state */
-    uint64_t made;           /* words stepped by the generator here */
-} wsrc;
-
-static inline uint64_t ws_buffered(wsrc *w)
-{
-    if (FSH_UNLIKELY(w->pos >= FSH_BUF_WORDS)) {
-        fsh_rng_refill(w->rng);
-        w->pos = w->rng->pos;
-    }
-    return w->rng->buf[w->pos++];
-}
-
 static inline uint64_t ws_xoshiro(wsrc *w)
 {
     return fsh_xoshiro_next(&w->s0, &w->s1, &w->s2, &w->s3);
@@ -437,7 +425,7 @@ static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 #define DEFINE_PF_KERNEL(name, SIZE)                                           \
     static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
     {                                                                          \
-        cursor c = {rng, rng->pos};                                            \
+        wsrc c = {rng, rng->pos, 0, 0, 0, 0, 0};                               \
         uint64_t ix[2][FY_CHUNK];                                              \
         size_t cnt[2], top[2], i = n;                                          \
         unsigned cur = 0;                                                      \
