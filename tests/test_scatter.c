@@ -217,6 +217,66 @@ static void seed_rng(fsh_rng *rng, uint64_t seed)
     CHECK(fsh_rng_set_simulation(rng, 1) == FSH_OK);
 }
 
+/* The rough pass's unchecked runs only start once a part has more room than
+   a label word has labels (64 / log2 k), so the tables above (n <= 64) never
+   reach them. Here n = 1024 with parts of 128 to 512 elements: the top
+   level runs 3 to 7 words at a time unchecked. Statistic: the final
+   position, in 32 bins of 32 positions, of six tracked values (first, last,
+   middle and three others), each a chi2(31) test; 3 cases x 6 values = 18
+   tests, each at 1e-6 / 18 (limit 92.14, mpmath), so the whole test fails
+   with probability at most 1e-6 on a correct kernel. The known-bad variant
+   (no multinomial fix-up) keeps the stash in its region, so the last value,
+   almost always in the stash, stays in the last bucket: it must fail. */
+static void test_chi2_runs(void)
+{
+    enum { N = 1024, BINS = 32, T = 6400, VALS = 6 };
+    static const unsigned vals[VALS] = {0, N - 1, N / 2, 77, 500, 901};
+    static const struct {
+        unsigned k, stripes;
+        size_t base;
+    } cases[] = {{2, 1, 64}, {4, 2, 100}, {16, 2, 40}};
+    const double limit = 92.14;
+    uint64_t *a = malloc(N * sizeof *a);
+    fsh_rng *rng = NULL;
+    CHECK(a != NULL && fsh_rng_new(&rng) == FSH_OK);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int broken = 0; broken <= 1; broken++) {
+            static unsigned long cnt[VALS][BINS];
+            memset(cnt, 0, sizeof cnt);
+            fsh_scatter_params p = {cases[c].k, cases[c].stripes,
+                                    cases[c].base, 1, 1, broken};
+            seed_rng(rng, 7000 + c);
+            for (unsigned long t = 0; t < T; t++) {
+                fill(a, N);
+                CHECK(fsh_scatter_hook(rng, (unsigned char *)a, N, 8, &p) ==
+                      FSH_OK);
+                for (unsigned pos = 0; pos < N; pos++)
+                    for (unsigned v = 0; v < VALS; v++)
+                        if (a[pos] == vals[v])
+                            cnt[v][pos / (N / BINS)]++;
+            }
+            double worst = 0;
+            for (unsigned v = 0; v < VALS; v++) {
+                double e = (double)T / BINS, x = 0;
+                for (unsigned b = 0; b < BINS; b++)
+                    x += ((double)cnt[v][b] - e) * ((double)cnt[v][b] - e) / e;
+                if (x > worst)
+                    worst = x;
+                if (!broken)
+                    CHECK(x <= limit);
+            }
+            if (broken)
+                CHECK(worst > limit);
+            printf("  runs k=%u S=%u: worst chi2(31) over 6 values %.1f%s "
+                   "(limit %.2f)\n",
+                   cases[c].k, cases[c].stripes, worst,
+                   broken ? " [known bad]" : "", limit);
+        }
+    }
+    fsh_rng_free(rng);
+    free(a);
+}
+
 static void test_threads(void)
 {
     static const unsigned th[] = {1, 2, 3, 4, 7};
@@ -456,6 +516,7 @@ int main(void)
     test_prefetch();
     test_locked();
     test_chi2();
+    test_chi2_runs();
     test_threads();
     test_randint_large();
     return check_done("test_scatter");
