@@ -250,17 +250,11 @@ static size_t least_room(const size_t *nx, const size_t *en, unsigned k)
             default: ROUGH_RUN(SIZE, SELECT, 9) break;                         \
             }                                                                  \
         }                                                                      \
-        /* The last steps, checked: a fresh word, as the runs end on one. */  \
-        uint64_t w = 0;                                                        \
-        unsigned left = 0;                                                     \
+        /* The last steps, checked, labels from a copy of the fresh         \
+           labeler: the runs consumed whole words only. */                   \
+        labeler lc = *L;                                                       \
         for (;;) {                                                             \
-            if (left == 0) {                                                   \
-                w = fsh_next_word(rng);                                        \
-                left = per;                                                    \
-            }                                                                  \
-            size_t j = (size_t)(w >> (64 - bits));                             \
-            w <<= bits;                                                        \
-            left--;                                                            \
+            size_t j = next_label(&lc);                                        \
             unsigned char *p = a + nx[j] * SIZE;                               \
             memcpy(&y, p, SIZE);                                               \
             memcpy(p, &x, SIZE);                                               \

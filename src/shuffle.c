@@ -284,6 +284,7 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
 #define FY_BELOW_2_55(lo) (((lo) >> 55) == 0)
 #define FY_BELOW_2_54(lo) (((lo) >> 54) == 0)
 #define FY_BELOW_I(lo) ((lo) < i)
+#define FY_BELOW_P(lo) ((lo) < p_) /* the greedy tail: below its product */
 
 /* Batches of K dice while i > LOW, each swapped once drawn. */
 #define FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, FAILS)                           \
@@ -324,7 +325,6 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
             FY_COUNT(NEXT, 1);                                                 \
         }                                                                      \
     } while (0)
-#define FY_BELOW_P(lo) ((lo) < p_)
 
 /* The kernel body for any source. */
 #define FY_BODY(SWAP, a, n, SIZE)                                              \
@@ -525,7 +525,7 @@ void fsh_fy_kernel_ahead(fsh_rng *rng, unsigned char *a, size_t n,
                          size_t size, const unsigned char *ahead,
                          size_t ahead_bytes)
 {
-    const unsigned char *end = ahead + ahead_bytes;
+    const unsigned char *end = ahead != NULL ? ahead + ahead_bytes : NULL;
     switch (size) {
     case 4:
         ahead_kernel4(rng, a, n, ahead, end);
