@@ -102,6 +102,20 @@ static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
 }
 
 /*
+ * The index schedule's batch phases, one definition for fy_fill and the
+ * fused kernel: batches of K dice while the bound i > LOW, the product of
+ * K consecutive bounds below 2^C (Brackett-Rozinsky & Lemire's thresholds).
+ * Above 2^30 one die per word; at FSH_GREEDY_TAIL and below, the greedy
+ * plans. P(..., K, LOW, C) is applied to each phase in order.
+ */
+#define FY_BATCH_PHASES(P, ...)                                                \
+    P(__VA_ARGS__, 2, (size_t)1 << 19, 60)                                     \
+    P(__VA_ARGS__, 3, (size_t)1 << 14, 57)                                     \
+    P(__VA_ARGS__, 4, (size_t)1 << 11, 56)                                     \
+    P(__VA_ARGS__, 5, (size_t)1 << 9, 55)                                      \
+    P(__VA_ARGS__, 6, FSH_GREEDY_TAIL, 54)
+
+/*
  * Dice b = i, i-1, ..., i-K+1 while i > LOW and the buffer has room. Four
  * batches are computed side by side from four consecutive buffered words, so
  * their multiply chains overlap; when any would need the exact rejection
@@ -145,11 +159,8 @@ static inline size_t fy_fill(wsrc *c, size_t *i, uint64_t *ix)
         }
         goto done;
     }
-    FILL_PHASE(2, (size_t)1 << 19, (uint64_t)1 << 60)
-    FILL_PHASE(3, (size_t)1 << 14, (uint64_t)1 << 57)
-    FILL_PHASE(4, (size_t)1 << 11, (uint64_t)1 << 56)
-    FILL_PHASE(5, (size_t)1 << 9, (uint64_t)1 << 55)
-    FILL_PHASE(6, FSH_GREEDY_TAIL, (uint64_t)1 << 54)
+#define FILL_PHASE_C(unused, K, LOW, C) FILL_PHASE(K, LOW, (uint64_t)1 << (C))
+    FY_BATCH_PHASES(FILL_PHASE_C, 0)
     while (ii > 1) {
         uint64_t p;
         unsigned k = fsh_batch_plan(ii, FSH_BATCH_CAP, &p);
@@ -258,14 +269,14 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
 }
 
 /* Draw the batch b = i, ..., i-K+1 into j_[0..K) (declared by the caller).
-   FAILS(lo) is the cheap test on the final low half: true whenever
+   FAILS(lo, C) is the cheap test on the final low half: true whenever
    lo < 2^64 mod P. The indices are all drawn before the first swap: swapping
    each as it comes (undoing the batch on the rare failure) was measured
    1.2-1.7x slower. */
-#define FY_DRAW(NEXT, K, FAILS)                                                \
+#define FY_DRAW(NEXT, K, FAILS, C)                                             \
     do {                                                                       \
         uint64_t r_ = NEXT(&w), lo_ = fy_dice(r_, i, (K), j_);                 \
-        if (FSH_UNLIKELY(FAILS(lo_))) {                                        \
+        if (FSH_UNLIKELY(FAILS(lo_, C))) {                                     \
             /* An opaque copy of i: the hot path's bounds i-1, i-2, ...   \
                are not kept alive (in registers) for this branch. */         \
             size_t ic_ = FSH_OPAQUE(i);                                        \
@@ -276,23 +287,20 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
         }                                                                      \
     } while (0)
 
-/* Cheap tests: below a power of two 2^c >= P (a shift, no 64-bit constant
-   held in a register), or below the bound itself for single dice. */
-#define FY_BELOW_2_60(lo) (((lo) >> 60) == 0)
-#define FY_BELOW_2_57(lo) (((lo) >> 57) == 0)
-#define FY_BELOW_2_56(lo) (((lo) >> 56) == 0)
-#define FY_BELOW_2_55(lo) (((lo) >> 55) == 0)
-#define FY_BELOW_2_54(lo) (((lo) >> 54) == 0)
-#define FY_BELOW_I(lo) ((lo) < i)
-#define FY_BELOW_P(lo) ((lo) < p_) /* the greedy tail: below its product */
+/* Cheap tests: below a power of two 2^C >= P (a shift, no 64-bit constant
+   held in a register), below the bound itself for single dice, below the
+   product for the greedy tail. */
+#define FY_BELOW_POW2(lo, C) (((lo) >> (C)) == 0)
+#define FY_BELOW_I(lo, unused) ((lo) < i)
+#define FY_BELOW_P(lo, unused) ((lo) < p_)
 
 /* Batches of K dice while i > LOW, each swapped once drawn. */
-#define FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, FAILS)                           \
+#define FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, FAILS, C)                        \
     do {                                                                       \
         size_t i0_ = i;                                                        \
         while (i > (LOW) && FY_MORE(NEXT)) {                                   \
             uint64_t j_[K];                                                    \
-            FY_DRAW(NEXT, K, FAILS);                                           \
+            FY_DRAW(NEXT, K, FAILS, C);                                        \
             FY_AHEAD_STEP;                                                     \
             _Pragma("GCC unroll 8") for (unsigned d_ = 0; d_ < (K); d_++)      \
                 SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                     \
@@ -302,23 +310,22 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
         (void)i0_;                                                             \
     } while (0)
 
+#define FY_PHASE_POW2(SWAP, a, SIZE, NEXT, K, LOW, C)                          \
+    FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, FY_BELOW_POW2, C);
+
 /* The backward Fisher-Yates over a[0..n) from i (elements still unplaced)
-   down, with words from NEXT, while FY_MORE(NEXT). The phases are those of
-   fy_fill (the products of their bounds stay below 2^60, 2^57, ..., 2^54),
-   a function of i alone, so a second run resumes where one stopped. The
+   down, with words from NEXT, while FY_MORE(NEXT). The phases are
+   FY_BATCH_PHASES, as in fy_fill, a function of i alone, so a second run
+   resumes where one stopped. The
    last FSH_GREEDY_TAIL positions take the greedy plans (fsh_batch_plan). */
 #define FY_FUSED(SWAP, a, SIZE, NEXT)                                          \
     do {                                                                       \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 1, (size_t)1 << 30, FY_BELOW_I);         \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 2, (size_t)1 << 19, FY_BELOW_2_60);      \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 3, (size_t)1 << 14, FY_BELOW_2_57);      \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 4, (size_t)1 << 11, FY_BELOW_2_56);      \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 5, (size_t)1 << 9, FY_BELOW_2_55);       \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 6, FSH_GREEDY_TAIL, FY_BELOW_2_54);      \
+        FY_PHASE(SWAP, a, SIZE, NEXT, 1, (size_t)1 << 30, FY_BELOW_I, 0);      \
+        FY_BATCH_PHASES(FY_PHASE_POW2, SWAP, a, SIZE, NEXT)                    \
         while (i > 1 && FY_MORE(NEXT)) {                                       \
             uint64_t p_, j_[FSH_GREEDY_TAIL];                                  \
             unsigned k_ = fsh_batch_plan(i, FSH_BATCH_CAP, &p_);               \
-            FY_DRAW(NEXT, k_, FY_BELOW_P);                                     \
+            FY_DRAW(NEXT, k_, FY_BELOW_P, 0);                                  \
             for (unsigned d_ = 0; d_ < k_; d_++)                               \
                 SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                     \
             i -= k_;                                                           \
