@@ -75,6 +75,12 @@ $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h tests/gen/*.h) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS)
 
+# LD_PRELOAD shim that makes the OS random source fail (entropy-failure tests).
+SHIM = $(BUILD)/tests/libnoentropy.so
+$(SHIM): tests/shim/noentropy.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -fPIC -shared -o $@ $< -ldl
+
 $(BUILD)/examples/%: examples/%.c $(LIBA) include/fairshuf.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS)
@@ -82,7 +88,7 @@ $(BUILD)/examples/%: examples/%.c $(LIBA) include/fairshuf.h
 examples: $(EX_BIN)
 
 # Every test program, then the CLI suite; ends with "N passed, N failed".
-check: deps all $(TEST_BIN) $(EX_BIN)
+check: deps all $(TEST_BIN) $(EX_BIN) $(SHIM)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests.
@@ -91,7 +97,7 @@ sanitize:
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	    LDLIBS="-fsanitize=address,undefined" check-san
 
-check-san: $(LIBA) $(BIN) $(TEST_BIN)
+check-san: $(LIBA) $(BIN) $(TEST_BIN) $(SHIM)
 	@FSH_SANITIZE=1 sh tests/run.sh $(BUILD) $(BIN)
 
 bench: all

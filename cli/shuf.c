@@ -915,8 +915,8 @@ static fsh_rng *make_rng(const opts *o)
 {
     fsh_rng *rng;
     int rc = fsh_rng_new(&rng);
-    if (rc == FSH_EENTROPY)
-        die(0, "getrandom: %s", fsh_strerror(rc));
+    if (rc == FSH_ESYSRAND)
+        die(errno, "cannot read the OS random source");
     check(rc);
     if (o->seed != NULL) {
         /* A seed string rarely holds 226+ bits: the run is reproducible,

@@ -46,9 +46,10 @@ FSH_API unsigned fsh_version_number(void);
 #define FSH_OK 0
 #define FSH_EINVAL (-1)   /* bad argument: NULL, overflow, bound 0, k > n */
 #define FSH_ENOMEM (-2)   /* allocation failed */
-#define FSH_EENTROPY (-3) /* seed too short for a fair shuffle, or no OS entropy */
+#define FSH_EENTROPY (-3) /* seed holds too few bits for a fair result (reachability) */
 #define FSH_EEMPTY (-4)   /* deck exhausted */
 #define FSH_ECALLBACK (-5) /* a user callback returned a value out of range */
+#define FSH_ESYSRAND (-6) /* the OS random source failed (errno says why) */
 
 /* Message for a status code; never NULL; unknown codes give "unknown error". */
 FSH_API const char *fsh_strerror(int status);
@@ -83,7 +84,8 @@ typedef enum fsh_gen {
 } fsh_gen;
 
 /* Fill buf with len bytes of OS entropy: getrandom(2), else /dev/urandom.
-   FSH_EENTROPY if neither works; never a weaker source. */
+   FSH_ESYSRAND if neither works, with errno from the last failing call;
+   never a weaker source. */
 FSH_API int fsh_entropy(void *buf, size_t len);
 
 /* Allocate an rng and key it like fsh_rng_init. *out is NULL on error. */

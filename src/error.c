@@ -5,9 +5,10 @@
     X(FSH_OK, "success")                                                       \
     X(FSH_EINVAL, "invalid argument")                                          \
     X(FSH_ENOMEM, "out of memory")                                             \
-    X(FSH_EENTROPY, "not enough entropy for a fair shuffle")                   \
+    X(FSH_EENTROPY, "seed too short for a fair shuffle")                       \
     X(FSH_EEMPTY, "deck exhausted")                                            \
-    X(FSH_ECALLBACK, "random callback returned a value out of range")
+    X(FSH_ECALLBACK, "random callback returned a value out of range")          \
+    X(FSH_ESYSRAND, "OS random source unavailable")
 
 const char *fsh_strerror(int status)
 {

@@ -14,6 +14,8 @@
 /* ------------------------------------------------------------------------ */
 /* OS entropy                                                               */
 
+/* Read len bytes from /dev/urandom; FSH_ESYSRAND with errno kept on failure
+   (EIO stands in for a device that ends early). */
 static int read_urandom(uint8_t *p, size_t len)
 {
     int fd;
@@ -21,14 +23,16 @@ static int read_urandom(uint8_t *p, size_t len)
         fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     if (fd < 0)
-        return FSH_EENTROPY;
+        return FSH_ESYSRAND;
     while (len > 0) {
         ssize_t r = read(fd, p, len);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
+            int e = r == 0 ? EIO : errno;
             close(fd);
-            return FSH_EENTROPY;
+            errno = e;
+            return FSH_ESYSRAND;
         }
         p += r;
         len -= (size_t)r;

@@ -307,7 +307,7 @@ static void test_fork(void)
 static void test_strerror(void)
 {
     static const int codes[] = {FSH_OK, FSH_EINVAL, FSH_ENOMEM, FSH_EENTROPY,
-                                FSH_EEMPTY, FSH_ECALLBACK};
+                                FSH_EEMPTY, FSH_ECALLBACK, FSH_ESYSRAND};
     const char *unknown = fsh_strerror(-1000);
     CHECK(unknown != NULL && strcmp(unknown, "unknown error") == 0);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
@@ -327,6 +327,7 @@ static void test_strerror(void)
     CHECK_EQ(FSH_EENTROPY, -3);
     CHECK_EQ(FSH_EEMPTY, -4);
     CHECK_EQ(FSH_ECALLBACK, -5);
+    CHECK_EQ(FSH_ESYSRAND, -6);
 }
 
 int main(void)
