@@ -317,7 +317,7 @@ static void test_strerror(void)
         for (size_t j = 0; j < i; j++)
             CHECK(strcmp(m, fsh_strerror(codes[j])) != 0);
     }
-    static const int unknowns[] = {1, 2, -6, -7, 100, INT_MIN, INT_MAX};
+    static const int unknowns[] = {1, 2, -7, -8, 100, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknowns / sizeof unknowns[0]; i++)
         CHECK(strcmp(fsh_strerror(unknowns[i]), "unknown error") == 0);
     /* Released values keep their numbers. */
