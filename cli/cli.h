@@ -91,11 +91,16 @@ void out_free(outw *o);
 /* Install the handlers that remove temporaries on fatal signals. */
 void install_cleanup_handlers(void);
 
-/* -o FILE: a temporary next to FILE renamed over it at commit, or FILE
-   itself for devices, FIFOs, /dev paths, symlinks and hard-linked files.
-   Dies with GNU's message if FILE cannot be opened. Returns the fd. */
+/* -o FILE, called once all input is read. Returns the fd to write: a
+   temporary beside FILE, renamed over it at commit, when the rename keeps
+   FILE's owner, group, mode, extended attributes (ACLs) and links; else a
+   spool (TMPDIR, or memory) copied over FILE at commit; devices and FIFOs
+   are opened and truncated as GNU does. FILE's contents are untouched until
+   commit. Dies with GNU's message if FILE cannot be opened for writing. */
 int outfile_open(const char *path);
-/* Rename the temporary into place (no-op when writing in place). */
+/* Put the output in place: rename, or copy with all signals blocked and
+   the space reserved first. Dies with "write error: ..." if the copy
+   fails. */
 void outfile_commit(void);
 /* Remove the temporaries, if any (async-signal-safe). Several files may
    be open at once (--shards); outfile_commit renames them all. */
