@@ -1,0 +1,306 @@
+#!/bin/sh
+# -o FILE keeps the man page's promises: the old file survives an error or
+# a signal (also when it must be written in place), its identity (inode,
+# owner, group, mode, ACL, extended attributes, hard links, a symlink as the
+# -o path) is kept as GNU shuf's in-place write keeps it, errors are GNU's,
+# and no temporary file is ever left behind. The two-user cases run as uid
+# 65534 with root as the other user (skipped unless run as root).
+NAME=test_output
+. "$(dirname "$0")/lib.sh"
+cd "$T/w" || exit 1
+F=$FAIRSHUF
+
+# ident FILE: inode, owner, group, mode and link count.
+ident() { stat -c '%i %u:%g %a %h' "$1"; }
+# notmp DIR: no temporary of ours in DIR.
+notmp() { [ -z "$(ls -A "$1" | grep fairshuf-tmp)" ]; }
+# only DIR NAMES...: DIR holds exactly NAMES.
+only() {
+    _dir=$1
+    shift
+    [ "$(ls -A "$_dir" | tr '\n' ' ')" = "$(for _n; do printf '%s ' "$_n"; done)" ]
+}
+seq 20 >in20
+printf '%s\n' a b c >abc
+
+# --- As the caller, no second user needed -------------------------------
+
+# The man page: FILE is created (or emptied) even with nothing to output;
+# the mode is kept; FILE may be the input; devices are written in place.
+printf 'old\n' >e
+"$F" -n 0 -o e in20
+check "-n 0 empties FILE" test ! -s e
+"$F" -n 0 -o created in20
+check "-n 0 creates FILE" test -f created -a ! -s created
+seq 20 >self
+chmod 604 self
+"$F" -o self self
+check "-o FILE FILE: a permutation" is_perm_of in20 self
+check "-o keeps the mode" test "$(stat -c %a self)" = 604
+same_errors -o /dev/full -e a b
+check "-o /dev/full: GNU's write error" test "$(cat "$T/m.err")" = "shuf: write error: No space left on device" -a "$(cat "$T/m.rc")" = 1
+check "-o /dev/full, large output: GNU's errors" same_errors -o /dev/full -i 1-100000
+check "-o missing/dir: GNU's error" same_errors -o nodir/f -e a
+mkdir adir
+check "-o DIR: GNU's error" same_errors -o adir -e a
+
+# An error after FILE was opened (the random source ends) leaves it as it
+# was, and no temporary.
+printf 'old\n' >keep
+head -c 5 /dev/zero >short
+run mine r -r -n 100000 --random-source=short -o keep -e a b c
+check "error: exit 1" test "$(cat r.rc)" = 1
+check "error: old content survives" test "$(cat keep)" = old
+check "error: no temporary" notmp .
+
+# A signal while the output is produced: old content, no temporary. The
+# output waits on a random source FIFO that was fed a little.
+mkfifo rs
+# slow_run SIG [ENV-PREFIX...] -- ARGS...: start fairshuf with -r -n 100000
+# --random-source=rs ARGS and send SIG once it is writing; sets $sig_rc.
+slow_run() {
+    _sig=$1
+    shift
+    _pre=
+    while [ "$1" != -- ]; do
+        _pre="$_pre $1"
+        shift
+    done
+    shift
+    (head -c 64 /dev/urandom; exec sleep 10) >rs &
+    _feed=$!
+    # shellcheck disable=SC2086
+    env --default-signal=INT $_pre "$F" -r -n 100000 --random-source=rs "$@" 2>/dev/null &
+    _pid=$!
+    sleep 0.3
+    kill -"$_sig" "$_pid"
+    # (the shell's "Terminated" goes to the braces' stderr)
+    { wait "$_pid"; sig_rc=$?; } 2>/dev/null
+    kill "$_feed" 2>/dev/null
+    wait "$_feed" 2>/dev/null
+}
+mkdir sd
+printf 'old\n' >sd/f
+for sig in TERM INT HUP; do
+    slow_run "$sig" -- -o sd/f -e a b c
+    check "SIG$sig while writing: killed" test "$sig_rc" -gt 128
+    check "SIG$sig while writing: old content survives" test "$(cat sd/f)" = old
+    check "SIG$sig while writing: no temporary" only sd f
+done
+
+# Failing with a limit on file size (SIGXFSZ) also leaves FILE as it was.
+printf 'old\n' >sd/f
+# (a shell that waits for it, so its "File size limit exceeded" is hidden)
+fsize() { sh -c 'ulimit -f 4 && "$@"; exit 0' sh "$@" 2>/dev/null; }
+fsize "$F" -o sd/f -i 1-100000
+check "file size limit: old content survives" test "$(cat sd/f)" = old
+check "file size limit: no temporary" only sd f
+
+# A read-only file is refused as by GNU (only root may replace it).
+if [ "$(id -u)" != 0 ]; then
+    printf 'old\n' >ro
+    chmod 444 ro
+    check "read-only FILE: GNU's error" same_errors -o ro -e a
+    check "read-only FILE: untouched" test "$(cat ro)" = old
+fi
+
+# A symlink as the -o path stays a link; its target gets the output.
+mkdir tdir
+printf 'old\n' >tdir/target
+ln -s tdir/target link
+i0=$(ident tdir/target)
+"$F" -o link abc
+check "symlink: still a link" test -L link -a "$(readlink link)" = tdir/target
+check "symlink: target updated in place" test "$(ident tdir/target)" = "$i0"
+check "symlink: target content" is_perm_of abc tdir/target
+ln -s dangling.out dl
+"$F" -o dl abc
+check "dangling symlink: target created, link kept" test -L dl -a -f dangling.out
+check "dangling symlink: content" is_perm_of abc dangling.out
+# ... and survives a signal.
+slow_run TERM -- -o link -e a b c
+check "symlink, SIGTERM: target keeps the old content" is_perm_of abc tdir/target
+
+# Hard links: every name sees the new content, the link count is kept, and
+# a signal leaves the old content.
+printf 'old\n' >h1
+ln h1 h2
+i0=$(ident h1)
+"$F" -o h1 abc
+check "hard link: other name sees the output" is_perm_of abc h2
+check "hard link: identity kept" test "$(ident h1)" = "$i0"
+cp h1 h1.before
+slow_run TERM -- -o h1 -e a b c
+check "hard link, SIGTERM: old content survives" cmp -s h1.before h2
+
+# A file's own extended attributes are kept (set with python3's os.setxattr
+# where the file system takes user attributes).
+if command -v python3 >/dev/null 2>&1 && printf 'old\n' >xa &&
+    python3 -c 'import os,sys; os.setxattr(sys.argv[1], "user.fsh", b"v1")' xa 2>/dev/null; then
+    "$F" -o xa abc
+    check "xattr kept" test "$(python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.fsh").decode())' xa 2>/dev/null)" = v1
+    check "xattr: content" is_perm_of abc xa
+else
+    skipped "user extended attributes (no python3 or no fs support)"
+fi
+
+# --- Two users: the caller is uid 65534, root the other -----------------
+
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+    skipped "two-user cases (need root and setpriv)"
+    finish
+    exit $?
+fi
+U=65534
+chmod 755 "$T" "$T/w"
+asu() { setpriv --reuid=$U --regid=$U --clear-groups "$@"; }
+umine() { $TO setpriv --reuid=$U --regid=$U --clear-groups env PATH="$T/mine:$PATH" shuf "$@"; }
+ugnu() { $TO setpriv --reuid=$U --regid=$U --clear-groups env PATH="$T/gnu:$PATH" shuf "$@"; }
+# oldfile PATH MODE [OWNER]: PATH holds "old", owned by OWNER (root).
+oldfile() {
+    printf 'old\n' >"$1"
+    chown "${3:-0:0}" "$1"
+    chmod "$2" "$1"
+}
+
+# Sticky, world-writable directory (like /tmp), a root file of mode 666:
+# GNU shuf writes it in place; so must fairshuf, keeping its identity.
+mkdir st
+chmod 1777 st
+oldfile st/f 666
+i0=$(ident st/f)
+run umine m -o st/f abc
+check "sticky dir, other's file: exit 0, no message" test "$(cat m.rc)" = 0 -a ! -s m.err
+check "sticky dir, other's file: identity kept" test "$(ident st/f)" = "$i0"
+check "sticky dir, other's file: content" is_perm_of abc st/f
+if [ "$have_gnu" = 1 ]; then
+    oldfile st/f 666
+    run ugnu g -o st/f abc
+    check "sticky dir: GNU succeeds too" test "$(cat g.rc)" = 0 -a "$(ident st/f)" = "$i0"
+fi
+check "sticky dir: no temporary" only st f
+
+# Non-sticky writable directory: owner, group, mode and inode are kept.
+mkdir ns
+chmod 777 ns
+oldfile ns/f 646
+i0=$(ident ns/f)
+run umine m -o ns/f abc
+check "writable dir, other's file: exit 0" test "$(cat m.rc)" = 0
+check "writable dir, other's file: identity kept" test "$(ident ns/f)" = "$i0"
+check "writable dir, other's file: content" is_perm_of abc ns/f
+check "writable dir: no temporary" only ns f
+
+# The caller's own file in the same directory goes through a temporary and
+# rename; its mode (an odd one) is kept.
+oldfile ns/mine 604 $U:$U
+run umine m -o ns/mine abc
+check "own file: exit 0, mode and owner kept" test "$(cat m.rc)" = 0 -a "$(stat -c '%u:%g %a' ns/mine)" = "$U:$U 604"
+check "own file: content" is_perm_of abc ns/mine
+rm ns/mine
+
+# Root writing a file of uid 65534: the owner is kept.
+oldfile ns/theirs 640 $U:$U
+"$F" -o ns/theirs abc
+check "root, other's file: owner and mode kept" test "$(stat -c '%u:%g %a' ns/theirs)" = "$U:$U 640"
+rm ns/theirs
+
+# Hard links to another user's file.
+oldfile ns/h1 666
+ln ns/h1 ns/h2
+i0=$(ident ns/h1)
+run umine m -o ns/h1 abc
+check "hard link, other's file: exit 0, identity kept" test "$(cat m.rc)" = 0 -a "$(ident ns/h1)" = "$i0"
+check "hard link, other's file: both names see it" is_perm_of abc ns/h2
+rm ns/h1 ns/h2
+
+# A symlink the caller owns, in the caller's directory, to root's file.
+mkdir ul
+chown $U:$U ul
+oldfile ns/t 666
+ln -s ../ns/t ul/l
+chown -h $U:$U ul/l
+i0=$(ident ns/t)
+run umine m -o ul/l abc
+check "symlink to other's file: exit 0, still a link" test "$(cat m.rc)" = 0 -a -L ul/l
+check "symlink to other's file: target identity kept" test "$(ident ns/t)" = "$i0"
+check "symlink to other's file: content" is_perm_of abc ns/t
+rm -r ul ns/t
+
+# ACLs: root's file the caller may write only through an ACL entry, and
+# the caller's own file with an ACL (which a rename must carry over).
+if setfacl -m u:$U:rw ns 2>/dev/null; then
+    setfacl -b ns
+    oldfile ns/acl 640
+    setfacl -m u:$U:rw ns/acl
+    a0=$(getfacl -c ns/acl 2>/dev/null)
+    i0=$(ident ns/acl)
+    run umine m -o ns/acl abc
+    check "ACL grants the write: exit 0" test "$(cat m.rc)" = 0
+    check "ACL grants the write: ACL and identity kept" test "$(getfacl -c ns/acl 2>/dev/null)" = "$a0" -a "$(ident ns/acl)" = "$i0"
+    oldfile ns/acl2 640 $U:$U
+    setfacl -m u:1234:r,g:1234:rw ns/acl2
+    a0=$(getfacl -c ns/acl2 2>/dev/null)
+    run umine m -o ns/acl2 abc
+    check "own file with an ACL: kept" test "$(cat m.rc)" = 0 -a "$(getfacl -c ns/acl2 2>/dev/null)" = "$a0"
+    check "own file with an ACL: content" is_perm_of abc ns/acl2
+    rm ns/acl ns/acl2
+    # A new file in a directory with a default ACL gets what GNU's gets.
+    if [ "$have_gnu" = 1 ]; then
+        mkdir da
+        setfacl -d -m u:1234:rwx,m::rwx da
+        gnu -o da/g -e a
+        "$F" -o da/m -e a
+        check "new file, default ACL: as GNU's" test "$(getfacl -c da/g | sed 1,2d)" = "$(getfacl -c da/m | sed 1,2d)" -a "$(stat -c %a da/g)" = "$(stat -c %a da/m)"
+    fi
+else
+    skipped "ACLs (setfacl fails here)"
+fi
+
+# Directory the caller cannot write, root's file of mode 666: written in
+# place, yet correct, and the old content survives errors and signals. The
+# spool lives in TMPDIR and is never left there.
+mkdir ro
+oldfile ro/f 666
+mkdir sp
+chmod 777 sp
+i0=$(ident ro/f)
+run umine m --seed=k -o ro/f in20
+"$F" --seed=k in20 >exp
+check "read-only dir: exit 0" test "$(cat m.rc)" = 0
+check "read-only dir: the same output as to stdout" cmp -s exp ro/f
+check "read-only dir: identity kept" test "$(ident ro/f)" = "$i0"
+oldfile ro/f 666
+cp ro/f ro.before
+for sig in TERM INT; do
+    slow_run "$sig" setpriv --reuid=$U --regid=$U --clear-groups env TMPDIR="$T/w/sp" -- -o ro/f -e a b c
+    check "read-only dir, SIG$sig: killed" test "$sig_rc" -gt 128
+    check "read-only dir, SIG$sig: old content survives" cmp -s ro.before ro/f
+    check "read-only dir, SIG$sig: spool directory empty" only sp
+done
+run umine m -r -n 100000 --random-source=short -o ro/f -e a b c
+check "read-only dir, error: exit 1, old content" test "$(cat m.rc)" = 1 && cmp -s ro.before ro/f
+fsize setpriv --reuid=$U --regid=$U --clear-groups "$F" -o ro/f -i 1-100000
+check "read-only dir, file size limit: old content survives" cmp -s ro.before ro/f
+oldfile ro/f 666
+asu env TMPDIR="$T/w/sp" "$F" -o ro/f ro/f
+check "read-only dir: -o FILE FILE" test "$(cat ro/f)" = old
+check "read-only dir: spool directory empty" only sp
+# No usable TMPDIR: the spool goes to memory.
+asu env TMPDIR=/nonexistent "$F" -o ro/f abc
+check "read-only dir, no TMPDIR: content" is_perm_of abc ro/f
+check "read-only dir: nothing left beside FILE" only ro f
+
+# The caller may not write the file (read-only dir or not): GNU's error.
+oldfile ro/f 644
+run ugnu g -o ro/f -e a
+run umine m -o ro/f -e a
+check "other's read-only file: GNU's error" cmp -s g.err m.err
+check "other's read-only file: exit 1, untouched" test "$(cat m.rc)" = 1 -a "$(cat ro/f)" = old
+oldfile ns/ro 444 $U:$U
+run ugnu g -o ns/ro -e a
+run umine m -o ns/ro -e a
+check "own read-only file: GNU's error" cmp -s g.err m.err
+check "own read-only file: exit 1, untouched" test "$(cat m.rc)" = 1 -a "$(cat ns/ro)" = old
+
+finish
