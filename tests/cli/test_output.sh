@@ -70,7 +70,7 @@ slow_run() {
     (head -c 64 /dev/urandom; exec sleep 10) >rs &
     _feed=$!
     # shellcheck disable=SC2086
-    env --default-signal=INT $_pre "$F" -r -n 100000 --random-source=rs "$@" 2>/dev/null &
+    env --default-signal=INT,QUIT $_pre "$F" -r -n 100000 --random-source=rs "$@" 2>/dev/null &
     _pid=$!
     sleep 0.3
     kill -"$_sig" "$_pid"
@@ -81,7 +81,8 @@ slow_run() {
 }
 mkdir sd
 printf 'old\n' >sd/f
-for sig in TERM INT HUP; do
+ulimit -c 0 2>/dev/null # SIGQUIT must not leave a core file
+for sig in TERM INT HUP QUIT; do
     slow_run "$sig" -- -o sd/f -e a b c
     check "SIG$sig while writing: killed" test "$sig_rc" -gt 128
     check "SIG$sig while writing: old content survives" test "$(cat sd/f)" = old
@@ -132,6 +133,28 @@ check "hard link: identity kept" test "$(ident h1)" = "$i0"
 cp h1 h1.before
 slow_run TERM -- -o h1 -e a b c
 check "hard link, SIGTERM: old content survives" cmp -s h1.before h2
+
+# Set-id files are written in place: the kernel decides about the bits,
+# as for GNU's write (root keeps them).
+printf 'old\n' >suid
+chmod 4755 suid
+i0=$(ident suid)
+"$F" -o suid abc
+check "set-user-ID file: written in place" test "$(ident suid)" = "$i0"
+check "set-user-ID file: content" is_perm_of abc suid
+
+# A regular file under /dev is written in place, never renamed over.
+if [ -d /dev/shm ] && [ -w /dev/shm ] && dv=$(mktemp /dev/shm/fsh-out.XXXXXX); then
+    printf 'old\n' >"$dv"
+    i0=$(ident "$dv")
+    "$F" -o "$dv" abc
+    check "regular file under /dev: in place" test "$(ident "$dv")" = "$i0"
+    check "regular file under /dev: content" is_perm_of abc "$dv"
+    check "regular file under /dev: no temporary" notmp /dev/shm
+    rm -f "$dv"
+else
+    skipped "regular file under /dev (no writable /dev/shm)"
+fi
 
 # A file's own extended attributes are kept (set with python3's os.setxattr
 # where the file system takes user attributes).
@@ -198,6 +221,19 @@ run umine m -o ns/mine abc
 check "own file: exit 0, mode and owner kept" test "$(cat m.rc)" = 0 -a "$(stat -c '%u:%g %a' ns/mine)" = "$U:$U 604"
 check "own file: content" is_perm_of abc ns/mine
 rm ns/mine
+
+# The caller's own set-user-ID file: the bit goes as with GNU's write.
+if [ "$have_gnu" = 1 ]; then
+    oldfile ns/su 4766 $U:$U
+    run ugnu g -o ns/su abc
+    gm=$(stat -c %a ns/su)
+    oldfile ns/su 4766 $U:$U
+    i0=$(ident ns/su)
+    run umine m -o ns/su abc
+    check "own set-user-ID file: mode as GNU's" test "$(stat -c %a ns/su)" = "$gm"
+    check "own set-user-ID file: inode kept" test "$(stat -c %i ns/su)" = "${i0%% *}"
+    rm ns/su
+fi
 
 # Root writing a file of uid 65534: the owner is kept.
 oldfile ns/theirs 640 $U:$U
