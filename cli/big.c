@@ -381,6 +381,104 @@ static char *load_file(int fd, size_t size)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Content hash                                                             */
+
+/* External mode reads its input twice; both reads must see the same bytes.
+   A 64-bit hash of every byte read (xxHash64's lane round over four lanes,
+   then a final mix of the lanes, the tail and the length) tells an
+   unchanged file from a changed one whatever the read sizes were. It is no
+   defence against someone choosing a collision, only against accidents. */
+#define H_P1 UINT64_C(11400714785074694791)
+#define H_P2 UINT64_C(14029467366897019727)
+#define H_P4 UINT64_C(9650029242287828579)
+#define H_P5 UINT64_C(2870177450012600261)
+
+typedef struct fhash {
+    uint64_t v[4];
+    unsigned char tail[32];
+    size_t tlen;
+    uint64_t total;
+} fhash;
+
+static uint64_t rotl64(uint64_t x, unsigned r)
+{
+    return x << r | x >> (64 - r);
+}
+
+static uint64_t load64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static uint64_t hround(uint64_t acc, uint64_t w)
+{
+    return rotl64(acc + w * H_P2, 31) * H_P1;
+}
+
+static void fhash_init(fhash *h)
+{
+    memset(h, 0, sizeof *h);
+    h->v[0] = H_P1 + H_P2;
+    h->v[1] = H_P2;
+    h->v[3] = 0 - H_P1;
+}
+
+/* Whole 32-byte stripes p[0..n), n a multiple of 32. */
+static void fhash_stripes(fhash *h, const unsigned char *p, size_t n)
+{
+    uint64_t v0 = h->v[0], v1 = h->v[1], v2 = h->v[2], v3 = h->v[3];
+    for (; n >= 32; p += 32, n -= 32) {
+        v0 = hround(v0, load64(p));
+        v1 = hround(v1, load64(p + 8));
+        v2 = hround(v2, load64(p + 16));
+        v3 = hround(v3, load64(p + 24));
+    }
+    h->v[0] = v0;
+    h->v[1] = v1;
+    h->v[2] = v2;
+    h->v[3] = v3;
+}
+
+static void fhash_update(fhash *h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    h->total += n;
+    if (h->tlen > 0) {
+        size_t take = 32 - h->tlen < n ? 32 - h->tlen : n;
+        memcpy(h->tail + h->tlen, p, take);
+        h->tlen += take;
+        p += take;
+        n -= take;
+        if (h->tlen < 32)
+            return;
+        fhash_stripes(h, h->tail, 32);
+        h->tlen = 0;
+    }
+    size_t whole = n & ~(size_t)31;
+    fhash_stripes(h, p, whole);
+    memcpy(h->tail, p + whole, n - whole);
+    h->tlen = n - whole;
+}
+
+static uint64_t fhash_final(const fhash *h)
+{
+    uint64_t r = h->total * H_P5;
+    for (int i = 0; i < 4; i++)
+        r = rotl64(r ^ hround(0, h->v[i]), 27) * H_P1 + H_P4;
+    size_t i = 0;
+    for (; i + 8 <= h->tlen; i += 8)
+        r = rotl64(r ^ hround(0, load64(h->tail + i)), 27) * H_P1 + H_P4;
+    for (; i < h->tlen; i++)
+        r = rotl64(r ^ h->tail[i] * H_P5, 11) * H_P1;
+    r ^= r >> 33;
+    r *= H_P2;
+    r ^= r >> 29;
+    return r ^ r >> 32;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Record reader over a file descriptor (large reads)                       */
 
 typedef struct rdr {
@@ -390,15 +488,20 @@ typedef struct rdr {
     size_t cap, start, end;
     int eof;
     uint64_t bytes; /* consumed so far */
+    uint64_t raw;   /* read from fd so far */
+    uint64_t left;  /* may still read from fd (end of input after that) */
+    fhash *hash;    /* if not NULL, fed every byte read from fd */
 } rdr;
 
-static void rdr_init(rdr *r, int fd, char delim)
+static void rdr_init(rdr *r, int fd, char delim, uint64_t limit, fhash *h)
 {
     memset(r, 0, sizeof *r);
     r->fd = fd;
     r->delim = delim;
     r->cap = (size_t)4 << 20;
     r->buf = xmalloc(r->cap + 1);
+    r->left = limit;
+    r->hash = h;
 }
 
 /* Next block of whole records buf[*a, *b), each ending with delim. */
@@ -432,16 +535,24 @@ static int rdr_block(rdr *r, const char **p, size_t *len)
             r->cap *= 2;
             r->buf = xrealloc(r->buf, r->cap + 1);
         }
-        ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+        size_t want = r->cap - r->end;
+        if (want > r->left)
+            want = (size_t)r->left;
+        ssize_t n = want > 0 ? read(r->fd, r->buf + r->end, want) : 0;
         if (n < 0) {
             if (errno == EINTR)
                 continue;
             die(errno, "read error");
         }
-        if (n == 0)
+        if (n == 0) {
             r->eof = 1;
-        else
+        } else {
+            if (r->hash != NULL)
+                fhash_update(r->hash, r->buf + r->end, (size_t)n);
             r->end += (size_t)n;
+            r->raw += (uint64_t)n;
+            r->left -= (uint64_t)n;
+        }
     }
 }
 
@@ -451,6 +562,9 @@ static int rdr_block(rdr *r, const char **p, size_t *len)
 typedef struct ext {
     char delim;
     uint64_t n, bytes;   /* body records and their bytes */
+    uint64_t raw;        /* bytes read from the input by the count pass */
+    uint64_t hash;       /* their hash */
+    int check;           /* the input is the user's file: check the hash */
     int small;           /* n <= FSH_FILESHUF_SMALL: position groups */
     uint8_t key[32];
     unsigned bits, gbits; /* bucket bits, group bits (large) */
@@ -461,11 +575,23 @@ typedef struct ext {
     outw **gw;
 } ext;
 
-/* Pass 1: every body record, tagged, to its group's file. */
+static _Noreturn void input_changed(void)
+{
+    if (input_name != NULL)
+        die(0, "%s: file changed as we read it", quotef(input_name));
+    die(0, "standard input: file changed as we read it");
+}
+
+/* Pass 1: every body record, tagged, to its group's file. It reads exactly
+   the bytes the count pass read and must find the same records in them
+   (and, for the user's file, the same hash): otherwise the input changed
+   in between and the run fails before any output is opened. */
 static void ext_distribute(ext *x, int fd, uint64_t header)
 {
+    fhash h;
+    fhash_init(&h);
     rdr r;
-    rdr_init(&r, fd, x->delim);
+    rdr_init(&r, fd, x->delim, x->raw, x->check ? &h : NULL);
     const char *p;
     size_t len;
     uint64_t i = 0, skip = header;
@@ -483,6 +609,8 @@ static void ext_distribute(ext *x, int fd, uint64_t header)
             }
             uint32_t tag;
             size_t g;
+            if (i == x->n)
+                input_changed();
             if (x->small) {
                 uint64_t ps = x->pos[i];
                 g = (size_t)(ps / x->gsize);
@@ -509,6 +637,9 @@ static void ext_distribute(ext *x, int fd, uint64_t header)
         }
     }
     free(r.buf);
+    if (i != x->n || r.raw != x->raw ||
+        (x->check && fhash_final(&h) != x->hash))
+        input_changed();
     for (size_t g = 0; g < x->ngroups; g++) {
         tmp_flush(x->gw[g]);
         out_free(x->gw[g]);
@@ -563,8 +694,18 @@ static void ext_group(ext *x, size_t g, outw *out, uint64_t *written)
     }
     size_t *ord = xmalloc((cnt ? cnt : 1) * sizeof *ord);
     if (x->small) {
-        for (size_t i = 0; i < cnt; i++)
+        /* Pass 1 wrote positions g * gsize .. of a permutation: exactly
+           every slot of ord once. Check it anyway; ord is indexed by it. */
+        uint64_t lo = (uint64_t)g * x->gsize;
+        uint64_t want = lo >= x->n ? 0
+                        : x->n - lo < x->gsize ? x->n - lo : x->gsize;
+        if (cnt != want)
+            tmp_die(0, "inconsistent");
+        for (size_t i = 0; i < cnt; i++) {
+            if (tag[i] >= cnt)
+                tmp_die(0, "inconsistent");
             ord[tag[i]] = off[i];
+        }
     } else {
         size_t nb = (size_t)1 << (x->bits - x->gbits);
         gjob j;
@@ -601,8 +742,10 @@ static void ext_count(ext *x, int fd, uint64_t header)
     struct stat st;
     uint64_t total = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
     uint64_t nrec = 0, bytes = 0;
+    fhash h;
+    fhash_init(&h);
     rdr r;
-    rdr_init(&r, fd, x->delim);
+    rdr_init(&r, fd, x->delim, UINT64_MAX, x->check ? &h : NULL);
     const char *p;
     size_t len;
     while (rdr_block(&r, &p, &len)) {
@@ -624,6 +767,8 @@ static void ext_count(ext *x, int fd, uint64_t header)
     free(r.buf);
     x->n = nrec > header ? nrec - header : 0;
     x->bytes = bytes;
+    x->raw = r.raw;
+    x->hash = fhash_final(&h);
     if (lseek(fd, start < 0 ? 0 : start, SEEK_SET) < 0)
         die(errno, "read error");
 }
@@ -665,6 +810,7 @@ static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
     memset(&x, 0, sizeof x);
     x.delim = delim;
     int in = pre != NULL ? ext_spool(fd, pre, prelen) : fd;
+    x.check = in == fd; /* a spool file of ours cannot change */
     ext_count(&x, in, header);
     uint64_t need = x.bytes + 24 * x.n;
     uint64_t budget = big_memory / 10 * 9;
@@ -733,50 +879,28 @@ void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
     progress_start();
     struct stat st;
     int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    off_t at = reg ? lseek(fd, 0, SEEK_CUR) : -1;
+    /* Data plus at least 4 bytes of offset per record and a copy for the
+       scatter: beyond half the budget, go external. The size is only a
+       hint (the file may grow while it is read): the read stops there. */
+    uint64_t lim = big_memory / 2;
+    if (reg && at >= 0 && st.st_size > at &&
+        (uint64_t)(st.st_size - at) > lim) {
+        ext_run(fd, delim, header, rng, open_out, NULL, 0);
+        progress_end();
+        return;
+    }
     inbuf in;
-    if (reg) {
-        off_t pos = lseek(fd, 0, SEEK_CUR);
-        uint64_t rest = (uint64_t)st.st_size - (uint64_t)(pos > 0 ? pos : 0);
-        /* Data plus at least 4 bytes of offset per record and a copy
-           for the scatter: beyond half the budget, go external. */
-        if (rest > big_memory / 2) {
+    if (!read_upto(fd, delim, &in, lim)) {
+        if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
+            free(in.buf);
             ext_run(fd, delim, header, rng, open_out, NULL, 0);
-            progress_end();
-            return;
+        } else {
+            ext_run(fd, delim, header, rng, open_out, in.buf, in.size);
+            free(in.buf);
         }
-        read_all(fd, delim, &in);
-    } else {
-        /* Read at most half the budget; more goes external. */
-        uint64_t lim = big_memory / 2;
-        size_t cap = (size_t)1 << 20, len = 0;
-        char *buf = xmalloc(cap);
-        int eof = 0;
-        while (!eof && len <= lim) {
-            if (cap - len < 2 + INBUF_SLACK) {
-                cap *= 2;
-                buf = xrealloc(buf, cap);
-            }
-            size_t want = cap - len - 1 - INBUF_SLACK;
-            ssize_t r = read(fd, buf + len, want);
-            if (r < 0) {
-                if (errno == EINTR)
-                    continue;
-                die(errno, "read error");
-            }
-            if (r == 0)
-                eof = 1;
-            len += (size_t)r;
-        }
-        if (!eof) {
-            ext_run(fd, delim, header, rng, open_out, buf, len);
-            free(buf);
-            progress_end();
-            return;
-        }
-        if (len > 0 && buf[len - 1] != delim)
-            buf[len++] = delim;
-        in.buf = buf;
-        in.size = len;
+        progress_end();
+        return;
     }
     size_t h = header_bytes(in.buf, in.size, delim, header);
     if (h > 0) {

@@ -116,6 +116,12 @@ typedef struct inbuf {
 /* Read all of fd (large reads; sized from fstat for regular files) and
    append a missing final delimiter. Dies with "read error: ..." on error. */
 void read_all(int fd, char delim, inbuf *in);
+/* read_all, but stop once more than max bytes were read: then return 0 with
+   the bytes read so far in *in (no delimiter added); 1 at end of input. */
+int read_upto(int fd, char delim, inbuf *in, uint64_t max);
+
+/* The input file's name for messages; NULL for standard input. */
+extern const char *input_name;
 
 /* Record start offsets: 32-bit when the buffer is under 4 GiB. */
 typedef struct recs {

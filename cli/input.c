@@ -34,7 +34,14 @@ static void advise_huge(void *p, size_t n)
 #endif
 }
 
+const char *input_name;
+
 void read_all(int fd, char delim, inbuf *in)
+{
+    (void)read_upto(fd, delim, in, UINT64_MAX);
+}
+
+int read_upto(int fd, char delim, inbuf *in, uint64_t max)
 {
     struct stat st;
     size_t cap = (size_t)1 << 20;
@@ -74,11 +81,17 @@ void read_all(int fd, char delim, inbuf *in)
         if (r == 0)
             break;
         len += (size_t)r;
+        if (len > max) {
+            in->buf = buf;
+            in->size = len;
+            return 0;
+        }
     }
     if (len > 0 && buf[len - 1] != delim)
         buf[len++] = delim;
     in->buf = buf;
     in->size = len;
+    return 1;
 }
 
 /* Append-only offset arrays, grown geometrically. */

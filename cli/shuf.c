@@ -498,6 +498,7 @@ static int open_input(const opts *o)
         if (dup2(fd, STDIN_FILENO) < 0)
             die(errno, "%s", quotef(o->ops[0]));
         close(fd);
+        input_name = o->ops[0];
     }
     return STDIN_FILENO;
 }
