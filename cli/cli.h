@@ -157,6 +157,7 @@ typedef struct instream {
     char delim;
     char *buf;
     size_t cap, start, end, scan;
+    size_t last;    /* offset of the record stream_next returned last */
     int eof;
 } instream;
 
@@ -165,6 +166,13 @@ void stream_init(instream *s, int fd, char delim);
    valid until the next call. Returns 1, or 0 at end of input; dies on a
    read error. */
 int stream_next(instream *s, const char **rec, size_t *len);
+/* The record of len bytes that stream_next just returned, as a block of its
+   own that the caller frees, when it is long (at least STREAM_TAKE_MIN
+   bytes) and starts the stream's buffer: the stream keeps only the bytes
+   after it, so a long record is never held twice. NULL otherwise (copy the
+   record before the next stream_next). */
+char *stream_take(instream *s, size_t len);
+#define STREAM_TAKE_MIN ((size_t)1 << 20)
 void stream_free(instream *s);
 
 #if defined(__SSE2__)
