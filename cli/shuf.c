@@ -671,13 +671,14 @@ static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
 static void resv_put_from(resv *r, size_t slot, instream *s, const char *rec,
                           size_t len)
 {
-    resv_slot(r, slot);
-    size_t live = r->alen - r->garbage;
+    size_t old = slot < r->m ? (size_t)r->len[slot] : 0;
+    size_t live = r->alen - r->garbage - old; /* the other records */
     char *block = len > live ? stream_take(s, len) : NULL;
     if (block == NULL) {
         resv_put(r, slot, rec, len);
         return;
     }
+    resv_slot(r, slot);
     block = xrealloc(block, len + live);
     size_t at = len;
     for (size_t i = 0; i < r->m; i++) {

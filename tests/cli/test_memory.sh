@@ -90,6 +90,23 @@ else
     skipped "cgroup tests: cannot build the shim"
 fi
 
+# --- -n with long records among short ones: a long sampled record is taken
+# over from the stream, the others are moved behind it.
+awk 'BEGIN { for (i = 0; i < 3000; i++) {
+        if (i % 1000 == 500) { s = sprintf("%d ", i); while (length(s) < 3000000) s = s s; print s }
+        else printf "%d short\n", i } }' >mixed
+sort mixed >mixed.sorted
+for k in 1 2 3 5 50 3000; do
+    for seed in 1 2 3 4 5; do
+        "$F" --seed=$seed -n $k mixed >out
+        check "-n $k with long records (seed $seed): $k distinct records of the file" \
+            sh -c '[ "$(wc -l <out)" = "$1" ] && sort out | uniq -d | cmp -s - /dev/null &&
+                   sort out | comm -23 - mixed.sorted | cmp -s - /dev/null' sh $k
+    done
+done
+"$F" --seed=1 -n 3000 mixed >out
+check "-n 3000 of 3000 with long records: a permutation" is_perm_of mixed out
+
 # --- Peak resident memory of -n 1 on one 200 MiB line (GNU: about 1x).
 if [ "$slow" = 1 ]; then
     skipped "peak RSS (sanitizer build)"
