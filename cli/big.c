@@ -25,6 +25,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,13 +37,187 @@ int big_progress = -1;
 char *hdr_buf;
 size_t hdr_len;
 
-void big_defaults(void)
+/* ------------------------------------------------------------------------ */
+/* Default --memory                                                         */
+
+/* The whole of a small file (at most cap - 1 bytes), or NULL. */
+static char *slurp(const char *path, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    char *buf = xmalloc(cap);
+    size_t len = 0;
+    for (;;) {
+        ssize_t r = read(fd, buf + len, cap - 1 - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+        if (len == cap - 1)
+            break;
+    }
+    close(fd);
+    buf[len] = '\0';
+    return buf;
+}
+
+/* A limit file's value ("max" or garbage: none, UINT64_MAX). */
+static uint64_t limit_value(const char *path)
+{
+    char *t = slurp(path, 64);
+    uint64_t v = UINT64_MAX;
+    if (t != NULL && t[0] >= '0' && t[0] <= '9') {
+        char *end;
+        unsigned long long x = strtoull(t, &end, 10);
+        if (*end == '\n' || *end == '\0')
+            v = (uint64_t)x;
+    }
+    free(t);
+    return v;
+}
+
+/* The least memory limit on the way from the cgroup to the root of the
+   hierarchy mounted at mnt (mount root mroot): file name lim in each. */
+static uint64_t cgroup_walk(const char *mnt, const char *mroot,
+                            const char *cg, const char *lim)
+{
+    size_t rl = strlen(mroot);
+    if (strcmp(mroot, "/") == 0)
+        rl = 0;
+    else if (strncmp(cg, mroot, rl) != 0 || (cg[rl] != '/' && cg[rl] != '\0'))
+        return UINT64_MAX; /* our cgroup is not under this mount */
+    const char *rel = cg + rl;
+    size_t n = strlen(mnt) + strlen(rel) + strlen(lim) + 3;
+    char *path = xmalloc(n);
+    uint64_t least = UINT64_MAX;
+    size_t keep = strlen(rel);
+    for (;;) {
+        while (keep > 0 && rel[keep - 1] == '/')
+            keep--;
+        snprintf(path, n, "%s%.*s/%s", mnt, (int)keep, rel, lim);
+        uint64_t v = limit_value(path);
+        if (v < least)
+            least = v;
+        if (keep == 0)
+            break;
+        while (keep > 0 && rel[keep - 1] != '/')
+            keep--;
+    }
+    free(path);
+    return least;
+}
+
+/* The cgroup memory limit of this process: v2 memory.max or v1
+   memory.limit_in_bytes of its cgroup (from /proc/self/cgroup) and of every
+   ancestor visible in /proc/self/mountinfo; UINT64_MAX when none. */
+static uint64_t cgroup_limit(void)
+{
+    char *cgs = slurp("/proc/self/cgroup", 1 << 16);
+    char *mi = slurp("/proc/self/mountinfo", 1 << 20);
+    uint64_t least = UINT64_MAX;
+    if (cgs == NULL || mi == NULL)
+        goto out;
+    const char *v2 = NULL, *v1 = NULL; /* cgroup paths */
+    for (char *l = cgs, *next; l != NULL && *l != '\0'; l = next) {
+        next = strchr(l, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        char *c1 = strchr(l, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (c2 == NULL)
+            continue;
+        *c2 = '\0';
+        if (strcmp(l, "0:") == 0)
+            v2 = c2 + 1;
+        for (char *tok = c1 + 1, *sp; tok != NULL; tok = sp) {
+            sp = strchr(tok, ',');
+            if (sp != NULL)
+                *sp++ = '\0';
+            if (strcmp(tok, "memory") == 0)
+                v1 = c2 + 1;
+        }
+    }
+    /* mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS... - TYPE SRC SUPER */
+    for (char *l = mi, *next; l != NULL && *l != '\0'; l = next) {
+        next = strchr(l, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        char *f[5];
+        char *p = l;
+        int k = 0;
+        for (; k < 5 && p != NULL; k++) {
+            f[k] = p;
+            p = strchr(p, ' ');
+            if (p != NULL)
+                *p++ = '\0';
+        }
+        char *dash = p != NULL ? strstr(p, " - ") : NULL;
+        if (k < 5 || dash == NULL)
+            continue;
+        char *type = dash + 3, *src = strchr(type, ' ');
+        char *super = src != NULL ? strchr(src + 1, ' ') : NULL;
+        if (src == NULL)
+            continue;
+        *src = '\0';
+        if (strcmp(type, "cgroup2") == 0 && v2 != NULL) {
+            uint64_t v = cgroup_walk(f[4], f[3], v2, "memory.max");
+            least = v < least ? v : least;
+        } else if (strcmp(type, "cgroup") == 0 && v1 != NULL &&
+                   super != NULL) {
+            int mem = 0;
+            for (char *tok = super + 1, *sp; tok != NULL; tok = sp) {
+                sp = strchr(tok, ',');
+                if (sp != NULL)
+                    *sp++ = '\0';
+                mem |= strcmp(tok, "memory") == 0;
+            }
+            if (mem) {
+                uint64_t v = cgroup_walk(f[4], f[3], v1,
+                                         "memory.limit_in_bytes");
+                least = v < least ? v : least;
+            }
+        }
+    }
+out:
+    free(cgs);
+    free(mi);
+    return least;
+}
+
+/* The default --memory: the least of half of physical memory, half of the
+   cgroup memory limit, and a third of the address-space and data-segment
+   limits (RLIMIT_AS, RLIMIT_DATA) after 64 MiB for the program itself.
+   Those limits count address space, which runs ahead of resident memory
+   (buffers grown by doubling, thread stacks, the in-memory mode's offset
+   arrays on top of the data), hence the third; at least 4 MiB. */
+static uint64_t default_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && psize > 0)
-        big_memory = (uint64_t)pages * (uint64_t)psize / 2;
-    else
-        big_memory = (uint64_t)1 << 30;
+    uint64_t m = pages > 0 && psize > 0
+                     ? (uint64_t)pages * (uint64_t)psize / 2
+                     : (uint64_t)1 << 30;
+    uint64_t cg = cgroup_limit();
+    if (cg != UINT64_MAX && cg / 2 < m)
+        m = cg / 2;
+    static const int which[] = {RLIMIT_AS, RLIMIT_DATA};
+    for (size_t i = 0; i < sizeof which / sizeof *which; i++) {
+        struct rlimit rl;
+        if (getrlimit(which[i], &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+            continue;
+        uint64_t v = (uint64_t)rl.rlim_cur;
+        uint64_t own = (uint64_t)64 << 20;
+        v = v > own ? (v - own) / 3 : 0;
+        if (v < m)
+            m = v;
+    }
+    uint64_t floor = (uint64_t)4 << 20;
+    return m > floor ? m : floor;
+}
+
+void big_defaults(void)
+{
+    big_memory = default_memory();
     const char *t = getenv("TMPDIR");
     big_tmpdir = t != NULL && *t != '\0' ? t : "/tmp";
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -381,6 +556,104 @@ static char *load_file(int fd, size_t size)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Content hash                                                             */
+
+/* External mode reads its input twice; both reads must see the same bytes.
+   A 64-bit hash of every byte read (xxHash64's lane round over four lanes,
+   then a final mix of the lanes, the tail and the length) tells an
+   unchanged file from a changed one whatever the read sizes were. It is no
+   defence against someone choosing a collision, only against accidents. */
+#define H_P1 UINT64_C(11400714785074694791)
+#define H_P2 UINT64_C(14029467366897019727)
+#define H_P4 UINT64_C(9650029242287828579)
+#define H_P5 UINT64_C(2870177450012600261)
+
+typedef struct fhash {
+    uint64_t v[4];
+    unsigned char tail[32];
+    size_t tlen;
+    uint64_t total;
+} fhash;
+
+static uint64_t rotl64(uint64_t x, unsigned r)
+{
+    return x << r | x >> (64 - r);
+}
+
+static uint64_t load64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static uint64_t hround(uint64_t acc, uint64_t w)
+{
+    return rotl64(acc + w * H_P2, 31) * H_P1;
+}
+
+static void fhash_init(fhash *h)
+{
+    memset(h, 0, sizeof *h);
+    h->v[0] = H_P1 + H_P2;
+    h->v[1] = H_P2;
+    h->v[3] = 0 - H_P1;
+}
+
+/* Whole 32-byte stripes p[0..n), n a multiple of 32. */
+static void fhash_stripes(fhash *h, const unsigned char *p, size_t n)
+{
+    uint64_t v0 = h->v[0], v1 = h->v[1], v2 = h->v[2], v3 = h->v[3];
+    for (; n >= 32; p += 32, n -= 32) {
+        v0 = hround(v0, load64(p));
+        v1 = hround(v1, load64(p + 8));
+        v2 = hround(v2, load64(p + 16));
+        v3 = hround(v3, load64(p + 24));
+    }
+    h->v[0] = v0;
+    h->v[1] = v1;
+    h->v[2] = v2;
+    h->v[3] = v3;
+}
+
+static void fhash_update(fhash *h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    h->total += n;
+    if (h->tlen > 0) {
+        size_t take = 32 - h->tlen < n ? 32 - h->tlen : n;
+        memcpy(h->tail + h->tlen, p, take);
+        h->tlen += take;
+        p += take;
+        n -= take;
+        if (h->tlen < 32)
+            return;
+        fhash_stripes(h, h->tail, 32);
+        h->tlen = 0;
+    }
+    size_t whole = n & ~(size_t)31;
+    fhash_stripes(h, p, whole);
+    memcpy(h->tail, p + whole, n - whole);
+    h->tlen = n - whole;
+}
+
+static uint64_t fhash_final(const fhash *h)
+{
+    uint64_t r = h->total * H_P5;
+    for (int i = 0; i < 4; i++)
+        r = rotl64(r ^ hround(0, h->v[i]), 27) * H_P1 + H_P4;
+    size_t i = 0;
+    for (; i + 8 <= h->tlen; i += 8)
+        r = rotl64(r ^ hround(0, load64(h->tail + i)), 27) * H_P1 + H_P4;
+    for (; i < h->tlen; i++)
+        r = rotl64(r ^ h->tail[i] * H_P5, 11) * H_P1;
+    r ^= r >> 33;
+    r *= H_P2;
+    r ^= r >> 29;
+    return r ^ r >> 32;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Record reader over a file descriptor (large reads)                       */
 
 typedef struct rdr {
@@ -390,15 +663,20 @@ typedef struct rdr {
     size_t cap, start, end;
     int eof;
     uint64_t bytes; /* consumed so far */
+    uint64_t raw;   /* read from fd so far */
+    uint64_t left;  /* may still read from fd (end of input after that) */
+    fhash *hash;    /* if not NULL, fed every byte read from fd */
 } rdr;
 
-static void rdr_init(rdr *r, int fd, char delim)
+static void rdr_init(rdr *r, int fd, char delim, uint64_t limit, fhash *h)
 {
     memset(r, 0, sizeof *r);
     r->fd = fd;
     r->delim = delim;
     r->cap = (size_t)4 << 20;
     r->buf = xmalloc(r->cap + 1);
+    r->left = limit;
+    r->hash = h;
 }
 
 /* Next block of whole records buf[*a, *b), each ending with delim. */
@@ -432,16 +710,24 @@ static int rdr_block(rdr *r, const char **p, size_t *len)
             r->cap *= 2;
             r->buf = xrealloc(r->buf, r->cap + 1);
         }
-        ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+        size_t want = r->cap - r->end;
+        if (want > r->left)
+            want = (size_t)r->left;
+        ssize_t n = want > 0 ? read(r->fd, r->buf + r->end, want) : 0;
         if (n < 0) {
             if (errno == EINTR)
                 continue;
             die(errno, "read error");
         }
-        if (n == 0)
+        if (n == 0) {
             r->eof = 1;
-        else
+        } else {
+            if (r->hash != NULL)
+                fhash_update(r->hash, r->buf + r->end, (size_t)n);
             r->end += (size_t)n;
+            r->raw += (uint64_t)n;
+            r->left -= (uint64_t)n;
+        }
     }
 }
 
@@ -451,6 +737,9 @@ static int rdr_block(rdr *r, const char **p, size_t *len)
 typedef struct ext {
     char delim;
     uint64_t n, bytes;   /* body records and their bytes */
+    uint64_t raw;        /* bytes read from the input by the count pass */
+    uint64_t hash;       /* their hash */
+    int check;           /* the input is the user's file: check the hash */
     int small;           /* n <= FSH_FILESHUF_SMALL: position groups */
     uint8_t key[32];
     unsigned bits, gbits; /* bucket bits, group bits (large) */
@@ -461,11 +750,23 @@ typedef struct ext {
     outw **gw;
 } ext;
 
-/* Pass 1: every body record, tagged, to its group's file. */
+static _Noreturn void input_changed(void)
+{
+    if (input_name != NULL)
+        die(0, "%s: file changed as we read it", quotef(input_name));
+    die(0, "standard input: file changed as we read it");
+}
+
+/* Pass 1: every body record, tagged, to its group's file. It reads exactly
+   the bytes the count pass read and must find the same records in them
+   (and, for the user's file, the same hash): otherwise the input changed
+   in between and the run fails before any output is opened. */
 static void ext_distribute(ext *x, int fd, uint64_t header)
 {
+    fhash h;
+    fhash_init(&h);
     rdr r;
-    rdr_init(&r, fd, x->delim);
+    rdr_init(&r, fd, x->delim, x->raw, x->check ? &h : NULL);
     const char *p;
     size_t len;
     uint64_t i = 0, skip = header;
@@ -483,6 +784,8 @@ static void ext_distribute(ext *x, int fd, uint64_t header)
             }
             uint32_t tag;
             size_t g;
+            if (i == x->n)
+                input_changed();
             if (x->small) {
                 uint64_t ps = x->pos[i];
                 g = (size_t)(ps / x->gsize);
@@ -509,6 +812,9 @@ static void ext_distribute(ext *x, int fd, uint64_t header)
         }
     }
     free(r.buf);
+    if (i != x->n || r.raw != x->raw ||
+        (x->check && fhash_final(&h) != x->hash))
+        input_changed();
     for (size_t g = 0; g < x->ngroups; g++) {
         tmp_flush(x->gw[g]);
         out_free(x->gw[g]);
@@ -563,8 +869,18 @@ static void ext_group(ext *x, size_t g, outw *out, uint64_t *written)
     }
     size_t *ord = xmalloc((cnt ? cnt : 1) * sizeof *ord);
     if (x->small) {
-        for (size_t i = 0; i < cnt; i++)
+        /* Pass 1 wrote positions g * gsize .. of a permutation: exactly
+           every slot of ord once. Check it anyway; ord is indexed by it. */
+        uint64_t lo = (uint64_t)g * x->gsize;
+        uint64_t want = lo >= x->n ? 0
+                        : x->n - lo < x->gsize ? x->n - lo : x->gsize;
+        if (cnt != want)
+            tmp_die(0, "inconsistent");
+        for (size_t i = 0; i < cnt; i++) {
+            if (tag[i] >= cnt)
+                tmp_die(0, "inconsistent");
             ord[tag[i]] = off[i];
+        }
     } else {
         size_t nb = (size_t)1 << (x->bits - x->gbits);
         gjob j;
@@ -601,8 +917,10 @@ static void ext_count(ext *x, int fd, uint64_t header)
     struct stat st;
     uint64_t total = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
     uint64_t nrec = 0, bytes = 0;
+    fhash h;
+    fhash_init(&h);
     rdr r;
-    rdr_init(&r, fd, x->delim);
+    rdr_init(&r, fd, x->delim, UINT64_MAX, x->check ? &h : NULL);
     const char *p;
     size_t len;
     while (rdr_block(&r, &p, &len)) {
@@ -624,6 +942,8 @@ static void ext_count(ext *x, int fd, uint64_t header)
     free(r.buf);
     x->n = nrec > header ? nrec - header : 0;
     x->bytes = bytes;
+    x->raw = r.raw;
+    x->hash = fhash_final(&h);
     if (lseek(fd, start < 0 ? 0 : start, SEEK_SET) < 0)
         die(errno, "read error");
 }
@@ -665,6 +985,7 @@ static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
     memset(&x, 0, sizeof x);
     x.delim = delim;
     int in = pre != NULL ? ext_spool(fd, pre, prelen) : fd;
+    x.check = in == fd; /* a spool file of ours cannot change */
     ext_count(&x, in, header);
     uint64_t need = x.bytes + 24 * x.n;
     uint64_t budget = big_memory / 10 * 9;
@@ -733,50 +1054,28 @@ void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
     progress_start();
     struct stat st;
     int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    off_t at = reg ? lseek(fd, 0, SEEK_CUR) : -1;
+    /* Data plus at least 4 bytes of offset per record and a copy for the
+       scatter: beyond half the budget, go external. The size is only a
+       hint (the file may grow while it is read): the read stops there. */
+    uint64_t lim = big_memory / 2;
+    if (reg && at >= 0 && st.st_size > at &&
+        (uint64_t)(st.st_size - at) > lim) {
+        ext_run(fd, delim, header, rng, open_out, NULL, 0);
+        progress_end();
+        return;
+    }
     inbuf in;
-    if (reg) {
-        off_t pos = lseek(fd, 0, SEEK_CUR);
-        uint64_t rest = (uint64_t)st.st_size - (uint64_t)(pos > 0 ? pos : 0);
-        /* Data plus at least 4 bytes of offset per record and a copy
-           for the scatter: beyond half the budget, go external. */
-        if (rest > big_memory / 2) {
+    if (!read_upto(fd, delim, &in, lim)) {
+        if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
+            free(in.buf);
             ext_run(fd, delim, header, rng, open_out, NULL, 0);
-            progress_end();
-            return;
+        } else {
+            ext_run(fd, delim, header, rng, open_out, in.buf, in.size);
+            free(in.buf);
         }
-        read_all(fd, delim, &in);
-    } else {
-        /* Read at most half the budget; more goes external. */
-        uint64_t lim = big_memory / 2;
-        size_t cap = (size_t)1 << 20, len = 0;
-        char *buf = xmalloc(cap);
-        int eof = 0;
-        while (!eof && len <= lim) {
-            if (cap - len < 2 + INBUF_SLACK) {
-                cap *= 2;
-                buf = xrealloc(buf, cap);
-            }
-            size_t want = cap - len - 1 - INBUF_SLACK;
-            ssize_t r = read(fd, buf + len, want);
-            if (r < 0) {
-                if (errno == EINTR)
-                    continue;
-                die(errno, "read error");
-            }
-            if (r == 0)
-                eof = 1;
-            len += (size_t)r;
-        }
-        if (!eof) {
-            ext_run(fd, delim, header, rng, open_out, buf, len);
-            free(buf);
-            progress_end();
-            return;
-        }
-        if (len > 0 && buf[len - 1] != delim)
-            buf[len++] = delim;
-        in.buf = buf;
-        in.size = len;
+        progress_end();
+        return;
     }
     size_t h = header_bytes(in.buf, in.size, delim, header);
     if (h > 0) {

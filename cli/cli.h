@@ -121,6 +121,12 @@ typedef struct inbuf {
 /* Read all of fd (large reads; sized from fstat for regular files) and
    append a missing final delimiter. Dies with "read error: ..." on error. */
 void read_all(int fd, char delim, inbuf *in);
+/* read_all, but stop once more than max bytes were read: then return 0 with
+   the bytes read so far in *in (no delimiter added); 1 at end of input. */
+int read_upto(int fd, char delim, inbuf *in, uint64_t max);
+
+/* The input file's name for messages; NULL for standard input. */
+extern const char *input_name;
 
 /* Record start offsets: 32-bit when the buffer is under 4 GiB. */
 typedef struct recs {
@@ -156,6 +162,7 @@ typedef struct instream {
     char delim;
     char *buf;
     size_t cap, start, end, scan;
+    size_t last;    /* offset of the record stream_next returned last */
     int eof;
 } instream;
 
@@ -164,6 +171,13 @@ void stream_init(instream *s, int fd, char delim);
    valid until the next call. Returns 1, or 0 at end of input; dies on a
    read error. */
 int stream_next(instream *s, const char **rec, size_t *len);
+/* The record of len bytes that stream_next just returned, as a block of its
+   own that the caller frees, when it is long (at least STREAM_TAKE_MIN
+   bytes) and starts the stream's buffer: the stream keeps only the bytes
+   after it, so a long record is never held twice. NULL otherwise (copy the
+   record before the next stream_next). */
+char *stream_take(instream *s, size_t len);
+#define STREAM_TAKE_MIN ((size_t)1 << 20)
 void stream_free(instream *s);
 
 #if defined(__SSE2__)

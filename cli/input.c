@@ -34,7 +34,14 @@ static void advise_huge(void *p, size_t n)
 #endif
 }
 
+const char *input_name;
+
 void read_all(int fd, char delim, inbuf *in)
+{
+    (void)read_upto(fd, delim, in, UINT64_MAX);
+}
+
+int read_upto(int fd, char delim, inbuf *in, uint64_t max)
 {
     struct stat st;
     size_t cap = (size_t)1 << 20;
@@ -74,11 +81,17 @@ void read_all(int fd, char delim, inbuf *in)
         if (r == 0)
             break;
         len += (size_t)r;
+        if (len > max) {
+            in->buf = buf;
+            in->size = len;
+            return 0;
+        }
     }
     if (len > 0 && buf[len - 1] != delim)
         buf[len++] = delim;
     in->buf = buf;
     in->size = len;
+    return 1;
 }
 
 /* Append-only offset arrays, grown geometrically. */
@@ -190,6 +203,23 @@ void stream_init(instream *s, int fd, char delim)
     s->buf = xmalloc(s->cap);
 }
 
+char *stream_take(instream *s, size_t len)
+{
+    if (len < STREAM_TAKE_MIN || s->last != 0 || s->start != len)
+        return NULL;
+    size_t rest = s->end - len;
+    size_t cap = rest < STREAM_CAP ? STREAM_CAP : rest;
+    char *fresh = xmalloc(cap);
+    memcpy(fresh, s->buf + len, rest);
+    /* Shrinking a large block gives its tail pages back (mremap). */
+    char *rec = xrealloc(s->buf, len);
+    s->buf = fresh;
+    s->cap = cap;
+    s->end = rest;
+    s->start = s->scan = s->last = 0;
+    return rec;
+}
+
 void stream_free(instream *s)
 {
     free(s->buf);
@@ -203,6 +233,7 @@ int stream_next(instream *s, const char **rec, size_t *len)
             char *q = memchr(s->buf + s->scan, s->delim, s->end - s->scan);
             if (q != NULL) {
                 size_t stop = (size_t)(q - s->buf) + 1;
+                s->last = s->start;
                 *rec = s->buf + s->start;
                 *len = stop - s->start;
                 s->start = s->scan = stop;
@@ -219,6 +250,7 @@ int stream_next(instream *s, const char **rec, size_t *len)
                 s->buf = xrealloc(s->buf, s->cap);
             }
             s->buf[s->end++] = s->delim;
+            s->last = s->start;
             *rec = s->buf + s->start;
             *len = s->end - s->start;
             s->start = s->scan = s->end;

@@ -178,7 +178,8 @@ static void help(void)
         "      --memory=SIZE         keep at most about SIZE of input in memory;\n"
         "                              beyond, shuffle through temporary files\n"
         "                              (SIZE: b, K (default), M, G, T or %% of RAM;\n"
-        "                              default: half of physical memory)\n"
+        "                              default: half of physical memory, less\n"
+        "                              under ulimit -v/-d or a cgroup limit)\n"
         "  -T, --temporary-directory=DIR  temporary files in DIR, not $TMPDIR\n"
         "                              or /tmp (removed whatever happens)\n"
         "      --threads=N           use up to N threads (1-16; default: CPUs);\n"
@@ -498,6 +499,7 @@ static int open_input(const opts *o)
         if (dup2(fd, STDIN_FILENO) < 0)
             die(errno, "%s", quotef(o->ops[0]));
         close(fd);
+        input_name = o->ops[0];
     }
     return STDIN_FILENO;
 }
@@ -621,7 +623,9 @@ static void resv_compact(resv *r, size_t need)
     r->garbage = 0;
 }
 
-static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
+/* Make slot ready for a new record: a new slot at the end, or its old
+   record becomes garbage. */
+static void resv_slot(resv *r, size_t slot)
 {
     if (slot == r->m) {
         if (r->m == r->cap) {
@@ -635,6 +639,11 @@ static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
         r->garbage += (size_t)r->len[slot];
         r->len[slot] = 0;
     }
+}
+
+static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
+{
+    resv_slot(r, slot);
     if (r->acap - r->alen < len) {
         if (r->arena != NULL && r->garbage >= r->alen / 2) {
             resv_compact(r, len);
@@ -653,6 +662,38 @@ static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
     r->off[slot] = r->alen;
     r->len[slot] = len;
     r->alen += len;
+}
+
+/* resv_put of the record stream_next just returned. A long record that
+   outweighs the others is taken over from the stream and becomes the start
+   of a new arena (the others are copied after it), so it is never held
+   twice: -n 1 on one huge line needs about the line's size. */
+static void resv_put_from(resv *r, size_t slot, instream *s, const char *rec,
+                          size_t len)
+{
+    size_t old = slot < r->m ? (size_t)r->len[slot] : 0;
+    size_t live = r->alen - r->garbage - old; /* the other records */
+    char *block = len > live ? stream_take(s, len) : NULL;
+    if (block == NULL) {
+        resv_put(r, slot, rec, len);
+        return;
+    }
+    resv_slot(r, slot);
+    block = xrealloc(block, len + live);
+    size_t at = len;
+    for (size_t i = 0; i < r->m; i++) {
+        if (i == slot)
+            continue;
+        memcpy(block + at, r->arena + r->off[i], r->len[i]);
+        r->off[i] = at;
+        at += r->len[i];
+    }
+    free(r->arena);
+    r->arena = block;
+    r->acap = r->alen = at;
+    r->garbage = 0;
+    r->off[slot] = 0;
+    r->len[slot] = len;
 }
 
 static void resv_free(resv *r)
@@ -798,7 +839,7 @@ static int run_gnu(const opts *o)
         uint64_t k = ahead, seen = 0;
         int more = 1;
         while (seen < k && (more = stream_next(&s, &rec, &len)) != 0) {
-            resv_put(&rv, (size_t)seen, rec, len);
+            resv_put_from(&rv, (size_t)seen, &s, rec, len);
             seen++;
         }
         if (more) {
@@ -807,7 +848,7 @@ static int run_gnu(const opts *o)
                 if (!stream_next(&s, &rec, &len))
                     break;
                 if (j < k)
-                    resv_put(&rv, (size_t)j, rec, len);
+                    resv_put_from(&rv, (size_t)j, &s, rec, len);
                 seen++;
                 if (seen == 0)
                     die(EOVERFLOW, "too many input lines");
@@ -1120,7 +1161,7 @@ static int run_default(const opts *o)
         size_t slot;
         check(fsh_reservoir_slot(rng, t, k, &slot));
         if (slot < k)
-            resv_put(&rv, slot, rec, len);
+            resv_put_from(&rv, slot, &s, rec, len);
     }
     stream_free(&s);
     close_input(fd);
