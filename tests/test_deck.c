@@ -220,14 +220,20 @@ static void test_deck(void)
     CHECK_EQ(fsh_deck_deal(rng, one, &card), FSH_EEMPTY);
     fsh_deck_free(one);
 
-    /* Entropy: a 52-card deck refuses an 8-byte seed, and allows it in
-       simulation mode. */
+    /* Entropy: an 8-byte seed cannot deal a whole 52-card deck (it reaches
+       the first 11 cards' orders: 52*51*...*42 < 2^64 < 52*...*41; every
+       boundary is in tests/test_reach.c), and can in simulation mode. */
+    uint32_t all[52];
     CHECK_EQ(fsh_rng_seed(rng, "8 bytes!", 8), FSH_OK);
     CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
-    CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_EENTROPY);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 52), FSH_EENTROPY);
     CHECK_EQ(fsh_deck_remaining(d), 52);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 12), FSH_EENTROPY);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 11), FSH_OK);
+    CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_EENTROPY);
     CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
     CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 40), FSH_OK);
     CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
 
     fsh_deck_free(d);
