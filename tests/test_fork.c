@@ -298,8 +298,39 @@ static void run_case(const fork_case *fc)
     fsh_rng_free(rng);
 }
 
+/* Seeded rngs are reproducible by design: a forked child replays the
+   parent's stream (fairshuf.h, fsh_rng_from_words). */
+static void test_seeded_replays(void)
+{
+    fsh_rng *rng;
+    uint64_t w[4], theirs[4] = {0};
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(rng, "replay", 6), FSH_OK);
+    CHECK_EQ(fsh_rng_u64(rng, &w[0]), FSH_OK);
+    int fd[2];
+    CHECK_EQ(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        for (int i = 0; i < 4; i++)
+            (void)fsh_rng_u64(rng, &w[i]);
+        _exit(write(fd[1], w, sizeof w) == (ssize_t)sizeof w ? 0 : 1);
+    }
+    close(fd[1]);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(fsh_rng_u64(rng, &w[i]), FSH_OK);
+    CHECK(read(fd[0], theirs, sizeof theirs) == (ssize_t)sizeof theirs);
+    close(fd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(memcmp(w, theirs, sizeof w) == 0);
+    fsh_rng_free(rng);
+}
+
 int main(void)
 {
+    test_seeded_replays();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
     return check_done("test_fork");

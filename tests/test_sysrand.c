@@ -403,6 +403,20 @@ static void test_failed_rekey(void)
             CHECK_EQ(errno, SHIM_ERRNO);
             CHECK_EQ(fsh_rng_entropy_bits(r), 0);
             CHECK(fsh_rng_max_fair_n(r) == 0);
+            /* Argument errors come first, then FSH_ESYSRAND, then the
+               rest (an exhausted deck, a range permutation at its end). */
+            uint32_t card;
+            fsh_deck *one;
+            fsh_rangeperm *p1;
+            CHECK_EQ(fsh_rng_u64(r, NULL), FSH_EINVAL);
+            CHECK_EQ(fsh_shuffle(r, NULL, 4, 4), FSH_EINVAL);
+            CHECK_EQ(fsh_deck_new(&one, 1), FSH_OK);
+            CHECK_EQ(fsh_deck_deal_n(r, one, &card, 2), FSH_ESYSRAND);
+            fsh_deck_free(one);
+            CHECK_EQ(fsh_rangeperm_new(&p1, 0, 0), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next_at(p1, 0, &w), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next(r, p1, &w), FSH_ESYSRAND);
+            fsh_rangeperm_free(p1);
             char what[64];
             snprintf(what, sizeof what, "failed init gen %d sim %d", g, sim);
             expect_refused(r, what);
