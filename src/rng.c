@@ -605,7 +605,9 @@ int fsh_rng_new(fsh_rng **out)
         return FSH_ENOMEM;
     int rc = fsh_rng_init(rng);
     if (rc != FSH_OK) {
+        int e = errno; /* the failed OS call's, past munmap and free */
         fsh_rng_free(rng);
+        errno = e;
         return rc;
     }
     *out = rng;
