@@ -49,7 +49,8 @@ FSH_API unsigned fsh_version_number(void);
 #define FSH_EENTROPY (-3) /* seed holds too few bits for a fair result (reachability) */
 #define FSH_EEMPTY (-4)   /* deck exhausted */
 #define FSH_ECALLBACK (-5) /* a user callback returned a value out of range */
-#define FSH_ESYSRAND (-6) /* the OS random source failed (errno says why) */
+#define FSH_ESYSRAND (-6) /* the OS random source failed (errno says why),
+                             or the rng is unkeyed since it did */
 
 /* Message for a status code; never NULL; unknown codes give "unknown error". */
 FSH_API const char *fsh_strerror(int status);
@@ -67,11 +68,29 @@ FSH_API const char *fsh_strerror(int status);
  * - A user callback returning uniform 64-bit words, or one returning a uniform
  *   integer in [1, k] (fsh_rng_from_randint).
  *
- * Reachability: an rng knows how many bits of entropy its seed holds. A fair
- * operation on n items needs log2(n!) bits (226 for 52 cards), capped at 256,
- * the key size. Below that, shuffles return FSH_EENTROPY unless the caller
- * opted into simulation grade with fsh_rng_set_simulation(); xoshiro256++ is
- * simulation grade by construction.
+ * Reachability: an rng knows how many bits b of entropy its seed holds. An
+ * operation that produces an order or a subset must be able to reach every
+ * outcome: an ordered k of n needs n!/(n-k)! <= 2^b (a shuffle of n: n!;
+ * 52 cards: 226 bits), an unordered k of n needs C(n, k) <= 2^b; b = 256
+ * (the key size) is always enough. Otherwise the operation returns
+ * FSH_EENTROPY and changes nothing, unless the caller opted into simulation
+ * grade with fsh_rng_set_simulation(); xoshiro256++ is simulation grade by
+ * construction. Incremental operations check what they have produced so
+ * far: see fsh_deck_deal_n, fsh_rangeperm_next, fsh_reservoir_slot. Words,
+ * bytes and single bounded integers (fsh_rng_u64, fsh_rng_bytes,
+ * fsh_uniform*) are neither and are never refused for entropy.
+ *
+ * Keying failures: when keying from the OS fails (fsh_rng_new, fsh_rng_init,
+ * fsh_rng_init_gen, or a forked child's automatic rekey), the call returns
+ * FSH_ESYSRAND with errno from the failing system call, and the rng is left
+ * unkeyed: it holds no key and no words, and every call that takes it to
+ * draw (even one that would draw nothing, e.g. a shuffle of 1 element)
+ * returns FSH_ESYSRAND, sets errno to that same value and changes none of
+ * its outputs, simulation grade or not, until the rng is keyed again by a
+ * successful fsh_rng_init*, fsh_rng_seed*, fsh_rng_chacha, fsh_rng_xoshiro
+ * or fsh_rng_from_*. FSH_EENTROPY never means an OS failure. Seeding
+ * (fsh_rng_seed*) reads no OS randomness. Argument errors (FSH_EINVAL)
+ * are reported first, then FSH_ESYSRAND, then any other status.
  */
 
 typedef struct fsh_rng fsh_rng;
@@ -94,8 +113,14 @@ FSH_API int fsh_rng_new(fsh_rng **out);
 /* Wipe the rng's key material and release it; NULL does nothing. */
 FSH_API void fsh_rng_free(fsh_rng *rng);
 
-/* (Re)key as ChaCha20 with 256 bits from the OS. Fork-safe: a child process
-   detects the fork and rekeys itself, so it never repeats the parent. */
+/* (Re)key as ChaCha20 with 256 bits from the OS; FSH_ESYSRAND (errno kept)
+   leaves the rng unkeyed (see above). Fork-safe: the first call using the
+   rng in a child process detects the fork and rekeys it from the OS, so the
+   child never repeats the parent's words, nor any object's randomness drawn
+   before the fork (a deck's pending dice are dropped); if the child cannot
+   get OS randomness, that call returns FSH_ESYSRAND and the rng is unkeyed
+   (never a stream the parent could predict). Calling fsh_rng_init in the
+   child yourself is equally safe. */
 FSH_API int fsh_rng_init(fsh_rng *rng);
 
 /* (Re)key generator gen from the OS (fork-safe as fsh_rng_init). */
@@ -121,7 +146,12 @@ FSH_API int fsh_rng_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
 FSH_API int fsh_rng_xoshiro(fsh_rng *rng, uint64_t seed);
 
 /* Words come from fn(ctx), which must return uniform 64-bit words. The rng
-   buffers up to 128 words ahead. Credited with full entropy. */
+   buffers up to 128 words ahead; a forked child drops (never hands out)
+   the words read ahead in the parent, and objects drop randomness cached
+   from them; what fn returns in the child is fn's business. Credited with
+   full entropy. Seeded and raw-keyed rngs (fsh_rng_seed*, fsh_rng_chacha,
+   fsh_rng_xoshiro) are reproducible by design: a forked child replays the
+   parent's stream. */
 FSH_API int fsh_rng_from_words(fsh_rng *rng, uint64_t (*fn)(void *ctx),
                                void *ctx);
 
@@ -143,11 +173,11 @@ FSH_API int fsh_rng_set_simulation(fsh_rng *rng, int on);
 FSH_API unsigned fsh_rng_entropy_bits(const fsh_rng *rng);
 
 /* Largest n whose every order the rng can reach fairly (SIZE_MAX when the
-   rng has 256 bits or is simulation grade). */
+   rng has 256 bits or is simulation grade; 0 when unkeyed or NULL). */
 FSH_API size_t fsh_rng_max_fair_n(const fsh_rng *rng);
 
 /* Next uniform 64-bit word. With a randint callback, FSH_ECALLBACK is
-   possible; otherwise never fails. */
+   possible; FSH_ESYSRAND if the rng is unkeyed; otherwise never fails. */
 FSH_API int fsh_rng_u64(fsh_rng *rng, uint64_t *out);
 
 /* Fill buf with len uniform bytes (the word stream, little-endian). */
@@ -240,16 +270,23 @@ FSH_API int fsh_deck_new_from(fsh_deck **out, const uint32_t *cards, size_t n);
 /* Release the deck; NULL does nothing. */
 FSH_API void fsh_deck_free(fsh_deck *deck);
 
-/* O(1): return every card to the deck. Dealing is lazy Fisher-Yates, so no
-   reordering is needed for the next deal to be uniform. */
+/* O(1): return every card to the deck (and start a new dealt prefix for
+   reachability). Dealing is lazy Fisher-Yates, so no reordering is needed
+   for the next deal to be uniform. */
 FSH_API int fsh_deck_shuffle(fsh_deck *deck);
 
 /* O(1): deal one uniformly chosen remaining card into *card. FSH_EEMPTY when
-   none remain; FSH_EENTROPY if the rng cannot reach every deal order. */
+   none remain; FSH_EENTROPY (nothing dealt) if the rng cannot reach every
+   ordered prefix of the deck dealt since the last fsh_deck_shuffle, this
+   card included: d cards of n need n!/(n-d)! <= 2^bits. The deck draws
+   dice in batches and keeps the rest for later deals; dice drawn under
+   another keying (another rng, a re-key, a forked child's rekey) are
+   dropped unseen, never dealt. */
 FSH_API int fsh_deck_deal(fsh_rng *rng, fsh_deck *deck, uint32_t *card);
 
 /* Deal k cards into out[0..k) in deal order; k > remaining is FSH_EEMPTY
-   and deals nothing. */
+   and deals nothing, as is FSH_EENTROPY (the prefix rule of fsh_deck_deal
+   with the k cards). */
 FSH_API int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out,
                             size_t k);
 
@@ -289,13 +326,17 @@ FSH_API int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t last, size_t hint);
 FSH_API void fsh_rangeperm_free(fsh_rangeperm *perm);
 
 /* *out = next element of the permutation (j uniform in [drawn, last]);
-   FSH_EEMPTY once all last + 1 elements were drawn. Expected O(1). */
+   FSH_EEMPTY once all last + 1 elements were drawn. Expected O(1).
+   FSH_EENTROPY (nothing drawn) if the rng cannot reach every ordered
+   prefix drawn so far, this draw included: d draws need
+   (last+1)!/(last+1-d)! <= 2^bits. */
 FSH_API int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm,
                                uint64_t *out);
 
 /* As fsh_rangeperm_next with the step's offset r = j - drawn supplied by the
    caller (an external source of uniform r in [0, last - drawn]); r out of
-   range is FSH_EINVAL, exhausted is FSH_EEMPTY. */
+   range is FSH_EINVAL, exhausted is FSH_EEMPTY. No rng, so no entropy check:
+   reachability is the caller's source's business. */
 FSH_API int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t r,
                                   uint64_t *out);
 
@@ -304,14 +345,20 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
 
 /* out[0..k) = k distinct values of [lo, hi] in uniformly random order, the
    first k steps of an fsh_rangeperm: O(k) time and memory for any range
-   (the full 64-bit range works). k larger than the range is FSH_EINVAL. */
+   (the full 64-bit range works). k larger than the range is FSH_EINVAL;
+   FSH_EENTROPY (out untouched) unless n!/(n-k)! <= 2^bits for the range's
+   n values. */
 FSH_API int fsh_sample_range(fsh_rng *rng, uint64_t lo, uint64_t hi,
                              uint64_t *out, size_t k);
 
 /* Algorithm R step for the stream item with 0-based index seen: *slot =
    seen while seen < k (fill the reservoir), else j uniform in [0, seen],
    with *slot = j when j < k (replace that slot) and *slot = k meaning
-   "drop the item". k = 0 always drops and draws nothing. */
+   "drop the item". k = 0 always drops and draws nothing. Reachability:
+   a step that draws (seen >= k >= 1) returns FSH_EENTROPY unless every
+   k-subset of the seen + 1 items so far is reachable, C(seen + 1, k) <=
+   2^bits (the kept set; its order needs a separate shuffle, checked
+   there). */
 FSH_API int fsh_reservoir_slot(fsh_rng *rng, uint64_t seen, size_t k,
                                size_t *slot);
 

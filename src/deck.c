@@ -1,6 +1,7 @@
 /* Cards and the O(1) deck (seed 001): lazy Fisher-Yates dealing. */
 #include "internal.h"
 
+#include <sodium.h>
 #include <stdlib.h>
 
 struct fsh_deck {
@@ -9,6 +10,7 @@ struct fsh_deck {
     /* Indices drawn ahead in one batch: pend[pos..npend) are the choices for
        remaining, remaining-1, ... A deck of 52 deals from about 4 words. */
     unsigned pos, npend;
+    uint64_t pend_key; /* key id of the rng keying that drew pend */
     uint64_t pend[64];
     uint32_t cards[]; /* dealt cards sit at the end, last dealt first */
 };
@@ -117,6 +119,7 @@ static int deck_alloc(fsh_deck **out, size_t n)
         return FSH_ENOMEM;
     d->n = d->remaining = n;
     d->pos = d->npend = 0;
+    d->pend_key = 0;
     *out = d;
     return FSH_OK;
 }
@@ -207,11 +210,25 @@ int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out, size_t k)
 {
     if (rng == NULL || deck == NULL || (out == NULL && k > 0))
         return FSH_EINVAL;
-    if (k > deck->remaining)
-        return FSH_EEMPTY;
-    int rc = fsh_rng_check_fair(rng, deck->n);
+    int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
         return rc;
+    if (k > deck->remaining)
+        return FSH_EEMPTY;
+    /* Reachability of the ordered prefix dealt since the last shuffle,
+       these k cards included. */
+    if (k > 0 && (rc = fsh_rng_check_ordered(
+                      rng, deck->n - 1,
+                      deck->n - deck->remaining + k)) != FSH_OK)
+        return rc;
+    /* Pending dice drawn under another keying (another rng, a re-key, or
+       the parent of this forked child) are dropped unseen: they may be
+       known elsewhere, and dropping unseen draws biases nothing. */
+    if (deck->pend_key != rng->key_id) {
+        sodium_memzero(deck->pend, sizeof deck->pend);
+        deck->pos = deck->npend = 0;
+        deck->pend_key = rng->key_id;
+    }
     for (size_t i = 0; i < k; i++)
         out[i] = deal_one(rng, deck);
     return fsh_rng_take_error(rng);

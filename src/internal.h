@@ -59,7 +59,8 @@ enum fsh_src {
     FSH_SRC_CHACHA = 0,  /* buffered ChaCha keystream */
     FSH_SRC_XOSHIRO = 1, /* buffered xoshiro256++ */
     FSH_SRC_WORDS = 2,   /* buffered user word callback */
-    FSH_SRC_RANDINT = 3  /* unbuffered user [1, k] callback */
+    FSH_SRC_RANDINT = 3, /* unbuffered user [1, k] callback */
+    FSH_SRC_NONE = 4     /* unkeyed (OS keying failed): every draw refused */
 };
 
 /* 2 KiB: 32 ChaCha blocks per refill, the AVX-512 kernel's widest pass
@@ -87,7 +88,8 @@ struct fsh_rng {
     uint64_t (*words_fn)(void *ctx);
     uint64_t (*randint_fn)(void *ctx, uint64_t k);
     void *ctx;
-    int cb_error; /* sticky: a randint callback went out of range */
+    int err; /* sticky status for the end of the operation: FSH_ECALLBACK
+                (a randint callback went out of range) or FSH_ESYSRAND */
     /* Accounting: words produced by all refills, and randint bits. */
     uint64_t words_made;
     uint64_t randint_bits;
@@ -99,7 +101,15 @@ struct fsh_rng {
        word reads 0 in a child; or the pid as fallback. */
     volatile uint64_t *fork_canary;
     long owner_pid;
-    int os_keyed;
+    int os_keyed;   /* keyed from the OS: a child rekeys */
+    int fork_watch; /* OS-keyed or word callback: check for forks */
+    /* Nonzero when every operation must first call fsh_rng_guard: the rng
+       watches for forks or is unkeyed. One test per operation, none per
+       word: an unkeyed rng also has an empty buffer and src FSH_SRC_NONE,
+       so a draw that got past the guard would land in the refill. */
+    int guard;
+    int sys_errno;   /* unkeyed: errno of the failed OS keying */
+    uint64_t key_id; /* process-unique id of this keying (fsh_rng_key_id) */
     fsh_gen gen;
 };
 
@@ -195,7 +205,7 @@ static inline uint64_t fsh_next_word(fsh_rng *rng)
 }
 
 /* Call the randint callback for k >= 1, returning a value in [0, k); on an
-   out-of-range answer sets rng->cb_error and returns 0 (a valid index, so
+   out-of-range answer sets rng->err to FSH_ECALLBACK and returns 0 (a valid index, so
    the caller's array stays a permutation). */
 FSH_HIDDEN uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k);
 
@@ -203,25 +213,45 @@ FSH_HIDDEN uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k);
    last call, else FSH_OK. */
 FSH_HIDDEN int fsh_rng_take_error(fsh_rng *rng);
 
-/* In a forked child, rekey an OS-keyed rng (dropping its buffer) so the
-   child never repeats the parent's words. */
-FSH_HIDDEN void fsh_rng_check_fork(fsh_rng *rng);
+/* The slow half of fsh_rng_ready: in a forked child, rekey an OS-keyed rng
+   (FSH_ESYSRAND and unkeyed if the OS fails) or drop a word callback's
+   read-ahead, with a new key id either way; an unkeyed rng gives
+   FSH_ESYSRAND with errno set to the failed keying's errno. */
+FSH_HIDDEN int fsh_rng_guard(fsh_rng *rng);
 
-/* Call at the start of every public operation that draws: the refill alone
-   would let a child replay the words the parent had buffered. */
-static inline void fsh_rng_fork_guard(fsh_rng *rng)
+/* Call at the start of every public operation that takes an rng to draw
+   (after its argument checks), before any other check: FSH_OK, or
+   FSH_ESYSRAND if the rng is unkeyed. The refill alone would let a child
+   replay the words the parent had buffered. */
+static inline int fsh_rng_ready(fsh_rng *rng)
 {
-    if (rng->os_keyed)
-        fsh_rng_check_fork(rng);
+    return FSH_LIKELY(!rng->guard) ? FSH_OK : fsh_rng_guard(rng);
 }
 
 /* FSH_EENTROPY if the rng cannot fairly reach all n! orders, else FSH_OK.
-   Operations call it before drawing, so it also guards against forks. */
-static inline int fsh_rng_check_fair(fsh_rng *rng, size_t n)
+   Operations call it after fsh_rng_ready. */
+static inline int fsh_rng_check_fair(const fsh_rng *rng, size_t n)
 {
-    fsh_rng_fork_guard(rng);
     return n > rng->max_fair_n ? FSH_EENTROPY : FSH_OK;
 }
+
+/* FSH_EENTROPY unless the rng reaches every ordered k-tuple of distinct
+   items of n = last + 1 (n!/(n-k)! <= 2^bits); last = UINT64_MAX is
+   n = 2^64. */
+FSH_HIDDEN int fsh_rng_check_ordered_slow(const fsh_rng *rng, uint64_t last,
+                                          uint64_t k);
+static inline int fsh_rng_check_ordered(const fsh_rng *rng, uint64_t last,
+                                        uint64_t k)
+{
+    if (FSH_LIKELY(rng->max_fair_n == SIZE_MAX)) /* 256 bits or simulation */
+        return FSH_OK;
+    return fsh_rng_check_ordered_slow(rng, last, k);
+}
+
+/* FSH_EENTROPY unless the rng reaches every k-subset of n = last + 1
+   items (C(n, k) <= 2^bits); k <= n. */
+FSH_HIDDEN int fsh_rng_check_subset(const fsh_rng *rng, uint64_t last,
+                                    uint64_t k);
 
 /* ------------------------------------------------------------------------ */
 /* uniform                                                                  */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/random.h>
@@ -256,46 +257,95 @@ static uint64_t randint_word(fsh_rng *rng)
     return w;
 }
 
-static int forked(fsh_rng *rng)
+static int forked(const fsh_rng *rng)
 {
-    if (!rng->os_keyed)
+    if (!rng->fork_watch)
         return 0;
     if (rng->fork_canary != NULL)
         return *rng->fork_canary == 0;
     return (long)getpid() != rng->owner_pid;
 }
 
-/* In a forked child, rekey before handing out anything, buffered words
-   included: the parent buffered them too. */
-void fsh_rng_check_fork(fsh_rng *rng)
+/* The one piece of process-wide state: a counter that gives every keying
+   a distinct id, so objects that cache draws (the deck's pending dice) can
+   tell whether they came from the rng's current keying. It never affects
+   which values are drawn, only whether a cache is still valid. */
+static atomic_uint_fast64_t key_ids;
+
+static uint64_t new_key_id(void)
 {
-    if (!forked(rng))
-        return;
-    if (rekey_from_os(rng) == FSH_OK)
-        return;
-    /* No entropy in the child: never repeat the parent's stream; move to a
-       stream id (or xoshiro state) the parent never uses. */
-    if (rng->src == FSH_SRC_CHACHA)
-        rng->stream ^= 0x8000000000000000u | (uint64_t)getpid();
-    else
-        rng->xs[0] ^= 0x8000000000000000u | (uint64_t)getpid();
-    rng->pos = FSH_BUF_WORDS;
-    if (rng->fork_canary != NULL)
-        *rng->fork_canary = 1;
-    rng->owner_pid = (long)getpid();
+    return (uint64_t)atomic_fetch_add_explicit(&key_ids, 1,
+                                               memory_order_relaxed) + 1;
+}
+
+static void set_entropy(fsh_rng *rng, unsigned bits);
+static void reset(fsh_rng *rng);
+
+/* Leave rng unkeyed after the OS keying failed with errno e: no key, no
+   buffered words, every operation refused with FSH_ESYSRAND (errno e)
+   until it is keyed again. */
+static void make_unkeyed(fsh_rng *rng, int e)
+{
+    reset(rng);
+    rng->src = FSH_SRC_NONE;
+    rng->sys_errno = e;
+    rng->guard = 1;
+    set_entropy(rng, 0);
+    errno = e;
+}
+
+/* The rng is being used in a forked child: nothing the parent had drawn or
+   buffered may be handed out here. */
+static int handle_fork(fsh_rng *rng)
+{
+    if (rng->os_keyed) {
+        int rc = rekey_from_os(rng);
+        if (rc != FSH_OK) {
+            /* No entropy in the child: refuse rather than derive a stream
+               from what the parent knows. */
+            int e = errno;
+            volatile uint64_t *canary = rng->fork_canary;
+            make_unkeyed(rng, e);
+            rng->fork_canary = canary;
+            return rc;
+        }
+    } else {
+        /* Word callback: the read-ahead came from the parent. */
+        sodium_memzero(rng->buf, sizeof rng->buf);
+        rng->pos = FSH_BUF_WORDS;
+        if (rng->fork_canary != NULL)
+            *rng->fork_canary = 1;
+        rng->owner_pid = (long)getpid();
+    }
+    rng->key_id = new_key_id();
+    return FSH_OK;
+}
+
+int fsh_rng_guard(fsh_rng *rng)
+{
+    if (forked(rng)) {
+        int rc = handle_fork(rng);
+        if (rc != FSH_OK)
+            return rc;
+    }
+    if (FSH_UNLIKELY(rng->src == FSH_SRC_NONE)) {
+        errno = rng->sys_errno;
+        return FSH_ESYSRAND;
+    }
+    return FSH_OK;
 }
 
 void fsh_rng_refill(fsh_rng *rng)
 {
+    if (rng->guard && forked(rng))
+        (void)handle_fork(rng); /* unkeyed on failure: see below */
     switch (rng->src) {
     case FSH_SRC_CHACHA:
-        fsh_rng_check_fork(rng);
         fsh_chacha_blocks(rng->key, rng->counter, rng->stream, rng->rounds,
                           rng->buf, FSH_BUF_WORDS / 8);
         rng->counter += FSH_BUF_WORDS / 8;
         break;
     case FSH_SRC_XOSHIRO:
-        fsh_rng_check_fork(rng);
         xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
         break;
     case FSH_SRC_WORDS:
@@ -305,6 +355,16 @@ void fsh_rng_refill(fsh_rng *rng)
             rng->buf[i] = rng->words_fn(rng->ctx);
         rng->words_made += FSH_CB_WORDS;
         rng->pos = FSH_BUF_WORDS - FSH_CB_WORDS;
+        return;
+    case FSH_SRC_NONE:
+        /* Unreachable through the public API (fsh_rng_ready refuses
+           first); if a draw gets here anyway, it fails the operation and
+           is served one all-ones word at a time, which every rejection
+           loop accepts, so the operation still ends. */
+        rng->err = FSH_ESYSRAND;
+        rng->buf[FSH_BUF_WORDS - 1] = UINT64_MAX;
+        rng->words_made += 1;
+        rng->pos = FSH_BUF_WORDS - 1;
         return;
     default: /* FSH_SRC_RANDINT never buffers: see word_any() */
         for (unsigned i = 0; i < FSH_BUF_WORDS; i++)
@@ -319,7 +379,7 @@ uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)
 {
     uint64_t r = rng->randint_fn(rng->ctx, k);
     if (FSH_UNLIKELY(r < 1 || r > k)) {
-        rng->cb_error = 1;
+        rng->err = FSH_ECALLBACK;
         return 0;
     }
     /* Credit ceil(log2 k) bits. */
@@ -327,28 +387,126 @@ uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)
     return r - 1;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Reachability: exact counts of outcomes against 2^bits, bits < 256        */
+
+/* 320 bits, little-endian: holds any count <= 2^256 times a factor <= 2^64. */
+typedef struct wide {
+    uint64_t l[5];
+} wide;
+
+/* x *= (last + 1 - i), the factor 2^64 included. */
+static void wide_mul_factor(wide *x, uint64_t last, uint64_t i)
+{
+    if (i == 0 && last == UINT64_MAX) {
+        memmove(x->l + 1, x->l, 4 * sizeof x->l[0]);
+        x->l[0] = 0;
+        return;
+    }
+    uint64_t f = last - i + 1, carry = 0;
+    for (int j = 0; j < 5; j++) {
+        uint64_t lo, hi = fsh_mul128(x->l[j], f, &lo);
+        lo += carry;
+        hi += lo < carry;
+        x->l[j] = lo;
+        carry = hi;
+    }
+}
+
+/* x /= d for 1 <= d < 2^32 (exact in the callers). */
+static void wide_div_small(wide *x, uint64_t d)
+{
+    uint64_t rem = 0;
+    for (int j = 4; j >= 0; j--) {
+        uint64_t h = rem << 32 | x->l[j] >> 32;
+        uint64_t qh = h / d;
+        rem = h % d;
+        uint64_t l = rem << 32 | (x->l[j] & 0xffffffffu);
+        x->l[j] = qh << 32 | l / d;
+        rem = l % d;
+    }
+}
+
+/* x <= 2^bits, bits < 256. */
+static int wide_le_pow2(const wide *x, unsigned bits)
+{
+    unsigned w = bits / 64, b = bits % 64;
+    for (unsigned j = 4; j > w; j--)
+        if (x->l[j] != 0)
+            return 0;
+    uint64_t top = x->l[w] >> b;
+    if (top > 1)
+        return 0;
+    if (top == 1) {
+        if (b > 0 && (x->l[w] & ((UINT64_C(1) << b) - 1)) != 0)
+            return 0;
+        for (unsigned j = 0; j < w; j++)
+            if (x->l[j] != 0)
+                return 0;
+    }
+    return 1;
+}
+
+/* (last + 1) last ... (last + 2 - k) <= 2^bits. Each factor but possibly
+   the last is >= 2, so the loop ends within bits + 2 steps. */
+static int ordered_fits(uint64_t last, uint64_t k, unsigned bits)
+{
+    wide x = {{1, 0, 0, 0, 0}};
+    for (uint64_t i = 0; i < k; i++) {
+        wide_mul_factor(&x, last, i);
+        if (!wide_le_pow2(&x, bits))
+            return 0;
+    }
+    return 1;
+}
+
+/* C(last + 1, k) <= 2^bits, k <= last + 1. C(n, i) grows with i up to
+   n / 2 and C(n, i) >= 2^i there, so at most 256 steps. */
+static int subset_fits(uint64_t last, uint64_t k, unsigned bits)
+{
+    if (last - (k - 1) < k && k > 0) /* n - k < k: use C(n, n - k) */
+        k = last - k + 1;
+    wide x = {{1, 0, 0, 0, 0}};
+    for (uint64_t i = 0; i < k; i++) {
+        if (i >= 256)
+            return 0;
+        wide_mul_factor(&x, last, i);
+        wide_div_small(&x, i + 1);
+        if (!wide_le_pow2(&x, bits))
+            return 0;
+    }
+    return 1;
+}
+
 size_t fsh_max_fair_n_for_bits(unsigned bits)
 {
     if (bits >= 256)
         return SIZE_MAX;
-    /* Largest n with log2(n!) <= bits. 2^256 > 57!, so n stays small; the
-       sum of logs is exact enough here (no n! lies within 1e-9 bits of an
-       integer below 58). */
-    double lg = 0;
+    /* Largest n with n! <= 2^bits (n <= 57 here). */
     size_t n = 1;
-    for (;;) {
-        double next = lg + log2((double)(n + 1));
-        if (next > (double)bits + 1e-9)
-            return n;
-        lg = next;
+    while (ordered_fits(n, n + 1, bits))
         n++;
-    }
+    return n;
+}
+
+int fsh_rng_check_ordered_slow(const fsh_rng *rng, uint64_t last,
+                               uint64_t k)
+{
+    return ordered_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
+}
+
+int fsh_rng_check_subset(const fsh_rng *rng, uint64_t last, uint64_t k)
+{
+    if (rng->max_fair_n == SIZE_MAX || k == 0)
+        return FSH_OK;
+    return subset_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
 }
 
 static void set_entropy(fsh_rng *rng, unsigned bits)
 {
     rng->entropy_bits = bits > 256 ? 256 : bits;
-    rng->max_fair_n = rng->simulation || rng->src == FSH_SRC_XOSHIRO
+    rng->max_fair_n = rng->src == FSH_SRC_NONE ? 0
+                      : rng->simulation || rng->src == FSH_SRC_XOSHIRO
                           ? SIZE_MAX
                           : fsh_max_fair_n_for_bits(rng->entropy_bits);
 }
@@ -362,6 +520,7 @@ static void reset(fsh_rng *rng)
     rng->fork_canary = canary;
     rng->simulation = sim;
     rng->pos = FSH_BUF_WORDS;
+    rng->key_id = new_key_id();
 }
 
 static int gen_rounds(fsh_gen gen)
@@ -404,7 +563,9 @@ static int rekey_from_os(fsh_rng *rng)
             rng->xs[0] = splitmix64(&x); /* the all-zero state is a fixed point */
     }
     sodium_memzero(k, sizeof k);
-    rng->pos = FSH_BUF_WORDS; /* drop buffered words from before the fork */
+    /* Drop (and wipe) buffered words from before the fork. */
+    sodium_memzero(rng->buf, sizeof rng->buf);
+    rng->pos = FSH_BUF_WORDS;
     if (rng->fork_canary != NULL)
         *rng->fork_canary = 1;
     rng->owner_pid = (long)getpid();
@@ -444,7 +605,9 @@ int fsh_rng_new(fsh_rng **out)
         return FSH_ENOMEM;
     int rc = fsh_rng_init(rng);
     if (rc != FSH_OK) {
+        int e = errno; /* the failed OS call's, past munmap and free */
         fsh_rng_free(rng);
+        errno = e;
         return rc;
     }
     *out = rng;
@@ -479,12 +642,11 @@ int fsh_rng_init_gen(fsh_rng *rng, fsh_gen gen)
     rng->rounds = gen_rounds(gen);
     arm_fork_detection(rng);
     rng->os_keyed = 1;
+    rng->fork_watch = 1;
+    rng->guard = 1;
     int rc = rekey_from_os(rng);
     if (rc != FSH_OK) {
-        reset(rng);
-        rng->os_keyed = 0;
-        /* Leave a usable but refused state: zero entropy, never fair. */
-        set_entropy(rng, 0);
+        make_unkeyed(rng, errno);
         return rc;
     }
     set_entropy(rng, 256);
@@ -496,8 +658,8 @@ static int seed_digest(const void *seed, size_t len, uint8_t out[32])
 {
     static const char domain[] = "fairshuf/seed/v1"; /* NUL included */
     crypto_hash_sha256_state st;
-    if (sodium_init() < 0)
-        return FSH_EENTROPY;
+    /* No sodium_init(): SHA-256 needs none, and it would read the OS
+       random source (and abort the process if that is gone). */
     crypto_hash_sha256_init(&st);
     crypto_hash_sha256_update(&st, (const unsigned char *)domain,
                               sizeof domain);
@@ -579,6 +741,13 @@ int fsh_rng_from_words(fsh_rng *rng, uint64_t (*fn)(void *ctx), void *ctx)
     rng->src = FSH_SRC_WORDS;
     rng->words_fn = fn;
     rng->ctx = ctx;
+    /* The read-ahead must not reach a forked child. */
+    arm_fork_detection(rng);
+    rng->fork_watch = 1;
+    rng->guard = 1;
+    rng->owner_pid = (long)getpid();
+    if (rng->fork_canary != NULL)
+        *rng->fork_canary = 1;
     set_entropy(rng, 256);
     return FSH_OK;
 }
@@ -626,18 +795,22 @@ static uint64_t word_any(fsh_rng *rng)
 /* Take a sticky callback error, clearing it for the next operation. */
 static int take_cb_error(fsh_rng *rng)
 {
-    if (rng->cb_error) {
-        rng->cb_error = 0;
-        return FSH_ECALLBACK;
-    }
-    return FSH_OK;
+    if (FSH_LIKELY(rng->err == FSH_OK))
+        return FSH_OK;
+    int rc = rng->err;
+    rng->err = FSH_OK;
+    if (rc == FSH_ESYSRAND)
+        errno = rng->sys_errno;
+    return rc;
 }
 
 int fsh_rng_u64(fsh_rng *rng, uint64_t *out)
 {
     if (rng == NULL || out == NULL)
         return FSH_EINVAL;
-    fsh_rng_fork_guard(rng);
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK)
+        return rc;
     *out = word_any(rng);
     return take_cb_error(rng);
 }
@@ -647,7 +820,9 @@ int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len)
     uint8_t *p = buf;
     if (rng == NULL || (p == NULL && len > 0))
         return FSH_EINVAL;
-    fsh_rng_fork_guard(rng);
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK)
+        return rc;
     while (len >= 8) {
         uint64_t w = word_any(rng);
         for (int i = 0; i < 8; i++)

@@ -219,17 +219,30 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t r, uint64_t *out)
     return FSH_OK;
 }
 
-int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
+/* One step with a draw from rng; the caller has made the checks. */
+static int perm_step(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
 {
-    if (rng == NULL || perm == NULL || out == NULL)
-        return FSH_EINVAL;
-    if (perm->done)
-        return FSH_EEMPTY;
     uint64_t r;
     int rc = fsh_uniform_range(rng, 0, perm->last - perm->next, &r);
     if (rc != FSH_OK)
         return rc;
     return fsh_rangeperm_next_at(perm, r, out);
+}
+
+int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
+{
+    if (rng == NULL || perm == NULL || out == NULL)
+        return FSH_EINVAL;
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK)
+        return rc;
+    if (perm->done)
+        return FSH_EEMPTY;
+    /* The ordered prefix drawn so far, this draw included. */
+    rc = fsh_rng_check_ordered(rng, perm->last, perm->next + 1);
+    if (rc != FSH_OK)
+        return rc;
+    return perm_step(rng, perm, out);
 }
 
 int fsh_sample_range(fsh_rng *rng, uint64_t lo, uint64_t hi, uint64_t *out,
@@ -240,13 +253,16 @@ int fsh_sample_range(fsh_rng *rng, uint64_t lo, uint64_t hi, uint64_t *out,
     uint64_t last = hi - lo;
     if (k > 0 && (uint64_t)(k - 1) > last)
         return FSH_EINVAL;
-    if (k == 0)
-        return FSH_OK;
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK || k == 0)
+        return rc;
+    if ((rc = fsh_rng_check_ordered(rng, last, k)) != FSH_OK)
+        return rc;
     fsh_rangeperm *p;
-    int rc = fsh_rangeperm_new(&p, last, k);
+    rc = fsh_rangeperm_new(&p, last, k);
     for (size_t i = 0; rc == FSH_OK && i < k; i++) {
         uint64_t v;
-        rc = fsh_rangeperm_next(rng, p, &v);
+        rc = perm_step(rng, p, &v);
         if (rc == FSH_OK)
             out[i] = lo + v;
     }
@@ -258,6 +274,9 @@ int fsh_reservoir_slot(fsh_rng *rng, uint64_t seen, size_t k, size_t *slot)
 {
     if (rng == NULL || slot == NULL)
         return FSH_EINVAL;
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK)
+        return rc;
     if (seen < (uint64_t)k) {
         *slot = (size_t)seen;
         return FSH_OK;
@@ -266,10 +285,13 @@ int fsh_reservoir_slot(fsh_rng *rng, uint64_t seen, size_t k, size_t *slot)
         *slot = 0;
         return FSH_OK;
     }
+    /* The kept items are a k-subset of the seen + 1 so far. */
+    if ((rc = fsh_rng_check_subset(rng, seen, k)) != FSH_OK)
+        return rc;
     /* Item seen+1 of the stream survives with probability k/(seen+1), and
        then evicts a uniformly chosen slot. */
     uint64_t j;
-    int rc = fsh_uniform_range(rng, 0, seen, &j);
+    rc = fsh_uniform_range(rng, 0, seen, &j);
     if (rc != FSH_OK)
         return rc;
     *slot = j < (uint64_t)k ? (size_t)j : k;

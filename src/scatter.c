@@ -732,6 +732,9 @@ int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
         p->stripes > SC_SMAX || p->base < 1 ||
         (p->keyed && rng->src == FSH_SRC_RANDINT))
         return FSH_EINVAL;
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK)
+        return rc;
     sctx c;
     memset(&c, 0, sizeof c);
     atomic_init(&c.words, 0);
@@ -792,11 +795,12 @@ int fsh_shuffle_threads(fsh_rng *rng, void *base, size_t n, size_t size,
     if (rng == NULL || size == 0 || (base == NULL && n > 0) ||
         n > SIZE_MAX / size)
         return FSH_EINVAL;
-    if (n < 2)
-        return FSH_OK;
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK || n < 2)
+        return rc;
     if (n <= FSH_SCATTER_MIN_BYTES / size || rng->src == FSH_SRC_RANDINT)
         return fsh_shuffle(rng, base, n, size); /* one thread: same output */
-    int rc = fsh_rng_check_fair(rng, n);
+    rc = fsh_rng_check_fair(rng, n);
     if (rc != FSH_OK)
         return rc;
     if (threads == 0)

@@ -495,11 +495,15 @@ static int check_args(fsh_rng *rng, const void *base, size_t n, size_t size,
         return FSH_EINVAL;
     if (n > SIZE_MAX / size)
         return FSH_EINVAL;
-    if (n < 2)
-        return FSH_OK;
-    int rc = fsh_rng_check_fair(rng, n);
-    if (rc != FSH_OK)
-        return rc;
+    /* One branch for the common case: no guard, 2 <= n <= max_fair_n. */
+    if (FSH_UNLIKELY(rng->guard | (n < 2) | (n > rng->max_fair_n))) {
+        int rc = fsh_rng_ready(rng);
+        if (rc != FSH_OK || n < 2)
+            return rc;
+        rc = fsh_rng_check_fair(rng, n);
+        if (rc != FSH_OK)
+            return rc;
+    }
     *done = 0;
     return FSH_OK;
 }
@@ -608,12 +612,12 @@ int fsh_shuffle_randint(void *base, size_t n, size_t size,
     {                                                                          \
         if (rng == NULL || (out == NULL && n > 0))                             \
             return FSH_EINVAL;                                                 \
-        if (n == 0)                                                            \
-            return FSH_OK;                                                     \
-        if ((uint64_t)(n - 1) > (uint64_t)(T)(~(T)0 - first))                  \
+        if (n > 0 && (uint64_t)(n - 1) > (uint64_t)(T)(~(T)0 - first))        \
             return FSH_EINVAL;                                                 \
-        int rc = fsh_rng_check_fair(rng, n);                                   \
-        if (rc != FSH_OK)                                                      \
+        int rc = fsh_rng_ready(rng);                                           \
+        if (rc != FSH_OK || n == 0)                                            \
+            return rc;                                                         \
+        if ((rc = fsh_rng_check_fair(rng, n)) != FSH_OK)                       \
             return rc;                                                         \
         for (size_t i = 0; i < n; i++)                                         \
             out[i] = (T)(first + (T)i);                                        \

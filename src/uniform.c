@@ -5,7 +5,9 @@ int fsh_uniform(fsh_rng *rng, uint64_t bound, uint64_t *out)
 {
     if (rng == NULL || out == NULL || bound == 0)
         return FSH_EINVAL;
-    fsh_rng_fork_guard(rng);
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK)
+        return rc;
     /* A bound of 1 has one outcome and consumes no randomness. */
     *out = bound == 1 ? 0 : fsh_uniform_fast(rng, bound);
     return fsh_rng_take_error(rng);

@@ -220,22 +220,61 @@ static void test_deck(void)
     CHECK_EQ(fsh_deck_deal(rng, one, &card), FSH_EEMPTY);
     fsh_deck_free(one);
 
-    /* Entropy: a 52-card deck refuses an 8-byte seed, and allows it in
-       simulation mode. */
+    /* Entropy: an 8-byte seed cannot deal a whole 52-card deck (it reaches
+       the first 11 cards' orders: 52*51*...*42 < 2^64 < 52*...*41; every
+       boundary is in tests/test_reach.c), and can in simulation mode. */
+    uint32_t all[52];
     CHECK_EQ(fsh_rng_seed(rng, "8 bytes!", 8), FSH_OK);
     CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
-    CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_EENTROPY);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 52), FSH_EENTROPY);
     CHECK_EQ(fsh_deck_remaining(d), 52);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 12), FSH_EENTROPY);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 11), FSH_OK);
+    CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_EENTROPY);
     CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
     CHECK_EQ(fsh_deck_deal(rng, d, &card), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 40), FSH_OK);
     CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
 
     fsh_deck_free(d);
     fsh_rng_free(rng);
 }
 
+/* Pending dice drawn under another keying are dropped: the second card of
+   a deck dealt by rng A then rng B (both seeded alike) is the one a re-key
+   of A gives, not the one A's pending batch holds. */
+static uint32_t second_card(int how)
+{
+    fsh_rng *a, *b;
+    fsh_deck *d;
+    uint32_t c;
+    CHECK_EQ(fsh_rng_new(&a), FSH_OK);
+    CHECK_EQ(fsh_rng_new(&b), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(a, "pending dice seed, 32 bytes long", 32), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(b, "pending dice seed, 32 bytes long", 32), FSH_OK);
+    CHECK_EQ(fsh_deck_new(&d, 52), FSH_OK);
+    CHECK_EQ(fsh_deck_deal(a, d, &c), FSH_OK);
+    if (how == 1) /* re-key a with the same seed */
+        CHECK_EQ(fsh_rng_seed(a, "pending dice seed, 32 bytes long", 32),
+                 FSH_OK);
+    CHECK_EQ(fsh_deck_deal(how == 2 ? b : a, d, &c), FSH_OK);
+    fsh_deck_free(d);
+    fsh_rng_free(a);
+    fsh_rng_free(b);
+    return c;
+}
+
+static void test_pending_dropped(void)
+{
+    uint32_t kept = second_card(0), rekeyed = second_card(1),
+             other = second_card(2);
+    CHECK(kept != rekeyed); /* true for this seed: the batches differ */
+    CHECK_EQ(other, rekeyed);
+}
+
 int main(void)
 {
+    test_pending_dropped();
     test_encoding();
     test_names();
     test_parse_rejects();

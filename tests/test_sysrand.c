@@ -1,0 +1,550 @@
+/* OS random source failures, through the LD_PRELOAD shim
+ * (tests/shim/noentropy.c, BUILD/tests/libnoentropy.so):
+ * - every path that keys from the OS fails with FSH_ESYSRAND (never
+ *   FSH_EENTROPY) and errno from the failing call;
+ * - an rng whose keying failed refuses every call that takes it for drawing
+ *   with FSH_ESYSRAND (errno again), simulation grade or not, and leaves the
+ *   caller's data alone, until it is keyed successfully again;
+ * - a forked child that cannot rekey refuses the same way instead of
+ *   drawing a stream the parent could predict;
+ * - seeding needs no OS randomness.
+ * The program re-executes itself with the shim preloaded; the shim's
+ * FSH_SHIM_AFTER is read on every call, so setenv() switches the OS source
+ * off and on at run time. Skipped (with a message) only if the shim file is
+ * missing. */
+#include "check.h"
+#include "fairshuf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SHIM_ERRNO ENOMEDIUM /* an errno nothing else here produces */
+
+/* Turn the OS random source off (1) or on (0). */
+static void os_fail(int on)
+{
+    setenv("FSH_SHIM_AFTER", on ? "0" : "1000000000", 1);
+}
+
+static void reexec_under_shim(char **argv)
+{
+    if (getenv("FSH_TEST_SHIMMED") != NULL)
+        return;
+    char shim[4096];
+    const char *slash = strrchr(argv[0], '/');
+    int dl = slash != NULL ? (int)(slash - argv[0]) : 1;
+    snprintf(shim, sizeof shim, "%.*s/libnoentropy.so", dl,
+             slash != NULL ? argv[0] : ".");
+    if (access(shim, R_OK) != 0) {
+        printf("test_sysrand: SKIP: %s missing (make %s)\n", shim, shim);
+        exit(0);
+    }
+    char asan[1024];
+    const char *old = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0",
+             old != NULL ? old : "", old != NULL && *old ? ":" : "");
+    char e[16];
+    snprintf(e, sizeof e, "%d", SHIM_ERRNO);
+    setenv("ASAN_OPTIONS", asan, 1);
+    setenv("LD_PRELOAD", shim, 1);
+    setenv("FSH_SHIM_ERRNO", e, 1);
+    setenv("FSH_SHIM_AFTER", "1000000000", 1);
+    setenv("FSH_TEST_SHIMMED", "1", 1);
+    fflush(NULL);
+    execv(argv[0], argv);
+    perror("test_sysrand: execv");
+    exit(1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Every public call that takes an rng to draw, with valid arguments. Each
+   sets `touched` if it changed the caller's data.                          */
+
+static int touched;
+enum { BIG_U64 = 3300000 }; /* 26.4 MB: the scatter shuffle (> 24 MiB) */
+enum { MID_U64 = 2000000 }; /* 16 MB: the prefetching Fisher-Yates */
+static uint64_t *big;
+
+static void ident64(uint64_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = i;
+}
+
+static void check_ident64(const uint64_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != i) {
+            touched = 1;
+            return;
+        }
+}
+
+static int op_u64(fsh_rng *r)
+{
+    uint64_t w = 7;
+    int rc = fsh_rng_u64(r, &w);
+    touched |= w != 7;
+    return rc;
+}
+
+static int op_bytes(fsh_rng *r)
+{
+    unsigned char b[13] = {0};
+    int rc = fsh_rng_bytes(r, b, sizeof b);
+    for (size_t i = 0; i < sizeof b; i++)
+        touched |= b[i] != 0;
+    return rc;
+}
+
+static int op_bytes0(fsh_rng *r)
+{
+    unsigned char b[1] = {0};
+    return fsh_rng_bytes(r, b, 0);
+}
+
+static int op_uniform(fsh_rng *r)
+{
+    uint64_t v = 99;
+    int rc = fsh_uniform(r, 52, &v);
+    touched |= v != 99;
+    return rc;
+}
+
+static int op_uniform1(fsh_rng *r)
+{
+    uint64_t v = 99;
+    int rc = fsh_uniform(r, 1, &v);
+    touched |= v != 99;
+    return rc;
+}
+
+static int op_uniform_range(fsh_rng *r)
+{
+    uint64_t v = 99;
+    int rc = fsh_uniform_range(r, 5, 1000, &v);
+    touched |= v != 99;
+    return rc;
+}
+
+static int op_uniform_full(fsh_rng *r)
+{
+    uint64_t v = 99;
+    int rc = fsh_uniform_range(r, 0, UINT64_MAX, &v);
+    touched |= v != 99;
+    return rc;
+}
+
+#define OP_SHUFFLE(name, T, CALL, N)                                           \
+    static int name(fsh_rng *r)                                                \
+    {                                                                          \
+        T a[N];                                                                \
+        for (size_t i = 0; i < (N); i++)                                       \
+            a[i] = (T)i;                                                       \
+        int rc = CALL;                                                         \
+        for (size_t i = 0; i < (N); i++)                                       \
+            touched |= a[i] != (T)i;                                           \
+        return rc;                                                             \
+    }
+OP_SHUFFLE(op_shuffle3, uint8_t, fsh_shuffle(r, a, 52 / 3, 3), 52)
+OP_SHUFFLE(op_shuffle_u32, uint32_t, fsh_shuffle_u32(r, a, 52), 52)
+OP_SHUFFLE(op_shuffle_u32_1, uint32_t, fsh_shuffle_u32(r, a, 1), 1)
+OP_SHUFFLE(op_shuffle_u64, uint64_t, fsh_shuffle_u64(r, a, 1000), 1000)
+OP_SHUFFLE(op_shuffle_ptr, uintptr_t, fsh_shuffle_ptr(r, (void **)a, 20), 20)
+OP_SHUFFLE(op_threads_small, uint32_t, fsh_shuffle_threads(r, a, 52, 4, 2),
+           52)
+
+static int op_shuffle_mid(fsh_rng *r)
+{
+    ident64(big, MID_U64);
+    int rc = fsh_shuffle_u64(r, big, MID_U64);
+    check_ident64(big, MID_U64);
+    return rc;
+}
+
+static int op_shuffle_big(fsh_rng *r)
+{
+    ident64(big, BIG_U64);
+    int rc = fsh_shuffle_u64(r, big, BIG_U64);
+    check_ident64(big, BIG_U64);
+    return rc;
+}
+
+static int op_threads_big(fsh_rng *r)
+{
+    ident64(big, BIG_U64);
+    int rc = fsh_shuffle_threads(r, big, BIG_U64, 8, 2);
+    check_ident64(big, BIG_U64);
+    return rc;
+}
+
+static int op_permutation(fsh_rng *r)
+{
+    uint64_t p[52] = {0};
+    int rc = fsh_permutation(r, p, 52, 1);
+    for (size_t i = 0; i < 52; i++)
+        touched |= p[i] != 0;
+    return rc;
+}
+
+static int op_permutation_u32(fsh_rng *r)
+{
+    uint32_t p[52] = {0};
+    int rc = fsh_permutation_u32(r, p, 52, 1);
+    for (size_t i = 0; i < 52; i++)
+        touched |= p[i] != 0;
+    return rc;
+}
+
+static int op_permutation0(fsh_rng *r)
+{
+    uint64_t p[1] = {0};
+    return fsh_permutation(r, p, 0, 1);
+}
+
+static int op_deck(fsh_rng *r)
+{
+    fsh_deck *d;
+    uint32_t c = 77;
+    if (fsh_deck_new(&d, 52) != FSH_OK)
+        return 1;
+    int rc = fsh_deck_deal(r, d, &c);
+    touched |= c != 77 || fsh_deck_remaining(d) != 52;
+    fsh_deck_free(d);
+    return rc;
+}
+
+static int op_deck_n(fsh_rng *r)
+{
+    fsh_deck *d;
+    uint32_t c[5] = {0};
+    if (fsh_deck_new(&d, 52) != FSH_OK)
+        return 1;
+    int rc = fsh_deck_deal_n(r, d, c, 5);
+    for (size_t i = 0; i < 5; i++)
+        touched |= c[i] != 0;
+    touched |= fsh_deck_remaining(d) != 52;
+    fsh_deck_free(d);
+    return rc;
+}
+
+static int op_rangeperm(fsh_rng *r)
+{
+    fsh_rangeperm *p;
+    uint64_t v = 5;
+    if (fsh_rangeperm_new(&p, 999, 0) != FSH_OK)
+        return 1;
+    int rc = fsh_rangeperm_next(r, p, &v);
+    touched |= v != 5 || fsh_rangeperm_drawn(p) != 0;
+    fsh_rangeperm_free(p);
+    return rc;
+}
+
+static int op_sample(fsh_rng *r)
+{
+    uint64_t o[10] = {0};
+    int rc = fsh_sample_range(r, 1, 100, o, 10);
+    for (size_t i = 0; i < 10; i++)
+        touched |= o[i] != 0;
+    return rc;
+}
+
+static int op_sample0(fsh_rng *r)
+{
+    uint64_t o[1] = {0};
+    return fsh_sample_range(r, 1, 100, o, 0);
+}
+
+static int op_reservoir(fsh_rng *r)
+{
+    size_t s = 12345;
+    int rc = fsh_reservoir_slot(r, 1000, 10, &s);
+    touched |= s != 12345;
+    return rc;
+}
+
+static int op_reservoir_fill(fsh_rng *r)
+{
+    size_t s = 12345;
+    int rc = fsh_reservoir_slot(r, 3, 10, &s);
+    touched |= s != 12345;
+    return rc;
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(fsh_rng *);
+} ops[] = {
+    {"fsh_rng_u64", op_u64},
+    {"fsh_rng_bytes", op_bytes},
+    {"fsh_rng_bytes (0 bytes)", op_bytes0},
+    {"fsh_uniform", op_uniform},
+    {"fsh_uniform (bound 1)", op_uniform1},
+    {"fsh_uniform_range", op_uniform_range},
+    {"fsh_uniform_range (full range)", op_uniform_full},
+    {"fsh_shuffle (3-byte elements)", op_shuffle3},
+    {"fsh_shuffle_u32", op_shuffle_u32},
+    {"fsh_shuffle_u32 (n = 1)", op_shuffle_u32_1},
+    {"fsh_shuffle_u64", op_shuffle_u64},
+    {"fsh_shuffle_ptr", op_shuffle_ptr},
+    {"fsh_shuffle_u64 (prefetching)", op_shuffle_mid},
+    {"fsh_shuffle_u64 (scatter)", op_shuffle_big},
+    {"fsh_shuffle_threads (small)", op_threads_small},
+    {"fsh_shuffle_threads (scatter, 2 threads)", op_threads_big},
+    {"fsh_permutation", op_permutation},
+    {"fsh_permutation (n = 0)", op_permutation0},
+    {"fsh_permutation_u32", op_permutation_u32},
+    {"fsh_deck_deal", op_deck},
+    {"fsh_deck_deal_n", op_deck_n},
+    {"fsh_rangeperm_next", op_rangeperm},
+    {"fsh_sample_range", op_sample},
+    {"fsh_sample_range (k = 0)", op_sample0},
+    {"fsh_reservoir_slot", op_reservoir},
+    {"fsh_reservoir_slot (filling)", op_reservoir_fill},
+};
+#define NOPS (sizeof ops / sizeof ops[0])
+
+/* Every op refuses with FSH_ESYSRAND, errno SHIM_ERRNO, data untouched. */
+static void expect_refused(fsh_rng *r, const char *what)
+{
+    for (size_t i = 0; i < NOPS; i++) {
+        touched = 0;
+        errno = 0;
+        int rc = ops[i].fn(r);
+        int e = errno;
+        CHECK_EQ(rc, FSH_ESYSRAND);
+        CHECK_EQ(e, SHIM_ERRNO);
+        CHECK(!touched);
+        if (rc != FSH_ESYSRAND || e != SHIM_ERRNO || touched)
+            fprintf(stderr, "  %s: %s gave %d (errno %d%s)\n", what,
+                    ops[i].name, rc, e, touched ? ", data changed" : "");
+    }
+}
+
+/* Every op works again. */
+static void expect_working(fsh_rng *r, const char *what)
+{
+    for (size_t i = 0; i < NOPS; i++) {
+        int rc = ops[i].fn(r);
+        CHECK_EQ(rc, FSH_OK);
+        if (rc != FSH_OK)
+            fprintf(stderr, "  %s: %s gave %d\n", what, ops[i].name, rc);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* Seeding reads no OS randomness (it used to call sodium_init, which aborts
+   the process when the OS source is gone). Run first, in a child, before
+   anything in this process initialises libsodium. */
+static void test_seed_without_os(void)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fsh_rng *r;
+        os_fail(0);
+        if (fsh_rng_new(&r) != FSH_OK)
+            _exit(2);
+        os_fail(1);
+        uint64_t w;
+        int ok = fsh_rng_seed(r, "abc", 3) == FSH_OK &&
+                 fsh_rng_seed_gen(r, FSH_GEN_XOSHIRO256PP, "abc", 3) ==
+                     FSH_OK &&
+                 fsh_rng_u64(r, &w) == FSH_OK;
+        _exit(ok ? 0 : 3);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fprintf(stderr, "  fsh_rng_seed without OS randomness: %s %d\n",
+                WIFSIGNALED(st) ? "killed by signal" : "exit",
+                WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+}
+
+static void test_entropy_paths(void)
+{
+    uint8_t b[32];
+    fsh_rng *r = (fsh_rng *)&r; /* must be overwritten with NULL */
+    os_fail(1);
+    errno = 0;
+    CHECK_EQ(fsh_entropy(b, sizeof b), FSH_ESYSRAND);
+    CHECK_EQ(errno, SHIM_ERRNO);
+    errno = 0;
+    CHECK_EQ(fsh_rng_new(&r), FSH_ESYSRAND);
+    CHECK_EQ(errno, SHIM_ERRNO);
+    CHECK(r == NULL);
+    os_fail(0);
+    CHECK_EQ(fsh_entropy(b, sizeof b), FSH_OK);
+}
+
+/* A failed (re)key leaves an rng that refuses everything, for every
+   generator, with simulation grade on or off; two such rngs do not share a
+   stream because neither has one. */
+static void test_failed_rekey(void)
+{
+    for (int g = 0; g <= 3; g++)
+        for (int sim = 0; sim < 2; sim++) {
+            fsh_rng *r;
+            os_fail(0);
+            CHECK_EQ(fsh_rng_new(&r), FSH_OK);
+            CHECK_EQ(fsh_rng_set_simulation(r, sim), FSH_OK);
+            uint64_t w;
+            CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK); /* a half-used buffer */
+            os_fail(1);
+            errno = 0;
+            int rc = fsh_rng_init_gen(r, (fsh_gen)g);
+            CHECK_EQ(rc, FSH_ESYSRAND);
+            CHECK_EQ(errno, SHIM_ERRNO);
+            CHECK_EQ(fsh_rng_entropy_bits(r), 0);
+            CHECK(fsh_rng_max_fair_n(r) == 0);
+            /* Argument errors come first, then FSH_ESYSRAND, then the
+               rest (an exhausted deck, a range permutation at its end). */
+            uint32_t card;
+            fsh_deck *one;
+            fsh_rangeperm *p1;
+            CHECK_EQ(fsh_rng_u64(r, NULL), FSH_EINVAL);
+            CHECK_EQ(fsh_shuffle(r, NULL, 4, 4), FSH_EINVAL);
+            CHECK_EQ(fsh_deck_new(&one, 1), FSH_OK);
+            CHECK_EQ(fsh_deck_deal_n(r, one, &card, 2), FSH_ESYSRAND);
+            fsh_deck_free(one);
+            CHECK_EQ(fsh_rangeperm_new(&p1, 0, 0), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next_at(p1, 0, &w), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next(r, p1, &w), FSH_ESYSRAND);
+            fsh_rangeperm_free(p1);
+            char what[64];
+            snprintf(what, sizeof what, "failed init gen %d sim %d", g, sim);
+            expect_refused(r, what);
+            /* Still refused after the OS source comes back: only keying
+               makes it usable again. */
+            os_fail(0);
+            expect_refused(r, what);
+            CHECK_EQ(fsh_rng_init_gen(r, (fsh_gen)g), FSH_OK);
+            CHECK_EQ(fsh_rng_entropy_bits(r), 256);
+            expect_working(r, what);
+            fsh_rng_free(r);
+        }
+}
+
+/* Every way of keying makes an unkeyed rng usable again, with the OS source
+   still off (except fsh_rng_init). */
+static uint64_t counter_words(void *ctx)
+{
+    uint64_t *c = ctx;
+    return (*c += 0x9e3779b97f4a7c15u) * 0xbf58476d1ce4e5b9u;
+}
+
+static uint64_t counter_randint(void *ctx, uint64_t k)
+{
+    return 1 + counter_words(ctx) % k;
+}
+
+static void test_rekey_ways(void)
+{
+    static const uint8_t key[32] = {1, 2, 3};
+    for (int way = 0; way < 6; way++) {
+        fsh_rng *r;
+        uint64_t ctr = 0, w;
+        os_fail(0);
+        CHECK_EQ(fsh_rng_new(&r), FSH_OK);
+        CHECK_EQ(fsh_rng_set_simulation(r, 1), FSH_OK);
+        os_fail(1);
+        CHECK_EQ(fsh_rng_init(r), FSH_ESYSRAND);
+        CHECK_EQ(fsh_rng_u64(r, &w), FSH_ESYSRAND);
+        int rc = -100;
+        switch (way) {
+        case 0:
+            rc = fsh_rng_seed(r, "seed", 4);
+            break;
+        case 1:
+            rc = fsh_rng_seed_gen(r, FSH_GEN_CHACHA8, "seed", 4);
+            break;
+        case 2:
+            rc = fsh_rng_chacha(r, 12, key, 5, 6);
+            break;
+        case 3:
+            rc = fsh_rng_xoshiro(r, 42);
+            break;
+        case 4:
+            rc = fsh_rng_from_words(r, counter_words, &ctr);
+            break;
+        case 5:
+            rc = fsh_rng_from_randint(r, counter_randint, &ctr);
+            break;
+        }
+        CHECK_EQ(rc, FSH_OK);
+        CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK);
+        char what[32];
+        snprintf(what, sizeof what, "rekeyed way %d", way);
+        expect_working(r, what);
+        fsh_rng_free(r);
+    }
+    os_fail(0);
+}
+
+/* Fork without entropy in the child: the child refuses (it used to move to
+   stream id ^ pid, which the parent can predict); once the OS source works
+   again an explicit fsh_rng_init brings it back. The parent is unaffected. */
+static void test_fork_without_entropy(void)
+{
+    for (int g = 0; g <= 3; g++) {
+        fsh_rng *r;
+        fsh_deck *d;
+        uint32_t c;
+        uint64_t w;
+        os_fail(0);
+        CHECK_EQ(fsh_rng_new(&r), FSH_OK);
+        CHECK_EQ(fsh_rng_init_gen(r, (fsh_gen)g), FSH_OK);
+        CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK);
+        CHECK_EQ(fsh_deck_new(&d, 52), FSH_OK);
+        CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_OK);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            os_fail(1);
+            char what[48];
+            snprintf(what, sizeof what, "forked child, gen %d", g);
+            /* The deck first: it holds dice drawn before the fork. */
+            errno = 0;
+            c = 1000;
+            CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_ESYSRAND);
+            CHECK_EQ(errno, SHIM_ERRNO);
+            CHECK_EQ(c, 1000);
+            expect_refused(r, what);
+            os_fail(0);
+            CHECK_EQ(fsh_rng_init_gen(r, (fsh_gen)g), FSH_OK);
+            expect_working(r, what);
+            CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_OK);
+            fflush(NULL);
+            _exit(check_failed ? 1 : 0);
+        }
+        int st = 0;
+        CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK);
+        CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_OK);
+        fsh_deck_free(d);
+        fsh_rng_free(r);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    reexec_under_shim(argv);
+    big = malloc(BIG_U64 * sizeof *big);
+    if (big == NULL)
+        return 1;
+    test_seed_without_os();
+    test_entropy_paths();
+    test_failed_rekey();
+    test_rekey_ways();
+    test_fork_without_entropy();
+    free(big);
+    return check_done("test_sysrand");
+}
