@@ -451,6 +451,23 @@ int fsh_rng_new(fsh_rng **out)
     return FSH_OK;
 }
 
+int fsh_rng_new_seeded(fsh_rng **out, const void *seed, size_t len)
+{
+    if (out == NULL)
+        return FSH_EINVAL;
+    *out = NULL;
+    fsh_rng *rng = calloc(1, sizeof *rng);
+    if (rng == NULL)
+        return FSH_ENOMEM;
+    int rc = fsh_rng_seed(rng, seed, len);
+    if (rc != FSH_OK) {
+        fsh_rng_free(rng);
+        return rc;
+    }
+    *out = rng;
+    return FSH_OK;
+}
+
 void fsh_rng_free(fsh_rng *rng)
 {
     if (rng == NULL)
@@ -496,8 +513,9 @@ static int seed_digest(const void *seed, size_t len, uint8_t out[32])
 {
     static const char domain[] = "fairshuf/seed/v1"; /* NUL included */
     crypto_hash_sha256_state st;
-    if (sodium_init() < 0)
-        return FSH_EENTROPY;
+    /* No sodium_init(): SHA-256 needs none, and sodium_init() aborts the
+       process when the OS random source fails, which a seeded rng must
+       survive. */
     crypto_hash_sha256_init(&st);
     crypto_hash_sha256_update(&st, (const unsigned char *)domain,
                               sizeof domain);
