@@ -658,7 +658,7 @@ static int ext_spool(int fd, const char *pre, size_t prelen)
 
 /* Shuffle fd's body records in external mode. pre[0..prelen) are bytes
    already read from fd (then a pipe, which is spooled first). */
-static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
+static void ext_run(int fd, char delim, uint64_t header, fsh_rng *(*rng)(void),
                     outw *(*open_out)(void), const char *pre, size_t prelen)
 {
     ext x;
@@ -685,13 +685,14 @@ static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
         uint32_t *v = xmalloc((size_t)(x.n ? x.n : 1) * sizeof *v);
         for (size_t i = 0; i < (size_t)x.n; i++)
             v[i] = (uint32_t)i;
-        check_rc(fsh_shuffle(rng, v, (size_t)x.n, sizeof *v));
+        if (x.n > 1)
+            check_rc(fsh_shuffle(rng(), v, (size_t)x.n, sizeof *v));
         x.pos = xmalloc((size_t)(x.n ? x.n : 1) * sizeof *x.pos);
         for (size_t k = 0; k < (size_t)x.n; k++)
             x.pos[v[k]] = (uint32_t)k;
         free(v);
     } else {
-        check_rc(fsh_rng_bytes(rng, x.key, sizeof x.key));
+        check_rc(fsh_rng_bytes(rng(), x.key, sizeof x.key));
         x.bits = fsh_fileshuf_bits(x.n);
         unsigned gb = 0;
         while (gb < x.bits && gb < 10 && ((uint64_t)1 << gb) < ng)
@@ -727,7 +728,7 @@ static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
 /* ------------------------------------------------------------------------ */
 /* Entry point                                                              */
 
-void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
+void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *(*rng)(void),
                    outw *(*open_out)(void))
 {
     progress_start();
@@ -789,15 +790,17 @@ void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
     scan_records(&body, delim, &r);
     if (r.n > FSH_FILESHUF_SMALL) {
         uint8_t key[32];
-        check_rc(fsh_rng_bytes(rng, key, sizeof key));
+        check_rc(fsh_rng_bytes(rng(), key, sizeof key));
         if (r.wide)
             r.off64 = scatter_perm(key, r.off64, r.n, sizeof *r.off64);
         else
             r.off32 = scatter_perm(key, r.off32, r.n, sizeof *r.off32);
+    } else if (r.n < 2) {
+        /* Nothing to draw: no rng, so no OS entropy needed. */
     } else if (r.wide) {
-        check_rc(fsh_shuffle(rng, r.off64, r.n, sizeof *r.off64));
+        check_rc(fsh_shuffle(rng(), r.off64, r.n, sizeof *r.off64));
     } else {
-        check_rc(fsh_shuffle(rng, r.off32, r.n, sizeof *r.off32));
+        check_rc(fsh_shuffle(rng(), r.off32, r.n, sizeof *r.off32));
     }
     outw *out = open_out();
     enum { STEP = 1 << 16 };

@@ -45,6 +45,13 @@ const char *quotef(const char *s);
 /* open(2) with O_CLOEXEC, retried on EINTR, never returning fds 0-2. */
 int open_safer(const char *path, int flags, int mode);
 
+/* A new rng from seed (simulation grade: a string rarely holds 226+
+   bits), or keyed from the OS when seed is NULL. Dies naming the cause when
+   the OS random source fails: call it only when a draw is needed. */
+fsh_rng *rng_make(const char *seed);
+/* Dies with a message for a library status other than FSH_OK. */
+void check_status(int rc);
+
 /* Allocation that dies with "memory exhausted". */
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
@@ -232,9 +239,11 @@ void *scatter_perm(const uint8_t key[32], void *a, size_t n, size_t size);
 
 /* Full shuffle of the lines on fd after skipping `header` records (kept in
    hdr_buf): in memory when they fit in big_memory, else external with
-   temporary files. rng gives the key (or the Fisher-Yates draws for
-   small inputs). open_out() opens the output after all input is read. */
-void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
+   temporary files. rng() gives the rng for the key (or the Fisher-Yates
+   draws for small inputs); it is called only when a draw is needed, so
+   fewer than 2 records need no OS entropy. open_out() opens the output
+   after all input is read. */
+void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *(*rng)(void),
                    outw *(*open_out)(void));
 
 /* ------------------------------------------------------------------------ */

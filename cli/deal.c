@@ -62,25 +62,13 @@ int cmd_deal(int argc, char **argv)
         fprintf(stderr, "fairshuf: extra operand '%s'\n", argv[optind]);
         return 1;
     }
-    fsh_rng *rng = NULL;
+    fsh_rng *rng = rng_make(seed);
     fsh_deck *deck = NULL;
     uint32_t cards[52];
-    int rc = fsh_rng_new(&rng);
-    if (rc == FSH_OK && seed != NULL) {
-        rc = fsh_rng_seed(rng, seed, strlen(seed));
-        if (rc == FSH_OK)
-            rc = fsh_rng_set_simulation(rng, 1);
-    }
-    if (rc == FSH_OK)
-        rc = fsh_deck_new(&deck, 52);
-    if (rc == FSH_OK)
-        rc = fsh_deck_deal_n(rng, deck, cards, (size_t)k);
+    check_status(fsh_deck_new(&deck, 52));
+    check_status(fsh_deck_deal_n(rng, deck, cards, (size_t)k));
     fsh_deck_free(deck);
     fsh_rng_free(rng);
-    if (rc != FSH_OK) {
-        fprintf(stderr, "fairshuf: %s\n", fsh_strerror(rc));
-        return 1;
-    }
     for (size_t i = 0; i < k; i++) {
         char name[8];
         fsh_card_name(cards[i], notation, name, sizeof name);

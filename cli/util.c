@@ -126,6 +126,29 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
+void check_status(int rc)
+{
+    if (rc == FSH_OK)
+        return;
+    if (rc == FSH_ENOMEM)
+        xalloc_die();
+    if (rc == FSH_ESYSRAND)
+        die(errno, "cannot read the OS random source");
+    die(0, "%s", fsh_strerror(rc));
+}
+
+fsh_rng *rng_make(const char *seed)
+{
+    fsh_rng *rng;
+    if (seed == NULL) {
+        check_status(fsh_rng_new(&rng));
+        return rng;
+    }
+    check_status(fsh_rng_new_seeded(&rng, seed, strlen(seed)));
+    check_status(fsh_rng_set_simulation(rng, 1));
+    return rng;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Quoting, as gnulib's quotearg does it in the C locale.                   */
 
