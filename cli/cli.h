@@ -14,13 +14,18 @@ int cmd_deal(int argc, char **argv);
 
 /* The shuf-compatible command (no subcommand). Returns the exit status. */
 int cmd_shuf(int argc, char **argv);
+/* --version (for either command), then exit. */
+_Noreturn void print_version(void);
 
 /* ------------------------------------------------------------------------ */
 /* Messages (util.c)                                                        */
 
-/* Name used in messages: basename of argv[0] ("fairshuf", or "shuf" when run
-   through a symlink of that name). */
+/* Name used in messages. Invoked as "fairshuf" (argv[0]'s basename), it is
+   "fairshuf" and the command has subcommands; invoked under any other
+   name, as_shuf is 1, the command is GNU shuf and, as GNU, names itself
+   by argv[0] exactly as given. */
 extern const char *program_name;
+extern int as_shuf;
 void set_program_name(const char *argv0);
 
 /* "NAME: MESSAGE[: strerror(errnum)]\n" on stderr (errnum 0: no suffix). */
@@ -37,10 +42,16 @@ _Noreturn void usage_error(void);
 /* Called by die() before exiting (at most one hook). */
 void set_die_hook(void (*hook)(void));
 
-/* GNU quote() in the C locale: 'like this' with C escapes. */
+/* GNU quote(): 'like this' with C escapes, in curly quotes (U+2018,
+   U+2019) when the locale's codeset is UTF-8. */
 const char *quote(const char *s);
-/* GNU quotef(): shell-escaped, quoted only when needed (':' too). */
+/* GNU quotef(): shell-escaped, quoted only when needed (':' too). Both
+   keep the multibyte characters the locale deems printable. */
 const char *quotef(const char *s);
+
+/* Write text to stdout and exit 0, or report a write error as GNU's
+   --help does and exit 1. */
+_Noreturn void emit_text(const char *text);
 
 /* open(2) with O_CLOEXEC, retried on EINTR, never returning fds 0-2. */
 int open_safer(const char *path, int flags, int mode);

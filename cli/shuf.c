@@ -131,16 +131,6 @@ static void parse_range(opts *o, char *arg)
 /* ------------------------------------------------------------------------ */
 /* Help and version                                                         */
 
-static void emit_text(const char *text)
-{
-    outw *o = out_new(STDOUT_FILENO);
-    g_out = o;
-    g_out_is_stdout = 1;
-    out_write(o, text, strlen(text));
-    out_finish(o, 1);
-    exit(0);
-}
-
 static void help(void)
 {
     static char text[8192];
@@ -149,7 +139,7 @@ static void help(void)
         "Usage: %s [OPTION]... [FILE]\n"
         "  or:  %s -e [OPTION]... [ARG]...\n"
         "  or:  %s -i LO-HI [OPTION]...\n"
-        "  or:  %s deal [OPTION]...\n"
+        "%s%s%s"
         "Write a random permutation of the input lines to standard output;\n"
         "every order is exactly equally likely.\n"
         "\n"
@@ -199,23 +189,31 @@ static void help(void)
         "Under --seed, inputs with the same number of lines get the same order,\n"
         "whatever --memory or --threads. Long options may be abbreviated as in\n"
         "GNU shuf; abbreviations of the options above only when unambiguous.\n"
-        "\n"
+        "%s%s%s",
+        program_name, program_name, program_name,
+        as_shuf ? "" : "  or:  ", as_shuf ? "" : program_name,
+        as_shuf ? "" : " deal [OPTION]...\n",
+        as_shuf ? "" : "\n"
         "Subcommands are recognised only as the first argument:\n"
-        "  deal      deal a shuffled deck of cards (see '%s deal --help')\n"
+        "  deal      deal a shuffled deck of cards (see '",
+        as_shuf ? "" : program_name,
+        as_shuf ? "" : " deal --help')\n"
         "To shuffle a file named like a subcommand, write ./deal or put -- "
-        "first.\n",
-        program_name, program_name, program_name, program_name, program_name);
+        "first.\n");
     emit_text(text);
 }
 
-static void version(void)
+void print_version(void)
 {
     static char text[512];
     unsigned v = fsh_version_number();
+    /* Installed as shuf, the first line is "shuf (PACKAGE) VERSION" as
+       GNU's (whose name there does not follow argv[0] either). */
     snprintf(text, sizeof text,
-             "fairshuf %u.%u.%u\n"
+             "%s %u.%u.%u\n"
              "Exactly uniform shuffles; a drop-in for GNU shuf.\n",
-             v / 10000, v / 100 % 100, v % 100);
+             as_shuf ? "shuf (fairshuf)" : "fairshuf", v / 10000,
+             v / 100 % 100, v % 100);
     emit_text(text);
 }
 
@@ -447,7 +445,7 @@ static void parse_options(opts *o, int argc, char **argv)
             help();
             break;
         case OPT_VERSION:
-            version();
+            print_version();
             break;
         default:
             usage_error();
@@ -1149,11 +1147,7 @@ static int run_default(const opts *o)
 
 int cmd_shuf(int argc, char **argv)
 {
-    static char name[256];
-    set_program_name(argv[0]);
-    snprintf(name, sizeof name, "%s", program_name);
-    program_name = name;
-    argv[0] = name; /* getopt's messages use argv[0] */
+    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
     set_die_hook(on_die);
     opts o;
     parse_options(&o, argc, argv);
