@@ -377,14 +377,6 @@ void parallel_for(size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
         pthread_join(tid[i], NULL);
 }
 
-static void check_rc(int rc)
-{
-    if (rc == FSH_ENOMEM)
-        xalloc_die();
-    if (rc != FSH_OK)
-        die(0, "%s", fsh_strerror(rc));
-}
-
 /* ------------------------------------------------------------------------ */
 /* In-memory scatter                                                        */
 
@@ -491,7 +483,7 @@ void *scatter_perm(const uint8_t key[32], void *a, size_t n, size_t size)
     free(s.hist);
     parallel_for(s.nb, scat_shuffle, &s);
     free(s.start);
-    check_rc(s.rc);
+    check_status(s.rc);
     return s.dst;
 }
 
@@ -793,7 +785,7 @@ static void ext_distribute(ext *x, int fd, uint64_t header)
             } else {
                 if (idat == idn) {
                     idn = ID_CHUNK;
-                    check_rc(fsh_fileshuf_buckets(x->key, x->bits, i, ids, idn));
+                    check_status(fsh_fileshuf_buckets(x->key, x->bits, i, ids, idn));
                     idat = 0;
                 }
                 tag = ids[idat++];
@@ -887,13 +879,13 @@ static void ext_group(ext *x, size_t g, outw *out, uint64_t *written)
         j.x = x;
         j.lo = (uint32_t)(g << (x->bits - x->gbits));
         j.start = xmalloc((nb + 1) * sizeof *j.start);
-        check_rc(fsh_fileshuf_scatter(tag, j.lo, nb, off, ord, cnt,
+        check_status(fsh_fileshuf_scatter(tag, j.lo, nb, off, ord, cnt,
                                       sizeof *off, j.start));
         j.off = ord;
         j.buf = buf;
         j.rc = FSH_OK;
         parallel_for(nb, group_bucket, &j);
-        check_rc(j.rc);
+        check_status(j.rc);
         free(j.start);
     }
     free(tag);
@@ -978,7 +970,7 @@ static int ext_spool(int fd, const char *pre, size_t prelen)
 
 /* Shuffle fd's body records in external mode. pre[0..prelen) are bytes
    already read from fd (then a pipe, which is spooled first). */
-static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
+static void ext_run(int fd, char delim, uint64_t header, fsh_rng *(*rng)(void),
                     outw *(*open_out)(void), const char *pre, size_t prelen)
 {
     ext x;
@@ -1006,13 +998,14 @@ static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
         uint32_t *v = xmalloc((size_t)(x.n ? x.n : 1) * sizeof *v);
         for (size_t i = 0; i < (size_t)x.n; i++)
             v[i] = (uint32_t)i;
-        check_rc(fsh_shuffle(rng, v, (size_t)x.n, sizeof *v));
+        if (x.n > 1)
+            check_status(fsh_shuffle(rng(), v, (size_t)x.n, sizeof *v));
         x.pos = xmalloc((size_t)(x.n ? x.n : 1) * sizeof *x.pos);
         for (size_t k = 0; k < (size_t)x.n; k++)
             x.pos[v[k]] = (uint32_t)k;
         free(v);
     } else {
-        check_rc(fsh_rng_bytes(rng, x.key, sizeof x.key));
+        check_status(fsh_rng_bytes(rng(), x.key, sizeof x.key));
         x.bits = fsh_fileshuf_bits(x.n);
         unsigned gb = 0;
         while (gb < x.bits && gb < 10 && ((uint64_t)1 << gb) < ng)
@@ -1048,7 +1041,7 @@ static void ext_run(int fd, char delim, uint64_t header, fsh_rng *rng,
 /* ------------------------------------------------------------------------ */
 /* Entry point                                                              */
 
-void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
+void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *(*rng)(void),
                    outw *(*open_out)(void))
 {
     progress_start();
@@ -1088,15 +1081,17 @@ void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
     scan_records(&body, delim, &r);
     if (r.n > FSH_FILESHUF_SMALL) {
         uint8_t key[32];
-        check_rc(fsh_rng_bytes(rng, key, sizeof key));
+        check_status(fsh_rng_bytes(rng(), key, sizeof key));
         if (r.wide)
             r.off64 = scatter_perm(key, r.off64, r.n, sizeof *r.off64);
         else
             r.off32 = scatter_perm(key, r.off32, r.n, sizeof *r.off32);
+    } else if (r.n < 2) {
+        /* Nothing to draw: no rng, so no OS entropy needed. */
     } else if (r.wide) {
-        check_rc(fsh_shuffle(rng, r.off64, r.n, sizeof *r.off64));
+        check_status(fsh_shuffle(rng(), r.off64, r.n, sizeof *r.off64));
     } else {
-        check_rc(fsh_shuffle(rng, r.off32, r.n, sizeof *r.off32));
+        check_status(fsh_shuffle(rng(), r.off32, r.n, sizeof *r.off32));
     }
     outw *out = open_out();
     enum { STEP = 1 << 16 };

@@ -14,13 +14,18 @@ int cmd_deal(int argc, char **argv);
 
 /* The shuf-compatible command (no subcommand). Returns the exit status. */
 int cmd_shuf(int argc, char **argv);
+/* --version (for either command), then exit. */
+_Noreturn void print_version(void);
 
 /* ------------------------------------------------------------------------ */
 /* Messages (util.c)                                                        */
 
-/* Name used in messages: basename of argv[0] ("fairshuf", or "shuf" when run
-   through a symlink of that name). */
+/* Name used in messages. Invoked as "fairshuf" (argv[0]'s basename), it is
+   "fairshuf" and the command has subcommands; invoked under any other
+   name, as_shuf is 1, the command is GNU shuf and, as GNU, names itself
+   by argv[0] exactly as given. */
 extern const char *program_name;
+extern int as_shuf;
 void set_program_name(const char *argv0);
 
 /* "NAME: MESSAGE[: strerror(errnum)]\n" on stderr (errnum 0: no suffix). */
@@ -37,13 +42,26 @@ _Noreturn void usage_error(void);
 /* Called by die() before exiting (at most one hook). */
 void set_die_hook(void (*hook)(void));
 
-/* GNU quote() in the C locale: 'like this' with C escapes. */
+/* GNU quote(): 'like this' with C escapes, in curly quotes (U+2018,
+   U+2019) when the locale's codeset is UTF-8. */
 const char *quote(const char *s);
-/* GNU quotef(): shell-escaped, quoted only when needed (':' too). */
+/* GNU quotef(): shell-escaped, quoted only when needed (':' too). Both
+   keep the multibyte characters the locale deems printable. */
 const char *quotef(const char *s);
+
+/* Write text to stdout and exit 0, or report a write error as GNU's
+   --help does and exit 1. */
+_Noreturn void emit_text(const char *text);
 
 /* open(2) with O_CLOEXEC, retried on EINTR, never returning fds 0-2. */
 int open_safer(const char *path, int flags, int mode);
+
+/* A new rng from seed (simulation grade: a string rarely holds 226+
+   bits), or keyed from the OS when seed is NULL. Dies naming the cause when
+   the OS random source fails: call it only when a draw is needed. */
+fsh_rng *rng_make(const char *seed);
+/* Dies with a message for a library status other than FSH_OK. */
+void check_status(int rc);
 
 /* Allocation that dies with "memory exhausted". */
 void *xmalloc(size_t n);
@@ -251,9 +269,11 @@ void *scatter_perm(const uint8_t key[32], void *a, size_t n, size_t size);
 
 /* Full shuffle of the lines on fd after skipping `header` records (kept in
    hdr_buf): in memory when they fit in big_memory, else external with
-   temporary files. rng gives the key (or the Fisher-Yates draws for
-   small inputs). open_out() opens the output after all input is read. */
-void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *rng,
+   temporary files. rng() gives the rng for the key (or the Fisher-Yates
+   draws for small inputs); it is called only when a draw is needed, so
+   fewer than 2 records need no OS entropy. open_out() opens the output
+   after all input is read. */
+void shuffle_lines(int fd, char delim, uint64_t header, fsh_rng *(*rng)(void),
                    outw *(*open_out)(void));
 
 /* ------------------------------------------------------------------------ */

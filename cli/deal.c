@@ -1,4 +1,5 @@
-/* `fairshuf deal`: deal a shuffled 52-card deck. */
+/* `fairshuf deal`: deal a shuffled 52-card deck. Messages as the rest of
+   the command: "fairshuf: ...", GNU-style quoting and exit codes. */
 #include "cli.h"
 #include "fairshuf.h"
 
@@ -7,18 +8,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static void usage(FILE *f)
+enum { OPT_SEED = 256, OPT_HELP, OPT_VERSION };
+
+static _Noreturn void deal_usage_error(void)
 {
-    fputs("Usage: fairshuf deal [OPTION]...\n"
-          "Deal a shuffled 52-card deck, each of the 52! orders equally likely.\n"
-          "\n"
-          "  -n, --cards=K      deal K cards (default 52)\n"
-          "  -p, --poker        poker notation (As Th) instead of A\xE2\x99\xA0 10\xE2\x99\xA5\n"
-          "      --seed=STRING  reproducible deal from STRING (simulation grade\n"
-          "                     if STRING has fewer than 29 bytes)\n"
-          "      --help         display this help and exit\n",
-          f);
+    fprintf(stderr, "Try '%s deal --help' for more information.\n",
+            program_name);
+    exit(1);
+}
+
+static _Noreturn void help(void)
+{
+    static char text[2048];
+    snprintf(text, sizeof text,
+             "Usage: %s deal [OPTION]...\n"
+             "Deal a shuffled 52-card deck, each of the 52! orders equally likely.\n"
+             "\n"
+             "  -n, --cards=K      deal K cards (0 to 52, default 52)\n"
+             "  -p, --poker        poker notation (As Th) instead of A\xE2\x99\xA0 10\xE2\x99\xA5\n"
+             "      --seed=STRING  reproducible deal from STRING (simulation grade\n"
+             "                     if STRING has fewer than 29 bytes)\n"
+             "      --help         display this help and exit\n"
+             "      --version      output version information and exit\n",
+             program_name);
+    emit_text(text);
+}
+
+/* K in [0, 52]: decimal digits only. */
+static int parse_cards(const char *s, size_t *k)
+{
+    size_t v = 0;
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (size_t)(*s - '0');
+        if (v > 52)
+            return -1;
+    }
+    *k = v;
+    return 0;
 }
 
 int cmd_deal(int argc, char **argv)
@@ -26,69 +58,58 @@ int cmd_deal(int argc, char **argv)
     static const struct option opts[] = {
         {"cards", required_argument, NULL, 'n'},
         {"poker", no_argument, NULL, 'p'},
-        {"seed", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0}};
     int notation = FSH_CARD_UNICODE, c;
     const char *seed = NULL;
-    unsigned long k = 52;
+    size_t k = 52;
+    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
     while ((c = getopt_long(argc, argv, "n:p", opts, NULL)) != -1) {
         switch (c) {
-        case 'n': {
-            char *end;
-            errno = 0;
-            k = strtoul(optarg, &end, 10);
-            if (errno || *end || end == optarg || k > 52 || optarg[0] == '-') {
-                fprintf(stderr, "fairshuf: invalid card count: '%s'\n", optarg);
-                return 1;
-            }
+        case 'n':
+            if (parse_cards(optarg, &k) != 0)
+                die(0, "invalid card count: %s (0 to 52)", quote(optarg));
             break;
-        }
         case 'p':
             notation = FSH_CARD_POKER;
             break;
-        case 's':
+        case OPT_SEED:
             seed = optarg;
             break;
-        case 'h':
-            usage(stdout);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        case OPT_HELP:
+            help();
+        case OPT_VERSION:
+            print_version();
         default:
-            fputs("Try 'fairshuf deal --help' for more information.\n", stderr);
-            return 1;
+            deal_usage_error();
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "fairshuf: extra operand '%s'\n", argv[optind]);
-        return 1;
+        error_msg(0, "extra operand %s", quote(argv[optind]));
+        deal_usage_error();
     }
-    fsh_rng *rng = NULL;
-    fsh_deck *deck = NULL;
     uint32_t cards[52];
-    int rc = fsh_rng_new(&rng);
-    if (rc == FSH_OK && seed != NULL) {
-        rc = fsh_rng_seed(rng, seed, strlen(seed));
-        if (rc == FSH_OK)
-            rc = fsh_rng_set_simulation(rng, 1);
+    if (k > 0) {
+        /* Zero cards, like shuf -n 0, draw nothing and need no entropy. */
+        fsh_rng *rng = rng_make(seed);
+        fsh_deck *deck = NULL;
+        check_status(fsh_deck_new(&deck, 52));
+        check_status(fsh_deck_deal_n(rng, deck, cards, k));
+        fsh_deck_free(deck);
+        fsh_rng_free(rng);
     }
-    if (rc == FSH_OK)
-        rc = fsh_deck_new(&deck, 52);
-    if (rc == FSH_OK)
-        rc = fsh_deck_deal_n(rng, deck, cards, (size_t)k);
-    fsh_deck_free(deck);
-    fsh_rng_free(rng);
-    if (rc != FSH_OK) {
-        fprintf(stderr, "fairshuf: %s\n", fsh_strerror(rc));
-        return 1;
-    }
+    outw *out = out_new(STDOUT_FILENO);
     for (size_t i = 0; i < k; i++) {
         char name[8];
-        fsh_card_name(cards[i], notation, name, sizeof name);
-        printf("%s%s", name, (i + 1) % 13 == 0 || i + 1 == k ? "\n" : " ");
+        check_status(fsh_card_name(cards[i], notation, name, sizeof name));
+        size_t len = strlen(name);
+        name[len++] = (i + 1) % 13 == 0 || i + 1 == k ? '\n' : ' ';
+        if (out_write(out, name, len) != 0)
+            break;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "fairshuf: write error: %s\n", strerror(errno));
-        return 1;
-    }
+    out_finish(out, 1);
+    free(out);
     return 0;
 }

@@ -1,13 +1,20 @@
-/* fairshuf command: subcommands (first argument only), else shuf mode. */
+/* fairshuf command: subcommands (first argument only), else shuf mode.
+   Invoked under another name than "fairshuf" (installed as shuf), it is
+   GNU shuf: no subcommands, GNU's name in messages and --version. */
 #include "cli.h"
 
+#include <locale.h>
 #include <string.h>
 
 int main(int argc, char **argv)
 {
+    /* As GNU: the locale decides the quotes in messages, the printable
+       multibyte characters and the language of strerror(). */
+    setlocale(LC_ALL, "");
+    set_program_name(argv[0]);
     /* Only the very first argument can name a subcommand, so a file called
        "deal" is still reachable as ./deal or after --. */
-    if (argc >= 2 && strcmp(argv[1], "deal") == 0)
+    if (!as_shuf && argc >= 2 && strcmp(argv[1], "deal") == 0)
         return cmd_deal(argc - 1, argv + 1);
     return cmd_shuf(argc, argv);
 }

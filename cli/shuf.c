@@ -131,16 +131,6 @@ static void parse_range(opts *o, char *arg)
 /* ------------------------------------------------------------------------ */
 /* Help and version                                                         */
 
-static void emit_text(const char *text)
-{
-    outw *o = out_new(STDOUT_FILENO);
-    g_out = o;
-    g_out_is_stdout = 1;
-    out_write(o, text, strlen(text));
-    out_finish(o, 1);
-    exit(0);
-}
-
 static void help(void)
 {
     static char text[8192];
@@ -149,7 +139,7 @@ static void help(void)
         "Usage: %s [OPTION]... [FILE]\n"
         "  or:  %s -e [OPTION]... [ARG]...\n"
         "  or:  %s -i LO-HI [OPTION]...\n"
-        "  or:  %s deal [OPTION]...\n"
+        "%s%s%s"
         "Write a random permutation of the input lines to standard output;\n"
         "every order is exactly equally likely.\n"
         "\n"
@@ -200,23 +190,31 @@ static void help(void)
         "Under --seed, inputs with the same number of lines get the same order,\n"
         "whatever --memory or --threads. Long options may be abbreviated as in\n"
         "GNU shuf; abbreviations of the options above only when unambiguous.\n"
-        "\n"
+        "%s%s%s",
+        program_name, program_name, program_name,
+        as_shuf ? "" : "  or:  ", as_shuf ? "" : program_name,
+        as_shuf ? "" : " deal [OPTION]...\n",
+        as_shuf ? "" : "\n"
         "Subcommands are recognised only as the first argument:\n"
-        "  deal      deal a shuffled deck of cards (see '%s deal --help')\n"
+        "  deal      deal a shuffled deck of cards (see '",
+        as_shuf ? "" : program_name,
+        as_shuf ? "" : " deal --help')\n"
         "To shuffle a file named like a subcommand, write ./deal or put -- "
-        "first.\n",
-        program_name, program_name, program_name, program_name, program_name);
+        "first.\n");
     emit_text(text);
 }
 
-static void version(void)
+void print_version(void)
 {
     static char text[512];
     unsigned v = fsh_version_number();
+    /* Installed as shuf, the first line is "shuf (PACKAGE) VERSION" as
+       GNU's (whose name there does not follow argv[0] either). */
     snprintf(text, sizeof text,
-             "fairshuf %u.%u.%u\n"
+             "%s %u.%u.%u\n"
              "Exactly uniform shuffles; a drop-in for GNU shuf.\n",
-             v / 10000, v / 100 % 100, v % 100);
+             as_shuf ? "shuf (fairshuf)" : "fairshuf", v / 10000,
+             v / 100 % 100, v % 100);
     emit_text(text);
 }
 
@@ -448,7 +446,7 @@ static void parse_options(opts *o, int argc, char **argv)
             help();
             break;
         case OPT_VERSION:
-            version();
+            print_version();
             break;
         default:
             usage_error();
@@ -944,64 +942,74 @@ static int run_gnu(const opts *o)
 /* ------------------------------------------------------------------------ */
 /* Default mode: the library's exact draws                                  */
 
-static void check(int rc)
+/* The run's rng, made at its first draw: a run that draws nothing (-n 0,
+   one record, no records) needs no OS entropy, and --seed never does. */
+static fsh_rng *g_rng;
+
+static fsh_rng *run_rng(void)
 {
-    if (rc == FSH_ENOMEM)
-        xalloc_die();
-    if (rc != FSH_OK)
-        die(0, "%s", fsh_strerror(rc));
+    if (g_rng == NULL)
+        g_rng = rng_make(g_opts->seed);
+    return g_rng;
 }
 
-static fsh_rng *make_rng(const opts *o)
+/* Shuffle v[0..n); n < 2 draws nothing. */
+static void shuffle_n(void *v, size_t n, size_t size)
 {
-    fsh_rng *rng;
-    int rc = fsh_rng_new(&rng);
-    if (rc == FSH_ESYSRAND)
-        die(errno, "cannot read the OS random source");
-    check(rc);
-    if (o->seed != NULL) {
-        /* A seed string rarely holds 226+ bits: the run is reproducible,
-           and explicitly simulation grade. */
-        check(fsh_rng_seed(rng, o->seed, strlen(o->seed)));
-        check(fsh_rng_set_simulation(rng, 1));
-    }
-    return rng;
+    if (n > 1)
+        check_status(fsh_shuffle(run_rng(), v, n, size));
+}
+
+/* Uniform in [0, n), n >= 1; n = 1 draws nothing. */
+static uint64_t uniform_n(uint64_t n)
+{
+    uint64_t j = 0;
+    if (n > 1)
+        check_status(fsh_uniform(run_rng(), n, &j));
+    return j;
+}
+
+/* Algorithm R slot of stream item t with k slots (k means "drop"); no draw
+   while the reservoir fills. */
+static size_t algr_slot(uint64_t t, size_t k)
+{
+    size_t slot = (size_t)t;
+    if (t >= k)
+        check_status(fsh_reservoir_slot(run_rng(), t, k, &slot));
+    return slot;
 }
 
 /* The permutation of n records (see big.c): Fisher-Yates up to
    FSH_FILESHUF_SMALL, else the bucket scatter keyed by the rng. */
-static void *shuffle_indices(fsh_rng *rng, void *v, size_t n, size_t size)
+static void *shuffle_indices(void *v, size_t n, size_t size)
 {
     if (n <= FSH_FILESHUF_SMALL) {
-        check(fsh_shuffle(rng, v, n, size));
+        shuffle_n(v, n, size);
         return v;
     }
     uint8_t key[32];
-    check(fsh_rng_bytes(rng, key, sizeof key));
+    check_status(fsh_rng_bytes(run_rng(), key, sizeof key));
     return scatter_perm(key, v, n, size);
 }
 
 /* Kept indices of an n-item stream after Algorithm R with k slots, in a
    uniformly shuffled order; returns how many (min(k, n)). */
-static size_t index_sample(fsh_rng *rng, uint64_t n, uint64_t k,
-                           uint64_t **out)
+static size_t index_sample(uint64_t n, uint64_t k, uint64_t **out)
 {
     size_t m = (size_t)(n < k ? n : k);
     uint64_t *kept = xmalloc((m ? m : 1) * sizeof *kept);
     for (uint64_t t = 0; t < n; t++) {
-        size_t slot;
-        check(fsh_reservoir_slot(rng, t, m, &slot));
+        size_t slot = algr_slot(t, m);
         if (slot < m)
             kept[slot] = t;
     }
-    check(fsh_shuffle(rng, kept, m, sizeof *kept));
+    shuffle_n(kept, m, sizeof *kept);
     *out = kept;
     return m;
 }
 
 static int run_default(const opts *o)
 {
-    fsh_rng *rng = make_rng(o);
     uint64_t head = o->head;
     outw *out;
 
@@ -1009,7 +1017,6 @@ static int run_default(const opts *o)
         /* Nothing is read, as in GNU; -o FILE is still created. */
         out = open_output(o);
         finish_output(o, out);
-        fsh_rng_free(rng);
         return 0;
     }
 
@@ -1018,10 +1025,13 @@ static int run_default(const opts *o)
         if (o->repeat) {
             if (n == 0)
                 die(0, "no lines to repeat");
+            if (n > 1)
+                run_rng();
             out = open_output(o);
             for (uint64_t i = 0; i < head || !o->head_set; i++) {
-                uint64_t v;
-                check(fsh_uniform_range(rng, o->lo, o->hi, &v));
+                uint64_t v = o->lo;
+                if (n > 1)
+                    check_status(fsh_uniform_range(g_rng, o->lo, o->hi, &v));
                 if (out_number(out, v, o->delim) != 0)
                     break;
             }
@@ -1038,7 +1048,7 @@ static int run_default(const opts *o)
                     xalloc_die();
                 for (size_t i = 0; i < (size_t)n; i++)
                     v[i] = (uint32_t)i;
-                v = shuffle_indices(rng, v, (size_t)n, sizeof *v);
+                v = shuffle_indices(v, (size_t)n, sizeof *v);
                 out = open_output(o);
                 for (size_t i = 0; i < (size_t)n; i++)
                     if (out_number(out, o->lo + v[i], o->delim) != 0)
@@ -1052,7 +1062,7 @@ static int run_default(const opts *o)
                     xalloc_die();
                 for (size_t i = 0; i < (size_t)n; i++)
                     v[i] = i;
-                v = shuffle_indices(rng, v, (size_t)n, sizeof *v);
+                v = shuffle_indices(v, (size_t)n, sizeof *v);
                 out = open_output(o);
                 for (size_t i = 0; i < (size_t)n; i++)
                     if (out_number(out, o->lo + v[i], o->delim) != 0)
@@ -1063,18 +1073,19 @@ static int run_default(const opts *o)
             /* head < n: O(head) memory, values streamed as drawn. */
             fsh_rangeperm *rp;
             size_t hint = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
-            check(fsh_rangeperm_new(&rp, n - 1, hint));
+            check_status(fsh_rangeperm_new(&rp, n - 1, hint));
+            fsh_rng *rng = run_rng();
             out = open_output(o);
             for (uint64_t i = 0; i < head; i++) {
                 uint64_t v;
-                check(fsh_rangeperm_next(rng, rp, &v));
+                check_status(fsh_rangeperm_next(rng, rp, &v));
                 if (out_number(out, o->lo + v, o->delim) != 0)
                     break;
             }
             fsh_rangeperm_free(rp);
         }
         finish_output(o, out);
-        fsh_rng_free(rng);
+        fsh_rng_free(g_rng);
         return 0;
     }
 
@@ -1084,16 +1095,15 @@ static int run_default(const opts *o)
         if (o->repeat) {
             if (e.n == 0)
                 die(0, "no lines to repeat");
+            if (e.n > 1)
+                run_rng();
             out = open_output(o);
-            for (uint64_t i = 0; i < head || !o->head_set; i++) {
-                uint64_t j;
-                check(fsh_uniform(rng, e.n, &j));
-                if (write_echo(out, &e, j) != 0)
+            for (uint64_t i = 0; i < head || !o->head_set; i++)
+                if (write_echo(out, &e, uniform_n(e.n)) != 0)
                     break;
-            }
         } else {
             uint64_t *idx;
-            size_t m = index_sample(rng, e.n, head, &idx);
+            size_t m = index_sample(e.n, head, &idx);
             out = open_output(o);
             for (size_t i = 0; i < m; i++)
                 if (write_echo(out, &e, idx[i]) != 0)
@@ -1103,17 +1113,17 @@ static int run_default(const opts *o)
         finish_output(o, out);
         free(e.buf);
         free(e.bounds);
-        fsh_rng_free(rng);
+        fsh_rng_free(g_rng);
         return 0;
     }
 
     int fd = open_input(o);
     if (!o->repeat && !o->head_set) {
         /* Full shuffle: in memory or external (big.c). */
-        shuffle_lines(fd, o->delim, o->header, rng, open_output_cb);
+        shuffle_lines(fd, o->delim, o->header, run_rng, open_output_cb);
         close_input(fd);
         finish_output(o, g_out);
-        fsh_rng_free(rng);
+        fsh_rng_free(g_rng);
         return 0;
     }
     if (o->repeat) {
@@ -1124,28 +1134,20 @@ static int run_default(const opts *o)
         char *inbase = in.buf;
         take_header(o, &in);
         scan_records(&in, o->delim, &r);
-        if (o->repeat) {
-            if (r.n == 0)
-                die(0, "no lines to repeat");
-            out = open_output(o);
-            for (uint64_t i = 0; i < head || !o->head_set; i++) {
-                uint64_t j;
-                check(fsh_uniform(rng, r.n, &j));
-                if (write_rec(out, &in, recs_get(&r, (size_t)j), o->delim) != 0)
-                    break;
-            }
-        } else {
-            if (r.wide)
-                check(fsh_shuffle(rng, r.off64, r.n, sizeof *r.off64));
-            else
-                check(fsh_shuffle(rng, r.off32, r.n, sizeof *r.off32));
-            out = open_output(o);
-            write_recs(out, &in, &r, r.n, o->delim);
+        if (r.n == 0)
+            die(0, "no lines to repeat");
+        if (r.n > 1)
+            run_rng();
+        out = open_output(o);
+        for (uint64_t i = 0; i < head || !o->head_set; i++) {
+            uint64_t j = uniform_n(r.n);
+            if (write_rec(out, &in, recs_get(&r, (size_t)j), o->delim) != 0)
+                break;
         }
         finish_output(o, out);
         recs_free(&r);
         free(inbase);
-        fsh_rng_free(rng);
+        fsh_rng_free(g_rng);
         return 0;
     }
 
@@ -1158,15 +1160,14 @@ static int run_default(const opts *o)
     size_t len;
     size_t k = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
     for (uint64_t t = 0; stream_next(&s, &rec, &len); t++) {
-        size_t slot;
-        check(fsh_reservoir_slot(rng, t, k, &slot));
+        size_t slot = algr_slot(t, k);
         if (slot < k)
             resv_put_from(&rv, slot, &s, rec, len);
     }
     stream_free(&s);
     close_input(fd);
     uint64_t *order = iota(rv.m);
-    check(fsh_shuffle(rng, order, rv.m, sizeof *order));
+    shuffle_n(order, rv.m, sizeof *order);
     out = open_output(o);
     for (size_t i = 0; i < rv.m; i++) {
         uint64_t sl = order[i];
@@ -1176,17 +1177,13 @@ static int run_default(const opts *o)
     finish_output(o, out);
     free(order);
     resv_free(&rv);
-    fsh_rng_free(rng);
+    fsh_rng_free(g_rng);
     return 0;
 }
 
 int cmd_shuf(int argc, char **argv)
 {
-    static char name[256];
-    set_program_name(argv[0]);
-    snprintf(name, sizeof name, "%s", program_name);
-    program_name = name;
-    argv[0] = name; /* getopt's messages use argv[0] */
+    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
     set_die_hook(on_die);
     opts o;
     parse_options(&o, argc, argv);

@@ -1,15 +1,21 @@
 /* Messages, GNU-style quoting and allocation for the fairshuf command. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 
 const char *program_name = "fairshuf";
+int as_shuf;
 static void (*die_hook)(void);
 
 void set_program_name(const char *argv0)
@@ -17,7 +23,26 @@ void set_program_name(const char *argv0)
     if (argv0 == NULL || *argv0 == '\0')
         return;
     const char *slash = strrchr(argv0, '/');
-    program_name = slash != NULL && slash[1] != '\0' ? slash + 1 : argv0;
+    const char *base = slash != NULL ? slash + 1 : argv0;
+    if (strcmp(base, "fairshuf") == 0) {
+        program_name = base;
+        as_shuf = 0;
+    } else {
+        /* Any other name (shuf, gshuf, ...): GNU shuf, which names itself
+           by argv[0] exactly as given. */
+        program_name = argv0;
+        as_shuf = 1;
+    }
+}
+
+void emit_text(const char *text)
+{
+    /* As GNU's --help and --version: a write error is reported and
+       exits 1 (out_finish). */
+    outw *o = out_new(STDOUT_FILENO);
+    out_write(o, text, strlen(text));
+    out_finish(o, 1);
+    exit(0);
 }
 
 __attribute__((format(printf, 2, 0)))
@@ -126,8 +151,35 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
+void check_status(int rc)
+{
+    if (rc == FSH_OK)
+        return;
+    if (rc == FSH_ENOMEM)
+        xalloc_die();
+    if (rc == FSH_ESYSRAND)
+        die(errno, "cannot read the OS random source");
+    die(0, "%s", fsh_strerror(rc));
+}
+
+fsh_rng *rng_make(const char *seed)
+{
+    fsh_rng *rng;
+    if (seed == NULL) {
+        check_status(fsh_rng_new(&rng));
+        return rng;
+    }
+    check_status(fsh_rng_new_seeded(&rng, seed, strlen(seed)));
+    check_status(fsh_rng_set_simulation(rng, 1));
+    return rng;
+}
+
 /* ------------------------------------------------------------------------ */
-/* Quoting, as gnulib's quotearg does it in the C locale.                   */
+/* Quoting, as gnulib's quotearg does it in the current locale (setlocale
+   is called by main): quote() is locale_quoting_style, with curly quotes
+   when the codeset is UTF-8; quotef() is shell_escape_quoting_style.
+   Multibyte characters the locale deems printable pass through; invalid
+   or unprintable bytes become octal escapes.                               */
 
 typedef struct sbuf {
     char *p;
@@ -150,6 +202,12 @@ static void sb_puts(sbuf *b, const char *s)
         sb_putc(b, *s++);
 }
 
+static void sb_putn(sbuf *b, const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sb_putc(b, (char)s[i]);
+}
+
 /* C escape letter for c, or 0. */
 static char c_escape(unsigned char c)
 {
@@ -168,6 +226,33 @@ static char c_escape(unsigned char c)
 static int c_printable(unsigned char c)
 {
     return c >= 0x20 && c < 0x7f;
+}
+
+/* The character at s[i] (len bytes in all): its length in bytes and
+   whether the locale deems it printable. A byte that starts no valid
+   character is one unprintable byte; an incomplete character at the end
+   runs to the end (gnulib's rule). */
+static size_t char_at(const unsigned char *s, size_t len, size_t i,
+                      int *printable)
+{
+    if (s[i] < 0x80 || MB_CUR_MAX == 1) {
+        *printable = s[i] < 0x80 ? c_printable(s[i]) : isprint(s[i]) != 0;
+        return 1;
+    }
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    wchar_t w;
+    size_t n = mbrtowc(&w, (const char *)s + i, len - i, &st);
+    if (n == (size_t)-1 || n == 0) {
+        *printable = 0;
+        return 1;
+    }
+    if (n == (size_t)-2) {
+        *printable = 0;
+        return len - i;
+    }
+    *printable = iswprint((wint_t)w) != 0;
+    return n;
 }
 
 static void sb_octal(sbuf *b, unsigned char c)
@@ -191,27 +276,74 @@ static const char *sb_keep(sbuf *b)
     return b->p;
 }
 
-const char *quote(const char *s)
+/* gnulib's gettext_quote() without a message catalog. */
+static int utf8_locale(void)
 {
+    return strcasecmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+/* quote() and quotef() keep errno, as gnulib's do: callers pass it to
+   die() in the same call. */
+static const char *quote_(const char *str);
+static const char *quotef_(const char *str);
+
+const char *quote(const char *str)
+{
+    int e = errno;
+    const char *q = quote_(str);
+    errno = e;
+    return q;
+}
+
+const char *quotef(const char *str)
+{
+    int e = errno;
+    const char *q = quotef_(str);
+    errno = e;
+    return q;
+}
+
+static const char *quote_(const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t len = strlen(str);
+    int utf8 = utf8_locale();
+    const char *lq = utf8 ? "\xe2\x80\x98" : "'";
+    const char *rq = utf8 ? "\xe2\x80\x99" : "'";
+    size_t rql = strlen(rq);
     sbuf b = {0};
-    sb_putc(&b, '\'');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
+    sb_puts(&b, lq);
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
         char e = c_escape(c);
-        if (c == '\'' || c == '\\') {
-            sb_putc(&b, '\\');
-            sb_putc(&b, (char)c);
-        } else if (e) {
+        /* The closing quote inside the string gets a backslash. */
+        int is_rq = i + rql <= len && memcmp(s + i, rq, rql) == 0;
+        if (c == '\\') {
+            sb_puts(&b, "\\\\");
+            i++;
+            continue;
+        }
+        if (e) {
             sb_putc(&b, '\\');
             sb_putc(&b, e);
-        } else if (c_printable(c)) {
-            sb_putc(&b, (char)c);
-        } else {
-            sb_putc(&b, '\\');
-            sb_octal(&b, c);
+            i++;
+            continue;
         }
+        int printable;
+        size_t n = char_at(s, len, i, &printable);
+        if (!printable) {
+            for (size_t j = 0; j < n; j++) {
+                sb_putc(&b, '\\');
+                sb_octal(&b, s[i + j]);
+            }
+        } else {
+            if (is_rq)
+                sb_putc(&b, '\\');
+            sb_putn(&b, s + i, n);
+        }
+        i += n;
     }
-    sb_putc(&b, '\'');
+    sb_puts(&b, rq);
     return sb_keep(&b);
 }
 
@@ -259,16 +391,24 @@ static int dq_compatible(const unsigned char *s, size_t len, size_t i)
     }
 }
 
-const char *quotef(const char *str)
+static const char *quotef_(const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t len = strlen(str);
     sbuf b = {0};
     int needs = len == 0, squote = 0, all_dq = 1;
-    for (size_t i = 0; i < len; i++) {
-        needs |= shell_needs_quote(s, len, i);
-        squote |= s[i] == '\'';
-        all_dq &= dq_compatible(s, len, i);
+    for (size_t i = 0; i < len;) {
+        int printable = 1;
+        size_t n = s[i] < 0x80 ? 1 : char_at(s, len, i, &printable);
+        if (s[i] < 0x80) {
+            needs |= shell_needs_quote(s, len, i);
+            squote |= s[i] == '\'';
+            all_dq &= dq_compatible(s, len, i);
+        } else {
+            needs |= !printable;
+            all_dq &= printable;
+        }
+        i += n;
     }
     if (!needs) {
         sb_puts(&b, str);
@@ -283,31 +423,38 @@ const char *quotef(const char *str)
     /* 'single quotes', with $'\n' segments for unprintable bytes. */
     int pending = 0; /* inside a $'...' segment */
     sb_putc(&b, '\'');
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = 0; i < len;) {
         unsigned char c = s[i];
         char e = c_escape(c);
-        if (e || !c_printable(c)) {
+        int printable = 1;
+        size_t n = c < 0x80 ? 1 : char_at(s, len, i, &printable);
+        if (e || (c < 0x80 && !c_printable(c)) || !printable) {
             if (!pending) {
                 sb_puts(&b, "'$'");
                 pending = 1;
             }
-            sb_putc(&b, '\\');
-            if (e)
-                sb_putc(&b, e);
-            else
-                sb_octal(&b, c);
+            for (size_t j = 0; j < n; j++) {
+                sb_putc(&b, '\\');
+                if (e)
+                    sb_putc(&b, e);
+                else
+                    sb_octal(&b, s[i + j]);
+            }
+            i += n;
             continue;
         }
         if (c == '\'') {
             sb_puts(&b, "'\\''");
             pending = 0;
+            i++;
             continue;
         }
         if (pending) {
             sb_puts(&b, "''");
             pending = 0;
         }
-        sb_putc(&b, (char)c);
+        sb_putn(&b, s + i, n);
+        i += n;
     }
     sb_putc(&b, '\'');
     return sb_keep(&b);

@@ -110,6 +110,11 @@ FSH_API int fsh_entropy(void *buf, size_t len);
 /* Allocate an rng and key it like fsh_rng_init. *out is NULL on error. */
 FSH_API int fsh_rng_new(fsh_rng **out);
 
+/* Allocate an rng keyed like fsh_rng_seed from seed[0..len). It reads no OS
+   entropy, so it works when the OS random source fails. *out is NULL on
+   error. */
+FSH_API int fsh_rng_new_seeded(fsh_rng **out, const void *seed, size_t len);
+
 /* Wipe the rng's key material and release it; NULL does nothing. */
 FSH_API void fsh_rng_free(fsh_rng *rng);
 

@@ -614,6 +614,23 @@ int fsh_rng_new(fsh_rng **out)
     return FSH_OK;
 }
 
+int fsh_rng_new_seeded(fsh_rng **out, const void *seed, size_t len)
+{
+    if (out == NULL)
+        return FSH_EINVAL;
+    *out = NULL;
+    fsh_rng *rng = calloc(1, sizeof *rng);
+    if (rng == NULL)
+        return FSH_ENOMEM;
+    int rc = fsh_rng_seed(rng, seed, len);
+    if (rc != FSH_OK) {
+        fsh_rng_free(rng);
+        return rc;
+    }
+    *out = rng;
+    return FSH_OK;
+}
+
 void fsh_rng_free(fsh_rng *rng)
 {
     if (rng == NULL)

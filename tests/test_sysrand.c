@@ -356,7 +356,31 @@ static void test_seed_without_os(void)
                  fsh_rng_seed_gen(r, FSH_GEN_XOSHIRO256PP, "abc", 3) ==
                      FSH_OK &&
                  fsh_rng_u64(r, &w) == FSH_OK;
-        _exit(ok ? 0 : 3);
+        if (!ok)
+            _exit(3);
+        /* fsh_rng_new_seeded needs no OS randomness at all and gives the
+           stream of fsh_rng_seed on an OS-keyed rng. */
+        fsh_rng *s;
+        uint64_t a[8], b[8];
+        if (fsh_rng_new_seeded(&s, "abc", 3) != FSH_OK ||
+            fsh_rng_seed(r, "abc", 3) != FSH_OK)
+            _exit(4);
+        for (int i = 0; i < 8; i++)
+            if (fsh_rng_u64(s, &a[i]) != FSH_OK ||
+                fsh_rng_u64(r, &b[i]) != FSH_OK)
+                _exit(5);
+        if (memcmp(a, b, sizeof a) != 0)
+            _exit(6);
+        uint32_t p[52];
+        if (fsh_rng_set_simulation(s, 1) != FSH_OK ||
+            fsh_permutation_u32(s, p, 52, 0) != FSH_OK)
+            _exit(7);
+        fsh_rng_free(s);
+        s = (fsh_rng *)1;
+        if (fsh_rng_new_seeded(&s, NULL, 1) != FSH_EINVAL || s != NULL)
+            _exit(8);
+        fsh_rng_free(r);
+        _exit(0);
     }
     int st = 0;
     CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);

@@ -8,6 +8,9 @@ set -u
 LC_ALL=C
 export LC_ALL
 unset POSIXLY_CORRECT
+# run() reads IN and OUT: never from the environment (make exports its
+# command-line variables, and "make sanitize" passes OUT=build-san).
+unset IN OUT
 : "${FAIRSHUF:?set FAIRSHUF to the fairshuf binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/fsh-cli.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT

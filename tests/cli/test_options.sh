@@ -167,8 +167,13 @@ mine --help >help.txt 2>help.err
 check "--help exit 0" test $? = 0
 check "--help stderr empty" test ! -s help.err
 for opt in --echo --input-range --head-count --output --random-source \
-    --repeat --zero-terminated --seed --help --version ./deal deal; do
+    --repeat --zero-terminated --seed --help --version; do
     check "--help mentions $opt" grep -q -e "$opt" help.txt
+done
+# Subcommands exist only under the name fairshuf (see test_dropin.sh).
+"$FAIRSHUF" --help >fhelp.txt
+for opt in ./deal deal; do
+    check "fairshuf --help mentions $opt" grep -q -e "$opt" fhelp.txt
 done
 sed 's/\\-/-/g' "$MAN" >man.txt
 for opt in echo input-range head-count output random-source repeat \
