@@ -9,9 +9,11 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -122,6 +124,9 @@ const char *fz_sandbox(void)
     /* The CLI puts its temporary files under $TMPDIR (big_defaults). */
     setenv("TMPDIR", sandbox, 1);
     atexit(sandbox_remove);
+    /* Oversized files fail with EFBIG instead of killing the process (the
+       CLI keeps ignored signals ignored). */
+    signal(SIGXFSZ, SIG_IGN);
     return sandbox;
 }
 
@@ -230,8 +235,15 @@ const fz_run *fz_cli(int (*cmd)(int, char **), int argc, char **argv,
     hdr_buf = NULL;
     hdr_len = 0;
 
+    struct rlimit fsize, small = {(rlim_t)FZ_OUT_CAP, (rlim_t)FZ_OUT_CAP};
+    FZ_CHECK(getrlimit(RLIMIT_FSIZE, &fsize) == 0);
+    if (fsize.rlim_cur == RLIM_INFINITY || fsize.rlim_cur > small.rlim_cur) {
+        small.rlim_max = fsize.rlim_max;
+        FZ_CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    }
     call c = {cmd, argc, argv, 0};
     int st = fz_catch(run_call, &c);
+    FZ_CHECK(setrlimit(RLIMIT_FSIZE, &fsize) == 0);
     res.exited = st != -1;
     res.status = st != -1 ? st : c.rc;
 

@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         /* An exact-size heap buffer, so ASan sees any overrun. */
         size_t len = data[5] % 10;
-        int nt = (int8_t)data[6] % 3;
+        int nt = data[6] % 3;
         char *buf = malloc(len ? len : 1);
         FZ_CHECK(buf != NULL);
         uint32_t cc = any % 64;

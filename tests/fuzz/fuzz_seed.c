@@ -13,6 +13,8 @@
 #include <sodium.h>
 #include <string.h>
 
+FZ_NO_LEAK_CHECK
+
 static void words(fsh_rng *rng, uint64_t *w, size_t n)
 {
     for (size_t i = 0; i < n; i++)
