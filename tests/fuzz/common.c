@@ -187,6 +187,36 @@ static void run_call(void *ctx)
     c->rc = c->cmd(c->argc, c->argv);
 }
 
+/* Open descriptors (a bitmap of FD_MAX bits) from /proc/self/fd. */
+enum { FD_MAX = 4096 };
+
+static void open_fds(unsigned char *map)
+{
+    memset(map, 0, FD_MAX / 8);
+    DIR *d = opendir("/proc/self/fd");
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd != dirfd(d) &&
+            fd < FD_MAX)
+            map[fd / 8] = (unsigned char)(map[fd / 8] | 1u << (fd % 8));
+    }
+    closedir(d);
+}
+
+/* Close what the run left open: the CLI's error paths (die() with a
+   --random-source or input file open) rely on exit() to close them. */
+static void close_new_fds(const unsigned char *before)
+{
+    unsigned char after[FD_MAX / 8];
+    open_fds(after);
+    for (int fd = 3; fd < FD_MAX; fd++)
+        if ((after[fd / 8] >> (fd % 8) & 1) && !(before[fd / 8] >> (fd % 8) & 1))
+            close(fd);
+}
+
 static const char default_in[] = "one\ntwo\nthree\nfour\nfive\n";
 
 const fz_run *fz_cli(int (*cmd)(int, char **), int argc, char **argv,
@@ -211,6 +241,8 @@ const fz_run *fz_cli(int (*cmd)(int, char **), int argc, char **argv,
         rs[i] = (unsigned char)(i * 167 + (i >> 8) * 13 + 5);
     fz_put_file("rs", rs, sizeof rs);
 
+    unsigned char fds[FD_MAX / 8];
+    open_fds(fds);
     int infd = fz_input_fd(stdin_data, stdin_len, 0);
     int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     FZ_CHECK(cwd >= 0);
@@ -260,6 +292,7 @@ const fz_run *fz_cli(int (*cmd)(int, char **), int argc, char **argv,
     close(save1);
     FZ_CHECK(fchdir(cwd) == 0);
     close(cwd);
+    close_new_fds(fds);
     sandbox_clean();
 
     /* fd 1 output, then what went through stdio's stdout. */
