@@ -36,7 +36,8 @@ EX_SRC   := $(sort $(wildcard examples/*.c))
 EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 HDRS     := include/fairshuf.h $(wildcard src/*.h)
 
-.PHONY: all run check sanitize bench install uninstall clean deps examples check-san
+.PHONY: all run check sanitize bench install uninstall clean deps examples check-san \
+        tsan check-tsan fuzz fuzz-build fuzz-bins
 
 all: $(LIBA) $(LIBSO) $(BIN) fairshuf.pc
 
@@ -87,8 +88,24 @@ $(BUILD)/examples/%: examples/%.c $(LIBA) include/fairshuf.h
 
 examples: $(EX_BIN)
 
+# Fuzz harnesses replayed over their corpus and regression inputs by a
+# plain main() (tests/fuzz/README.md): run by check and sanitize as
+# build/tests/test_fuzz_<target>. --wrap turns the CLI's exit() into a
+# return to the harness and makes huge allocations fail.
+FUZZ_DIR    := tests/fuzz
+FUZZ_NAMES  := $(sort $(patsubst $(FUZZ_DIR)/fuzz_%.c,%,$(wildcard $(FUZZ_DIR)/fuzz_*.c)))
+FUZZ_DEPS   := $(FUZZ_DIR)/common.c $(FUZZ_DIR)/fuzz.h cli/cli.h $(HDRS)
+FUZZ_WRAP   := -Wl,--wrap=exit,--wrap=malloc,--wrap=calloc,--wrap=realloc
+CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+REPLAY_BIN  := $(FUZZ_NAMES:%=$(BUILD)/tests/test_fuzz_%)
+
+$(BUILD)/tests/test_fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DEPS) $(CLI_LIB_OBJ) $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Icli -DFUZZ_NAME='"$*"' -o $@ $< $(FUZZ_DIR)/replay.c \
+	    $(FUZZ_DIR)/common.c $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
+
 # Every test program, then the CLI suite; ends with "N passed, N failed".
-check: deps all $(TEST_BIN) $(EX_BIN) $(SHIM)
+check: deps all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests.
@@ -97,8 +114,62 @@ sanitize:
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	    LDLIBS="-fsanitize=address,undefined" check-san
 
-check-san: $(LIBA) $(BIN) $(TEST_BIN) $(SHIM)
+check-san: $(LIBA) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM)
 	@FSH_SANITIZE=1 sh tests/run.sh $(BUILD) $(BIN)
+
+# libFuzzer runs (clang): every target for FUZZ_TIME seconds, FUZZ_JOBS at
+# a time, starting from its corpus and regression inputs; new inputs go to
+# build-fuzz/corpus/<target>, never to the committed corpus. A crash fails
+# and prints how to reproduce it and keep it as a regression input.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 60
+FUZZ_JOBS  ?= 1
+FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+              -fno-sanitize-recover=all
+FUZZ_BIN   := $(FUZZ_NAMES:%=$(OUT)/fuzz_%)
+
+fuzz: fuzz-build
+	@sh $(FUZZ_DIR)/run.sh build-fuzz $(FUZZ_TIME) $(FUZZ_JOBS) $(FUZZ_NAMES)
+
+fuzz-build:
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=build-fuzz OUT=build-fuzz \
+	    CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
+	    LDLIBS="-fsanitize=address,undefined" fuzz-bins
+
+fuzz-bins: $(FUZZ_BIN)
+
+$(OUT)/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DEPS) $(CLI_LIB_OBJ) $(LIBA)
+	$(CC) $(ALL_CFLAGS) -Icli -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/common.c \
+	    $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
+
+# ThreadSanitizer: the library, the CLI and the threaded tests rebuilt with
+# -fsanitize=thread, then the threaded paths: fsh_shuffle_threads
+# (test_scatter), the CLI's parallel scatter (more than 2^20 records) in
+# memory and in external mode, and external mode on small inputs.
+TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)"
+
+tsan:
+	@$(MAKE) --no-print-directory BUILD=build-tsan OUT=build-tsan \
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
+	    LDLIBS="-fsanitize=thread" check-tsan
+
+check-tsan: $(BIN) $(BUILD)/tests/test_scatter
+	$(TSAN_ENV) $(BUILD)/tests/test_scatter
+	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	seq 1 1200000 > "$$d/big"; seq 1 5000 > "$$d/small"; \
+	seq 1 1200000 | tr '\n' '\0' > "$$d/bigz"; \
+	sort "$$d/big" > "$$d/big.s"; sort "$$d/small" > "$$d/small.s"; \
+	sort -z "$$d/bigz" > "$$d/bigz.s"; \
+	run() { f=$$1; z=$$2; shift 2; echo "tsan: fairshuf --seed=t $$* $$f"; \
+	    $(TSAN_ENV) $(BIN) --seed=t "$$@" "$$d/$$f" > "$$d/out"; \
+	    sort $$z "$$d/out" | cmp -s - "$$d/$$f.s" || \
+	        { echo "tsan: output is not a permutation of $$f"; exit 1; }; }; \
+	run big "" --threads=4; \
+	run big "" --threads=4 --memory=4M; \
+	run bigz -z -z --threads=3 --memory=2M; \
+	run small "" --threads=2 --memory=1K; \
+	run small "" --threads=4 --header=1 --memory=1K; \
+	echo "tsan: all runs clean"
 
 bench: all
 	@$(MAKE) --no-print-directory -C bench run
@@ -121,5 +192,5 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man1/fairshuf.1
 
 clean:
-	rm -rf build build-san libfairshuf.a libfairshuf.so fairshuf fairshuf.pc
+	rm -rf build build-san build-fuzz build-tsan libfairshuf.a libfairshuf.so fairshuf fairshuf.pc
 	@$(MAKE) --no-print-directory -C bench clean

@@ -1,10 +1,17 @@
 #!/bin/sh
 # Install what fairshuf needs to build and test, on Debian-like systems.
 # Uses apt-get when it can (root, or sudo without a password); otherwise
-# prints the exact command to run.
+# prints the exact command to run. With --fuzz, also clang and its
+# sanitizer/libFuzzer runtimes (make fuzz, make tsan with clang).
 set -u
 PKGS="build-essential g++ libsodium-dev pkg-config time"
 missing=""
+if [ "${1:-}" = --fuzz ]; then
+    PKGS="$PKGS clang libclang-rt-14-dev"
+    printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' |
+        clang -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1 ||
+        missing="$missing clang libclang-rt-14-dev"
+fi
 have_hdr() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"

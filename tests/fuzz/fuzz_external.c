@@ -1,0 +1,119 @@
+/* Target external: shuffle_lines (cli/big.c) with a tiny --memory, so the
+   records go through temporary files (several groups), from a regular file
+   or a pipe (spooled), with 1-4 threads and 0-3 header records.
+   Input: byte 0 flags (bit 0: -z, bit 1: pipe, bits 2-3: header, bits 4-5:
+   threads - 1), byte 1 the memory cap (16 + 4 * byte bytes), the rest the
+   data. Properties: the output is the header records verbatim then a
+   permutation of the other records (a missing final delimiter added), and
+   equals the in-memory shuffle of the same data under the same seed. */
+#include "fuzz.h"
+#include "cli.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int out_fd = -1;
+static outw *out_w;
+
+static outw *open_out(void)
+{
+    out_w = out_new(out_fd);
+    out_header(out_w, hdr_buf, hdr_len);
+    return out_w;
+}
+
+typedef struct job {
+    const uint8_t *p;
+    size_t len;
+    char delim;
+    int kind;
+    uint64_t header;
+} job;
+
+static void run(void *ctx)
+{
+    const job *j = ctx;
+    fsh_rng *rng;
+    FZ_CHECK(fsh_rng_new(&rng) == FSH_OK);
+    FZ_CHECK(fsh_rng_seed(rng, "ext", 3) == FSH_OK);
+    FZ_CHECK(fsh_rng_set_simulation(rng, 1) == FSH_OK);
+    int fd = fz_input_fd(j->p, j->len, j->kind);
+    shuffle_lines(fd, j->delim, j->header, rng, open_out);
+    close(fd);
+    fsh_rng_free(rng);
+}
+
+/* Run shuffle_lines with big_memory = mem; the output, malloc'd. */
+static char *shuffle(job *j, uint64_t mem, unsigned threads, size_t *len)
+{
+    big_defaults();
+    big_memory = mem;
+    big_threads = threads;
+    big_tmpdir = fz_sandbox();
+    big_progress = 0;
+    free(hdr_buf);
+    hdr_buf = NULL;
+    hdr_len = 0;
+    if (out_fd < 0)
+        out_fd = memfd_create("fz-ext", MFD_CLOEXEC);
+    FZ_CHECK(out_fd >= 0 && ftruncate(out_fd, 0) == 0);
+    FZ_CHECK(lseek(out_fd, 0, SEEK_SET) == 0);
+    out_w = NULL;
+    int st = fz_catch(run, j);
+    FZ_CHECK(st == -1); /* no die() */
+    FZ_CHECK(out_w != NULL);
+    FZ_CHECK(out_flush(out_w) == 0);
+    out_free(out_w);
+    off_t end = lseek(out_fd, 0, SEEK_CUR);
+    char *buf = malloc((size_t)end + 1);
+    FZ_CHECK(buf != NULL);
+    FZ_CHECK(pread(out_fd, buf, (size_t)end, 0) == (ssize_t)end);
+    *len = (size_t)end;
+    return buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2 || size > 32768)
+        return 0;
+    job j = {data + 2, size - 2, (data[0] & 1) ? '\0' : '\n',
+             (data[0] >> 1) & 1, (uint64_t)(data[0] >> 2) & 3};
+    unsigned threads = 1 + ((data[0] >> 4) & 3);
+    uint64_t mem = 16 + 4 * (uint64_t)data[1];
+
+    size_t n, *st, *ln;
+    fz_split((const char *)j.p, j.len, j.delim, &n, &st, &ln);
+    /* The input with its final delimiter, as the reader sees it. */
+    char *in = malloc(j.len + 2);
+    FZ_CHECK(in != NULL);
+    memcpy(in, j.p, j.len);
+    size_t inlen = j.len;
+    if (inlen > 0 && in[inlen - 1] != j.delim)
+        in[inlen++] = j.delim;
+
+    size_t elen, mlen;
+    char *ext = shuffle(&j, mem, threads, &elen);
+    job jm = j;
+    jm.kind = 0;
+    char *mem_out = shuffle(&jm, (uint64_t)1 << 30, 1, &mlen);
+
+    FZ_CHECK(elen == inlen);
+    size_t h = j.header < n ? (size_t)j.header : n, hb = 0;
+    for (size_t i = 0; i < h; i++)
+        hb += ln[i];
+    FZ_CHECK(memcmp(ext, in, hb) == 0);
+    size_t on, *ost, *oln;
+    fz_split(ext, elen, j.delim, &on, &ost, &oln);
+    FZ_CHECK(on == n);
+    FZ_CHECK(fz_same_records(in, st + h, ln + h, ext, ost + h, oln + h, n - h));
+    FZ_CHECK(mlen == elen && memcmp(mem_out, ext, elen) == 0);
+    free(ost);
+    free(oln);
+    free(ext);
+    free(mem_out);
+    free(in);
+    free(st);
+    free(ln);
+    return 0;
+}
