@@ -230,9 +230,10 @@ int parse_size(const char *s, uint64_t *out)
         return -1;
     uint64_t v = 0;
     for (; *s >= '0' && *s <= '9'; s++) {
-        if (v > (UINT64_MAX - 9) / 10)
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
             return -1;
-        v = v * 10 + (uint64_t)(*s - '0');
+        v = v * 10 + d;
     }
     unsigned shift = 10; /* no suffix: KiB, as sort -S */
     if (*s != '\0') {

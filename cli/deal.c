@@ -36,10 +36,15 @@ static _Noreturn void help(void)
     emit_text(text);
 }
 
-/* K in [0, 52]: decimal digits only. */
+/* K in [0, 52]: decimal digits after optional blanks and one plus sign. */
 static int parse_cards(const char *s, size_t *k)
 {
     size_t v = 0;
+    /* The syntax of shuf's -n: leading blanks and one '+' allowed. */
+    while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+        s++;
+    if (*s == '+')
+        s++;
     if (*s == '\0')
         return -1;
     for (; *s; s++) {

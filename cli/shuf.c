@@ -1086,6 +1086,7 @@ static int run_default(const opts *o)
         }
         finish_output(o, out);
         fsh_rng_free(g_rng);
+        g_rng = NULL;
         return 0;
     }
 
@@ -1114,6 +1115,7 @@ static int run_default(const opts *o)
         free(e.buf);
         free(e.bounds);
         fsh_rng_free(g_rng);
+        g_rng = NULL;
         return 0;
     }
 
@@ -1124,6 +1126,7 @@ static int run_default(const opts *o)
         close_input(fd);
         finish_output(o, g_out);
         fsh_rng_free(g_rng);
+        g_rng = NULL;
         return 0;
     }
     if (o->repeat) {
@@ -1148,6 +1151,7 @@ static int run_default(const opts *o)
         recs_free(&r);
         free(inbase);
         fsh_rng_free(g_rng);
+        g_rng = NULL;
         return 0;
     }
 
@@ -1178,6 +1182,7 @@ static int run_default(const opts *o)
     free(order);
     resv_free(&rv);
     fsh_rng_free(g_rng);
+    g_rng = NULL;
     return 0;
 }
 
@@ -1186,6 +1191,7 @@ int cmd_shuf(int argc, char **argv)
     argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
     set_die_hook(on_die);
     opts o;
+    g_rng = NULL; /* a fresh run (the fuzz harnesses run many in-process) */
     parse_options(&o, argc, argv);
     g_opts = &o;
     if (o.random_source != NULL)
