@@ -200,12 +200,15 @@ static uint64_t default_memory(void)
     uint64_t cg = cgroup_limit();
     if (cg != UINT64_MAX && cg / 2 < m)
         m = cg / 2;
-    static const int which[] = {RLIMIT_AS, RLIMIT_DATA};
-    for (size_t i = 0; i < sizeof which / sizeof *which; i++) {
-        struct rlimit rl;
-        if (getrlimit(which[i], &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    /* Named one by one: glibc's resource type is an enum, and clang's
+       -Wsign-conversion rejects an int array of them. */
+    struct rlimit rl[2];
+    int got[2] = {getrlimit(RLIMIT_AS, &rl[0]) == 0,
+                  getrlimit(RLIMIT_DATA, &rl[1]) == 0};
+    for (size_t i = 0; i < 2; i++) {
+        if (!got[i] || rl[i].rlim_cur == RLIM_INFINITY)
             continue;
-        uint64_t v = (uint64_t)rl.rlim_cur;
+        uint64_t v = (uint64_t)rl[i].rlim_cur;
         uint64_t own = (uint64_t)64 << 20;
         v = v > own ? (v - own) / 3 : 0;
         if (v < m)
