@@ -595,7 +595,10 @@ static void arm_fork_detection(fsh_rng *rng)
     }
 }
 
-int fsh_rng_new(fsh_rng **out)
+/* Allocate an rng keyed from the OS (os set) or by fsh_rng_seed(seed, len).
+   *out is NULL on error, and errno is the failed OS call's, past munmap and
+   free. */
+static int new_keyed(fsh_rng **out, int os, const void *seed, size_t len)
 {
     if (out == NULL)
         return FSH_EINVAL;
@@ -603,9 +606,9 @@ int fsh_rng_new(fsh_rng **out)
     fsh_rng *rng = calloc(1, sizeof *rng);
     if (rng == NULL)
         return FSH_ENOMEM;
-    int rc = fsh_rng_init(rng);
+    int rc = os ? fsh_rng_init(rng) : fsh_rng_seed(rng, seed, len);
     if (rc != FSH_OK) {
-        int e = errno; /* the failed OS call's, past munmap and free */
+        int e = errno;
         fsh_rng_free(rng);
         errno = e;
         return rc;
@@ -614,21 +617,14 @@ int fsh_rng_new(fsh_rng **out)
     return FSH_OK;
 }
 
+int fsh_rng_new(fsh_rng **out)
+{
+    return new_keyed(out, 1, NULL, 0);
+}
+
 int fsh_rng_new_seeded(fsh_rng **out, const void *seed, size_t len)
 {
-    if (out == NULL)
-        return FSH_EINVAL;
-    *out = NULL;
-    fsh_rng *rng = calloc(1, sizeof *rng);
-    if (rng == NULL)
-        return FSH_ENOMEM;
-    int rc = fsh_rng_seed(rng, seed, len);
-    if (rc != FSH_OK) {
-        fsh_rng_free(rng);
-        return rc;
-    }
-    *out = rng;
-    return FSH_OK;
+    return new_keyed(out, 0, seed, len);
 }
 
 void fsh_rng_free(fsh_rng *rng)
