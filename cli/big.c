@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -499,27 +500,42 @@ static _Noreturn void tmp_die(int e, const char *what)
     die(e, "%s temporary file in %s", what, quotef(big_tmpdir));
 }
 
-/* A temporary file in big_tmpdir, already unlinked. */
-static int tmp_create(void)
+int tmp_unlinked(void)
 {
-    size_t n = strlen(big_tmpdir) + 32;
-    char *path = xmalloc(n);
-    snprintf(path, n, "%s/fairshuf.XXXXXX", big_tmpdir);
-    int fd = mkostemp(path, O_CLOEXEC);
+    int fd = open(big_tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd < 0) {
+        /* No O_TMPFILE here: a named file, unlinked with signals blocked
+           so no handler can leave it behind. */
+        size_t n = strlen(big_tmpdir) + 32;
+        char *path = xmalloc(n);
+        snprintf(path, n, "%s/fairshuf.XXXXXX", big_tmpdir);
+        sigset_t all, old;
+        sigfillset(&all);
+        sigprocmask(SIG_BLOCK, &all, &old);
+        fd = mkostemp(path, O_CLOEXEC);
         int e = errno;
+        if (fd >= 0)
+            unlink(path);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         free(path);
-        tmp_die(e, "cannot create");
+        errno = e;
     }
-    unlink(path);
-    free(path);
-    if (fd <= STDERR_FILENO) {
+    if (fd >= 0 && fd <= STDERR_FILENO) {
         int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        int e = errno;
         close(fd);
-        if (d < 0)
-            tmp_die(errno, "cannot create");
+        errno = e;
         fd = d;
     }
+    return fd;
+}
+
+/* tmp_unlinked, or die naming the directory. */
+static int tmp_create(void)
+{
+    int fd = tmp_unlinked();
+    if (fd < 0)
+        tmp_die(errno, "cannot create");
     return fd;
 }
 

@@ -241,6 +241,9 @@ static inline void write_recs(outw *out, const inbuf *in, const recs *r, size_t 
 /* Options (set by shuf.c; defaults from big_defaults()). */
 extern uint64_t big_memory;      /* bytes */
 extern const char *big_tmpdir;
+/* A temporary file in big_tmpdir, already unlinked (O_TMPFILE where the
+   filesystem has it), on a descriptor above stderr; -1 with errno. */
+int tmp_unlinked(void);
 extern unsigned big_threads;
 extern int big_progress;         /* -1 auto (stderr a terminal), 0, 1 */
 void big_defaults(void);

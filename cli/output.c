@@ -564,22 +564,9 @@ static int temp_like(const char *path, int fd, const struct stat *st,
 /* An unlinked spool for COPY: in the -T/TMPDIR directory, else memory. */
 static int spool_create(void)
 {
-    int fd = open(big_tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        size_t n = strlen(big_tmpdir) + 32;
-        char *p = xmalloc(n);
-        snprintf(p, n, "%s/fairshuf.XXXXXX", big_tmpdir);
-        sigset_t old;
-        block_all(&old);
-        fd = mkostemp(p, O_CLOEXEC);
-        if (fd >= 0)
-            unlink(p);
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        free(p);
-    }
+    int fd = tmp_unlinked();
     if (fd < 0)
-        fd = memfd_create("fairshuf-output", MFD_CLOEXEC);
-    fd = fd_high(fd);
+        fd = fd_high(memfd_create("fairshuf-output", MFD_CLOEXEC));
     if (fd < 0)
         die(errno, "cannot create temporary file in %s", quotef(big_tmpdir));
     return fd;
