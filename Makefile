@@ -76,9 +76,11 @@ $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h tests/gen/*.h) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS)
 
-# LD_PRELOAD shim that makes the OS random source fail (entropy-failure tests).
-SHIM = $(BUILD)/tests/libnoentropy.so
-$(SHIM): tests/shim/noentropy.c
+# LD_PRELOAD shims for the CLI tests (tests/shim/NAME.c -> libNAME.so):
+# noentropy fails the OS random source, race changes a file being read,
+# fakeproc fakes /proc's cgroup files. Tests find them with lib.sh's shim.
+SHIM := $(patsubst tests/shim/%.c,$(BUILD)/tests/lib%.so,$(wildcard tests/shim/*.c))
+$(BUILD)/tests/lib%.so: tests/shim/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O1 -fPIC -shared -o $@ $< -ldl
 

@@ -30,6 +30,16 @@ pass=0
 fail=0
 skip=0
 
+# shim NAME: the LD_PRELOAD shim libNAME.so that make builds beside the
+# binary under test (build/tests/ for ./fairshuf, build-san/tests/ for
+# build-san/fairshuf); fails when it is not there.
+shim() {
+    for _s in "$(dirname "$FAIRSHUF")/tests/lib$1.so" \
+        "$(dirname "$FAIRSHUF")/build/tests/lib$1.so"; do
+        [ -f "$_s" ] && { echo "$_s"; return 0; }
+    done
+    return 1
+}
 ok() { pass=$((pass + 1)); }
 bad() {
     fail=$((fail + 1))

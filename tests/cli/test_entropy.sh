@@ -9,14 +9,7 @@ cd "$T/w" || exit 1
 exec </dev/null
 F=$FAIRSHUF
 
-# The shim sits in the build directory: build/ beside ./fairshuf, or the
-# binary's own directory (build-san/fairshuf).
-d=$(dirname "$F")
-SHIM=
-for s in "$d/tests/libnoentropy.so" "$d/build/tests/libnoentropy.so"; do
-    [ -f "$s" ] && SHIM=$s && break
-done
-if [ -z "$SHIM" ]; then
+if ! SHIM=$(shim noentropy); then
     bad "no libnoentropy.so near $F (make build/tests/libnoentropy.so)"
     finish
     exit

@@ -1,12 +1,11 @@
 #!/bin/sh
 # Memory (issue 9, item 9): the default --memory respects ulimit -v / -d
 # (RLIMIT_AS, RLIMIT_DATA) and cgroup limits (v2 memory.max, v1
-# memory.limit_in_bytes, faked through an LD_PRELOAD shim built here), so a
-# large input goes external instead of "memory exhausted"; -n 1 on one long
+# memory.limit_in_bytes, faked through the LD_PRELOAD shim libfakeproc.so
+# that make builds), so a large input goes external instead of "memory exhausted"; -n 1 on one long
 # line peaks at about the line's size, not twice it.
 NAME=test_memory
 . "$(dirname "$0")/lib.sh"
-SHIM_SRC=$(cd "$(dirname "$0")/../shim" && pwd)/fakeproc.c
 cd "$T/w" || exit 1
 F=$FAIRSHUF
 external() { tr '\r' '\n' <"$1" | grep -q 'external shuffle'; }
@@ -42,15 +41,14 @@ done
 check "no limit: in memory" sh -c '! grep -q external err'
 
 # --- cgroups, through a fake /proc/self/{cgroup,mountinfo}.
-CC=${CC:-cc}
-if $CC -std=c11 -O1 -fPIC -shared -o "$T/libfakeproc.so" "$SHIM_SRC" -ldl 2>/dev/null; then
+if FAKEPROC=$(shim fakeproc); then
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
     export ASAN_OPTIONS
     P=$T/w/proc
     mkdir -p "$P" cg2/a/b cg1/mem/x/y cg1/cpu
     # cgroup_run DESCRIPTION EXPECT(ext|mem): run on mid with the fake /proc.
     cgroup_run() {
-        env LD_PRELOAD="$T/libfakeproc.so" FSH_FAKE_PROC="$P" \
+        env LD_PRELOAD="$FAKEPROC" FSH_FAKE_PROC="$P" \
             "$F" --progress -T . mid >out 2>err
         check "$1: exit 0" test $? = 0
         if [ "$2" = ext ]; then
@@ -87,7 +85,7 @@ if $CC -std=c11 -O1 -fPIC -shared -o "$T/libfakeproc.so" "$SHIM_SRC" -ldl 2>/dev
     echo 67108864 >cg1/mem/x/y/memory.limit_in_bytes
     cgroup_run "cgroup v1 mount root = our cgroup" ext
 else
-    skipped "cgroup tests: cannot build the shim"
+    bad "cgroup tests: no libfakeproc.so near $FAIRSHUF (make build/tests/libfakeproc.so)"
 fi
 
 # --- -n with long records among short ones: a long sampled record is taken

@@ -6,15 +6,13 @@
 # --random-source). Never a crash, never a temporary left behind; either a
 # permutation of one consistent content or "FILE: file changed as we read
 # it" with exit status 1 and -o FILE untouched. The change is made at a
-# known point by an LD_PRELOAD shim (tests/shim/race.c) built here.
+# known point by an LD_PRELOAD shim (tests/shim/race.c, built by make).
 NAME=test_race
 . "$(dirname "$0")/lib.sh"
-SRC=$(cd "$(dirname "$0")/../shim" && pwd)/race.c
 cd "$T/w" || exit 1
 F=$FAIRSHUF
-CC=${CC:-cc}
-if ! $CC -std=c11 -O1 -fPIC -shared -o "$T/librace.so" "$SRC" -ldl 2>"$T/cc.err"; then
-    skipped "cannot build the race shim ($(head -n 1 "$T/cc.err"))"
+if ! RACE=$(shim race); then
+    bad "no librace.so near $F (make build/tests/librace.so)"
     finish
     exit $?
 fi
@@ -37,7 +35,7 @@ race() {
     mkdir tmp od
     cp "$_f" od/in
     echo old >od/out
-    env LD_PRELOAD="$T/librace.so" FSH_RACE_FILE="$T/w/od/in" FSH_RACE_AT="$_at" \
+    env LD_PRELOAD="$RACE" FSH_RACE_FILE="$T/w/od/in" FSH_RACE_AT="$_at" \
         FSH_RACE_OP="$_op" "$F" -T tmp -o od/out "$@" od/in 2>err
     rc=$?
     if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
@@ -107,7 +105,7 @@ rm -rf tmp od
 mkdir tmp od
 cp small od/in
 echo old >od/out
-env LD_PRELOAD="$T/librace.so" FSH_RACE_FILE="$T/w/od/in" FSH_RACE_AT=eof \
+env LD_PRELOAD="$RACE" FSH_RACE_FILE="$T/w/od/in" FSH_RACE_AT=eof \
     FSH_RACE_OP=shrink "$F" -T tmp -o od/out --memory=1M <od/in 2>err
 check "stdin ext: shrinks: exit 1" test $? = 1
 check "stdin ext: shrinks: message" \
