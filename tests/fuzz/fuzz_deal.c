@@ -51,8 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *end;
     errno = 0;
     unsigned long k = strtoul(count, &end, 10);
+    /* shuf -n's syntax: blanks, then at most a '+' (never a '-'). */
+    const char *first = count + strspn(count, " \t\n\v\f\r");
     int valid = errno == 0 && *end == '\0' && end != count && k <= 52 &&
-                count[0] != '-';
+                *first != '-';
 
     const fz_run *r = fz_cli(cmd_deal, argc, argv, "", 0);
     FZ_CHECK(r->status == (valid ? 0 : 1));
