@@ -28,7 +28,8 @@ LIBSO     = $(OUT)/libfairshuf.so
 BIN       = $(OUT)/fairshuf
 LIB_SRC  := $(sort $(wildcard src/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_SRC  := $(sort $(wildcard cli/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c cli/*/*.c))
+CLI_HDRS := $(wildcard cli/*.h cli/*/*.h)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -48,9 +49,9 @@ $(BUILD)/src/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: cli/%.c include/fairshuf.h $(wildcard cli/*.h)
+$(BUILD)/cli/%.o: cli/%.c include/fairshuf.h $(CLI_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Icli -c $< -o $@
 
 $(LIBA): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -96,7 +97,7 @@ examples: $(EX_BIN)
 # return to the harness and makes huge allocations fail.
 FUZZ_DIR    := tests/fuzz
 FUZZ_NAMES  := $(sort $(patsubst $(FUZZ_DIR)/fuzz_%.c,%,$(wildcard $(FUZZ_DIR)/fuzz_*.c)))
-FUZZ_DEPS   := $(FUZZ_DIR)/common.c $(FUZZ_DIR)/fuzz.h cli/cli.h $(HDRS)
+FUZZ_DEPS   := $(FUZZ_DIR)/common.c $(FUZZ_DIR)/fuzz.h $(CLI_HDRS) $(HDRS)
 FUZZ_WRAP   := -Wl,--wrap=exit,--wrap=malloc,--wrap=calloc,--wrap=realloc
 CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 REPLAY_BIN  := $(FUZZ_NAMES:%=$(BUILD)/tests/test_fuzz_%)

@@ -1,7 +1,9 @@
 /* fairshuf command: subcommands (first argument only), else shuf mode.
    Invoked under another name than "fairshuf" (installed as shuf), it is
    GNU shuf: no subcommands, GNU's name in messages and --version. */
-#include "cli.h"
+#include "common/msg.h"
+#include "deal/deal.h"
+#include "shuf/shuf.h"
 
 #include <locale.h>
 #include <string.h>

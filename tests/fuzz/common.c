@@ -1,7 +1,7 @@
 /* Shared helpers for the fuzz harnesses: exit/allocation wrappers, the
    sandbox directory, in-process CLI runs with captured output. */
 #include "fuzz.h"
-#include "cli.h"
+#include "fairshuf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -121,7 +121,7 @@ const char *fz_sandbox(void)
     FZ_CHECK(sandbox != NULL);
     snprintf(sandbox, n, "%s/fairshuf-fuzz.XXXXXX", t);
     FZ_CHECK(mkdtemp(sandbox) != NULL);
-    /* The CLI puts its temporary files under $TMPDIR (big_defaults). */
+    /* The CLI puts its temporary files under $TMPDIR (bigopts_defaults). */
     setenv("TMPDIR", sandbox, 1);
     atexit(sandbox_remove);
     /* Oversized files fail with EFBIG instead of killing the process (the
@@ -263,9 +263,6 @@ const fz_run *fz_cli(int (*cmd)(int, char **), int argc, char **argv,
     stderr = me;
     optind = 0; /* glibc: reinitialise getopt completely */
     opterr = 1;
-    free(hdr_buf);
-    hdr_buf = NULL;
-    hdr_len = 0;
 
     struct rlimit fsize, small = {(rlim_t)FZ_OUT_CAP, (rlim_t)FZ_OUT_CAP};
     FZ_CHECK(getrlimit(RLIMIT_FSIZE, &fsize) == 0);

@@ -56,7 +56,7 @@ typedef struct fz_run {
 /* Run cmd(argc, argv) in the sandbox directory (a private temporary
    directory holding the files "in" and "rs"; files the run creates are
    removed afterwards), with stdin reading stdin_data[0..stdin_len), fd 1
-   and stdout captured, stderr captured, getopt and the CLI's globals reset,
+   and stdout captured, stderr captured, getopt reset,
    and files limited to FZ_OUT_CAP bytes (RLIMIT_FSIZE, SIGXFSZ ignored), so
    an endless -r run to -o FILE ends with a write error too.
    The result stays valid until the next call. */

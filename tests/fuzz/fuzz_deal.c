@@ -6,7 +6,8 @@
    notation asked for, and the cards are exactly those the library deals
    from the same seed (fsh_rng_seed, simulation grade, fsh_deck_deal_n). */
 #include "fuzz.h"
-#include "cli.h"
+#include "deal/deal.h"
+#include "fairshuf.h"
 
 #include <errno.h>
 #include <string.h>

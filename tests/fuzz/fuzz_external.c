@@ -1,4 +1,4 @@
-/* Target external: shuffle_lines (cli/big.c) with a tiny --memory, so the
+/* Target external: the full shuffle (cli/shuf/full.c) with a tiny --memory, so the
    records go through temporary files (several groups), from a regular file
    or a pipe (spooled), with 1-4 threads and 0-3 header records.
    Input: byte 0 flags (bit 0: -z, bit 1: pipe, bits 2-3: header, bits 4-5:
@@ -7,7 +7,8 @@
    permutation of the other records (a missing final delimiter added), and
    equals the in-memory shuffle of the same data under the same seed. */
 #include "fuzz.h"
-#include "cli.h"
+#include "fairshuf.h"
+#include "shuf/full.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -16,54 +17,41 @@
 static int out_fd = -1;
 static outw *out_w;
 
-static outw *open_out(void)
-{
-    out_w = out_new(out_fd);
-    out_header(out_w, hdr_buf, hdr_len);
-    return out_w;
-}
-
 typedef struct job {
     const uint8_t *p;
     size_t len;
     char delim;
     int kind;
     uint64_t header;
+    bigopts big;
 } job;
-
-/* The run's rng, made at its first draw as the command makes it. */
-static fsh_rng *g_rng;
-
-static fsh_rng *run_rng(void)
-{
-    if (g_rng == NULL) {
-        FZ_CHECK(fsh_rng_new_seeded(&g_rng, "ext", 3) == FSH_OK);
-        FZ_CHECK(fsh_rng_set_simulation(g_rng, 1) == FSH_OK);
-    }
-    return g_rng;
-}
 
 static void run(void *ctx)
 {
     const job *j = ctx;
     int fd = fz_input_fd(j->p, j->len, j->kind);
-    shuffle_lines(fd, j->delim, j->header, run_rng, open_out);
+    /* The rng is made at its first draw, as the command makes it. */
+    lazy_rng rng = {"ext", NULL};
+    headbuf hdr = {NULL, 0};
+    progress pg;
+    ext_args a = {j->delim, j->header, &hdr, &j->big, &rng, &pg, NULL};
+    full *f = full_prepare(&a, fd);
+    out_w = out_new(out_fd);
+    out_header(out_w, hdr.buf, hdr.len);
+    full_write(f, out_w);
     close(fd);
-    fsh_rng_free(g_rng);
-    g_rng = NULL;
+    lazy_free(&rng);
+    header_free(&hdr);
 }
 
-/* Run shuffle_lines with big_memory = mem; the output, malloc'd. */
+/* The full shuffle with --memory = mem; the output, malloc'd. */
 static char *shuffle(job *j, uint64_t mem, unsigned threads, size_t *len)
 {
-    big_defaults();
-    big_memory = mem;
-    big_threads = threads;
-    big_tmpdir = fz_sandbox();
-    big_progress = 0;
-    free(hdr_buf);
-    hdr_buf = NULL;
-    hdr_len = 0;
+    bigopts_defaults(&j->big);
+    j->big.memory = mem;
+    j->big.threads = threads;
+    j->big.tmpdir = fz_sandbox();
+    j->big.progress = 0;
     if (out_fd < 0)
         out_fd = memfd_create("fz-ext", MFD_CLOEXEC);
     FZ_CHECK(out_fd >= 0 && ftruncate(out_fd, 0) == 0);
@@ -87,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2 || size > 32768)
         return 0;
     job j = {data + 2, size - 2, (data[0] & 1) ? '\0' : '\n',
-             (data[0] >> 1) & 1, (uint64_t)(data[0] >> 2) & 3};
+             (data[0] >> 1) & 1, (uint64_t)(data[0] >> 2) & 3, {0}};
     unsigned threads = 1 + ((data[0] >> 4) & 3);
     uint64_t mem = 16 + 4 * (uint64_t)data[1];
 
@@ -102,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         in[inlen++] = j.delim;
 
     size_t elen, mlen;
-    char *ext = shuffle(&j, mem, threads, &elen);
+    char *ext_out = shuffle(&j, mem, threads, &elen);
     job jm = j;
     jm.kind = 0;
     char *mem_out = shuffle(&jm, (uint64_t)1 << 30, 1, &mlen);
@@ -111,15 +99,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t h = j.header < n ? (size_t)j.header : n, hb = 0;
     for (size_t i = 0; i < h; i++)
         hb += ln[i];
-    FZ_CHECK(memcmp(ext, in, hb) == 0);
+    FZ_CHECK(memcmp(ext_out, in, hb) == 0);
     size_t on, *ost, *oln;
-    fz_split(ext, elen, j.delim, &on, &ost, &oln);
+    fz_split(ext_out, elen, j.delim, &on, &ost, &oln);
     FZ_CHECK(on == n);
-    FZ_CHECK(fz_same_records(in, st + h, ln + h, ext, ost + h, oln + h, n - h));
-    FZ_CHECK(mlen == elen && memcmp(mem_out, ext, elen) == 0);
+    FZ_CHECK(fz_same_records(in, st + h, ln + h, ext_out, ost + h, oln + h, n - h));
+    FZ_CHECK(mlen == elen && memcmp(mem_out, ext_out, elen) == 0);
     free(ost);
     free(oln);
-    free(ext);
+    free(ext_out);
     free(mem_out);
     free(in);
     free(st);

@@ -1,13 +1,15 @@
-/* Target input: the record reader (cli/input.c) and header_bytes.
+/* Target input: the input reads (cli/io/input.c), record scanning and
+   header_bytes (cli/shuf/records.c).
    Input: byte 0 flags (bit 0: -z NUL records, bit 1: a pipe instead of a
    regular file, bits 2-3: header records), the rest the data. Properties:
    read_all returns the data plus a final delimiter when missing;
    scan_records finds exactly the record starts of a reference split;
    header_bytes covers exactly the first h records; write_recs copies the
-   records back byte for byte (through a small writer buffer); stream_next
-   yields the same records, each with its delimiter. */
+   records back byte for byte (through a small writer buffer); reader_next
+   yields the same records, each with its delimiter, and reader_block the
+   same bytes. */
 #include "fuzz.h"
-#include "cli.h"
+#include "shuf/records.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -66,17 +68,30 @@ static void run(void *ctx)
     recs_free(&r);
 
     fd = fz_input_fd(j->p, j->len, j->kind);
-    instream s;
-    stream_init(&s, fd, j->delim);
+    reader s;
+    reader_init(&s, fd, j->delim, 16, UINT64_MAX, NULL);
     const char *rec;
     size_t len, k = 0;
-    while (stream_next(&s, &rec, &len)) {
+    while (reader_next(&s, &rec, &len)) {
         FZ_CHECK(k < n);
         FZ_CHECK(len == ln[k] && memcmp(rec, in.buf + st[k], len) == 0);
         k++;
     }
     FZ_CHECK(k == n);
-    stream_free(&s);
+    reader_free(&s);
+    close(fd);
+
+    fd = fz_input_fd(j->p, j->len, j->kind);
+    reader_init(&s, fd, j->delim, 16, UINT64_MAX, NULL);
+    size_t at = 0;
+    while (reader_block(&s, &rec, &len)) {
+        FZ_CHECK(len > 0 && at + len <= in.size);
+        FZ_CHECK(memcmp(rec, in.buf + at, len) == 0);
+        FZ_CHECK(rec[len - 1] == j->delim);
+        at += len;
+    }
+    FZ_CHECK(at == in.size);
+    reader_free(&s);
     close(fd);
     free(in.buf);
     free(st);

@@ -5,7 +5,8 @@
    0 or 1, and every failure explained by a message on stderr. Arguments
    with '/' are skipped so runs stay inside the sandbox directory. */
 #include "fuzz.h"
-#include "cli.h"
+#include "deal/deal.h"
+#include "shuf/shuf.h"
 
 #include <string.h>
 

@@ -7,7 +7,8 @@
    Fisher-Yates of the offsets (fsh_shuffle), a shorter head the first
    COUNT draws of fsh_rangeperm, under fsh_rng_seed("fz"). */
 #include "fuzz.h"
-#include "cli.h"
+#include "fairshuf.h"
+#include "shuf/shuf.h"
 
 #include <string.h>
 

@@ -8,7 +8,8 @@
      reference gnulib randint (big-endian bytes, leftover entropy kept),
      and fails with "end of file" exactly when the bytes run out. */
 #include "fuzz.h"
-#include "cli.h"
+#include "fairshuf.h"
+#include "shuf/shuf.h"
 
 #include <sodium.h>
 #include <string.h>

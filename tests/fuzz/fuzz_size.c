@@ -3,7 +3,7 @@
    (0..100 % of physical memory); anything else, or a value beyond 2^64 - 1
    bytes, is invalid. */
 #include "fuzz.h"
-#include "cli.h"
+#include "shuf/options.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -1,7 +1,6 @@
 /* --random-source: integers drawn exactly as GNU shuf 9.1 draws them.
  *
- * Written from the description of gnulib's randint/randread (see
- * SHUF-NOTES.md section 4). The state is a number randnum uniform in
+ * Written from the description of gnulib's randint/randread. The state is a number randnum uniform in
  * [0, randmax]. To choose in [0, n): while randmax < n - 1, append source
  * bytes big-endian (randnum = randnum * 256 + byte, randmax = randmax * 256
  * + 255, both modulo 2^64 as in gnulib). If randmax == n - 1 the draw is
@@ -11,7 +10,12 @@
  * excess (randnum mod n within the last partial block) is kept and the draw
  * is retried.
  */
-#include "cli.h"
+#include "shuf/gnurand.h"
+
+#include "common/msg.h"
+#include "common/quote.h"
+#include "common/sysio.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,9 +79,7 @@ static void read_bytes(gnurand *g, unsigned char *out, size_t n)
         if (g->pos == g->len) {
             if (g->fd < 0) /* bound 0 promised no draws */
                 die(0, "%s: end of file", quote(g->name));
-            ssize_t r = read(g->fd, g->buf, g->bufsize);
-            if (r < 0 && errno == EINTR)
-                continue;
+            ssize_t r = read_retry(g->fd, g->buf, g->bufsize);
             if (r < 0)
                 die(errno, "%s: read error", quote(g->name));
             if (r == 0)

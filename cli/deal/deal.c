@@ -1,7 +1,13 @@
 /* `fairshuf deal`: deal a shuffled 52-card deck. Messages as the rest of
    the command: "fairshuf: ...", GNU-style quoting and exit codes. */
-#include "cli.h"
+#include "deal/deal.h"
+
+#include "common/msg.h"
+#include "common/quote.h"
+#include "common/rng.h"
 #include "fairshuf.h"
+#include "io/output.h"
+#include "version.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -71,6 +77,7 @@ int cmd_deal(int argc, char **argv)
     const char *seed = NULL;
     size_t k = 52;
     argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
+    set_die_hook(NULL, NULL); /* nothing to clean up */
     while ((c = getopt_long(argc, argv, "n:p", opts, NULL)) != -1) {
         switch (c) {
         case 'n':

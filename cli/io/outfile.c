@@ -1,5 +1,11 @@
-/* Buffered output with GNU shuf's write-error reporting, and safe -o files. */
-#include "cli.h"
+/* -o FILE and --shards files: temporaries, commit, clean-up on signals. */
+#include "io/outfile.h"
+
+#include "common/msg.h"
+#include "common/quote.h"
+#include "common/sysio.h"
+#include "common/xalloc.h"
+#include "io/tmpfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,249 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#define OUT_CAP (1u << 20)
-
-struct outw {
-    int fd;
-    size_t cap;
-    char *buf;
-    size_t len;
-    uint64_t total;    /* bytes handed to out_write/out_number */
-    uint64_t first;    /* size of the first logical write */
-    int any;           /* a logical write happened */
-    int failed;        /* a write(2) failed; err holds its errno */
-    int err;
-    outw **kids;       /* shards: records go round-robin to these */
-    size_t nkids, next;
-};
-
-void out_fan(outw *o, outw **kids, size_t n)
-{
-    o->kids = kids;
-    o->nkids = n;
-    o->next = 0;
-}
-
-void out_header(outw *o, const void *p, size_t n)
-{
-    if (n == 0)
-        return;
-    if (o->kids == NULL) {
-        (void)out_write(o, p, n);
-        return;
-    }
-    for (size_t i = 0; i < o->nkids; i++)
-        (void)out_write(o->kids[i], p, n);
-}
-
-int out_flush(outw *o)
-{
-    if (o->failed)
-        return -1;
-    size_t n = o->len;
-    o->len = 0;
-    while (n > 0) {
-        ssize_t w = write(o->fd, o->buf + (o->len), n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            o->failed = 1;
-            o->err = errno;
-            return -1;
-        }
-        memmove(o->buf, o->buf + w, n - (size_t)w);
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-int out_error(const outw *o)
-{
-    return o->failed ? o->err : 0;
-}
-
-void out_free(outw *o)
-{
-    if (o != NULL) {
-        free(o->buf);
-        free(o);
-    }
-}
-
-outw *out_new(int fd)
-{
-    outw *o = xmalloc(sizeof *o);
-    memset(o, 0, sizeof *o);
-    o->fd = fd;
-    o->cap = OUT_CAP;
-    return o;
-}
-
-outw *out_new_cap(int fd, size_t cap)
-{
-    outw *o = out_new(fd);
-    o->cap = cap < 4096 ? 4096 : cap;
-    return o;
-}
-
-uint64_t out_total(const outw *o)
-{
-    return o->total;
-}
-
-static int write_all(outw *o, const char *p, size_t n)
-{
-    while (n > 0) {
-        size_t chunk = n < ((size_t)1 << 30) ? n : (size_t)1 << 30;
-        ssize_t w = write(o->fd, p, chunk);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            o->failed = 1;
-            o->err = errno;
-            return -1;
-        }
-        if (w == 0) { /* should not happen for n > 0; treat as full */
-            o->failed = 1;
-            o->err = ENOSPC;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int flush(outw *o)
-{
-    if (o->failed)
-        return -1;
-    size_t n = o->len;
-    o->len = 0;
-    return n ? write_all(o, o->buf, n) : 0;
-}
-
-int out_write(outw *o, const void *p, size_t n)
-{
-    if (o->kids != NULL) {
-        outw *k = o->kids[o->next];
-        o->next = o->next + 1 == o->nkids ? 0 : o->next + 1;
-        return out_write(k, p, n);
-    }
-    if (o->failed)
-        return -1;
-    if (!o->any) {
-        o->any = 1;
-        o->first = n;
-    }
-    o->total += n;
-    if (o->buf == NULL)
-        o->buf = xmalloc(o->cap);
-    if (n <= o->cap - o->len) {
-        memcpy(o->buf + o->len, p, n);
-        o->len += n;
-        return 0;
-    }
-    if (flush(o) != 0)
-        return -1;
-    if (n >= o->cap)
-        return write_all(o, p, n);
-    memcpy(o->buf, p, n);
-    o->len = n;
-    return 0;
-}
-
-int out_number(outw *o, uint64_t v, char delim)
-{
-    char tmp[24];
-    char *e = tmp + sizeof tmp, *s = e;
-    *--s = delim;
-    do
-        *--s = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    size_t n = (size_t)(e - s);
-    if (o->kids != NULL)
-        return out_write(o, s, n);
-    if (!o->failed && o->buf != NULL && n <= o->cap - o->len) {
-        /* Fast path; a short number is never GNU's first-write special
-           case, so only the total matters. */
-        if (!o->any) {
-            o->any = 1;
-            o->first = n;
-        }
-        o->total += n;
-        memcpy(o->buf + o->len, s, n);
-        o->len += n;
-        return 0;
-    }
-    return out_write(o, s, n);
-}
-
-void out_flush_quiet(outw *o)
-{
-    if (o != NULL && o->kids != NULL) {
-        for (size_t i = 0; i < o->nkids; i++)
-            out_flush_quiet(o->kids[i]);
-        return;
-    }
-    if (o != NULL)
-        (void)flush(o);
-}
-
-/* glibc's stdio buffer for fd: st_blksize when below BUFSIZ, else BUFSIZ. */
-static uint64_t stdio_bufsize(int fd)
-{
-    struct stat st;
-    if (fstat(fd, &st) == 0 && st.st_blksize > 0 && st.st_blksize < BUFSIZ)
-        return (uint64_t)st.st_blksize;
-    return BUFSIZ;
-}
-
-void out_finish(outw *o, int close_fd)
-{
-    if (o->kids != NULL) {
-        for (size_t i = 0; i < o->nkids; i++) {
-            out_finish(o->kids[i], close_fd);
-            free(o->kids[i]);
-        }
-        free(o->kids);
-        o->kids = NULL;
-        return;
-    }
-    uint64_t bufsize = stdio_bufsize(o->fd);
-    (void)flush(o);
-    free(o->buf);
-    o->buf = NULL;
-    if (o->failed) {
-        /* GNU shuf writes through stdio: the failure shows mid-stream (then
-           die() reports it and close_stdout() adds a bare "write error")
-           once stdio has had to write, i.e. when the output outgrew the
-           buffer or its first fwrite alone filled it; otherwise it shows
-           only when stdout is closed, as one message. */
-        int mid = o->total > bufsize || o->first >= bufsize;
-        error_msg(o->err, "write error");
-        if (mid) {
-            int cerr = close(o->fd) != 0 ? errno : 0;
-            error_msg(cerr, "write error");
-        }
-        outfile_abort();
-        exit(1);
-    }
-    if (close_fd && close(o->fd) != 0 && !(errno == EBADF && o->total == 0)) {
-        error_msg(errno, "write error");
-        outfile_abort();
-        exit(1);
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* -o FILE                                                                  */
 /*
  * Three ways to write FILE (docs/DESIGN.md, "Output files"):
  *   DIRECT  devices, FIFOs, other non-regular files: opened and truncated
@@ -268,7 +37,9 @@ void out_finish(outw *o, int close_fd)
 enum { OUT_RENAME, OUT_COPY };
 
 /* The signal handler walks this table, so entries are filled with signals
-   blocked and paths are never freed while live. */
+   blocked and paths are never freed while live. It is the one piece of
+   global state of the command that is not passed down: an asynchronous
+   signal handler can reach nothing else. */
 typedef struct tmpslot {
     char *tmp;         /* RENAME: the temporary beside FILE */
     const char *final;
@@ -352,16 +123,6 @@ static tmpslot *slot_add(void)
     memset(s, 0, sizeof *s);
     s->target = s->spool = -1;
     return s;
-}
-
-/* Move fd above 2 (closing the original); -1 on failure. */
-static int fd_high(int fd)
-{
-    if (fd < 0 || fd > STDERR_FILENO)
-        return fd;
-    int d = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-    close(fd);
-    return d;
 }
 
 /* O_CREAT|O_EXCL at DIR/.fairshuf-tmp-XXXXXX with the given creation mode
@@ -562,20 +323,20 @@ static int temp_like(const char *path, int fd, const struct stat *st,
 }
 
 /* An unlinked spool for COPY: in the -T/TMPDIR directory, else memory. */
-static int spool_create(void)
+static int spool_create(const char *tmpdir)
 {
-    int fd = tmp_unlinked();
+    int fd = tmp_unlinked(tmpdir);
     if (fd < 0)
         fd = fd_high(memfd_create("fairshuf-output", MFD_CLOEXEC));
     if (fd < 0)
-        die(errno, "cannot create temporary file in %s", quotef(big_tmpdir));
+        die(errno, "cannot create temporary file in %s", quotef(tmpdir));
     return fd;
 }
 
 /* Write through a spool copied over FILE (open as target) at commit. */
-static int copy_mode(const char *path, int target)
+static int copy_mode(const char *path, int target, const char *tmpdir)
 {
-    int spool = spool_create();
+    int spool = spool_create(tmpdir);
     int w = fcntl(spool, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
     if (w < 0)
         die(errno, "%s", quotef(path));
@@ -604,7 +365,7 @@ static int open_direct(const char *path)
     return fd;
 }
 
-int outfile_open(const char *path)
+int outfile_open(const char *path, const char *tmpdir)
 {
     struct stat st, lst;
     int under_dev = strncmp(path, "/dev/", 5) == 0;
@@ -618,7 +379,7 @@ int outfile_open(const char *path)
         int t = temp_beside(path, 0666);
         if (t >= 0)
             return t;
-        return copy_mode(path, open_direct(path));
+        return copy_mode(path, open_direct(path), tmpdir);
     }
     /* FILE exists: check it is writable as GNU's open would, touching
        nothing (O_CREAT: a dangling symlink's target is created, as GNU
@@ -635,7 +396,7 @@ int outfile_open(const char *path)
             return t;
         }
     }
-    return copy_mode(path, fd);
+    return copy_mode(path, fd, tmpdir);
 }
 
 /* Copy src (all of it) over dst and cut dst there: 0 or an errno. The
@@ -653,23 +414,13 @@ static int copy_over(int src, int dst)
     char *buf = xmalloc(CHUNK);
     int err = 0;
     for (off_t off = 0; err == 0 && off < size;) {
-        ssize_t r = pread(src, buf, CHUNK, off);
+        ssize_t r = pread_retry(src, buf, CHUNK, off);
         if (r <= 0) {
             err = r < 0 ? errno : EIO;
-            if (err == EINTR)
-                err = 0;
             continue;
         }
-        for (ssize_t done = 0; err == 0 && done < r;) {
-            ssize_t w = pwrite(dst, buf + done, (size_t)(r - done), off);
-            if (w < 0) {
-                if (errno != EINTR)
-                    err = errno;
-                continue;
-            }
-            done += w;
-            off += w;
-        }
+        err = write_full(dst, buf, (size_t)r, off);
+        off += r;
     }
     free(buf);
     if (err == 0 && ftruncate(dst, size) != 0)

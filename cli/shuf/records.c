@@ -1,98 +1,14 @@
-/* Input: whole-file reads, record scanning, and streaming records. */
-#include "cli.h"
+/* Records: scanning record starts, the --header records, -e operands. */
+#include "shuf/records.h"
 
-#include <errno.h>
+#include "common/xalloc.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
-#define READ_CHUNK ((size_t)1 << 30)
-#define HUGE_MIN ((size_t)4 << 20)
-
-/* Ask for transparent huge pages on a big buffer before it is touched:
-   shuffled output visits records in random order, and 2 MiB pages keep
-   those visits from missing the TLB. */
-static void advise_huge(void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-    if (n < HUGE_MIN)
-        return;
-    uintptr_t a = ((uintptr_t)p + ((uintptr_t)2 << 20) - 1) &
-                  ~(((uintptr_t)2 << 20) - 1);
-    uintptr_t e = ((uintptr_t)p + n) & ~(((uintptr_t)2 << 20) - 1);
-    if (e > a)
-        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)n;
-#endif
-}
-
-const char *input_name;
-
-void read_all(int fd, char delim, inbuf *in)
-{
-    (void)read_upto(fd, delim, in, UINT64_MAX);
-}
-
-int read_upto(int fd, char delim, inbuf *in, uint64_t max)
-{
-    struct stat st;
-    size_t cap = (size_t)1 << 20;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        off_t pos = lseek(fd, 0, SEEK_CUR);
-        if (pos < 0 || pos > st.st_size)
-            pos = 0;
-        uint64_t rest = (uint64_t)(st.st_size - pos);
-        /* Room for the whole file, a delimiter, and an EOF probe. */
-        if (rest < SIZE_MAX - 8192)
-            cap = (size_t)rest + 8192;
-    }
-    char *buf = xmalloc(cap);
-    advise_huge(buf, cap);
-    size_t len = 0;
-    for (;;) {
-        /* Keep INBUF_SLACK bytes after the data and its final delimiter, so
-           record scans may read a whole vector past a record's end. */
-        if (cap - len < 2 + INBUF_SLACK) {
-            if (cap > SIZE_MAX / 2)
-                xalloc_die();
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-            advise_huge(buf + len, cap - len);
-        }
-        size_t want = cap - len - 1 - INBUF_SLACK;
-        if (want > READ_CHUNK)
-            want = READ_CHUNK;
-        ssize_t r = read(fd, buf + len, want);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            die(e, "read error");
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
-        if (len > max) {
-            in->buf = buf;
-            in->size = len;
-            return 0;
-        }
-    }
-    if (len > 0 && buf[len - 1] != delim)
-        buf[len++] = delim;
-    in->buf = buf;
-    in->size = len;
-    return 1;
-}
 
 /* Append-only offset arrays, grown geometrically. */
 #define DEFINE_SCAN(name, T)                                                   \
@@ -190,98 +106,114 @@ void recs_free(recs *r)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Streaming                                                                */
+/* --header                                                                 */
 
-#define STREAM_CAP ((size_t)1 << 20)
-
-void stream_init(instream *s, int fd, char delim)
+void header_add(headbuf *h, const void *p, size_t n)
 {
-    memset(s, 0, sizeof *s);
-    s->fd = fd;
-    s->delim = delim;
-    s->cap = STREAM_CAP;
-    s->buf = xmalloc(s->cap);
+    if (n == 0)
+        return;
+    h->buf = xrealloc(h->buf, h->len + n);
+    memcpy(h->buf + h->len, p, n);
+    h->len += n;
 }
 
-char *stream_take(instream *s, size_t len)
+/* Bytes of the first records of buf[0..size), at most max; *count gets
+   how many. */
+static size_t first_records(const char *buf, size_t size, char delim,
+                            uint64_t max, uint64_t *count)
 {
-    if (len < STREAM_TAKE_MIN || s->last != 0 || s->start != len)
-        return NULL;
-    size_t rest = s->end - len;
-    size_t cap = rest < STREAM_CAP ? STREAM_CAP : rest;
-    char *fresh = xmalloc(cap);
-    memcpy(fresh, s->buf + len, rest);
-    /* Shrinking a large block gives its tail pages back (mremap). */
-    char *rec = xrealloc(s->buf, len);
-    s->buf = fresh;
-    s->cap = cap;
-    s->end = rest;
-    s->start = s->scan = s->last = 0;
-    return rec;
-}
-
-void stream_free(instream *s)
-{
-    free(s->buf);
-    s->buf = NULL;
-}
-
-int stream_next(instream *s, const char **rec, size_t *len)
-{
-    for (;;) {
-        if (s->scan < s->end) {
-            char *q = memchr(s->buf + s->scan, s->delim, s->end - s->scan);
-            if (q != NULL) {
-                size_t stop = (size_t)(q - s->buf) + 1;
-                s->last = s->start;
-                *rec = s->buf + s->start;
-                *len = stop - s->start;
-                s->start = s->scan = stop;
-                return 1;
-            }
-            s->scan = s->end;
-        }
-        if (s->eof) {
-            if (s->start == s->end)
-                return 0;
-            /* A last record without its delimiter gets one. */
-            if (s->end == s->cap) {
-                s->cap *= 2;
-                s->buf = xrealloc(s->buf, s->cap);
-            }
-            s->buf[s->end++] = s->delim;
-            s->last = s->start;
-            *rec = s->buf + s->start;
-            *len = s->end - s->start;
-            s->start = s->scan = s->end;
-            return 1;
-        }
-        if (s->end == s->cap) {
-            if (s->start > 0) {
-                /* Keep only the unfinished record. */
-                memmove(s->buf, s->buf + s->start, s->end - s->start);
-                s->end -= s->start;
-                s->scan -= s->start;
-                s->start = 0;
-            } else {
-                if (s->cap > SIZE_MAX / 2)
-                    xalloc_die();
-                s->cap *= 2;
-                s->buf = xrealloc(s->buf, s->cap);
-            }
-        }
-        size_t want = s->cap - s->end;
-        if (want > READ_CHUNK)
-            want = READ_CHUNK;
-        ssize_t r = read(s->fd, s->buf + s->end, want);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            die(errno, "read error");
-        }
-        if (r == 0)
-            s->eof = 1;
-        else
-            s->end += (size_t)r;
+    size_t at = 0;
+    uint64_t i = 0;
+    for (; i < max && at < size; i++) {
+        const char *e = memchr(buf + at, delim, size - at);
+        at = e != NULL ? (size_t)(e - buf) + 1 : size;
     }
+    *count = i;
+    return at;
+}
+
+size_t header_bytes(const char *buf, size_t size, char delim, uint64_t n)
+{
+    uint64_t k;
+    return first_records(buf, size, delim, n, &k);
+}
+
+size_t header_take(headbuf *h, const char *buf, size_t size, char delim,
+                   uint64_t *want)
+{
+    uint64_t k;
+    size_t n = first_records(buf, size, delim, *want, &k);
+    *want -= k;
+    header_add(h, buf, n);
+    return n;
+}
+
+void header_from_inbuf(headbuf *h, inbuf *in, char delim, uint64_t n)
+{
+    size_t t = header_take(h, in->buf, in->size, delim, &n);
+    in->buf += t;
+    in->size -= t;
+}
+
+void header_from_reader(headbuf *h, reader *s, char delim, uint64_t n)
+{
+    const char *rec;
+    size_t len;
+    while (n > 0 && reader_next(s, &rec, &len))
+        header_take(h, rec, len, delim, &n);
+}
+
+uint64_t *iota_u64(size_t n)
+{
+    if (n > SIZE_MAX / sizeof(uint64_t))
+        xalloc_die();
+    uint64_t *v = xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = i;
+    return v;
+}
+
+void header_free(headbuf *h)
+{
+    free(h->buf);
+    h->buf = NULL;
+    h->len = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* -e operands                                                              */
+
+void echo_build(char **ops, int nops, char delim, uint64_t hdr_lines,
+                headbuf *hdr, echo_lines *e)
+{
+    int first = hdr_lines < (uint64_t)nops ? (int)hdr_lines : nops;
+    for (int i = 0; i < first; i++) {
+        header_add(hdr, ops[i], strlen(ops[i]));
+        header_add(hdr, &delim, 1);
+    }
+    ops += first;
+    nops -= first;
+    size_t size = (size_t)nops;
+    for (int i = 0; i < nops; i++)
+        size += strlen(ops[i]);
+    e->n = (size_t)nops;
+    e->buf = xmalloc(size);
+    e->bounds = xmalloc((e->n + 1) * sizeof *e->bounds);
+    size_t at = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        size_t len = strlen(ops[i]);
+        e->bounds[i] = at;
+        memcpy(e->buf + at, ops[i], len);
+        at += len;
+        e->buf[at++] = delim;
+    }
+    e->bounds[e->n] = at;
+}
+
+void echo_free(echo_lines *e)
+{
+    free(e->buf);
+    free(e->bounds);
+    e->buf = NULL;
+    e->bounds = NULL;
 }

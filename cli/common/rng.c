@@ -1,0 +1,31 @@
+/* The run's generator: keyed from --seed or the OS, made at first draw. */
+#include "common/rng.h"
+
+#include "common/msg.h"
+
+#include <string.h>
+
+fsh_rng *rng_make(const char *seed)
+{
+    fsh_rng *rng;
+    if (seed == NULL) {
+        check_status(fsh_rng_new(&rng));
+        return rng;
+    }
+    check_status(fsh_rng_new_seeded(&rng, seed, strlen(seed)));
+    check_status(fsh_rng_set_simulation(rng, 1));
+    return rng;
+}
+
+fsh_rng *lazy_get(lazy_rng *l)
+{
+    if (l->rng == NULL)
+        l->rng = rng_make(l->seed);
+    return l->rng;
+}
+
+void lazy_free(lazy_rng *l)
+{
+    fsh_rng_free(l->rng);
+    l->rng = NULL;
+}

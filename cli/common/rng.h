@@ -1,0 +1,22 @@
+/* The run's generator, made at its first draw. */
+#ifndef FSH_CLI_RNG_H
+#define FSH_CLI_RNG_H
+
+#include "fairshuf.h"
+
+/* A new rng from seed (simulation grade: a string rarely holds 226+
+   bits), or keyed from the OS when seed is NULL. Dies naming the cause when
+   the OS random source fails: call it only when a draw is needed. */
+fsh_rng *rng_make(const char *seed);
+
+/* An rng made on first use: a run that draws nothing (-n 0, one record,
+   no records) needs no OS entropy, and --seed never does. */
+typedef struct lazy_rng {
+    const char *seed; /* NULL: from the OS */
+    fsh_rng *rng;
+} lazy_rng;
+
+fsh_rng *lazy_get(lazy_rng *l);
+void lazy_free(lazy_rng *l);
+
+#endif

@@ -1,0 +1,23 @@
+/* System calls on descriptors: the one place that retries on EINTR. */
+#ifndef FSH_CLI_SYSIO_H
+#define FSH_CLI_SYSIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* open(2) with O_CLOEXEC, retried on EINTR, never returning fds 0-2. */
+int open_safer(const char *path, int flags, int mode);
+/* fd moved above stderr when it is 0-2 (the original closed, errno kept
+   on failure); other values, -1 included, returned as they are. Never
+   let a file we open pose as stdin, stdout or stderr when those were
+   closed: writes to "stdout" must not reach it. */
+int fd_high(int fd);
+/* read(2) / pread(2) retried on EINTR: bytes read, 0 at end, -1 with errno. */
+ssize_t read_retry(int fd, void *buf, size_t n);
+ssize_t pread_retry(int fd, void *buf, size_t n, off_t off);
+/* All of p[0..n) written (write(2), or pwrite(2) at off when off >= 0),
+   retried on EINTR and short writes: 0, or the errno of the failure
+   (ENOSPC when the system writes nothing). */
+int write_full(int fd, const void *p, size_t n, off_t off);
+
+#endif

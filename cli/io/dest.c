@@ -1,0 +1,56 @@
+/* Where the output goes: standard output, -o FILE, or --shards files. */
+#include "io/dest.h"
+
+#include "common/xalloc.h"
+#include "io/outfile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
+{
+    if (d->shards != 0) {
+        int width = snprintf(NULL, 0, "%llu", (unsigned long long)(d->shards - 1));
+        size_t k = (size_t)d->shards;
+        outw **kids = xmalloc(k * sizeof *kids);
+        size_t plen = strlen(d->prefix) + (size_t)width + 1;
+        /* Buffers share 64 MiB, 64 KiB to 1 MiB each. */
+        size_t cap = ((size_t)64 << 20) / k;
+        cap = cap > ((size_t)1 << 20) ? (size_t)1 << 20 : cap < 65536 ? 65536 : cap;
+        for (size_t i = 0; i < k; i++) {
+            char *name = xmalloc(plen);
+            snprintf(name, plen, "%s%0*llu", d->prefix, width,
+                     (unsigned long long)i);
+            kids[i] = out_new_cap(outfile_open(name, d->tmpdir), cap);
+        }
+        d->out = out_new(-1);
+        out_fan(d->out, kids, k);
+        d->is_stdout = 0;
+    } else {
+        int fd = STDOUT_FILENO;
+        if (d->outfile != NULL)
+            fd = outfile_open(d->outfile, d->tmpdir);
+        d->out = out_new(fd);
+        d->is_stdout = d->outfile == NULL;
+    }
+    out_header(d->out, hdr, hdr_len);
+    return d->out;
+}
+
+void dest_finish(dest *d)
+{
+    out_finish(d->out, 1);
+    if (d->outfile != NULL || d->shards != 0)
+        outfile_commit();
+    free(d->out);
+    d->out = NULL;
+}
+
+void dest_abort(dest *d)
+{
+    if (d->out != NULL && d->is_stdout)
+        out_flush_quiet(d->out);
+    outfile_abort();
+}

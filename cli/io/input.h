@@ -1,0 +1,71 @@
+/* Input: the input file, the whole-input read, the one record reader. */
+#ifndef FSH_CLI_INPUT_H
+#define FSH_CLI_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/fhash.h"
+
+/* FILE (NULL or "-": standard input) as standard input, as GNU reopens it
+   (so a later --random-source=/dev/stdin names the input file); dies with
+   GNU's message. Returns the descriptor to read (STDIN_FILENO). */
+int input_open(const char *path);
+/* Close the input; dies with "read error" when that fails. */
+void input_close(int fd);
+/* GNU's input_size(): bytes left in a regular file, else UINT64_MAX. */
+uint64_t input_size(int fd);
+
+/* Bytes readable (allocated, contents unspecified) after inbuf data. */
+#define INBUF_SLACK 64
+
+/* The whole input in one buffer; every record ends with the delimiter. */
+typedef struct inbuf {
+    char *buf;
+    size_t size;
+} inbuf;
+
+/* Read all of fd (large reads; sized from fstat for regular files) and
+   append a missing final delimiter. Dies with "read error: ..." on error. */
+void read_all(int fd, char delim, inbuf *in);
+/* read_all, but stop once more than max bytes were read: then return 0 with
+   the bytes read so far in *in (no delimiter added); 1 at end of input. */
+int read_upto(int fd, char delim, inbuf *in, uint64_t max);
+
+/* Ask for transparent huge pages on a big buffer before it is touched. */
+void advise_huge(void *p, size_t n);
+
+/* The record reader: records of fd one at a time (reader_next) or in
+   blocks of whole records (reader_block), each with its delimiter (added
+   if missing at the end of input). Reads at most `limit` bytes of fd, and
+   feeds every byte read to hash when there is one. Dies on a read error. */
+typedef struct reader {
+    int fd;
+    char delim;
+    char *buf;          /* cap + 1 bytes: room for a final delimiter */
+    size_t cap, start, end, scan;
+    size_t last;        /* offset of the record reader_next returned last */
+    int eof;
+    uint64_t bytes;     /* bytes of records returned so far */
+    uint64_t raw;       /* bytes read from fd so far */
+    uint64_t left;      /* may still read from fd (end of input after that) */
+    fhash *hash;
+} reader;
+
+/* A reader with a first buffer of cap bytes. */
+void reader_init(reader *r, int fd, char delim, size_t cap, uint64_t limit,
+                 fhash *hash);
+/* Next record; the pointer is valid until the next call. 1, or 0 at end. */
+int reader_next(reader *r, const char **rec, size_t *len);
+/* Next block of whole records; valid until the next call. 1, or 0 at end. */
+int reader_block(reader *r, const char **p, size_t *len);
+/* The record of len bytes that reader_next just returned, as a block of
+   its own that the caller frees, when it is long (at least TAKE_MIN bytes)
+   and starts the reader's buffer: the reader keeps only the bytes after it,
+   so a long record is never held twice. NULL otherwise (copy the record
+   before the next reader_next). */
+char *reader_take(reader *r, size_t len);
+#define TAKE_MIN ((size_t)1 << 20)
+void reader_free(reader *r);
+
+#endif

@@ -1,0 +1,22 @@
+/* -o FILE (and --shards files): written whole or not at all. */
+#ifndef FSH_CLI_OUTFILE_H
+#define FSH_CLI_OUTFILE_H
+
+/* FILE, called once all input is read. Returns the fd to write: a
+   temporary beside FILE, renamed over it at commit, when the rename keeps
+   FILE's owner, group, mode, extended attributes (ACLs) and links; else a
+   spool (in tmpdir, or memory) copied over FILE at commit; devices and
+   FIFOs are opened and truncated as GNU does. FILE's contents are untouched
+   until commit. Dies with GNU's message if FILE cannot be opened for
+   writing. Several files may be open at once (--shards). */
+int outfile_open(const char *path, const char *tmpdir);
+/* Put every output in place: rename, or copy with all signals blocked and
+   the space reserved first. Dies with "write error: ..." if a copy
+   fails. */
+void outfile_commit(void);
+/* Remove the temporaries, if any (async-signal-safe). */
+void outfile_abort(void);
+/* Install the handlers that remove temporaries on fatal signals (once). */
+void install_cleanup_handlers(void);
+
+#endif

@@ -1,0 +1,226 @@
+/* Buffered output with GNU shuf's write-error reporting; shards. */
+#include "io/output.h"
+
+#include "common/msg.h"
+#include "common/sysio.h"
+#include "common/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define OUT_CAP (1u << 20)
+
+
+struct outw {
+    int fd;
+    size_t cap;
+    char *buf;
+    size_t len;
+    uint64_t total;    /* bytes handed to out_write/out_number */
+    uint64_t first;    /* size of the first logical write */
+    int any;           /* a logical write happened */
+    int failed;        /* a write(2) failed; err holds its errno */
+    int err;
+    outw **kids;       /* shards: records go round-robin to these */
+    size_t nkids, next;
+};
+
+void out_fan(outw *o, outw **kids, size_t n)
+{
+    o->kids = kids;
+    o->nkids = n;
+    o->next = 0;
+}
+
+void out_header(outw *o, const void *p, size_t n)
+{
+    if (n == 0)
+        return;
+    if (o->kids == NULL) {
+        (void)out_write(o, p, n);
+        return;
+    }
+    for (size_t i = 0; i < o->nkids; i++)
+        (void)out_write(o->kids[i], p, n);
+}
+
+int out_error(const outw *o)
+{
+    return o->failed ? o->err : 0;
+}
+
+void out_free(outw *o)
+{
+    if (o != NULL) {
+        free(o->buf);
+        free(o);
+    }
+}
+
+outw *out_new(int fd)
+{
+    outw *o = xmalloc(sizeof *o);
+    memset(o, 0, sizeof *o);
+    o->fd = fd;
+    o->cap = OUT_CAP;
+    return o;
+}
+
+outw *out_new_cap(int fd, size_t cap)
+{
+    outw *o = out_new(fd);
+    o->cap = cap < 4096 ? 4096 : cap;
+    return o;
+}
+
+uint64_t out_total(const outw *o)
+{
+    return o->total;
+}
+
+static int write_to(outw *o, const void *p, size_t n)
+{
+    int e = write_full(o->fd, p, n, -1);
+    if (e != 0) {
+        o->failed = 1;
+        o->err = e;
+        return -1;
+    }
+    return 0;
+}
+
+/* Write what is buffered: 0, or -1 after a write error (kept in o). */
+int out_flush(outw *o)
+{
+    if (o->failed)
+        return -1;
+    size_t n = o->len;
+    o->len = 0;
+    return n ? write_to(o, o->buf, n) : 0;
+}
+
+int out_write(outw *o, const void *p, size_t n)
+{
+    if (o->kids != NULL) {
+        outw *k = o->kids[o->next];
+        o->next = o->next + 1 == o->nkids ? 0 : o->next + 1;
+        return out_write(k, p, n);
+    }
+    if (o->failed)
+        return -1;
+    if (!o->any) {
+        o->any = 1;
+        o->first = n;
+    }
+    o->total += n;
+    if (o->buf == NULL)
+        o->buf = xmalloc(o->cap);
+    if (n <= o->cap - o->len) {
+        memcpy(o->buf + o->len, p, n);
+        o->len += n;
+        return 0;
+    }
+    if (out_flush(o) != 0)
+        return -1;
+    if (n >= o->cap)
+        return write_to(o, p, n);
+    memcpy(o->buf, p, n);
+    o->len = n;
+    return 0;
+}
+
+int out_number(outw *o, uint64_t v, char delim)
+{
+    char tmp[24];
+    char *e = tmp + sizeof tmp, *s = e;
+    *--s = delim;
+    do
+        *--s = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    size_t n = (size_t)(e - s);
+    if (o->kids != NULL)
+        return out_write(o, s, n);
+    if (!o->failed && o->buf != NULL && n <= o->cap - o->len) {
+        /* Fast path; a short number is never GNU's first-write special
+           case, so only the total matters. */
+        if (!o->any) {
+            o->any = 1;
+            o->first = n;
+        }
+        o->total += n;
+        memcpy(o->buf + o->len, s, n);
+        o->len += n;
+        return 0;
+    }
+    return out_write(o, s, n);
+}
+
+void out_flush_quiet(outw *o)
+{
+    if (o != NULL && o->kids != NULL) {
+        for (size_t i = 0; i < o->nkids; i++)
+            out_flush_quiet(o->kids[i]);
+        return;
+    }
+    if (o != NULL)
+        (void)out_flush(o);
+}
+
+/* glibc's stdio buffer for fd: st_blksize when below BUFSIZ, else BUFSIZ. */
+static uint64_t stdio_bufsize(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0 && st.st_blksize > 0 && st.st_blksize < BUFSIZ)
+        return (uint64_t)st.st_blksize;
+    return BUFSIZ;
+}
+
+void out_finish(outw *o, int close_fd)
+{
+    if (o->kids != NULL) {
+        for (size_t i = 0; i < o->nkids; i++) {
+            out_finish(o->kids[i], close_fd);
+            free(o->kids[i]);
+        }
+        free(o->kids);
+        o->kids = NULL;
+        return;
+    }
+    uint64_t bufsize = stdio_bufsize(o->fd);
+    (void)out_flush(o);
+    free(o->buf);
+    o->buf = NULL;
+    if (o->failed) {
+        /* GNU shuf writes through stdio: the failure shows mid-stream (then
+           die() reports it and close_stdout() adds a bare "write error")
+           once stdio has had to write, i.e. when the output outgrew the
+           buffer or its first fwrite alone filled it; otherwise it shows
+           only when stdout is closed, as one message. */
+        int mid = o->total > bufsize || o->first >= bufsize;
+        error_msg(o->err, "write error");
+        if (mid) {
+            int cerr = close(o->fd) != 0 ? errno : 0;
+            error_msg(cerr, "write error");
+        }
+        fatal_exit();
+    }
+    if (close_fd && close(o->fd) != 0 && !(errno == EBADF && o->total == 0)) {
+        error_msg(errno, "write error");
+        fatal_exit();
+    }
+}
+
+
+void emit_text(const char *text)
+{
+    /* As GNU's --help and --version: a write error is reported and
+       exits 1 (out_finish). */
+    outw *o = out_new(STDOUT_FILENO);
+    (void)out_write(o, text, strlen(text));
+    out_finish(o, 1);
+    exit(0);
+}

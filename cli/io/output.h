@@ -1,0 +1,49 @@
+/* Output: one buffered writer for the run, fanned out to shards. */
+#ifndef FSH_CLI_OUTPUT_H
+#define FSH_CLI_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Write failures are reported as GNU shuf 9.1 reports them through stdio
+ * (one line when the failure shows at close, two when it shows
+ * mid-stream), which depends on glibc's buffer size for the descriptor;
+ * the writer tracks what stdio would have done.
+ */
+typedef struct outw outw;
+
+/* Writer on descriptor fd (buffer allocated lazily). */
+outw *out_new(int fd);
+/* Writer with a buffer of cap bytes (4 KiB at least). */
+outw *out_new_cap(int fd, size_t cap);
+/* Append n bytes as one logical write (one fwrite in GNU shuf). Returns 0,
+   or -1 after a write error (then the caller stops and calls out_finish). */
+int out_write(outw *o, const void *p, size_t n);
+/* Append a decimal number followed by the byte delim. */
+int out_number(outw *o, uint64_t v, char delim);
+/* Flush, close if asked, and report errors as GNU does (then fatal_exit).
+   Returns only on success; o's buffer is freed, o itself is not. */
+void out_finish(outw *o, int close_fd);
+/* Flush what is buffered, ignoring errors (used when dying). */
+void out_flush_quiet(outw *o);
+/* Write what is buffered; -1 after a write error (see out_error). */
+int out_flush(outw *o);
+/* errno of the first write error, or 0. */
+int out_error(const outw *o);
+/* Bytes logically written so far. */
+uint64_t out_total(const outw *o);
+/* Free a writer without flushing or closing. */
+void out_free(outw *o);
+
+/* Shards: each logical write (one record) goes to the next of kids[0..n),
+   round-robin; out_finish finishes and frees them. o owns kids. */
+void out_fan(outw *o, outw **kids, size_t n);
+/* Header bytes: to every shard, or once. */
+void out_header(outw *o, const void *p, size_t n);
+
+/* Write text to stdout and exit 0, or report a write error as GNU's
+   --help does and exit 1. */
+_Noreturn void emit_text(const char *text);
+
+#endif

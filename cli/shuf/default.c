@@ -1,0 +1,244 @@
+/* Default mode: the library's exact draws, keyed from the OS or --seed.
+ * Full shuffles are the record permutation (perm.c) of the record count,
+ * -n on lines is Algorithm R plus a shuffle of the reservoir, -i with
+ * -n below the range is a sparse forward Fisher-Yates (fsh_rangeperm),
+ * -r draws each line independently.
+ */
+#include "shuf/shuf.h"
+
+#include "common/msg.h"
+#include "common/xalloc.h"
+#include "io/input.h"
+#include "shuf/full.h"
+#include "shuf/perm.h"
+#include "shuf/reservoir.h"
+
+#include <stdlib.h>
+
+/* Shuffle v[0..n) with Fisher-Yates; n < 2 draws nothing. */
+static void shuffle_n(lazy_rng *g, void *v, size_t n, size_t size)
+{
+    if (n > 1)
+        check_status(fsh_shuffle(lazy_get(g), v, n, size));
+}
+
+/* Uniform in [0, n), n >= 1; n = 1 draws nothing. */
+static uint64_t uniform_n(lazy_rng *g, uint64_t n)
+{
+    uint64_t j = 0;
+    if (n > 1)
+        check_status(fsh_uniform(lazy_get(g), n, &j));
+    return j;
+}
+
+/* Algorithm R slot of stream item t with k slots (k means "drop"); no draw
+   while the reservoir fills. */
+static size_t algr_slot(lazy_rng *g, uint64_t t, size_t k)
+{
+    size_t slot = (size_t)t;
+    if (t >= k)
+        check_status(fsh_reservoir_slot(lazy_get(g), t, k, &slot));
+    return slot;
+}
+
+/* Kept indices of an n-item stream after Algorithm R with k slots, in a
+   uniformly shuffled order; returns how many (min(k, n)). */
+static size_t index_sample(lazy_rng *g, uint64_t n, uint64_t k,
+                           uint64_t **out)
+{
+    size_t m = (size_t)(n < k ? n : k);
+    uint64_t *kept = xmalloc((m ? m : 1) * sizeof *kept);
+    for (uint64_t t = 0; t < n; t++) {
+        size_t slot = algr_slot(g, t, m);
+        if (slot < m)
+            kept[slot] = t;
+    }
+    shuffle_n(g, kept, m, sizeof *kept);
+    *out = kept;
+    return m;
+}
+
+/* The whole range lo .. lo + n - 1: the record permutation of n records,
+   so the same order as a file of n lines under the same --seed. */
+#define RANGE_ALL(T)                                                           \
+    static void range_all_##T(shuf_run *r, uint64_t n)                        \
+    {                                                                          \
+        const opts *o = &r->o;                                                 \
+        if (n > SIZE_MAX / sizeof(T))                                          \
+            xalloc_die();                                                      \
+        T *v = malloc((size_t)n * sizeof *v);                                  \
+        if (v == NULL)                                                         \
+            xalloc_die();                                                      \
+        for (size_t i = 0; i < (size_t)n; i++)                                 \
+            v[i] = (T)i;                                                       \
+        v = perm_records(&r->rng, v, (size_t)n, sizeof *v, o->big.threads);    \
+        outw *out = run_open_output(r);                                        \
+        for (size_t i = 0; i < (size_t)n; i++)                                 \
+            if (out_number(out, o->lo + v[i], o->delim) != 0)                  \
+                break;                                                         \
+        free(v);                                                               \
+    }
+RANGE_ALL(uint32_t)
+RANGE_ALL(uint64_t)
+
+/* -i LO-HI. */
+static void run_range(shuf_run *r)
+{
+    const opts *o = &r->o;
+    uint64_t head = o->head, n = o->hi - o->lo + 1;
+    if (o->repeat) {
+        if (n == 0)
+            die(0, "no lines to repeat");
+        fsh_rng *rng = n > 1 ? lazy_get(&r->rng) : NULL;
+        outw *out = run_open_output(r);
+        for (uint64_t i = 0; i < head || !o->head_set; i++) {
+            uint64_t v = o->lo;
+            if (n > 1)
+                check_status(fsh_uniform_range(rng, o->lo, o->hi, &v));
+            if (out_number(out, v, o->delim) != 0)
+                break;
+        }
+    } else if (n == 0) {
+        (void)run_open_output(r);
+    } else if (head >= n) {
+        if (n - 1 <= UINT32_MAX)
+            range_all_uint32_t(r, n);
+        else
+            range_all_uint64_t(r, n);
+    } else {
+        /* head < n: O(head) memory, values streamed as drawn. */
+        fsh_rangeperm *rp;
+        size_t hint = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
+        check_status(fsh_rangeperm_new(&rp, n - 1, hint));
+        fsh_rng *rng = lazy_get(&r->rng);
+        outw *out = run_open_output(r);
+        for (uint64_t i = 0; i < head; i++) {
+            uint64_t v;
+            check_status(fsh_rangeperm_next(rng, rp, &v));
+            if (out_number(out, o->lo + v, o->delim) != 0)
+                break;
+        }
+        fsh_rangeperm_free(rp);
+    }
+}
+
+/* -e ARG... */
+static void run_echo(shuf_run *r)
+{
+    const opts *o = &r->o;
+    echo_lines e;
+    echo_build(o->ops, o->nops, o->delim, o->header, &r->hdr, &e);
+    if (o->repeat) {
+        if (e.n == 0)
+            die(0, "no lines to repeat");
+        if (e.n > 1)
+            (void)lazy_get(&r->rng);
+        outw *out = run_open_output(r);
+        for (uint64_t i = 0; i < o->head || !o->head_set; i++)
+            if (write_echo(out, &e, uniform_n(&r->rng, e.n)) != 0)
+                break;
+    } else {
+        uint64_t *idx;
+        size_t m = index_sample(&r->rng, e.n, o->head, &idx);
+        outw *out = run_open_output(r);
+        for (size_t i = 0; i < m; i++)
+            if (write_echo(out, &e, idx[i]) != 0)
+                break;
+        free(idx);
+    }
+    dest_finish(&r->out);
+    echo_free(&e);
+}
+
+/* -r on lines. */
+static void run_repeat(shuf_run *r, int fd)
+{
+    const opts *o = &r->o;
+    inbuf in;
+    recs rs;
+    read_all(fd, o->delim, &in);
+    input_close(fd);
+    char *inbase = in.buf;
+    header_from_inbuf(&r->hdr, &in, o->delim, o->header);
+    scan_records(&in, o->delim, &rs);
+    if (rs.n == 0)
+        die(0, "no lines to repeat");
+    if (rs.n > 1)
+        (void)lazy_get(&r->rng);
+    outw *out = run_open_output(r);
+    for (uint64_t i = 0; i < o->head || !o->head_set; i++) {
+        uint64_t j = uniform_n(&r->rng, rs.n);
+        if (write_rec(out, &in, recs_get(&rs, (size_t)j), o->delim) != 0)
+            break;
+    }
+    dest_finish(&r->out);
+    recs_free(&rs);
+    free(inbase);
+}
+
+/* -n K on lines: Algorithm R over the stream, then a uniform order. */
+static void run_sample(shuf_run *r, int fd)
+{
+    const opts *o = &r->o;
+    reader s;
+    resv rv = {0};
+    reader_init(&s, fd, o->delim, (size_t)1 << 20, UINT64_MAX, NULL);
+    header_from_reader(&r->hdr, &s, o->delim, o->header);
+    const char *rec;
+    size_t len;
+    size_t k = o->head < SIZE_MAX ? (size_t)o->head : SIZE_MAX;
+    for (uint64_t t = 0; reader_next(&s, &rec, &len); t++) {
+        size_t slot = algr_slot(&r->rng, t, k);
+        if (slot < k)
+            resv_put_from(&rv, slot, &s, rec, len);
+    }
+    reader_free(&s);
+    input_close(fd);
+    uint64_t *order = iota_u64(rv.m);
+    shuffle_n(&r->rng, order, rv.m, sizeof *order);
+    outw *out = run_open_output(r);
+    for (size_t i = 0; i < rv.m; i++) {
+        uint64_t sl = order[i];
+        if (out_write(out, rv.arena + rv.off[sl], (size_t)rv.len[sl]) != 0)
+            break;
+    }
+    dest_finish(&r->out);
+    free(order);
+    resv_free(&rv);
+}
+
+int run_default(shuf_run *r)
+{
+    const opts *o = &r->o;
+    if (o->head == 0) {
+        /* Nothing is read, as in GNU; -o FILE is still created. */
+        (void)run_open_output(r);
+        dest_finish(&r->out);
+        return 0;
+    }
+    if (o->range) {
+        run_range(r);
+        dest_finish(&r->out);
+        return 0;
+    }
+    if (o->echo) {
+        run_echo(r);
+        return 0;
+    }
+    int fd = run_open_input(r);
+    if (o->repeat) {
+        run_repeat(r, fd);
+    } else if (o->head_set) {
+        run_sample(r, fd);
+    } else {
+        /* Full shuffle: in memory or external. */
+        progress pg;
+        ext_args a = {o->delim, o->header, &r->hdr, &o->big, &r->rng, &pg,
+                      r->input_name};
+        full *f = full_prepare(&a, fd);
+        full_write(f, run_open_output(r));
+        input_close(fd);
+        dest_finish(&r->out);
+    }
+    return 0;
+}

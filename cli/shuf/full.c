@@ -1,0 +1,91 @@
+/* The full shuffle of the input's lines (no -n, no -r): in memory when
+   the input fits in half of --memory, else external mode. */
+#include "shuf/full.h"
+
+#include "common/xalloc.h"
+#include "shuf/perm.h"
+#include "shuf/records.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct full {
+    ext *x;             /* external mode, or NULL */
+    char delim;
+    inbuf in;           /* in memory: the whole input */
+    inbuf body;         /* its records after the header */
+    recs r;             /* their offsets, permuted */
+    progress *pg;
+};
+
+full *full_prepare(const ext_args *a, int fd)
+{
+    full *f = xmalloc(sizeof *f);
+    memset(f, 0, sizeof *f);
+    f->delim = a->delim;
+    f->pg = a->pg;
+    progress_start(a->pg, a->big->progress);
+    struct stat st;
+    int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    off_t at = reg ? lseek(fd, 0, SEEK_CUR) : -1;
+    /* Data plus at least 4 bytes of offset per record and a copy for the
+       scatter: beyond half the budget, go external. The size is only a
+       hint (the file may grow while it is read): the read stops there. */
+    uint64_t lim = a->big->memory / 2;
+    if (reg && at >= 0 && st.st_size > at &&
+        (uint64_t)(st.st_size - at) > lim) {
+        f->x = ext_prepare(a, fd, NULL, 0);
+        return f;
+    }
+    inbuf in;
+    if (!read_upto(fd, a->delim, &in, lim)) {
+        if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
+            free(in.buf);
+            f->x = ext_prepare(a, fd, NULL, 0);
+        } else {
+            f->x = ext_prepare(a, fd, in.buf, in.size);
+            free(in.buf);
+        }
+        return f;
+    }
+    uint64_t want = a->header;
+    size_t h = header_take(a->hdr, in.buf, in.size, a->delim, &want);
+    f->in = in;
+    f->body.buf = in.buf + h;
+    f->body.size = in.size - h;
+    recs *r = &f->r;
+    scan_records(&f->body, a->delim, r);
+    if (r->wide)
+        r->off64 = perm_records(a->rng, r->off64, r->n, sizeof *r->off64,
+                                a->big->threads);
+    else
+        r->off32 = perm_records(a->rng, r->off32, r->n, sizeof *r->off32,
+                                a->big->threads);
+    return f;
+}
+
+void full_write(full *f, outw *out)
+{
+    if (f->x != NULL) {
+        ext_write(f->x, out);
+    } else {
+        recs *r = &f->r;
+        enum { STEP = 1 << 16 };
+        for (size_t i = 0; i < r->n; i += STEP) {
+            size_t m = r->n - i < STEP ? r->n - i : STEP;
+            recs sub = *r;
+            if (r->wide)
+                sub.off64 += i;
+            else
+                sub.off32 += i;
+            write_recs(out, &f->body, &sub, m, f->delim);
+            progress_show(f->pg, "write", i + m, r->n);
+        }
+        recs_free(r);
+        free(f->in.buf);
+    }
+    progress_end(f->pg);
+    free(f);
+}

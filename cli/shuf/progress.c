@@ -1,0 +1,72 @@
+/* --progress: a bar on stderr. */
+#include "shuf/progress.h"
+
+#include "common/msg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void progress_start(progress *pg, int mode)
+{
+    memset(pg, 0, sizeof *pg);
+    pg->forced = mode == 1;
+    pg->on = pg->forced || (mode == -1 && isatty(STDERR_FILENO));
+    pg->t0 = now();
+    pg->last = 0;
+}
+
+void progress_show(progress *pg, const char *phase, uint64_t done, uint64_t total)
+{
+    if (!pg->on)
+        return;
+    double t = now();
+    /* Unasked, only runs longer than a second get a bar. */
+    if (!pg->forced && t - pg->t0 < 1.0)
+        return;
+    if (t - pg->last < 0.2 && done != total)
+        return;
+    pg->last = t;
+    unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
+    char bar[21];
+    for (unsigned i = 0; i < 20; i++)
+        bar[i] = i < pct / 5 ? '#' : '.';
+    bar[20] = '\0';
+    fprintf(stderr, "\r%s: %-10s [%s] %3u%% %.1fs", program_name, phase, bar,
+            pct, t - pg->t0);
+    fflush(stderr);
+    pg->shown = 1;
+}
+
+void progress_note(progress *pg, const char *fmt, ...)
+{
+    if (!pg->on || (!pg->forced && now() - pg->t0 < 1.0))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    if (pg->shown)
+        fputc('\n', stderr);
+    pg->shown = 0;
+    fprintf(stderr, "%s: ", program_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void progress_end(progress *pg)
+{
+    if (pg->shown)
+        fputc('\n', stderr);
+    pg->shown = 0;
+}
+
