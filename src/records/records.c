@@ -22,7 +22,10 @@
  * each part then places its records in input order. Any number of parts
  * gives the same output, so the thread count never changes it.
  */
-#include "internal.h"
+#include "common/tasks.h"
+#include "rng/chacha.h"
+#include "rng/rng.h"
+#include "shuffle/shuffle.h"
 
 #include <sodium.h>
 #include <stdatomic.h>
@@ -49,9 +52,7 @@ int fsh_records_buckets(const uint8_t key[32], uint32_t *out, size_t count,
         (out == NULL && count > 0))
         return FSH_EINVAL;
     uint32_t k[8];
-    for (int i = 0; i < 8; i++)
-        k[i] = (uint32_t)key[4 * i] | (uint32_t)key[4 * i + 1] << 8 |
-               (uint32_t)key[4 * i + 2] << 16 | (uint32_t)key[4 * i + 3] << 24;
+    fsh_chacha_key(k, key);
     enum { BLOCKS = 32 };
     uint64_t w[8 * BLOCKS];
     uint64_t counter = first / 8;

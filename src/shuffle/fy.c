@@ -1,5 +1,7 @@
 /* Fisher-Yates kernels (Durstenfeld's backward form, Knuth's Algorithm P). */
-#include "internal.h"
+#include "shuffle/fy.h"
+
+#include "rng/xoshiro.h"
 
 
 /*
@@ -486,28 +488,6 @@ int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     return 0;
 }
 
-/* Common argument checks; *done set when there is nothing to do. */
-static int check_args(fsh_rng *rng, const void *base, size_t n, size_t size,
-                      int *done)
-{
-    *done = 1;
-    if (rng == NULL || size == 0 || (base == NULL && n > 0))
-        return FSH_EINVAL;
-    if (n > SIZE_MAX / size)
-        return FSH_EINVAL;
-    /* One branch for the common case: no guard, 2 <= n <= max_fair_n. */
-    if (FSH_UNLIKELY(rng->guard | (n < 2) | (n > rng->max_fair_n))) {
-        int rc = fsh_rng_ready(rng);
-        if (rc != FSH_OK || n < 2)
-            return rc;
-        rc = fsh_rng_check_fair(rng, n);
-        if (rc != FSH_OK)
-            return rc;
-    }
-    *done = 0;
-    return FSH_OK;
-}
-
 void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
     switch (size) {
@@ -552,63 +532,3 @@ void fsh_fy_kernel_ahead(fsh_rng *rng, unsigned char *a, size_t n,
         break;
     }
 }
-
-/* Beyond cache, src/scatter.c takes over (prefetching, then scatter). */
-static int dispatch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
-{
-    if (n > FSH_PREFETCH_MIN_BYTES / size && rng->src != FSH_SRC_RANDINT)
-        return fsh_shuffle_large(rng, a, n, size, 1);
-    fsh_fy_kernel(rng, a, n, size);
-    return FSH_OK;
-}
-
-int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
-{
-    int done, rc = check_args(rng, base, n, size, &done);
-    if (done)
-        return rc;
-    rc = dispatch(rng, base, n, size);
-    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
-}
-
-int fsh_shuffle_u32(fsh_rng *rng, uint32_t *a, size_t n)
-{
-    return fsh_shuffle(rng, a, n, sizeof *a);
-}
-
-int fsh_shuffle_u64(fsh_rng *rng, uint64_t *a, size_t n)
-{
-    return fsh_shuffle(rng, a, n, sizeof *a);
-}
-
-int fsh_shuffle_ptr(fsh_rng *rng, void **a, size_t n)
-{
-    return fsh_shuffle(rng, a, n, sizeof *a);
-}
-
-/* Fill out with lo, lo+1, ..., hi and shuffle it with the kernel above:
-   linear time, and the same permutation of positions as fsh_shuffle for the
-   same rng state. */
-#define DEFINE_PERMUTATION(name, T)                                            \
-    int name(fsh_rng *rng, T *out, T lo, T hi)                                 \
-    {                                                                          \
-        if (rng == NULL || out == NULL || lo > hi ||                           \
-            (uint64_t)(hi - lo) >= (uint64_t)(SIZE_MAX / sizeof(T)))           \
-            return FSH_EINVAL;                                                 \
-        size_t n = (size_t)(hi - lo) + 1;                                      \
-        T first = lo;                                                          \
-        int rc = fsh_rng_ready(rng);                                           \
-        if (rc != FSH_OK)                                                      \
-            return rc;                                                         \
-        if ((rc = fsh_rng_check_fair(rng, n)) != FSH_OK)                       \
-            return rc;                                                         \
-        for (size_t i = 0; i < n; i++)                                         \
-            out[i] = (T)(first + (T)i);                                        \
-        if (n > 1 && (rc = dispatch(rng, (unsigned char *)out, n,              \
-                                    sizeof(T))) != FSH_OK)                     \
-            return rc;                                                         \
-        return fsh_rng_take_error(rng);                                        \
-    }
-
-DEFINE_PERMUTATION(fsh_permutation, uint64_t)
-DEFINE_PERMUTATION(fsh_permutation_u32, uint32_t)
