@@ -242,13 +242,10 @@ out:
 int fsh_shuffle_records(fsh_rng *rng, void *base, size_t n, size_t size,
                         unsigned threads)
 {
-    if (rng == NULL || size == 0 || (base == NULL && n > 0) ||
-        n > SIZE_MAX / size)
-        return FSH_EINVAL;
     if ((uint64_t)n <= FSH_RECORDS_SMALL)
         return fsh_shuffle(rng, base, n, size);
-    int rc = fsh_rng_ready(rng);
-    if (rc != FSH_OK || (rc = fsh_rng_check_fair(rng, n)) != FSH_OK)
+    int done, rc = fsh_shuffle_check(rng, base, n, size, &done);
+    if (done)
         return rc;
     uint8_t key[32];
     if ((rc = fsh_rng_bytes(rng, key, sizeof key)) != FSH_OK)

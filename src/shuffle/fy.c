@@ -18,16 +18,6 @@
  * under 2^60 into each word (the rest of a 52-card order in 4 words). A
  * randint source gets one call per position instead.
  */
-/* Swap elements x and y; each argument is evaluated once. */
-#define SWAP_FIXED(a, x, y, SIZE)                                              \
-    do {                                                                       \
-        size_t x_ = (x), y_ = (y);                                             \
-        unsigned char t_[SIZE];                                                \
-        memcpy(t_, (a) + x_ * SIZE, SIZE);                                     \
-        memcpy((a) + x_ * SIZE, (a) + y_ * SIZE, SIZE);                        \
-        memcpy((a) + y_ * SIZE, t_, SIZE);                                     \
-    } while (0)
-
 void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size)
 {
     unsigned char t[256];
@@ -40,12 +30,23 @@ void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size)
     }
 }
 
-#define SWAP_ANY(a, x, y, SIZE)                                                \
-    do {                                                                       \
-        size_t x_ = (x), y_ = (y);                                             \
-        if (x_ != y_)                                                          \
-            fsh_swap_bytes((a) + x_ * (SIZE), (a) + y_ * (SIZE), (SIZE));          \
-    } while (0)
+/* Swap elements x and y of size bytes at a. With any == 0, size is a
+   constant (1, 2, 4, 8 or 16) wherever this is inlined: the memcpys compile
+   to plain loads and stores of any alignment. With any, through
+   fsh_swap_bytes. */
+static inline __attribute__((always_inline)) void
+fy_swap(unsigned char *a, size_t x, size_t y, size_t size, int any)
+{
+    if (any) {
+        if (x != y)
+            fsh_swap_bytes(a + x * size, a + y * size, size);
+        return;
+    }
+    unsigned char t[16];
+    memcpy(t, a + x * size, size);
+    memcpy(a + x * size, a + y * size, size);
+    memcpy(a + y * size, t, size);
+}
 
 /*
  * Index generation is split from the swaps: fy_fill writes the next indices
@@ -117,32 +118,49 @@ static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
     P(__VA_ARGS__, 5, (size_t)1 << 9, 55)                                      \
     P(__VA_ARGS__, 6, FSH_GREEDY_TAIL, 54)
 
+/* fy_fill's state: the source, the elements still unplaced and the
+   indices written so far. */
+typedef struct fy_fill_state {
+    wsrc cc;
+    size_t ii, m;
+    uint64_t *ix;
+} fy_fill_state;
+
 /*
- * Dice b = i, i-1, ..., i-K+1 while i > LOW and the buffer has room. Four
- * batches are computed side by side from four consecutive buffered words, so
- * their multiply chains overlap; when any would need the exact rejection
- * test, they are redone one at a time by ws_batch, so the words consumed
- * and the indices produced are exactly those of the one-at-a-time loop.
+ * Dice b = i, i-1, ..., i-k+1 while i > low and the buffer has room; 0 (and
+ * nothing done) when i <= low. Four batches are computed side by side from
+ * four consecutive buffered words, so their multiply chains overlap; when
+ * any would need the exact rejection test, they are redone one at a time by
+ * ws_batch, so the words consumed and the indices produced are exactly
+ * those of the one-at-a-time loop. k, low and cheap are constants wherever
+ * this is inlined.
  */
-#define FILL_PHASE(K, LOW, CHEAP)                                              \
-    if (ii > (LOW)) {                                                          \
-        uint64_t cheap_ = (CHEAP);                                             \
-        while (ii > (LOW) + 3 * (K) && m + 4 * (K) <= FY_CHUNK &&              \
-               cc.pos + 4 <= FSH_BUF_WORDS) {                                  \
-            if (FSH_UNLIKELY(!dice4(cc.rng->buf + cc.pos, ii, (K), cheap_,     \
-                                    ix + m)))                                  \
-                break;                                                         \
-            cc.pos += 4;                                                       \
-            m += 4 * (K);                                                      \
-            ii -= 4 * (K);                                                     \
-        }                                                                      \
-        while (ii > (LOW) && m + (K) <= FY_CHUNK) {                            \
-            cheap_ = ws_batch(&cc, ii, (K), cheap_, ix + m);               \
-            m += (K);                                                          \
-            ii -= (K);                                                         \
-        }                                                                      \
-        goto done;                                                             \
+static inline __attribute__((always_inline)) int
+fy_fill_phase(fy_fill_state *f, unsigned k, size_t low, uint64_t cheap)
+{
+    if (f->ii <= low)
+        return 0;
+    while (f->ii > low + 3 * k && f->m + 4 * k <= FY_CHUNK &&
+           f->cc.pos + 4 <= FSH_BUF_WORDS) {
+        if (FSH_UNLIKELY(!dice4(f->cc.rng->buf + f->cc.pos, f->ii, k, cheap,
+                                f->ix + f->m)))
+            break;
+        f->cc.pos += 4;
+        f->m += 4 * k;
+        f->ii -= 4 * k;
     }
+    while (f->ii > low && f->m + k <= FY_CHUNK) {
+        cheap = ws_batch(&f->cc, f->ii, k, cheap, f->ix + f->m);
+        f->m += k;
+        f->ii -= k;
+    }
+    return 1;
+}
+
+/* One FY_BATCH_PHASES phase of fy_fill, as a term of an || chain: the
+   first phase that applies runs, the rest are skipped. */
+#define FY_FILL_PHASE_OR(f, K, LOW, C)                                         \
+    fy_fill_phase((f), (K), (LOW), (uint64_t)1 << (C)) ||
 
 /* Next indices for positions *i-1, *i-2, ... (index t of ix swaps position
    *i-1-t on entry); *i counts elements still unplaced, >= 2 on entry.
@@ -151,29 +169,26 @@ static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
    boundary, whatever the buffer size. */
 static inline size_t fy_fill(wsrc *c, size_t *i, uint64_t *ix)
 {
-    /* Locals, not *c and *i: they stay in registers across the stores. */
-    wsrc cc = *c;
-    size_t ii = *i, m = 0;
-    if (ii > ((size_t)1 << 30)) {
-        while (ii > ((size_t)1 << 30) && m < FY_CHUNK) {
-            ix[m++] = ws_lemire(&cc, ii);
-            ii -= 1;
+    /* A local copy, not *c and *i: it stays in registers across the
+       stores. */
+    fy_fill_state f = {*c, *i, 0, ix};
+    if (f.ii > ((size_t)1 << 30)) {
+        while (f.ii > ((size_t)1 << 30) && f.m < FY_CHUNK) {
+            ix[f.m++] = ws_lemire(&f.cc, f.ii);
+            f.ii -= 1;
         }
-        goto done;
+    } else if (!(FY_BATCH_PHASES(FY_FILL_PHASE_OR, &f) 0)) {
+        while (f.ii > 1) {
+            uint64_t p;
+            unsigned k = fsh_batch_plan(f.ii, FSH_BATCH_CAP, &p);
+            (void)ws_batch(&f.cc, f.ii, k, p, ix + f.m);
+            f.m += k;
+            f.ii -= k;
+        }
     }
-#define FILL_PHASE_C(unused, K, LOW, C) FILL_PHASE(K, LOW, (uint64_t)1 << (C))
-    FY_BATCH_PHASES(FILL_PHASE_C, 0)
-    while (ii > 1) {
-        uint64_t p;
-        unsigned k = fsh_batch_plan(ii, FSH_BATCH_CAP, &p);
-        (void)ws_batch(&cc, ii, k, p, ix + m);
-        m += k;
-        ii -= k;
-    }
-done:
-    *c = cc;
-    *i = ii;
-    return m;
+    *c = f.cc;
+    *i = f.ii;
+    return f.m;
 }
 
 /*
@@ -188,9 +203,9 @@ done:
  *   ws_buffered   the rng's buffer, refilled as usual (ChaCha, callbacks);
  *   ws_drain      xoshiro256++: the buffer's unread words, then the
  *                 generator stepped in registers; used only until the buffer
- *                 is empty (the phases stop on FY_MORE), then
+ *                 is empty (the phases stop on ws_more), then
  *   ws_xoshiro    the generator alone, no test per word. Its words are
- *                 counted per phase (WS_COUNT), not per word, to keep the
+ *                 counted per phase (ws_count), not per word, to keep the
  *                 counter out of the hot loop.
  * The same stream either way: at the end the buffer is empty and the state
  * and the word count are written back.
@@ -213,20 +228,32 @@ static inline uint64_t ws_drain(wsrc *w)
     return ws_counted(w);
 }
 
-/* Per source: the next-word function for the cold exact path (which must
-   count what it draws), the phase loops' extra condition, and the count of
-   words a phase's nb batches drew when the source does not count them. */
-#define WS_COLD_ws_buffered ws_buffered
-#define WS_COLD_ws_drain ws_drain
-#define WS_COLD_ws_xoshiro ws_counted
-#define WS_MORE_ws_buffered 1
-#define WS_MORE_ws_drain (w.pos < FSH_BUF_WORDS)
-#define WS_MORE_ws_xoshiro 1
-#define WS_COUNT_ws_buffered(nb) ((void)0)
-#define WS_COUNT_ws_drain(nb) ((void)0)
-#define WS_COUNT_ws_xoshiro(nb) ((void)(w.made += (nb)))
-#define FY_MORE(NEXT) WS_MORE_##NEXT
-#define FY_COUNT(NEXT, nb) WS_COUNT_##NEXT(nb)
+/* The word sources of the fused kernel, as constants for its inline
+   functions. */
+enum { WS_BUFFERED, WS_DRAIN, WS_XOSHIRO };
+
+static inline __attribute__((always_inline)) uint64_t ws_next(wsrc *w,
+                                                              int src)
+{
+    return src == WS_BUFFERED ? ws_buffered(w)
+           : src == WS_DRAIN  ? ws_drain(w)
+                              : ws_xoshiro(w);
+}
+
+/* The phase loops' extra condition: ws_drain runs only while the buffer
+   has words. */
+static inline int ws_more(const wsrc *w, int src)
+{
+    return src != WS_DRAIN || w->pos < FSH_BUF_WORDS;
+}
+
+/* Count the words nb batches drew, for the source that does not count
+   them one by one (ws_xoshiro). */
+static inline void ws_count(wsrc *w, int src, uint64_t nb)
+{
+    if (src == WS_XOSHIRO)
+        w->made += nb;
+}
 
 /* Digits of the batch b, b-1, ..., b-k+1 from word r into j[0..k); returns
    the final low half. k is a constant wherever this is inlined, so the
@@ -264,161 +291,209 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
     uint64_t p = b;
     for (unsigned d = 1; d < k; d++)
         p *= b - d;
-    uint64_t t = (0u - p) % p;
+    uint64_t t = FSH_REJECT_BELOW(uint64_t, p);
     while (fy_dice(r, b, k, j) < t)
         r = next(w);
     return r;
 }
 
-/* Draw the batch b = i, ..., i-K+1 into j_[0..K) (declared by the caller).
-   FAILS(lo, C) is the cheap test on the final low half: true whenever
-   lo < 2^64 mod P. The indices are all drawn before the first swap: swapping
-   each as it comes (undoing the batch on the rare failure) was measured
-   1.2-1.7x slower. */
-#define FY_DRAW(NEXT, K, FAILS, C)                                             \
-    do {                                                                       \
-        uint64_t r_ = NEXT(&w), lo_ = fy_dice(r_, i, (K), j_);                 \
-        if (FSH_UNLIKELY(FAILS(lo_, C))) {                                     \
-            /* An opaque copy of i: the hot path's bounds i-1, i-2, ...   \
-               are not kept alive (in registers) for this branch. */         \
-            size_t ic_ = FSH_OPAQUE(i);                                        \
-            wsrc c_ = w;                                                       \
-            r_ = fy_exact_word(&c_, WS_COLD_##NEXT, ic_, (K), r_);             \
-            w = c_;                                                            \
-            (void)fy_dice(r_, ic_, (K), j_);                                   \
-        }                                                                      \
-    } while (0)
+/* The fused kernel's state: the array, the elements still unplaced (i),
+   and for the look-ahead kernels the next bucket to prefetch; the word
+   source is a separate local. Locals per kernel call, never escaping its
+   inlined functions, so they live in registers. */
+typedef struct fy_run {
+    unsigned char *a;
+    size_t size; /* a constant wherever inlined, unless any */
+    int any;     /* element size not 1, 2, 4, 8, 16: fsh_swap_bytes */
+    size_t i;
+    int ahead_on; /* a look-ahead kernel (a constant wherever inlined) */
+    size_t ahead_from;
+    const unsigned char *ahead, *ahead_end;
+} fy_run;
 
-/* Cheap tests: below a power of two 2^C >= P (a shift, no 64-bit constant
-   held in a register), below the bound itself for single dice, below the
-   product for the greedy tail. */
-#define FY_BELOW_POW2(lo, C) (((lo) >> (C)) == 0)
-#define FY_BELOW_I(lo, unused) ((lo) < i)
-#define FY_BELOW_P(lo, unused) ((lo) < p_)
+/* Cheap tests on a batch's final low half lo, true whenever lo < 2^64 mod P:
+   below a power of two 2^c >= P (a shift, no 64-bit constant held in a
+   register), below the bound itself for single dice, below the product P
+   for the greedy tail. */
+enum { FY_BELOW_POW2, FY_BELOW_I, FY_BELOW_P };
 
-/* Batches of K dice while i > LOW, each swapped once drawn. */
-#define FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, FAILS, C)                        \
-    do {                                                                       \
-        size_t i0_ = i;                                                        \
-        while (i > (LOW) && FY_MORE(NEXT)) {                                   \
-            uint64_t j_[K];                                                    \
-            FY_DRAW(NEXT, K, FAILS, C);                                        \
-            FY_AHEAD_STEP;                                                     \
-            _Pragma("GCC unroll 8") for (unsigned d_ = 0; d_ < (K); d_++)      \
-                SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                     \
-            i -= (K);                                                          \
-        }                                                                      \
-        FY_COUNT(NEXT, (i0_ - i) / (K));                                       \
-        (void)i0_;                                                             \
-    } while (0)
+/* Draw the batch b = i, ..., i-k+1 into j[0..k). The indices are all drawn
+   before the first swap: swapping each as it comes (undoing the batch on
+   the rare failure) was measured 1.2-1.7x slower. */
+static inline __attribute__((always_inline)) void
+fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
+        uint64_t p, uint64_t *j)
+{
+    uint64_t r = ws_next(w, src), lo = fy_dice(r, i, k, j);
+    int fails = test == FY_BELOW_POW2 ? (lo >> c) == 0
+                : test == FY_BELOW_I  ? lo < i
+                                      : lo < p;
+    if (FSH_UNLIKELY(fails)) {
+        /* An opaque copy of i: the hot path's bounds i-1, i-2, ... are not
+           kept alive (in registers) for this branch. */
+        size_t ic = FSH_OPAQUE(i);
+        wsrc cw = *w;
+        r = fy_exact_word(&cw, src == WS_BUFFERED ? ws_buffered
+                               : src == WS_DRAIN  ? ws_drain
+                                                  : ws_counted,
+                          ic, k, r);
+        *w = cw;
+        (void)fy_dice(r, ic, k, j);
+    }
+}
 
-#define FY_PHASE_POW2(SWAP, a, SIZE, NEXT, K, LOW, C)                          \
-    FY_PHASE(SWAP, a, SIZE, NEXT, K, LOW, FY_BELOW_POW2, C);
+/* Look-ahead kernels, for the scatter shuffle's buckets: the same shuffle,
+   while the next bucket [ahead, ahead_end) is prefetched one line per batch
+   (two for 16-byte elements), so it is (mostly) in cache when its turn
+   comes instead of being streamed in first (0.23 ns per element at
+   n = 1e8). The prefetching starts halfway: from then on the positions
+   above i are final and never touched again, so the next bucket takes their
+   place in cache instead of competing with the whole current one. */
+static inline __attribute__((always_inline)) void fy_ahead_step(fy_run *f)
+{
+    if (f->ahead_on && f->i <= f->ahead_from && f->ahead < f->ahead_end) {
+        int two = f->size > 8;
+        __builtin_prefetch((const void *)f->ahead, 1);
+        if (two)
+            __builtin_prefetch((const void *)(f->ahead + 64), 1);
+        f->ahead += two ? 128 : 64;
+    }
+}
 
-/* The backward Fisher-Yates over a[0..n) from i (elements still unplaced)
-   down, with words from NEXT, while FY_MORE(NEXT). The phases are
-   FY_BATCH_PHASES, as in fy_fill, a function of i alone, so a second run
-   resumes where one stopped. The
-   last FSH_GREEDY_TAIL positions take the greedy plans (fsh_batch_plan). */
-#define FY_FUSED(SWAP, a, SIZE, NEXT)                                          \
-    do {                                                                       \
-        FY_PHASE(SWAP, a, SIZE, NEXT, 1, (size_t)1 << 30, FY_BELOW_I, 0);      \
-        FY_BATCH_PHASES(FY_PHASE_POW2, SWAP, a, SIZE, NEXT)                    \
-        while (i > 1 && FY_MORE(NEXT)) {                                       \
-            uint64_t p_, j_[FSH_GREEDY_TAIL];                                  \
-            unsigned k_ = fsh_batch_plan(i, FSH_BATCH_CAP, &p_);               \
-            FY_DRAW(NEXT, k_, FY_BELOW_P, 0);                                  \
-            for (unsigned d_ = 0; d_ < k_; d_++)                               \
-                SWAP(a, i - 1 - d_, (size_t)j_[d_], SIZE);                     \
-            i -= k_;                                                           \
-            FY_COUNT(NEXT, 1);                                                 \
-        }                                                                      \
-    } while (0)
+/* Batches of k dice while i > low, each swapped once drawn. */
+static inline __attribute__((always_inline)) void
+fy_phase(fy_run *f, wsrc *w, int src, unsigned k, size_t low, int test,
+         unsigned c)
+{
+    size_t i0 = f->i;
+    while (f->i > low && ws_more(w, src)) {
+        uint64_t j[6]; /* k <= 6 */
+        fy_draw(w, src, f->i, k, test, c, 0, j);
+        fy_ahead_step(f);
+#pragma GCC unroll 8
+        for (unsigned d = 0; d < k; d++)
+            fy_swap(f->a, f->i - 1 - d, (size_t)j[d], f->size, f->any);
+        f->i -= k;
+    }
+    ws_count(w, src, (i0 - f->i) / k);
+}
 
-/* The kernel body for any source. */
-#define FY_BODY(SWAP, a, n, SIZE)                                              \
-    do {                                                                       \
-        if (rng->src == FSH_SRC_RANDINT) {                                     \
-            for (size_t i = (n)-1; i > 0; i--)                                 \
-                SWAP(a, i, (size_t)fsh_randint_draw(rng, i + 1), SIZE);        \
-            break;                                                             \
-        }                                                                      \
-        wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0};                               \
-        size_t i = (n);                                                        \
-        if (rng->src == FSH_SRC_XOSHIRO) {                                     \
-            w.s0 = rng->xs[0], w.s1 = rng->xs[1];                              \
-            w.s2 = rng->xs[2], w.s3 = rng->xs[3];                              \
-            if (w.pos < FSH_BUF_WORDS)                                         \
-                FY_FUSED(SWAP, a, SIZE, ws_drain);                             \
-            FY_FUSED(SWAP, a, SIZE, ws_xoshiro);                               \
-            rng->xs[0] = w.s0, rng->xs[1] = w.s1;                              \
-            rng->xs[2] = w.s2, rng->xs[3] = w.s3;                              \
-            rng->words_made += w.made;                                         \
-        } else {                                                               \
-            FY_FUSED(SWAP, a, SIZE, ws_buffered);                              \
-        }                                                                      \
-        rng->pos = w.pos;                                                      \
-    } while (0)
+/* One FY_BATCH_PHASES phase of the fused kernel. */
+#define FY_FUSED_PHASE(f, w, src, K, LOW, C)                                   \
+    fy_phase((f), (w), (src), (K), (LOW), FY_BELOW_POW2, (C));
+
+/* The backward Fisher-Yates from f->i (elements still unplaced) down, with
+   words from src, while ws_more. The phases are FY_BATCH_PHASES, as in
+   fy_fill, a function of i alone, so a second run resumes where one
+   stopped. The last FSH_GREEDY_TAIL positions take the greedy plans
+   (fsh_batch_plan). */
+static inline __attribute__((always_inline)) void fy_fused(fy_run *f,
+                                                           wsrc *w, int src)
+{
+    fy_phase(f, w, src, 1, (size_t)1 << 30, FY_BELOW_I, 0);
+    FY_BATCH_PHASES(FY_FUSED_PHASE, f, w, src)
+    while (f->i > 1 && ws_more(w, src)) {
+        uint64_t p, j[FSH_GREEDY_TAIL];
+        unsigned k = fsh_batch_plan(f->i, FSH_BATCH_CAP, &p);
+        fy_draw(w, src, f->i, k, FY_BELOW_P, 0, p, j);
+        for (unsigned d = 0; d < k; d++)
+            fy_swap(f->a, f->i - 1 - d, (size_t)j[d], f->size, f->any);
+        f->i -= k;
+        ws_count(w, src, 1);
+    }
+}
+
+/* The kernel body for any source. ahead: the look-ahead kernels' next
+   bucket (ahead_on), else NULL. */
+static inline __attribute__((always_inline)) void
+fy_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size, int any,
+        int ahead_on, const unsigned char *ahead,
+        const unsigned char *ahead_end)
+{
+    if (rng->src == FSH_SRC_RANDINT) {
+        for (size_t i = n - 1; i > 0; i--)
+            fy_swap(a, i, (size_t)fsh_randint_draw(rng, i + 1), size, any);
+        return;
+    }
+    fy_run f = {a, size, any, n, ahead_on, n / 2, ahead, ahead_end};
+    wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0};
+    if (rng->src == FSH_SRC_XOSHIRO) {
+        w.s0 = rng->xs[0], w.s1 = rng->xs[1];
+        w.s2 = rng->xs[2], w.s3 = rng->xs[3];
+        if (w.pos < FSH_BUF_WORDS)
+            fy_fused(&f, &w, WS_DRAIN);
+        fy_fused(&f, &w, WS_XOSHIRO);
+        rng->xs[0] = w.s0, rng->xs[1] = w.s1;
+        rng->xs[2] = w.s2, rng->xs[3] = w.s3;
+        rng->words_made += w.made;
+    } else {
+        fy_fused(&f, &w, WS_BUFFERED);
+    }
+    rng->pos = w.pos;
+}
 #else
-#define FY_BODY(SWAP, a, n, SIZE)                                              \
-    do {                                                                       \
-        for (size_t i = (n)-1; i > 0; i--)                                     \
-            SWAP(a, i, (size_t)fsh_uniform_fast(rng, i + 1), SIZE);            \
-    } while (0)
+static inline void fy_body(fsh_rng *rng, unsigned char *a, size_t n,
+                           size_t size, int any, int ahead_on,
+                           const unsigned char *ahead,
+                           const unsigned char *ahead_end)
+{
+    (void)ahead_on, (void)ahead, (void)ahead_end;
+    for (size_t i = n - 1; i > 0; i--)
+        fy_swap(a, i, (size_t)fsh_uniform_fast(rng, i + 1), size, any);
+}
 #endif
 
-#define DEFINE_KERNEL(name, SIZE)                                              \
-    static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
-    {                                                                          \
-        FY_BODY(SWAP_FIXED, a, n, SIZE);                                       \
-    }
+/* One plain kernel per element size (n >= 2), and one for any size. */
+static void kernel1(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 1, 0, 0, NULL, NULL);
+}
 
-/* FY_AHEAD_STEP runs once per batch: nothing in the plain kernels; in the
-   look-ahead kernels below, one cache line of the next array prefetched. */
-#define FY_AHEAD_STEP ((void)0)
-DEFINE_KERNEL(kernel1, 1)
-DEFINE_KERNEL(kernel2, 2)
-DEFINE_KERNEL(kernel4, 4)
-DEFINE_KERNEL(kernel8, 8)
-DEFINE_KERNEL(kernel16, 16)
-#undef FY_AHEAD_STEP
+static void kernel2(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 2, 0, 0, NULL, NULL);
+}
 
-/*
- * Look-ahead kernels, for the scatter shuffle's buckets: the same shuffle,
- * while the next bucket [ahead, ahead_end) is prefetched one line per batch
- * (two for 16-byte elements), so it is (mostly) in cache when its turn comes
- * instead of being streamed in first (0.23 ns per element at n = 1e8). The
- * prefetching starts halfway: from then on the positions above i are final
- * and never touched again, so the next bucket takes their place in cache
- * instead of competing with the whole current one.
- */
-#define FY_AHEAD_STEP                                                          \
-    do {                                                                       \
-        if (i <= ahead_from && ahead < ahead_end) {                            \
-            __builtin_prefetch((const void *)ahead, 1);                        \
-            if (ahead_two)                                                     \
-                __builtin_prefetch((const void *)(ahead + 64), 1);             \
-            ahead += ahead_two ? 128 : 64;                                     \
-        }                                                                      \
-    } while (0)
-#define DEFINE_AHEAD_KERNEL(name, SIZE)                                        \
-    static void name(fsh_rng *rng, unsigned char *a, size_t n,                 \
-                     const unsigned char *ahead,                               \
-                     const unsigned char *ahead_end)                           \
-    {                                                                          \
-        const size_t ahead_from = n / 2;                                       \
-        const int ahead_two = (SIZE) > 8;                                      \
-        FY_BODY(SWAP_FIXED, a, n, SIZE);                                       \
-    }
-DEFINE_AHEAD_KERNEL(ahead_kernel4, 4)
-DEFINE_AHEAD_KERNEL(ahead_kernel8, 8)
-DEFINE_AHEAD_KERNEL(ahead_kernel16, 16)
-#undef FY_AHEAD_STEP
-#define FY_AHEAD_STEP ((void)0)
+static void kernel4(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 4, 0, 0, NULL, NULL);
+}
+
+static void kernel8(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 8, 0, 0, NULL, NULL);
+}
+
+static void kernel16(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 16, 0, 0, NULL, NULL);
+}
 
 static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
-    FY_BODY(SWAP_ANY, a, n, size);
+    fy_body(rng, a, n, size, 1, 0, NULL, NULL);
+}
+
+/* The look-ahead kernels (see fy_ahead_step). */
+static void ahead_kernel4(fsh_rng *rng, unsigned char *a, size_t n,
+                          const unsigned char *ahead,
+                          const unsigned char *ahead_end)
+{
+    fy_body(rng, a, n, 4, 0, 1, ahead, ahead_end);
+}
+
+static void ahead_kernel8(fsh_rng *rng, unsigned char *a, size_t n,
+                          const unsigned char *ahead,
+                          const unsigned char *ahead_end)
+{
+    fy_body(rng, a, n, 8, 0, 1, ahead, ahead_end);
+}
+
+static void ahead_kernel16(fsh_rng *rng, unsigned char *a, size_t n,
+                           const unsigned char *ahead,
+                           const unsigned char *ahead_end)
+{
+    fy_body(rng, a, n, 16, 0, 1, ahead, ahead_end);
 }
 
 #ifdef FSH_HAVE_U128
@@ -431,38 +506,49 @@ static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
  */
 #define PF_AHEAD 48
 
-#define DEFINE_PF_KERNEL(name, SIZE)                                           \
-    static void name(fsh_rng *rng, unsigned char *a, size_t n)                 \
-    {                                                                          \
-        wsrc c = {rng, rng->pos, 0, 0, 0, 0, 0};                               \
-        uint64_t ix[2][FY_CHUNK];                                              \
-        size_t cnt[2], top[2], i = n;                                          \
-        unsigned cur = 0;                                                      \
-        top[0] = i;                                                            \
-        cnt[0] = fy_fill(&c, &i, ix[0]);                                       \
-        for (size_t t = 0; t < cnt[0] && t < PF_AHEAD; t++)                    \
-            __builtin_prefetch(a + (size_t)ix[0][t] * SIZE, 1);               \
-        while (cnt[cur] > 0) {                                                 \
-            unsigned nx = cur ^ 1u;                                            \
-            top[nx] = i;                                                       \
-            cnt[nx] = i > 1 ? fy_fill(&c, &i, ix[nx]) : 0;                     \
-            for (size_t t = 0; t < cnt[cur]; t++) {                            \
-                size_t ahead = t + PF_AHEAD;                                   \
-                if (ahead < cnt[cur])                                          \
-                    __builtin_prefetch(a + (size_t)ix[cur][ahead] * SIZE, 1);  \
-                else if (ahead - cnt[cur] < cnt[nx])                           \
-                    __builtin_prefetch(                                        \
-                        a + (size_t)ix[nx][ahead - cnt[cur]] * SIZE, 1);       \
-                SWAP_FIXED(a, top[cur] - 1 - t, (size_t)ix[cur][t], SIZE);     \
-            }                                                                  \
-            cur = nx;                                                          \
-        }                                                                      \
-        rng->pos = c.pos;                                                      \
+static inline __attribute__((always_inline)) void
+pf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    wsrc c = {rng, rng->pos, 0, 0, 0, 0, 0};
+    uint64_t ix[2][FY_CHUNK];
+    size_t cnt[2], top[2], i = n;
+    unsigned cur = 0;
+    top[0] = i;
+    cnt[0] = fy_fill(&c, &i, ix[0]);
+    for (size_t t = 0; t < cnt[0] && t < PF_AHEAD; t++)
+        __builtin_prefetch(a + (size_t)ix[0][t] * size, 1);
+    while (cnt[cur] > 0) {
+        unsigned nx = cur ^ 1u;
+        top[nx] = i;
+        cnt[nx] = i > 1 ? fy_fill(&c, &i, ix[nx]) : 0;
+        for (size_t t = 0; t < cnt[cur]; t++) {
+            size_t ahead = t + PF_AHEAD;
+            if (ahead < cnt[cur])
+                __builtin_prefetch(a + (size_t)ix[cur][ahead] * size, 1);
+            else if (ahead - cnt[cur] < cnt[nx])
+                __builtin_prefetch(a + (size_t)ix[nx][ahead - cnt[cur]] * size,
+                                   1);
+            fy_swap(a, top[cur] - 1 - t, (size_t)ix[cur][t], size, 0);
+        }
+        cur = nx;
     }
+    rng->pos = c.pos;
+}
 
-DEFINE_PF_KERNEL(pf_kernel4, 4)
-DEFINE_PF_KERNEL(pf_kernel8, 8)
-DEFINE_PF_KERNEL(pf_kernel16, 16)
+static void pf_kernel4(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    pf_body(rng, a, n, 4);
+}
+
+static void pf_kernel8(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    pf_body(rng, a, n, 8);
+}
+
+static void pf_kernel16(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    pf_body(rng, a, n, 16);
+}
 #endif
 
 int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)

@@ -5,6 +5,12 @@
 
 #include "rng/rng.h"
 
+/* The rejection threshold of every exact draw here, 2^W mod s for a range
+   of s >= 1 outcomes in W-bit words (word_t): (2^W - s) mod s, one
+   division. A product's low half below it is rejected, which leaves each
+   outcome exactly floor(2^W / s) accepted words. */
+#define FSH_REJECT_BELOW(word_t, s) ((word_t)((word_t)(0u - (s)) % (s)))
+
 /*
  * Lemire's nearly-divisionless bounded integer ("Fast Random Integer
  * Generation in an Interval", ACM TOMACS 2019), written once as a macro so the
@@ -22,7 +28,7 @@
         if (FSH_UNLIKELY(l < s)) {                                             \
             /* Reject the 2^W mod s lowest products so every output has the   \
                same number of preimages. */                                    \
-            word_t t = (word_t)((word_t)(0u - s) % s);                         \
+            word_t t = FSH_REJECT_BELOW(word_t, s);                         \
             while (l < t) {                                                    \
                 m = (dword_t)((dword_t)NEXT(st) * (dword_t)s);                 \
                 l = (word_t)m;                                                 \
@@ -40,7 +46,7 @@ static inline uint64_t fsh_lemire_words(fsh_rng *rng, uint64_t s)
 {
     uint64_t l, hi = fsh_mul128(fsh_next_word(rng), s, &l);
     if (FSH_UNLIKELY(l < s)) {
-        uint64_t t = (0u - s) % s;
+        uint64_t t = FSH_REJECT_BELOW(uint64_t, s);
         while (l < t)
             hi = fsh_mul128(fsh_next_word(rng), s, &l);
     }
@@ -76,7 +82,7 @@ static inline uint64_t fsh_lemire_words(fsh_rng *rng, uint64_t s)
             word_t p = b;                                                      \
             for (unsigned d = 1; d < k; d++)                                   \
                 p = (word_t)(p * (word_t)(b - d));                             \
-            word_t t = (word_t)((word_t)(0u - p) % p);                         \
+            word_t t = FSH_REJECT_BELOW(word_t, p);                         \
             while (r < t) {                                                    \
                 r = NEXT(st);                                                  \
                 for (unsigned d = 0; d < k; d++) {                             \
