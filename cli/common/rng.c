@@ -24,6 +24,13 @@ fsh_rng *lazy_get(lazy_rng *l)
     return l->rng;
 }
 
+void shuffle_records(lazy_rng *l, void *a, size_t n, size_t size,
+                     unsigned threads)
+{
+    if (n > 1)
+        check_status(fsh_shuffle_records(lazy_get(l), a, n, size, threads));
+}
+
 void lazy_free(lazy_rng *l)
 {
     fsh_rng_free(l->rng);

@@ -19,4 +19,10 @@ typedef struct lazy_rng {
 fsh_rng *lazy_get(lazy_rng *l);
 void lazy_free(lazy_rng *l);
 
+/* The library's record permutation (fsh_shuffle_records, the one home of
+   the rule) of a[0..n) on up to threads threads; fewer than 2 records draw
+   nothing, so they need no rng and no OS entropy. */
+void shuffle_records(lazy_rng *l, void *a, size_t n, size_t size,
+                     unsigned threads);
+
 #endif

@@ -115,7 +115,7 @@ int cmd_deal(int argc, char **argv)
     outw *out = out_new(STDOUT_FILENO);
     for (size_t i = 0; i < k; i++) {
         char name[8];
-        check_status(fsh_card_name(cards[i], notation, name, sizeof name));
+        check_status(fsh_card_name(name, sizeof name, cards[i], notation));
         size_t len = strlen(name);
         name[len++] = (i + 1) % 13 == 0 || i + 1 == k ? '\n' : ' ';
         if (out_write(out, name, len) != 0)

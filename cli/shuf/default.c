@@ -1,5 +1,5 @@
 /* Default mode: the library's exact draws, keyed from the OS or --seed.
- * Full shuffles are the record permutation (perm.c) of the record count,
+ * Full shuffles are the library's record permutation of the record count,
  * -n on lines is Algorithm R plus a shuffle of the reservoir, -i with
  * -n below the range is a sparse forward Fisher-Yates (fsh_rangeperm),
  * -r draws each line independently.
@@ -10,7 +10,6 @@
 #include "common/xalloc.h"
 #include "io/input.h"
 #include "shuf/full.h"
-#include "shuf/perm.h"
 #include "shuf/reservoir.h"
 
 #include <stdlib.h>
@@ -27,7 +26,7 @@ static uint64_t uniform_n(lazy_rng *g, uint64_t n)
 {
     uint64_t j = 0;
     if (n > 1)
-        check_status(fsh_uniform(lazy_get(g), n, &j));
+        check_status(fsh_uniform(lazy_get(g), &j, n));
     return j;
 }
 
@@ -37,7 +36,7 @@ static size_t algr_slot(lazy_rng *g, uint64_t t, size_t k)
 {
     size_t slot = (size_t)t;
     if (t >= k)
-        check_status(fsh_reservoir_slot(lazy_get(g), t, k, &slot));
+        check_status(fsh_reservoir_slot(lazy_get(g), &slot, k, t));
     return slot;
 }
 
@@ -71,7 +70,7 @@ static size_t index_sample(lazy_rng *g, uint64_t n, uint64_t k,
             xalloc_die();                                                      \
         for (size_t i = 0; i < (size_t)n; i++)                                 \
             v[i] = (T)i;                                                       \
-        v = perm_records(&r->rng, v, (size_t)n, sizeof *v, o->big.threads);    \
+        shuffle_records(&r->rng, v, (size_t)n, sizeof *v, o->big.threads);       \
         outw *out = run_open_output(r);                                        \
         for (size_t i = 0; i < (size_t)n; i++)                                 \
             if (out_number(out, o->lo + v[i], o->delim) != 0)                  \
@@ -94,7 +93,7 @@ static void run_range(shuf_run *r)
         for (uint64_t i = 0; i < head || !o->head_set; i++) {
             uint64_t v = o->lo;
             if (n > 1)
-                check_status(fsh_uniform_range(rng, o->lo, o->hi, &v));
+                check_status(fsh_uniform_range(rng, &v, o->lo, o->hi));
             if (out_number(out, v, o->delim) != 0)
                 break;
         }
@@ -109,13 +108,13 @@ static void run_range(shuf_run *r)
         /* head < n: O(head) memory, values streamed as drawn. */
         fsh_rangeperm *rp;
         size_t hint = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
-        check_status(fsh_rangeperm_new(&rp, n - 1, hint));
+        check_status(fsh_rangeperm_new(&rp, o->lo, o->hi, hint));
         fsh_rng *rng = lazy_get(&r->rng);
         outw *out = run_open_output(r);
         for (uint64_t i = 0; i < head; i++) {
             uint64_t v;
             check_status(fsh_rangeperm_next(rng, rp, &v));
-            if (out_number(out, o->lo + v, o->delim) != 0)
+            if (out_number(out, v, o->delim) != 0)
                 break;
         }
         fsh_rangeperm_free(rp);

@@ -1,5 +1,6 @@
 /* External mode: more records than --memory holds, shuffled through
- * temporary files with the permutation of shuf/perm.c. It counts the
+ * temporary files with the library's record permutation, in pieces
+ * (fsh_records_buckets, fsh_records_shuffle_group). It counts the
  * records (a pipe is first copied to a spool file), then pass 1 writes
  * each record, prefixed by a 32-bit tag, to the temporary file of its
  * group, and pass 2 loads each group, orders it and writes it out:
@@ -17,7 +18,6 @@
 #include "common/xalloc.h"
 #include "io/fhash.h"
 #include "io/tmpfile.h"
-#include "shuf/perm.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +33,7 @@ typedef struct ext {
     uint64_t raw;        /* bytes read from the input by the count pass */
     uint64_t hash;       /* their hash */
     int check;           /* the input is the user's file: check the hash */
-    int small;           /* n <= FSH_FILESHUF_SMALL: position groups */
+    int small;           /* n <= FSH_RECORDS_SMALL: position groups */
     uint8_t key[32];
     unsigned bits, gbits; /* bucket bits, group bits (large) */
     uint32_t *pos;       /* small: output position of each record */
@@ -91,7 +91,7 @@ static void ext_distribute(ext *x, int fd, uint64_t header)
             } else {
                 if (idat == idn) {
                     idn = ID_CHUNK;
-                    check_status(fsh_fileshuf_buckets(x->key, x->bits, i, ids, idn));
+                    check_status(fsh_records_buckets(x->key, ids, idn, x->bits, i));
                     idat = 0;
                 }
                 tag = ids[idat++];
@@ -164,9 +164,11 @@ static void ext_group(ext *x, size_t g, outw *out, uint64_t *written)
         }
         free(off);
     } else {
-        size_t nb = (size_t)1 << (x->bits - x->gbits);
+        uint32_t nb = (uint32_t)1 << (x->bits - x->gbits);
         uint32_t lo = (uint32_t)(g << (x->bits - x->gbits));
-        ord = perm_group(x->key, off, cnt, tag, lo, nb, x->threads);
+        check_status(fsh_records_shuffle_group(x->key, off, cnt, sizeof *off,
+                                               tag, lo, nb, x->threads));
+        ord = off;
     }
     free(tag);
     for (size_t i = 0; i < cnt; i++) {
@@ -259,7 +261,7 @@ ext *ext_prepare(const ext_args *a, int fd, const char *pre, size_t prelen)
     uint64_t ng = (need + budget - 1) / budget;
     if (ng < 1)
         ng = 1;
-    x.small = !perm_keyed(x.n);
+    x.small = x.n <= FSH_RECORDS_SMALL;
     if (x.small) {
         if (ng > 1024)
             ng = 1024;
@@ -271,14 +273,15 @@ ext *ext_prepare(const ext_args *a, int fd, const char *pre, size_t prelen)
         uint32_t *v = xmalloc((size_t)(x.n ? x.n : 1) * sizeof *v);
         for (size_t i = 0; i < (size_t)x.n; i++)
             v[i] = (uint32_t)i;
-        v = perm_records(a->rng, v, (size_t)x.n, sizeof *v, x.threads);
+        shuffle_records(a->rng, v, (size_t)x.n, sizeof *v, x.threads);
         x.pos = xmalloc((size_t)(x.n ? x.n : 1) * sizeof *x.pos);
         for (size_t k = 0; k < (size_t)x.n; k++)
             x.pos[v[k]] = (uint32_t)k;
         free(v);
     } else {
-        perm_key(a->rng, x.key);
-        x.bits = fsh_fileshuf_bits(x.n);
+        /* The record permutation's key: the rng's next 32 bytes. */
+        check_status(fsh_rng_bytes(lazy_get(a->rng), x.key, sizeof x.key));
+        x.bits = fsh_records_bits(x.n);
         unsigned gb = 0;
         while (gb < x.bits && gb < 10 && ((uint64_t)1 << gb) < ng)
             gb++;

@@ -3,7 +3,6 @@
 #include "shuf/full.h"
 
 #include "common/xalloc.h"
-#include "shuf/perm.h"
 #include "shuf/records.h"
 
 #include <stdlib.h>
@@ -58,11 +57,11 @@ full *full_prepare(const ext_args *a, int fd)
     recs *r = &f->r;
     scan_records(&f->body, a->delim, r);
     if (r->wide)
-        r->off64 = perm_records(a->rng, r->off64, r->n, sizeof *r->off64,
-                                a->big->threads);
+        shuffle_records(a->rng, r->off64, r->n, sizeof *r->off64,
+                        a->big->threads);
     else
-        r->off32 = perm_records(a->rng, r->off32, r->n, sizeof *r->off32,
-                                a->big->threads);
+        shuffle_records(a->rng, r->off32, r->n, sizeof *r->off32,
+                        a->big->threads);
     return f;
 }
 

@@ -118,7 +118,7 @@ int run_gnu(shuf_run *r)
             /* A prefix of the permutation: O(ahead) memory. */
             if (ahead > 0) {
                 size_t hint = ahead < SIZE_MAX ? (size_t)ahead : SIZE_MAX;
-                if (fsh_rangeperm_new(&rp, n - 1, hint) != FSH_OK)
+                if (fsh_rangeperm_new(&rp, 0, n - 1, hint) != FSH_OK)
                     xalloc_die();
                 /* All draws come before the output is opened, as in GNU. */
                 if (ahead > SIZE_MAX / sizeof(uint64_t))
@@ -128,7 +128,7 @@ int run_gnu(shuf_run *r)
                     xalloc_die();
                 for (uint64_t i = 0; i < ahead; i++) {
                     uint64_t rnd = gnurand_choose(g, n - i);
-                    if (fsh_rangeperm_next_at(rp, rnd, &perm[i]) != FSH_OK)
+                    if (fsh_rangeperm_next_at(rp, &perm[i], rnd) != FSH_OK)
                         xalloc_die();
                 }
                 fsh_rangeperm_free(rp);

@@ -16,9 +16,9 @@ static void init_names(void)
         return;
     for (uint32_t c = 0; c < 52; c++)
         for (int nt = 0; nt < 2; nt++) {
-            FZ_CHECK(fsh_card_name(c, nt, names[nt][c], 8) == FSH_OK);
+            FZ_CHECK(fsh_card_name(names[nt][c], 8, c, nt) == FSH_OK);
             uint32_t back = 99;
-            FZ_CHECK(fsh_card_parse(names[nt][c], &back) == FSH_OK);
+            FZ_CHECK(fsh_card_parse(&back, names[nt][c]) == FSH_OK);
             FZ_CHECK(back == c);
         }
     done = 1;
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(s, data, size);
     s[size] = '\0';
     uint32_t card = 1000;
-    int rc = fsh_card_parse(s, &card);
+    int rc = fsh_card_parse(&card, s);
     int known = -1;
     for (uint32_t c = 0; c < 52 && known < 0; c++)
         if (strcmp(s, names[0][c]) == 0 || strcmp(s, names[1][c]) == 0)
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= 7) {
         int rank = (int8_t)data[0], suit = (int8_t)data[1];
         uint32_t c = 1000;
-        rc = fsh_card_make(rank, suit, &c);
+        rc = fsh_card_make(&c, rank, suit);
         int ok = rank >= 2 && rank <= 14 && suit >= 0 && suit <= 3;
         FZ_CHECK((rc == FSH_OK) == ok);
         if (ok) {
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *buf = malloc(len ? len : 1);
         FZ_CHECK(buf != NULL);
         uint32_t cc = any % 64;
-        rc = fsh_card_name(cc, nt, len ? buf : NULL, len);
+        rc = fsh_card_name(len ? buf : NULL, len, cc, nt);
         if (rc == FSH_OK) {
             FZ_CHECK(cc < 52 && (nt == 0 || nt == 1));
             FZ_CHECK(strcmp(buf, names[nt][cc]) == 0);

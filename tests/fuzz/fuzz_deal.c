@@ -86,10 +86,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(name, p, (size_t)(e - p));
         name[e - p] = '\0';
         uint32_t c;
-        FZ_CHECK(fsh_card_parse(name, &c) == FSH_OK);
+        FZ_CHECK(fsh_card_parse(&c, name) == FSH_OK);
         FZ_CHECK(c == want[i]);
-        FZ_CHECK(fsh_card_name(c, poker ? FSH_CARD_POKER : FSH_CARD_UNICODE,
-                               expect, sizeof expect) == FSH_OK);
+        FZ_CHECK(fsh_card_name(expect, sizeof expect, c,
+                               poker ? FSH_CARD_POKER : FSH_CARD_UNICODE) == FSH_OK);
         FZ_CHECK(strcmp(name, expect) == 0);
         p = e + 1;
     }

@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(v);
     } else if (m > 0) {
         fsh_rangeperm *rp;
-        FZ_CHECK(fsh_rangeperm_new(&rp, n - 1, (size_t)m) == FSH_OK);
+        FZ_CHECK(fsh_rangeperm_new(&rp, 0, n - 1, (size_t)m) == FSH_OK);
         for (size_t i = 0; i < (size_t)m; i++) {
             uint64_t v;
             FZ_CHECK(fsh_rangeperm_next(rng, rp, &v) == FSH_OK);

@@ -1,6 +1,6 @@
 /* Target seed: seeds as the library and the CLI read them.
    - fsh_rng_seed(bytes) is ChaCha20 keyed with SHA-256("fairshuf/seed/v1"
-     || 0x00 || bytes) (checked with libsodium and fsh_rng_chacha), credited
+     || 0x00 || bytes) (checked with libsodium and fsh_rng_key_chacha), credited
      min(8 len, 256) bits; fsh_rng_seed_gen gives ChaCha12/8 with that key
      and xoshiro256++ from its first 8 bytes;
    - --seed=STRING (no NUL) on -i 1-N equals fsh_shuffle under that seed;
@@ -37,7 +37,7 @@ static void check_library(const uint8_t *data, size_t size)
     uint64_t wa[8], wb[8];
     FZ_CHECK(fsh_rng_seed(a, data, size) == FSH_OK);
     FZ_CHECK(fsh_rng_entropy_bits(a) == (size >= 32 ? 256u : 8u * (unsigned)size));
-    FZ_CHECK(fsh_rng_chacha(b, 20, key, 0, 0) == FSH_OK);
+    FZ_CHECK(fsh_rng_key_chacha(b, 20, key, 0, 0) == FSH_OK);
     words(a, wa, 8);
     words(b, wb, 8);
     FZ_CHECK(memcmp(wa, wb, sizeof wa) == 0);
@@ -45,7 +45,7 @@ static void check_library(const uint8_t *data, size_t size)
         {FSH_GEN_CHACHA20, 20}, {FSH_GEN_CHACHA12, 12}, {FSH_GEN_CHACHA8, 8}};
     for (size_t i = 0; i < 3; i++) {
         FZ_CHECK(fsh_rng_seed_gen(a, ch[i].gen, data, size) == FSH_OK);
-        FZ_CHECK(fsh_rng_chacha(b, ch[i].rounds, key, 0, 0) == FSH_OK);
+        FZ_CHECK(fsh_rng_key_chacha(b, ch[i].rounds, key, 0, 0) == FSH_OK);
         words(a, wa, 8);
         words(b, wb, 8);
         FZ_CHECK(memcmp(wa, wb, sizeof wa) == 0);
@@ -54,7 +54,7 @@ static void check_library(const uint8_t *data, size_t size)
     for (int i = 7; i >= 0; i--)
         x = x << 8 | key[i];
     FZ_CHECK(fsh_rng_seed_gen(a, FSH_GEN_XOSHIRO256PP, data, size) == FSH_OK);
-    FZ_CHECK(fsh_rng_xoshiro(b, x) == FSH_OK);
+    FZ_CHECK(fsh_rng_key_xoshiro(b, x) == FSH_OK);
     words(a, wa, 8);
     words(b, wb, 8);
     FZ_CHECK(memcmp(wa, wb, sizeof wa) == 0);
