@@ -39,7 +39,7 @@ HDRS     := include/fairshuf.h $(wildcard src/*.h)
 .PHONY: all run check sanitize bench install uninstall clean deps examples check-san \
         tsan check-tsan fuzz fuzz-build fuzz-bins
 
-all: $(LIBA) $(LIBSO) $(BIN) fairshuf.pc
+all: $(LIBA) $(LIBSO) $(BIN)
 
 deps:
 	@sh scripts/deps.sh
@@ -64,9 +64,15 @@ $(LIBSO): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
 
-fairshuf.pc: fairshuf.pc.in include/fairshuf.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+# fairshuf.pc is written by install, from that install's PREFIX, LIBDIR and
+# INCLUDEDIR (never a stale copy from an earlier make); "make fairshuf.pc"
+# shows what install would write.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' fairshuf.pc.in
+
+.PHONY: fairshuf.pc
+fairshuf.pc:
+	$(PC_SED) > $@
 
 # A shuffled, dealt deck on the terminal.
 run: deps all
@@ -179,13 +185,14 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(MANDIR)/man1
-	install -m 644 libfairshuf.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 libfairshuf.so $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(VERSION)
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(VERSION)
 	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(firstword $(subst ., ,$(VERSION)))
 	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so
 	install -m 644 include/fairshuf.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 fairshuf.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 755 fairshuf $(DESTDIR)$(BINDIR)/
+	$(PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/fairshuf
 	if [ -f docs/fairshuf.1 ]; then install -m 644 docs/fairshuf.1 $(DESTDIR)$(MANDIR)/man1/; fi
 
 uninstall:
