@@ -82,6 +82,14 @@ $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h tests/gen/*.h) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS)
 
+# Allocation-failure injection (tests/test_alloc.c): the program's and
+# libfairshuf.a's malloc, calloc, realloc, free and pthread_create go
+# through the test's wrappers.
+ALLOC_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=pthread_create
+$(BUILD)/tests/test_alloc: tests/test_alloc.c $(LIBA) tests/check.h $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS) $(ALLOC_WRAP)
+
 # LD_PRELOAD shims for the CLI tests (tests/shim/NAME.c -> libNAME.so):
 # noentropy fails the OS random source, race changes a file being read,
 # fakeproc fakes /proc's cgroup files. Tests find them with lib.sh's shim.
