@@ -39,6 +39,13 @@ for i in "|two_million" two_million; do
     golden c70004a7dfd05909 "$i" "seq 1 2000000 $i --seed=file --memory=1M" \
         --seed=file --memory=1M
 done
+# The record permutation of tests/test_records.c's golden (3,000,000
+# records, seed "records-golden"), through the command.
+seq 0 2999999 >three_million
+golden 48d62e6fe7f5dddf three_million "seq 0 2999999 < --seed=records-golden" \
+    --seed=records-golden
+golden 48d62e6fe7f5dddf "|three_million" "seq 0 2999999 | --seed=records-golden --memory=2M" \
+    --seed=records-golden --memory=2M
 golden 79c51fa93f0a2ab8 /dev/null "deal --seed=hello" deal --seed=hello
 for t in 1 2 4; do
     golden 7ea4598e58c39297 /dev/null "--seed=big -i 1-30000000 --threads=$t" \
