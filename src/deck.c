@@ -24,7 +24,7 @@ static const char poker_suits[] = "cdhs";
 static const char *const unicode_suits[4] = {"\xE2\x99\xA3", "\xE2\x99\xA6",
                                              "\xE2\x99\xA5", "\xE2\x99\xA0"};
 
-int fsh_card_make(int rank, int suit, uint32_t *card)
+int fsh_card_make(uint32_t *card, int rank, int suit)
 {
     if (card == NULL || rank < 2 || rank > 14 || suit < 0 || suit > 3)
         return FSH_EINVAL;
@@ -42,7 +42,7 @@ int fsh_card_suit(uint32_t card)
     return card < 52 ? (int)(card / 13) : FSH_EINVAL;
 }
 
-int fsh_card_name(uint32_t card, int notation, char *buf, size_t len)
+int fsh_card_name(char *buf, size_t len, uint32_t card, int notation)
 {
     if (card >= 52 || buf == NULL ||
         (notation != FSH_CARD_UNICODE && notation != FSH_CARD_POKER))
@@ -70,7 +70,7 @@ int fsh_card_name(uint32_t card, int notation, char *buf, size_t len)
     return FSH_OK;
 }
 
-int fsh_card_parse(const char *name, uint32_t *card)
+int fsh_card_parse(uint32_t *card, const char *name)
 {
     if (name == NULL || card == NULL)
         return FSH_EINVAL;
@@ -79,8 +79,8 @@ int fsh_card_parse(const char *name, uint32_t *card)
         const char *r = strchr(poker_ranks, name[0]);
         const char *s = strchr(poker_suits, name[1]);
         if (r != NULL && s != NULL)
-            return fsh_card_make((int)(r - poker_ranks) + 2,
-                                 (int)(s - poker_suits), card);
+            return fsh_card_make(card, (int)(r - poker_ranks) + 2,
+                                 (int)(s - poker_suits));
         return FSH_EINVAL;
     }
     /* Unicode notation: "10" or a rank letter other than T, then a suit. */
@@ -99,7 +99,7 @@ int fsh_card_parse(const char *name, uint32_t *card)
     }
     for (int s = 0; s < 4; s++)
         if (strcmp(p, unicode_suits[s]) == 0)
-            return fsh_card_make(rank, s, card);
+            return fsh_card_make(card, rank, s);
     return FSH_EINVAL;
 }
 
@@ -153,7 +153,7 @@ void fsh_deck_free(fsh_deck *deck)
     free(deck);
 }
 
-int fsh_deck_shuffle(fsh_deck *deck)
+int fsh_deck_reset(fsh_deck *deck)
 {
     if (deck == NULL)
         return FSH_EINVAL;

@@ -5,8 +5,8 @@
     X(FSH_OK, "success")                                                       \
     X(FSH_EINVAL, "invalid argument")                                          \
     X(FSH_ENOMEM, "out of memory")                                             \
-    X(FSH_EENTROPY, "seed too short for a fair shuffle")                       \
-    X(FSH_EEMPTY, "deck exhausted")                                            \
+    X(FSH_EENTROPY, "seed too short to reach every outcome")                       \
+    X(FSH_EEMPTY, "nothing left to deal or draw")                                            \
     X(FSH_ECALLBACK, "random callback returned a value out of range")          \
     X(FSH_ESYSRAND, "OS random source unavailable")
 

@@ -196,6 +196,14 @@ FSH_HIDDEN int fsh_chacha_impl_pick(const char *request);
    environment variable FSH_CHACHA_IMPL, decided once per process. */
 FSH_HIDDEN int fsh_chacha_impl_active(void);
 
+/* The throwaway ChaCha generator: key r, an rng on the caller's stack, as
+   ChaCha with rounds 8, 12 or 20, key, stream, counter 0; when done,
+   fsh_rng_stack_wipe(r) wipes all of it (key and buffered keystream) with
+   sodium_memzero, which the compiler cannot drop. */
+FSH_HIDDEN void fsh_rng_stack_chacha(fsh_rng *r, int rounds,
+                                     const uint8_t key[32], uint64_t stream);
+FSH_HIDDEN void fsh_rng_stack_wipe(fsh_rng *r);
+
 /* Next word from a buffered source (not FSH_SRC_RANDINT). */
 static inline uint64_t fsh_next_word(fsh_rng *rng)
 {
@@ -409,6 +417,34 @@ static inline uint64_t fsh_uniform_fast(fsh_rng *rng, uint64_t s)
 
 /* Smallest n where log2(n!) > bits, minus 1: the largest fair n. */
 FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
+
+/* ------------------------------------------------------------------------ */
+/* Task runner (src/tasks.c)                                                */
+
+/* The one thread cap of the library. */
+#define FSH_MAX_THREADS 256
+
+/* A running thread's view: stride = threads running (its likely next task
+   is the current one + stride), expect = scratch for the task function
+   (SIZE_MAX at the start of each thread). */
+typedef struct fsh_worker {
+    unsigned stride;
+    size_t expect;
+} fsh_worker;
+
+/* A named kind of task: run(ctx, i, w) for each i in [0, count). */
+typedef struct fsh_tasks {
+    const char *name;
+    void (*run)(void *ctx, size_t i, fsh_worker *w);
+    size_t count;
+} fsh_tasks;
+
+/* threads, or all online cores for 0, capped at FSH_MAX_THREADS. */
+FSH_HIDDEN unsigned fsh_threads_resolve(unsigned threads);
+
+/* Run every task of t on up to threads threads (0: all cores); returns when
+   all are done. */
+FSH_HIDDEN void fsh_tasks_run(const fsh_tasks *t, void *ctx, unsigned threads);
 
 /* ------------------------------------------------------------------------ */
 /* Large arrays (src/scatter.c)                                             */

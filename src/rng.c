@@ -606,7 +606,7 @@ static int new_keyed(fsh_rng **out, int os, const void *seed, size_t len)
     fsh_rng *rng = calloc(1, sizeof *rng);
     if (rng == NULL)
         return FSH_ENOMEM;
-    int rc = os ? fsh_rng_init(rng) : fsh_rng_seed(rng, seed, len);
+    int rc = os ? fsh_rng_rekey(rng) : fsh_rng_seed(rng, seed, len);
     if (rc != FSH_OK) {
         int e = errno;
         fsh_rng_free(rng);
@@ -640,12 +640,12 @@ void fsh_rng_free(fsh_rng *rng)
     free(rng);
 }
 
-int fsh_rng_init(fsh_rng *rng)
+int fsh_rng_rekey(fsh_rng *rng)
 {
-    return fsh_rng_init_gen(rng, FSH_GEN_CHACHA20);
+    return fsh_rng_rekey_gen(rng, FSH_GEN_CHACHA20);
 }
 
-int fsh_rng_init_gen(fsh_rng *rng, fsh_gen gen)
+int fsh_rng_rekey_gen(fsh_rng *rng, fsh_gen gen)
 {
     if (rng == NULL || (gen_rounds(gen) == 0 && gen != FSH_GEN_XOSHIRO256PP))
         return FSH_EINVAL;
@@ -701,9 +701,9 @@ int fsh_rng_seed_gen(fsh_rng *rng, fsh_gen gen, const void *seed, size_t len)
         uint64_t x = 0;
         for (int i = 7; i >= 0; i--)
             x = x << 8 | d[i];
-        rc = fsh_rng_xoshiro(rng, x);
+        rc = fsh_rng_key_xoshiro(rng, x);
     } else {
-        rc = fsh_rng_chacha(rng, gen_rounds(gen), d, 0, 0);
+        rc = fsh_rng_key_chacha(rng, gen_rounds(gen), d, 0, 0);
         if (rc == FSH_OK) {
             rng->gen = gen;
             set_entropy(rng, len > 32 ? 256u : (unsigned)(8 * len));
@@ -713,7 +713,7 @@ int fsh_rng_seed_gen(fsh_rng *rng, fsh_gen gen, const void *seed, size_t len)
     return rc;
 }
 
-int fsh_rng_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
+int fsh_rng_key_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
                    uint64_t stream, uint64_t counter)
 {
     if (rng == NULL || key == NULL ||
@@ -732,7 +732,20 @@ int fsh_rng_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
     return FSH_OK;
 }
 
-int fsh_rng_xoshiro(fsh_rng *rng, uint64_t seed)
+void fsh_rng_stack_chacha(fsh_rng *r, int rounds, const uint8_t key[32],
+                          uint64_t stream)
+{
+    memset(r, 0, sizeof *r); /* no fork canary to keep */
+    int rc = fsh_rng_key_chacha(r, rounds, key, stream, 0);
+    (void)rc; /* FSH_OK: the arguments are the library's own */
+}
+
+void fsh_rng_stack_wipe(fsh_rng *r)
+{
+    sodium_memzero(r, sizeof *r);
+}
+
+int fsh_rng_key_xoshiro(fsh_rng *rng, uint64_t seed)
 {
     if (rng == NULL)
         return FSH_EINVAL;

@@ -17,7 +17,8 @@
 enum { DENSE_NONE = 0, DENSE_U32 = 1, DENSE_U64 = 2 };
 
 struct fsh_rangeperm {
-    uint64_t last;  /* the permutation is of [0, last] */
+    uint64_t lo;    /* values handed out are lo + the positions' values */
+    uint64_t last;  /* the permutation is of [0, last], last = hi - lo */
     uint64_t next;  /* position of the next draw */
     int done;       /* every position has been drawn */
     int dense;      /* DENSE_U32 / DENSE_U64: array storage */
@@ -108,14 +109,19 @@ static int sparse_reserve(fsh_rangeperm *p)
     return FSH_OK;
 }
 
-int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t last, size_t hint)
+int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
+                      size_t hint)
 {
     if (out == NULL)
         return FSH_EINVAL;
     *out = NULL;
+    if (lo > hi)
+        return FSH_EINVAL;
+    uint64_t last = hi - lo;
     fsh_rangeperm *p = calloc(1, sizeof *p);
     if (p == NULL)
         return FSH_ENOMEM;
+    p->lo = lo;
     p->last = last;
     /* An array when the range is at most twice the expected draws: then it
        costs no more than the hash map would. */
@@ -178,7 +184,7 @@ uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm)
     return perm->next;
 }
 
-int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t r, uint64_t *out)
+int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
 {
     if (perm == NULL || out == NULL)
         return FSH_EINVAL;
@@ -211,7 +217,7 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t r, uint64_t *out)
             sparse_put_nogrow(perm, j, vi);
         }
     }
-    *out = v;
+    *out = perm->lo + v;
     if (i == perm->last)
         perm->done = 1;
     else
@@ -223,10 +229,10 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t r, uint64_t *out)
 static int perm_step(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
 {
     uint64_t r;
-    int rc = fsh_uniform_range(rng, 0, perm->last - perm->next, &r);
+    int rc = fsh_uniform_range(rng, &r, 0, perm->last - perm->next);
     if (rc != FSH_OK)
         return rc;
-    return fsh_rangeperm_next_at(perm, r, out);
+    return fsh_rangeperm_next_at(perm, out, r);
 }
 
 int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
@@ -245,8 +251,8 @@ int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
     return perm_step(rng, perm, out);
 }
 
-int fsh_sample_range(fsh_rng *rng, uint64_t lo, uint64_t hi, uint64_t *out,
-                     size_t k)
+int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
+                     uint64_t hi)
 {
     if (rng == NULL || hi < lo || (out == NULL && k > 0))
         return FSH_EINVAL;
@@ -259,18 +265,14 @@ int fsh_sample_range(fsh_rng *rng, uint64_t lo, uint64_t hi, uint64_t *out,
     if ((rc = fsh_rng_check_ordered(rng, last, k)) != FSH_OK)
         return rc;
     fsh_rangeperm *p;
-    rc = fsh_rangeperm_new(&p, last, k);
-    for (size_t i = 0; rc == FSH_OK && i < k; i++) {
-        uint64_t v;
-        rc = perm_step(rng, p, &v);
-        if (rc == FSH_OK)
-            out[i] = lo + v;
-    }
+    rc = fsh_rangeperm_new(&p, lo, hi, k);
+    for (size_t i = 0; rc == FSH_OK && i < k; i++)
+        rc = perm_step(rng, p, &out[i]);
     fsh_rangeperm_free(p);
     return rc;
 }
 
-int fsh_reservoir_slot(fsh_rng *rng, uint64_t seen, size_t k, size_t *slot)
+int fsh_reservoir_slot(fsh_rng *rng, size_t *slot, size_t k, uint64_t seen)
 {
     if (rng == NULL || slot == NULL)
         return FSH_EINVAL;
@@ -291,7 +293,7 @@ int fsh_reservoir_slot(fsh_rng *rng, uint64_t seen, size_t k, size_t *slot)
     /* Item seen+1 of the stream survives with probability k/(seen+1), and
        then evicts a uniformly chosen slot. */
     uint64_t j;
-    rc = fsh_uniform_range(rng, 0, seen, &j);
+    rc = fsh_uniform_range(rng, &j, 0, seen);
     if (rc != FSH_OK)
         return rc;
     *slot = j < (uint64_t)k ? (size_t)j : k;

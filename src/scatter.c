@@ -84,8 +84,7 @@ static fsh_rng *task_rng(const sctx *c, fsh_rng *local, uint64_t node,
 {
     if (c->shared != NULL)
         return c->shared;
-    memset(local, 0, sizeof *local);
-    (void)fsh_rng_chacha(local, c->rounds, c->key, node << 6 | task, 0);
+    fsh_rng_stack_chacha(local, c->rounds, c->key, node << 6 | task);
     return local;
 }
 
@@ -96,7 +95,7 @@ static void task_done(sctx *c, fsh_rng *r)
     atomic_fetch_add(&c->words,
                      (unsigned long long)(r->words_made -
                                           (FSH_BUF_WORDS - r->pos)));
-    memset(r->key, 0, sizeof r->key);
+    fsh_rng_stack_wipe(r);
 }
 
 /* Uniform labels in [0, k): log2(k) bits at a time for a power of two

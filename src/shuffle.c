@@ -586,36 +586,19 @@ int fsh_shuffle_ptr(fsh_rng *rng, void **a, size_t n)
     return fsh_shuffle(rng, a, n, sizeof *a);
 }
 
-int fsh_shuffle_randint(void *base, size_t n, size_t size,
-                        uint64_t (*randint)(void *ctx, uint64_t k), void *ctx)
-{
-    if (randint == NULL || size == 0 || (base == NULL && n > 0) ||
-        n > SIZE_MAX / size)
-        return FSH_EINVAL;
-    unsigned char *a = base;
-    for (size_t i = n > 0 ? n - 1 : 0; i > 0; i--) {
-        uint64_t r = randint(ctx, (uint64_t)i + 1);
-        if (r < 1 || r > (uint64_t)i + 1)
-            return FSH_ECALLBACK; /* a[] is still a permutation */
-        size_t j = (size_t)(r - 1);
-        if (j != i)
-            fsh_swap_bytes(a + i * size, a + j * size, size);
-    }
-    return FSH_OK;
-}
-
-/* Fill out with first, first+1, ... and shuffle it with the kernel above:
+/* Fill out with lo, lo+1, ..., hi and shuffle it with the kernel above:
    linear time, and the same permutation of positions as fsh_shuffle for the
    same rng state. */
-#define DEFINE_PERMUTATION(name, T)                                    \
-    int name(fsh_rng *rng, T *out, size_t n, T first)                          \
+#define DEFINE_PERMUTATION(name, T)                                            \
+    int name(fsh_rng *rng, T *out, T lo, T hi)                                 \
     {                                                                          \
-        if (rng == NULL || (out == NULL && n > 0))                             \
+        if (rng == NULL || out == NULL || lo > hi ||                           \
+            (uint64_t)(hi - lo) >= (uint64_t)(SIZE_MAX / sizeof(T)))           \
             return FSH_EINVAL;                                                 \
-        if (n > 0 && (uint64_t)(n - 1) > (uint64_t)(T)(~(T)0 - first))        \
-            return FSH_EINVAL;                                                 \
+        size_t n = (size_t)(hi - lo) + 1;                                      \
+        T first = lo;                                                          \
         int rc = fsh_rng_ready(rng);                                           \
-        if (rc != FSH_OK || n == 0)                                            \
+        if (rc != FSH_OK)                                                      \
             return rc;                                                         \
         if ((rc = fsh_rng_check_fair(rng, n)) != FSH_OK)                       \
             return rc;                                                         \

@@ -1,19 +1,19 @@
 /* Exactly uniform bounded integers (Lemire's method; see internal.h). */
 #include "internal.h"
 
-int fsh_uniform(fsh_rng *rng, uint64_t bound, uint64_t *out)
+int fsh_uniform(fsh_rng *rng, uint64_t *out, uint64_t n)
 {
-    if (rng == NULL || out == NULL || bound == 0)
+    if (rng == NULL || out == NULL || n == 0)
         return FSH_EINVAL;
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
         return rc;
     /* A bound of 1 has one outcome and consumes no randomness. */
-    *out = bound == 1 ? 0 : fsh_uniform_fast(rng, bound);
+    *out = n == 1 ? 0 : fsh_uniform_fast(rng, n);
     return fsh_rng_take_error(rng);
 }
 
-int fsh_uniform_range(fsh_rng *rng, uint64_t lo, uint64_t hi, uint64_t *out)
+int fsh_uniform_range(fsh_rng *rng, uint64_t *out, uint64_t lo, uint64_t hi)
 {
     if (rng == NULL || out == NULL || hi < lo)
         return FSH_EINVAL;
@@ -22,7 +22,7 @@ int fsh_uniform_range(fsh_rng *rng, uint64_t lo, uint64_t hi, uint64_t *out)
         return fsh_rng_u64(rng, out);
     }
     uint64_t r;
-    int rc = fsh_uniform(rng, hi - lo + 1, &r);
+    int rc = fsh_uniform(rng, &r, hi - lo + 1);
     if (rc == FSH_OK)
         *out = lo + r;
     return rc;
