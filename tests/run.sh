@@ -6,6 +6,7 @@
 #
 # Every program ends its standard output with one summary line:
 #   C tests (tests/check.h)   "NAME: N checks passed, N failed"
+#                             (or "NAME: SKIP: why", one skipped check)
 #   CLI scripts (lib.sh)      "NAME: N passed, N failed, N skipped"
 #   fuzz replays              "fuzz replay TARGET: N inputs ok"
 # where NAME is the program's own name. A program that prints no summary,
@@ -61,6 +62,8 @@ while read -r kind name path <&3; do
     cat "$out"
     # The last line that looks like a summary; its counts as "P F S".
     counts=$(awk -v name="$name" -v kind="$kind" '
+        kind == "c" && $0 ~ /^[^ ]+: SKIP: / {
+            s = ($1 == name ":") ? "0 0 1" : "badname " $1 }
         kind == "c" && $0 ~ /^[^ ]+: [0-9]+ checks passed, [0-9]+ failed$/ {
             s = ($1 == name ":") ? $2 " " $5 " 0" : "badname " $1 }
         kind == "cli" && $0 ~ /^[^ ]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {

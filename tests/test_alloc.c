@@ -143,8 +143,9 @@ typedef struct acase {
     void (*after_fail)(struct acase *c);
     void (*after_ok)(struct acase *c);
     void *ctx;
-    int have_ref; /* the clean run's output is recorded */
-    int must_alloc; /* the clean run must allocate (else the case tests nothing) */
+    int have_ref;   /* the clean run's output is recorded */
+    int must_alloc; /* the clean run must allocate (else the case tests nothing)
+                     */
 } acase;
 
 #define MAX_RUNS 100000L
@@ -163,7 +164,8 @@ static void drive(acase *c, point *pt)
     long total = atomic_load(&pt->seen);
     CHECK_EQ(rc, FSH_OK);
     if (rc != FSH_OK) {
-        fprintf(stderr, "%s: clean run failed: %s\n", c->name, fsh_strerror(rc));
+        fprintf(stderr, "%s: clean run failed: %s\n", c->name,
+                fsh_strerror(rc));
         c->after_fail(c);
         return;
     }
@@ -195,9 +197,8 @@ static void drive(acase *c, point *pt)
             } else {
                 failed++;
                 if (rc != FSH_ENOMEM)
-                    fprintf(stderr, "%s: %s %ld%s failed: status %s\n",
-                            c->name, what, n, persist ? "+" : "",
-                            fsh_strerror(rc));
+                    fprintf(stderr, "%s: %s %ld%s failed: status %s\n", c->name,
+                            what, n, persist ? "+" : "", fsh_strerror(rc));
                 CHECK_EQ(rc, FSH_ENOMEM);
                 long l2 = atomic_load(&live);
                 if (l2 != l1)
@@ -331,7 +332,7 @@ static void rpnew_prepare(acase *c)
 static int rpnew_call(acase *c)
 {
     rpnewcase *x = c->ctx;
-    return fsh_rangeperm_new(&x->p, x->last, x->hint);
+    return fsh_rangeperm_new(&x->p, 0, x->last, x->hint);
 }
 static void rpnew_fail(acase *c)
 {
@@ -356,7 +357,7 @@ static void rpnew_ok(acase *c)
         return;
     int rc = FSH_OK;
     for (uint64_t i = 0; i < RP_DRAWS && rc == FSH_OK; i++)
-        rc = fsh_rangeperm_next_at(x->p, offset_at(x->last, i), &x->out[i]);
+        rc = fsh_rangeperm_next_at(x->p, &x->out[i], offset_at(x->last, i));
     CHECK_EQ(rc, FSH_OK);
     if (!c->have_ref)
         memcpy(x->ref, x->out, sizeof x->ref);
@@ -382,15 +383,15 @@ static void rpnext_prepare(acase *c)
 {
     rpnextcase *x = c->ctx;
     reseed();
-    CHECK_EQ(fsh_rangeperm_new(&x->p, x->last, 0), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_new(&x->p, 0, x->last, 0), FSH_OK);
     for (size_t i = 0; i < RN_DRAWS; i++)
         x->out[i] = UINT64_MAX;
     x->i = 0;
 }
 static int rpnext_step(rpnextcase *x)
 {
-    return x->at ? fsh_rangeperm_next_at(x->p, offset_at(x->last, x->i),
-                                         &x->out[x->i])
+    return x->at ? fsh_rangeperm_next_at(x->p, &x->out[x->i],
+                                         offset_at(x->last, x->i))
                  : fsh_rangeperm_next(seeded, x->p, &x->out[x->i]);
 }
 static int rpnext_call(acase *c)
@@ -465,7 +466,7 @@ static void sample_prepare(acase *c)
 static int sample_call(acase *c)
 {
     samplecase *x = c->ctx;
-    return fsh_sample_range(seeded, x->lo, x->hi, x->out, x->k);
+    return fsh_sample_range(seeded, x->out, x->k, x->lo, x->hi);
 }
 static void sample_fail(acase *c)
 {
@@ -495,7 +496,19 @@ static void sample_ok(acase *c)
    of the input holds i (in its first 4 or 8 bytes; the rest of a 12-byte
    element is a function of i), so "a permutation of the input" is checked
    with a bitmap. */
-enum { SH_U32, SH_U64, SH_GEN12, SH_THREADS, SH_PERM, SH_PERM32 };
+enum {
+    SH_U32,
+    SH_U64,
+    SH_GEN12,
+    SH_THREADS,
+    SH_PERM,
+    SH_PERM32,
+    SH_RECORDS, /* fsh_shuffle_records: unchanged on failure above 2^20 */
+    SH_GROUP    /* fsh_records_shuffle_group: unchanged on failure */
+};
+static uint8_t group_key[32];
+static uint32_t *group_ids; /* bucket ids of the SH_GROUP records */
+static unsigned group_bits;
 typedef struct {
     int kind;
     size_t n, size;
@@ -517,6 +530,12 @@ static uint64_t elem_id(const shufcase *x, size_t i)
     return v;
 }
 
+/* Bytes 8.. of an element larger than 8 bytes. */
+static unsigned char tail_byte(uint64_t id, size_t j)
+{
+    return (unsigned char)((uint32_t)(id * 2654435761u) >> (8 * (j % 4)));
+}
+
 static void shuf_fill(shufcase *x)
 {
     for (size_t i = 0; i < x->n; i++) {
@@ -527,10 +546,8 @@ static void shuf_fill(shufcase *x)
         } else {
             uint64_t v = i;
             memcpy(e, &v, 8);
-            if (x->size == 12) {
-                uint32_t w = (uint32_t)(i * 2654435761u);
-                memcpy(e + 8, &w, 4);
-            }
+            for (size_t j = 8; j < x->size; j++)
+                e[j] = tail_byte(i, j);
         }
     }
 }
@@ -557,9 +574,16 @@ static int shuf_call(acase *c)
     case SH_THREADS:
         return fsh_shuffle_threads(seeded, x->a, x->n, x->size, x->threads);
     case SH_PERM:
-        return fsh_permutation(seeded, (uint64_t *)(void *)x->a, x->n, 0);
+        return fsh_permutation(seeded, (uint64_t *)(void *)x->a, 0, x->n - 1);
+    case SH_RECORDS:
+        return fsh_shuffle_records(seeded, x->a, x->n, x->size, x->threads);
+    case SH_GROUP:
+        return fsh_records_shuffle_group(group_key, x->a, x->n, x->size,
+                                         group_ids, 0,
+                                         (uint32_t)1 << group_bits, x->threads);
     default:
-        return fsh_permutation_u32(seeded, (uint32_t *)(void *)x->a, x->n, 0);
+        return fsh_permutation_u32(seeded, (uint32_t *)(void *)x->a, 0,
+                                   (uint32_t)(x->n - 1));
     }
 }
 /* The array is a permutation of 0..n-1 (ids), 12-byte tails intact. */
@@ -576,19 +600,30 @@ static int shuf_is_perm(shufcase *x)
             ok = 0;
         else
             seen[v / 64] |= (uint64_t)1 << (v % 64);
-        if (ok && x->size == 12) {
-            uint32_t w;
-            memcpy(&w, x->a + i * x->size + 8, 4);
-            ok = w == (uint32_t)(v * 2654435761u);
-        }
+        for (size_t j = 8; ok && j < x->size; j++)
+            ok = x->a[i * x->size + j] == tail_byte(v, j);
     }
     free(seen);
     return ok;
 }
+/* Element i holds id i: the input as prepared. */
+static int shuf_is_input(shufcase *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        if (elem_id(x, i) != i)
+            return 0;
+    return shuf_is_perm(x);
+}
 static void shuf_fail(acase *c)
 {
     shufcase *x = c->ctx;
-    CHECK(shuf_is_perm(x)); /* the documented state after FSH_ENOMEM */
+    /* The documented state after FSH_ENOMEM: the record calls above 2^20
+       records leave the array unchanged, the shuffles leave a permutation. */
+    if (x->kind == SH_GROUP ||
+        (x->kind == SH_RECORDS && x->n > FSH_RECORDS_SMALL))
+        CHECK(shuf_is_input(x));
+    else
+        CHECK(shuf_is_perm(x));
 }
 static void shuf_ok(acase *c)
 {
@@ -621,8 +656,8 @@ int main(void)
     run_case("fsh_rng_new", rng_prepare, rng_call, rng_fail, rng_ok, &rn,
              &allocs);
     rngcase rs = {.seeded = 1};
-    run_case("fsh_rng_new_seeded", rng_prepare, rng_call, rng_fail, rng_ok,
-             &rs, &allocs);
+    run_case("fsh_rng_new_seeded", rng_prepare, rng_call, rng_fail, rng_ok, &rs,
+             &allocs);
 
     deckcase dn = {.n = 52};
     run_case("fsh_deck_new", deck_prepare, deck_call, deck_fail, deck_ok, &dn,
@@ -638,8 +673,8 @@ int main(void)
     run_case("fsh_rangeperm_new (map)", rpnew_prepare, rpnew_call, rpnew_fail,
              rpnew_ok, &rpm, &allocs);
     rpnewcase rpa = {.last = 999, .hint = 1000};
-    run_case("fsh_rangeperm_new (array)", rpnew_prepare, rpnew_call,
-             rpnew_fail, rpnew_ok, &rpa, &allocs);
+    run_case("fsh_rangeperm_new (array)", rpnew_prepare, rpnew_call, rpnew_fail,
+             rpnew_ok, &rpa, &allocs);
 
     static rpnextcase rnx = {.at = 0, .last = (uint64_t)1 << 40};
     run_case("fsh_rangeperm_next (map grows)", rpnext_prepare, rpnext_call,
@@ -652,13 +687,14 @@ int main(void)
        the map grows while the sample is drawn (its sizing stops at 2^20
        slots). */
     size_t kmax = 700000;
-    uint64_t *sout = malloc(kmax * sizeof *sout), *sref = malloc(kmax * sizeof *sref);
+    uint64_t *sout = malloc(kmax * sizeof *sout),
+             *sref = malloc(kmax * sizeof *sref);
     CHECK(sout != NULL && sref != NULL);
     if (sout == NULL || sref == NULL)
         return check_done("test_alloc");
     samplecase s1 = {5, 5 + ((uint64_t)1 << 40), 3000, sout, sref};
-    run_case("fsh_sample_range (map)", sample_prepare, sample_call,
-             sample_fail, sample_ok, &s1, &allocs);
+    run_case("fsh_sample_range (map)", sample_prepare, sample_call, sample_fail,
+             sample_ok, &s1, &allocs);
     samplecase s2 = {10, 1009, 800, sout, sref};
     run_case("fsh_sample_range (array)", sample_prepare, sample_call,
              sample_fail, sample_ok, &s2, &allocs);
@@ -670,7 +706,8 @@ int main(void)
 
     /* 36 MiB arrays: the scatter shuffle. */
     size_t bytes = (size_t)36 << 20;
-    unsigned char *a = malloc(bytes), *ref = malloc(bytes), *ref64 = malloc(bytes);
+    unsigned char *a = malloc(bytes), *ref = malloc(bytes),
+                  *ref64 = malloc(bytes);
     CHECK(a != NULL && ref != NULL && ref64 != NULL);
     if (a == NULL || ref == NULL || ref64 == NULL)
         return check_done("test_alloc");
@@ -679,8 +716,8 @@ int main(void)
     run_case("fsh_shuffle_u32 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
              shuf_ok, &sh, &allocs);
     sh = (shufcase){SH_GEN12, bytes / 12, 12, 0, a, ref, 0};
-    run_case("fsh_shuffle size 12 (36 MiB)", shuf_prepare, shuf_call,
-             shuf_fail, shuf_ok, &sh, &allocs);
+    run_case("fsh_shuffle size 12 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
+             shuf_ok, &sh, &allocs);
     sh = (shufcase){SH_U64, bytes / 8, 8, 0, a, ref64, 0};
     run_case("fsh_shuffle_u64 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
              shuf_ok, &sh, &allocs);
@@ -701,8 +738,42 @@ int main(void)
     run_case("fsh_permutation (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
              shuf_ok, &sh, &allocs);
     sh = (shufcase){SH_PERM32, bytes / 4, 4, 0, a, ref, 0};
-    run_case("fsh_permutation_u32 (36 MiB)", shuf_prepare, shuf_call,
+    run_case("fsh_permutation_u32 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
+             shuf_ok, &sh, &allocs);
+
+    /* Record shuffles: 1.5 million records (above FSH_RECORDS_SMALL, the
+       keyed bucket rule), threads 1 and 4, and FSH_RECORDS_SMALL records of
+       32 bytes (32 MiB: fsh_shuffle, the scatter shuffle). */
+    CHECK_EQ(fsh_rng_set_simulation(seeded, 1), FSH_OK); /* 256 bits anyway */
+    sh = (shufcase){SH_RECORDS, 1500000, 4, 1, a, ref, 0};
+    run_case("fsh_shuffle_records 1.5M, 1 thread", shuf_prepare, shuf_call,
              shuf_fail, shuf_ok, &sh, &allocs);
+    sh = (shufcase){SH_RECORDS, 1500000, 4, 4, a, ref, 1};
+    run_case("fsh_shuffle_records 1.5M, 4 threads", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &allocs);
+    sh = (shufcase){SH_RECORDS, 1500000, 4, 4, a, ref, 1};
+    run_case("fsh_shuffle_records 1.5M, pthread_create", shuf_prepare,
+             shuf_call, shuf_fail, shuf_ok, &sh, &threads_pt);
+    sh = (shufcase){SH_RECORDS, FSH_RECORDS_SMALL, 32, 2, a, ref, 0};
+    run_case("fsh_shuffle_records 2^20 x 32 bytes", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &allocs);
+    /* One group of every bucket of 1.5 million records. */
+    CHECK_EQ(fsh_rng_bytes(seeded, group_key, 32), FSH_OK);
+    group_bits = fsh_records_bits(1500000);
+    group_ids = malloc(1500000 * sizeof *group_ids);
+    CHECK(group_ids != NULL);
+    if (group_ids != NULL) {
+        CHECK_EQ(
+            fsh_records_buckets(group_key, group_ids, 1500000, group_bits, 0),
+            FSH_OK);
+        sh = (shufcase){SH_GROUP, 1500000, 4, 1, a, ref, 0};
+        run_case("fsh_records_shuffle_group, 1 thread", shuf_prepare, shuf_call,
+                 shuf_fail, shuf_ok, &sh, &allocs);
+        sh = (shufcase){SH_GROUP, 1500000, 4, 3, a, ref, 1};
+        run_case("fsh_records_shuffle_group, 3 threads", shuf_prepare,
+                 shuf_call, shuf_fail, shuf_ok, &sh, &allocs);
+        free(group_ids);
+    }
     free(a);
     free(ref);
     free(ref64);
