@@ -35,16 +35,19 @@ golden 0884673864247305 /dev/null "--seed=xyz -i 1-10" --seed=xyz -i 1-10
 golden 2befa59de415543f /dev/null "--seed=k -n 5 -i 1-1000000000" --seed=k -n 5 -i 1-1000000000
 seq 1 2000000 >two_million
 for i in "|two_million" two_million; do
-    golden c70004a7dfd05909 "$i" "seq 1 2000000 $i --seed=file" --seed=file
-    golden c70004a7dfd05909 "$i" "seq 1 2000000 $i --seed=file --memory=1M" \
+    how=file
+    [ "$i" = two_million ] || how=pipe
+    golden c70004a7dfd05909 "$i" "seq 1 2000000 ($how) --seed=file" --seed=file
+    golden c70004a7dfd05909 "$i" "seq 1 2000000 ($how) --seed=file --memory=1M" \
         --seed=file --memory=1M
 done
 # The record permutation of tests/test_records.c's golden (3,000,000
 # records, seed "records-golden"), through the command.
 seq 0 2999999 >three_million
-golden 48d62e6fe7f5dddf three_million "seq 0 2999999 < --seed=records-golden" \
+golden 48d62e6fe7f5dddf three_million "seq 0 2999999 (file) --seed=records-golden" \
     --seed=records-golden
-golden 48d62e6fe7f5dddf "|three_million" "seq 0 2999999 | --seed=records-golden --memory=2M" \
+golden 48d62e6fe7f5dddf "|three_million" \
+    "seq 0 2999999 (pipe) --seed=records-golden --memory=2M" \
     --seed=records-golden --memory=2M
 golden 79c51fa93f0a2ab8 /dev/null "deal --seed=hello" deal --seed=hello
 for t in 1 2 4; do
