@@ -15,7 +15,7 @@ ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
 ALL_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude $(CFLAGS)
-LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden
+LIB_CFLAGS = $(ALL_CFLAGS) -Isrc -fPIC -fvisibility=hidden
 LDLIBS    ?=
 LIBS      = -lsodium -lm -lpthread $(LDLIBS)
 
@@ -26,7 +26,7 @@ OUT      ?= .
 LIBA      = $(OUT)/libfairshuf.a
 LIBSO     = $(OUT)/libfairshuf.so
 BIN       = $(OUT)/fairshuf
-LIB_SRC  := $(sort $(wildcard src/*.c))
+LIB_SRC  := $(sort $(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -34,7 +34,7 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EX_SRC   := $(sort $(wildcard examples/*.c))
 EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
-HDRS     := include/fairshuf.h $(wildcard src/*.h)
+HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
 
 .PHONY: all run check sanitize bench install uninstall clean deps examples check-san \
         tsan check-tsan fuzz fuzz-build fuzz-bins

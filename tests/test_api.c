@@ -1,7 +1,7 @@
 /* Public API contracts: argument checks, entropy refusal, callback errors,
  * fork safety and status strings. */
 #include "check.h"
-#include "internal.h"
+#include "common/wide.h"
 
 #include <limits.h>
 #include <math.h>

@@ -14,7 +14,7 @@
  *   keys, stream ids and counters, several KB each, 20 rounds.
  */
 #include "check.h"
-#include "internal.h"
+#include "rng/chacha.h"
 
 #include <sodium.h>
 #include <string.h>

@@ -4,7 +4,8 @@
    carry boundaries, every block count up to a few passes, and unaligned
    output; and the dispatcher picks and honours FSH_CHACHA_IMPL sensibly. */
 #include "check.h"
-#include "internal.h"
+#include "rng/chacha.h"
+#include "rng/rng.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Cards and decks: encoding, names in both notations, the parser, and the
  * O(1) deck's properties. */
 #include "check.h"
-#include "internal.h"
+#include "common/common.h"
 
 #include <string.h>
 

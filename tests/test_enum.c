@@ -24,7 +24,7 @@
  * algorithm run through the same enumerator and must fail the check.
  */
 #include "check.h"
-#include "internal.h"
+#include "uniform/uniform.h"
 
 #include <stdlib.h>
 #include <string.h>

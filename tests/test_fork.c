@@ -11,7 +11,7 @@
  * state: none of the parent's key, xoshiro state or unread buffered words may
  * be left in it, so the child cannot reproduce the parent's next draws. */
 #include "check.h"
-#include "internal.h"
+#include "rng/rng.h"
 
 #include <string.h>
 #include <sys/wait.h>

@@ -6,7 +6,9 @@
  * enumeration and the chi-square test must reject.
  */
 #include "check.h"
-#include "internal.h"
+#include "shuffle/fy.h"
+#include "shuffle/scatter.h"
+#include "shuffle/thresholds.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * re-seeding wipes all state (the same seed gives the same words again).
  */
 #include "check.h"
-#include "internal.h"
+#include "common/common.h"
 
 #include <string.h>
 

@@ -30,7 +30,7 @@
  * these fixed seeds the outcome is deterministic.
  */
 #include "check.h"
-#include "internal.h"
+#include "common/common.h"
 
 #include <math.h>
 #include <string.h>

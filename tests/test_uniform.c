@@ -15,7 +15,7 @@
  * and must be caught.
  */
 #include "check.h"
-#include "internal.h"
+#include "uniform/uniform.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
  * and seeding with seed + 4k * 0x9e3779b97f4a7c15 continues the sequence.
  */
 #include "check.h"
-#include "internal.h"
+#include "rng/rng.h"
 
 static const uint64_t xoshiro_1234[10] = {
     41943041ULL,

@@ -1,5 +1,6 @@
-/* Ordered k-of-n samples: sparse forward Fisher-Yates and Algorithm R. */
-#include "internal.h"
+/* Ordered k-of-n samples: sparse forward Fisher-Yates (fsh_rangeperm,
+   fsh_sample_range). */
+#include "rng/rng.h"
 
 #include <stdlib.h>
 
@@ -270,32 +271,4 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
         rc = perm_step(rng, p, &out[i]);
     fsh_rangeperm_free(p);
     return rc;
-}
-
-int fsh_reservoir_slot(fsh_rng *rng, size_t *slot, size_t k, uint64_t seen)
-{
-    if (rng == NULL || slot == NULL)
-        return FSH_EINVAL;
-    int rc = fsh_rng_ready(rng);
-    if (rc != FSH_OK)
-        return rc;
-    if (seen < (uint64_t)k) {
-        *slot = (size_t)seen;
-        return FSH_OK;
-    }
-    if (k == 0) {
-        *slot = 0;
-        return FSH_OK;
-    }
-    /* The kept items are a k-subset of the seen + 1 so far. */
-    if ((rc = fsh_rng_check_subset(rng, seen, k)) != FSH_OK)
-        return rc;
-    /* Item seen+1 of the stream survives with probability k/(seen+1), and
-       then evicts a uniformly chosen slot. */
-    uint64_t j;
-    rc = fsh_uniform_range(rng, &j, 0, seen);
-    if (rc != FSH_OK)
-        return rc;
-    *slot = j < (uint64_t)k ? (size_t)j : k;
-    return FSH_OK;
 }

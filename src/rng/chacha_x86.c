@@ -17,7 +17,7 @@
  * rest of the build stays portable; src/rng.c calls them only after
  * __builtin_cpu_supports has confirmed the CPU and OS support them.
  */
-#include "internal.h"
+#include "rng/chacha.h"
 
 #if FSH_CHACHA_X86
 

@@ -1,5 +1,5 @@
 /* Status strings: the one table of messages. */
-#include "internal.h"
+#include "common/common.h"
 
 #define FSH_ERRORS(X)                                                          \
     X(FSH_OK, "success")                                                       \

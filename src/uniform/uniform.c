@@ -1,5 +1,5 @@
 /* Exactly uniform bounded integers (Lemire's method; see internal.h). */
-#include "internal.h"
+#include "uniform/uniform.h"
 
 int fsh_uniform(fsh_rng *rng, uint64_t *out, uint64_t n)
 {

@@ -1,11 +1,7 @@
 /*
  * Large and parallel shuffles.
  *
- * 1. Prefetching Fisher-Yates (mid sizes): fsh_fy_prefetch in shuffle.c,
- *    which draws the plain kernel's indices a chunk ahead; dispatched from
- *    here.
- *
- * 2. In-place scatter shuffle (Rao 1961, Sandelius 1962; Sanders 1998), in
+ * In-place scatter shuffle (Rao 1961, Sandelius 1962; Sanders 1998), in
  *    the rough-shuffle form of Penschuck ("Engineering Shared-Memory Parallel
  *    Shuffling to Generate Random Permutations In-Place", SEA 2023), with an
  *    integer-only multinomial step. One level on a[0..n) with k buckets:
@@ -35,24 +31,21 @@
  *    (stream id = node path in the bucket tree + task), so the output does
  *    not depend on the thread count or on which thread ran a task.
  */
-#include "internal.h"
+#include "shuffle/scatter.h"
 
-#include <pthread.h>
+#include "common/tasks.h"
+#include "shuffle/fy.h"
+#include "shuffle/thresholds.h"
+
+#include <sodium.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <unistd.h>
-#ifdef SC_TIMING
-#include <stdio.h>
-#include <time.h>
-#endif
 
 /* ------------------------------------------------------------------------ */
 /* Scatter shuffle                                                          */
 
-#ifndef SC_KMAX
-#define SC_KMAX 512   /* buckets per level */
-#endif
-#define SC_SMAX 8     /* stripes of the top level */
+#define SC_KMAX FSH_SCATTER_KMAX /* buckets per level */
+#define SC_SMAX 8                /* stripes of the top level (test hook) */
 #define SC_MAXDEPTH 5 /* levels the stream ids can name (10 bits each) */
 
 #if SC_KMAX <= 256
@@ -383,8 +376,15 @@ typedef struct fixup {
     size_t *cpos; /* chunks * k: next slot of (chunk, label) */
 } fixup;
 
-static void run_tasks(sctx *c, level *lv, fixup *fx, int phase, size_t count,
-                      unsigned threads);
+/* A level's parallel steps: the tasks of one kind share this. */
+typedef struct lvjob {
+    sctx *c;
+    level *lv;
+    fixup *fx;
+} lvjob;
+
+static void fix_bucket_task(void *ctx, size_t j, fsh_worker *w);
+static void fix_place_task(void *ctx, size_t q, fsh_worker *w);
 
 /* Task: compact bucket j's processed parts to the front of its region and
    copy the unlabelled rest (its share of the stash) out to tmp. */
@@ -465,7 +465,9 @@ static void level_fix(sctx *c, level *lv, unsigned threads)
     fx->tmp = m > 0 ? (unsigned char *)(fx->lab + m) : NULL;
     /* b. Compaction; the stash (unlabelled elements, in order of
        position) to tmp. */
-    run_tasks(c, lv, fx, 2, k, threads);
+    lvjob jb = {c, lv, fx};
+    fsh_tasks compact = {"scatter: compact buckets", fix_bucket_task, k};
+    fsh_tasks_run(&compact, &jb, threads);
     /* Each stash element's label: m fresh uniform draws, counted (per
        placement chunk). */
     memset(fx->cpos, 0, fx->chunks * k * sizeof *fx->cpos);
@@ -512,7 +514,8 @@ static void level_fix(sctx *c, level *lv, unsigned threads)
             pos += n_qj;
         }
     }
-    run_tasks(c, lv, fx, 3, fx->chunks, threads);
+    fsh_tasks place = {"scatter: place stash", fix_place_task, fx->chunks};
+    fsh_tasks_run(&place, &jb, threads);
     free(fx->lab);
     free(fx->cpos);
     free(fx);
@@ -588,89 +591,43 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Threads: the top level's stripes, then its buckets, handed out by an
-   atomic counter. Which thread runs a task never changes its output. */
+/* The top level's tasks. Which thread runs a task never changes its
+   output. */
 
-typedef struct job {
-    sctx *c;
-    level *lv;
-    fixup *fx;
-    int phase; /* 0: stripes, 1: buckets, 2: fix_bucket, 3: fix_place */
-    size_t count;
-    unsigned stride; /* threads running: a thread's likely next task */
-    atomic_size_t next;
-} job;
-
-static void *worker(void *arg)
+static void rough_task(void *ctx, size_t s, fsh_worker *w)
 {
-    job *jb = arg;
-    size_t expect = SIZE_MAX; /* the bucket this thread prefetched */
-    for (;;) {
-        size_t t = atomic_fetch_add(&jb->next, 1);
-        if (t >= jb->count)
-            break;
-        if (jb->phase == 0) {
-            rough_stripe(jb->c, jb->lv, (unsigned)t);
-        } else if (jb->phase == 1) {
-            level_bucket(jb->c, jb->lv, (unsigned)t, jb->stride, t == expect);
-            expect = t + jb->stride;
-        } else if (jb->phase == 2) {
-            fix_bucket(jb->c, jb->lv, jb->fx, (unsigned)t);
-        } else {
-            fix_place(jb->c, jb->lv, jb->fx, t);
-        }
-    }
-    return NULL;
+    lvjob *jb = ctx;
+    (void)w;
+    rough_stripe(jb->c, jb->lv, (unsigned)s);
 }
 
-#define MAX_THREADS 256
-
-static void run_job(job *jb, unsigned threads)
+/* A thread's likely next bucket is this one + stride: the leaf prefetches
+   it, and the thread remembers it was prefetched. */
+static void bucket_task(void *ctx, size_t j, fsh_worker *w)
 {
-    pthread_t tid[MAX_THREADS];
-    unsigned made = 0;
-    if (threads > jb->count)
-        threads = (unsigned)jb->count;
-    jb->stride = threads; /* a hint: a failed pthread_create only blurs it */
-    for (unsigned t = 1; t < threads; t++) {
-        if (pthread_create(&tid[made], NULL, worker, jb) != 0)
-            break; /* fewer threads: same output */
-        made++;
-    }
-    worker(jb);
-    for (unsigned t = 0; t < made; t++)
-        pthread_join(tid[t], NULL);
+    lvjob *jb = ctx;
+    level_bucket(jb->c, jb->lv, (unsigned)j, w->stride, j == w->expect);
+    w->expect = j + w->stride;
 }
 
-static void run_tasks(sctx *c, level *lv, fixup *fx, int phase, size_t count,
-                      unsigned threads)
+static void fix_bucket_task(void *ctx, size_t j, fsh_worker *w)
 {
-    job jb;
-    jb.c = c;
-    jb.lv = lv;
-    jb.fx = fx;
-    jb.phase = phase;
-    jb.count = count;
-    atomic_init(&jb.next, 0);
-    run_job(&jb, threads);
+    const lvjob *jb = ctx;
+    (void)w;
+    fix_bucket(jb->c, jb->lv, jb->fx, (unsigned)j);
 }
 
-/* Default tuning (measured on Zen 5, 1 MiB L2, 32 MiB L3; docs/DESIGN.md):
-   buckets of at most 2 MiB go to Fisher-Yates (with up to 512 buckets a
-   level, 1e8 8-byte elements make one level of 1.56 MiB buckets); the top
-   level has 4 stripes (more stripes stop the rough pass earlier: 8 tripled
-   the fix-up's time). */
-#ifndef SC_BASE_BYTES
-#define SC_BASE_BYTES ((size_t)2 << 20)
-#endif
-#ifndef SC_STRIPES
-#define SC_STRIPES 4
-#endif
+static void fix_place_task(void *ctx, size_t q, fsh_worker *w)
+{
+    lvjob *jb = ctx;
+    (void)w;
+    fix_place(jb->c, jb->lv, jb->fx, q);
+}
 
 static void scatter_run(sctx *c, unsigned char *a, size_t n,
                         unsigned threads)
 {
-    unsigned S = c->sfix ? c->sfix : SC_STRIPES;
+    unsigned S = c->sfix ? c->sfix : FSH_SCATTER_STRIPES;
     if (n <= c->base) {
         scatter_node(c, a, n, 1, 0, (ahead){NULL, 0, 1});
         return;
@@ -683,34 +640,12 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
     }
     level lv;
     level_plan(c, &lv, a, n, 1, 0, S, buf);
-    job jb;
-    jb.c = c;
-    jb.lv = &lv;
-    jb.fx = NULL;
-    jb.phase = 0;
-    jb.count = S;
-    atomic_init(&jb.next, 0);
-#ifdef SC_TIMING
-    struct timespec t0, t1, t2, t3;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-#endif
-    run_job(&jb, threads);
-#ifdef SC_TIMING
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-#endif
+    lvjob jb = {c, &lv, NULL};
+    fsh_tasks rough = {"scatter: rough stripes", rough_task, S};
+    fsh_tasks_run(&rough, &jb, threads);
     level_fix(c, &lv, threads);
-#ifdef SC_TIMING
-    clock_gettime(CLOCK_MONOTONIC, &t2);
-#endif
-    jb.phase = 1;
-    jb.count = lv.k;
-    atomic_init(&jb.next, 0);
-    run_job(&jb, threads);
-#ifdef SC_TIMING
-    clock_gettime(CLOCK_MONOTONIC, &t3);
-#define D(a, b) ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)n
-    fprintf(stderr, "k=%u rough %.2f fix %.2f buckets %.2f ns/el\n", lv.k, D(t0, t1), D(t1, t2), D(t2, t3));
-#endif
+    fsh_tasks buckets = {"scatter: buckets", bucket_task, lv.k};
+    fsh_tasks_run(&buckets, &jb, threads);
     free(buf);
 }
 
@@ -757,18 +692,13 @@ int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
 /* Elements per bucket at the base case, for this element size. */
 static size_t base_elems(size_t size)
 {
-    size_t b = SC_BASE_BYTES / size;
+    size_t b = FSH_SCATTER_BASE_BYTES / size;
     return b < 64 ? 64 : b;
 }
 
-int fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
-                      unsigned threads)
+int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                        unsigned threads)
 {
-    if (n <= FSH_SCATTER_MIN_BYTES / size) {
-        if (!fsh_fy_prefetch(rng, a, n, size))
-            fsh_fy_kernel(rng, a, n, size);
-        return FSH_OK;
-    }
     sctx c;
     memset(&c, 0, sizeof c);
     atomic_init(&c.words, 0);
@@ -776,36 +706,8 @@ int fsh_shuffle_large(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     c.size = size;
     c.base = base_elems(size);
     key_from(&c, rng);
-    scatter_run(&c, a, n, threads);
+    scatter_run(&c, a, n, fsh_threads_resolve(threads));
     rng->words_made += (uint64_t)atomic_load(&c.words);
-    memset(c.key, 0, sizeof c.key);
+    sodium_memzero(c.key, sizeof c.key);
     return atomic_load(&c.error) ? FSH_ENOMEM : FSH_OK;
-}
-
-static unsigned all_cores(void)
-{
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    return c < 1 ? 1 : c > MAX_THREADS ? MAX_THREADS : (unsigned)c;
-}
-
-int fsh_shuffle_threads(fsh_rng *rng, void *base, size_t n, size_t size,
-                        unsigned threads)
-{
-    if (rng == NULL || size == 0 || (base == NULL && n > 0) ||
-        n > SIZE_MAX / size)
-        return FSH_EINVAL;
-    int rc = fsh_rng_ready(rng);
-    if (rc != FSH_OK || n < 2)
-        return rc;
-    if (n <= FSH_SCATTER_MIN_BYTES / size || rng->src == FSH_SRC_RANDINT)
-        return fsh_shuffle(rng, base, n, size); /* one thread: same output */
-    rc = fsh_rng_check_fair(rng, n);
-    if (rc != FSH_OK)
-        return rc;
-    if (threads == 0)
-        threads = all_cores();
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
-    rc = fsh_shuffle_large(rng, base, n, size, threads);
-    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
 }

@@ -22,7 +22,10 @@
  * each part then places its records in input order. Any number of parts
  * gives the same output, so the thread count never changes it.
  */
-#include "internal.h"
+#include "common/tasks.h"
+#include "rng/chacha.h"
+#include "rng/rng.h"
+#include "shuffle/shuffle.h"
 
 #include <sodium.h>
 #include <stdatomic.h>
@@ -49,9 +52,7 @@ int fsh_records_buckets(const uint8_t key[32], uint32_t *out, size_t count,
         (out == NULL && count > 0))
         return FSH_EINVAL;
     uint32_t k[8];
-    for (int i = 0; i < 8; i++)
-        k[i] = (uint32_t)key[4 * i] | (uint32_t)key[4 * i + 1] << 8 |
-               (uint32_t)key[4 * i + 2] << 16 | (uint32_t)key[4 * i + 3] << 24;
+    fsh_chacha_key(k, key);
     enum { BLOCKS = 32 };
     uint64_t w[8 * BLOCKS];
     uint64_t counter = first / 8;
@@ -241,13 +242,10 @@ out:
 int fsh_shuffle_records(fsh_rng *rng, void *base, size_t n, size_t size,
                         unsigned threads)
 {
-    if (rng == NULL || size == 0 || (base == NULL && n > 0) ||
-        n > SIZE_MAX / size)
-        return FSH_EINVAL;
     if ((uint64_t)n <= FSH_RECORDS_SMALL)
         return fsh_shuffle(rng, base, n, size);
-    int rc = fsh_rng_ready(rng);
-    if (rc != FSH_OK || (rc = fsh_rng_check_fair(rng, n)) != FSH_OK)
+    int done, rc = fsh_shuffle_check(rng, base, n, size, &done);
+    if (done)
         return rc;
     uint8_t key[32];
     if ((rc = fsh_rng_bytes(rng, key, sizeof key)) != FSH_OK)

@@ -1,7 +1,7 @@
 /* The task runner: count independent tasks handed out in order by an
    atomic counter to up to `threads` threads (the caller's thread included).
    Which thread runs a task never changes a task's output. */
-#include "internal.h"
+#include "common/tasks.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

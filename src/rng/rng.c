@@ -1,248 +1,17 @@
-/* Word sources: OS entropy, ChaCha8/12/20, xoshiro256++, user callbacks. */
-#include "internal.h"
+/* The rng object: keying (OS, seed, raw key, callbacks), fork safety, the
+   guard, the word buffer and its refill, words and bytes. */
+#include "rng/rng.h"
+
+#include "common/wide.h"
+#include "rng/chacha.h"
+#include "rng/xoshiro.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <pthread.h>
 #include <sodium.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <unistd.h>
-
-/* ------------------------------------------------------------------------ */
-/* OS entropy                                                               */
-
-/* Read len bytes from /dev/urandom; FSH_ESYSRAND with errno kept on failure
-   (EIO stands in for a device that ends early). */
-static int read_urandom(uint8_t *p, size_t len)
-{
-    int fd;
-    do
-        fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0)
-        return FSH_ESYSRAND;
-    while (len > 0) {
-        ssize_t r = read(fd, p, len);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            int e = r == 0 ? EIO : errno;
-            close(fd);
-            errno = e;
-            return FSH_ESYSRAND;
-        }
-        p += r;
-        len -= (size_t)r;
-    }
-    close(fd);
-    return FSH_OK;
-}
-
-int fsh_entropy(void *buf, size_t len)
-{
-    uint8_t *p = buf;
-    if (p == NULL && len > 0)
-        return FSH_EINVAL;
-    while (len > 0) {
-        /* getrandom returns at most 32 MiB - 1 per call and may be
-           interrupted; loop over partial reads. */
-        ssize_t r = getrandom(p, len, 0);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            /* ENOSYS (old kernel) or a seccomp filter: the device is as
-               good as the syscall once the pool is initialised. */
-            return read_urandom(p, len);
-        }
-        p += r;
-        len -= (size_t)r;
-    }
-    return FSH_OK;
-}
-
-/* ------------------------------------------------------------------------ */
-/* ChaCha (D. J. Bernstein), original layout: 64-bit counter, 64-bit nonce.  */
-
-static inline uint32_t rotl32(uint32_t x, int r)
-{
-    return (x << r) | (x >> (32 - r));
-}
-
-static inline uint32_t load32_le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-#define QR(a, b, c, d)                                                         \
-    do {                                                                       \
-        a += b; d ^= a; d = rotl32(d, 16);                                     \
-        c += d; b ^= c; b = rotl32(b, 12);                                     \
-        a += b; d ^= a; d = rotl32(d, 8);                                      \
-        c += d; b ^= c; b = rotl32(b, 7);                                      \
-    } while (0)
-
-static void chacha_core(const uint32_t key[8], uint64_t counter,
-                        uint64_t stream, int rounds, uint32_t out[16])
-{
-    uint32_t in[16] = {
-        0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u, /* "expand 32-byte k" */
-        key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
-        (uint32_t)counter, (uint32_t)(counter >> 32),
-        (uint32_t)stream, (uint32_t)(stream >> 32)};
-    uint32_t x[16];
-    memcpy(x, in, sizeof x);
-    for (int r = 0; r < rounds; r += 2) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
-    }
-    for (int i = 0; i < 16; i++)
-        out[i] = x[i] + in[i];
-}
-
-void fsh_chacha_block(const uint32_t key[8], uint64_t counter, uint64_t stream,
-                      int rounds, uint8_t out[64])
-{
-    uint32_t w[16];
-    chacha_core(key, counter, stream, rounds, w);
-    for (int i = 0; i < 16; i++) {
-        out[4 * i + 0] = (uint8_t)w[i];
-        out[4 * i + 1] = (uint8_t)(w[i] >> 8);
-        out[4 * i + 2] = (uint8_t)(w[i] >> 16);
-        out[4 * i + 3] = (uint8_t)(w[i] >> 24);
-    }
-    sodium_memzero(w, sizeof w);
-}
-
-void fsh_chacha_blocks_portable(const uint32_t key[8], uint64_t counter,
-                                uint64_t stream, int rounds, uint64_t *out,
-                                size_t nblocks)
-{
-    uint32_t w[16];
-    for (size_t b = 0; b < nblocks; b++) {
-        chacha_core(key, counter + b, stream, rounds, w);
-        /* Word k of the stream is keystream bytes 8k..8k+7, little-endian. */
-        for (int i = 0; i < 8; i++)
-            out[8 * b + (size_t)i] =
-                (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
-    }
-    sodium_memzero(w, sizeof w);
-}
-
-/* Kernel dispatch. The only shared state is the choice itself, written once
-   under pthread_once before any reader sees it; it depends only on the CPU
-   and on FSH_CHACHA_IMPL, so every rng in the process agrees. */
-
-static const char *const chacha_impl_names[FSH_CHACHA_NIMPL] = {
-    "portable", "avx2", "avx512"};
-
-int fsh_chacha_impl_available(int impl)
-{
-    switch (impl) {
-    case FSH_CHACHA_PORTABLE:
-        return 1;
-#if FSH_CHACHA_X86
-    /* libgcc/compiler-rt also check that the OS saves the ymm/zmm state
-       (XGETBV) before reporting these. */
-    case FSH_CHACHA_AVX2:
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") != 0;
-    case FSH_CHACHA_AVX512:
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx512f") != 0;
-#endif
-    default:
-        return 0;
-    }
-}
-
-fsh_chacha_fn *fsh_chacha_impl_fn(int impl)
-{
-    if (!fsh_chacha_impl_available(impl))
-        return NULL;
-    switch (impl) {
-#if FSH_CHACHA_X86
-    case FSH_CHACHA_AVX2:
-        return fsh_chacha_blocks_avx2;
-    case FSH_CHACHA_AVX512:
-        return fsh_chacha_blocks_avx512;
-#endif
-    default:
-        return fsh_chacha_blocks_portable;
-    }
-}
-
-const char *fsh_chacha_impl_name(int impl)
-{
-    return impl >= 0 && impl < FSH_CHACHA_NIMPL ? chacha_impl_names[impl]
-                                                : NULL;
-}
-
-int fsh_chacha_impl_pick(const char *request)
-{
-    if (request != NULL)
-        for (int i = 0; i < FSH_CHACHA_NIMPL; i++)
-            if (strcmp(request, chacha_impl_names[i]) == 0 &&
-                fsh_chacha_impl_available(i))
-                return i;
-    for (int i = FSH_CHACHA_NIMPL - 1; i > 0; i--)
-        if (fsh_chacha_impl_available(i))
-            return i;
-    return FSH_CHACHA_PORTABLE;
-}
-
-static pthread_once_t chacha_once = PTHREAD_ONCE_INIT;
-static int chacha_active;
-static fsh_chacha_fn *chacha_active_fn;
-
-static void chacha_choose(void)
-{
-    chacha_active = fsh_chacha_impl_pick(getenv("FSH_CHACHA_IMPL"));
-    chacha_active_fn = fsh_chacha_impl_fn(chacha_active);
-}
-
-int fsh_chacha_impl_active(void)
-{
-    (void)pthread_once(&chacha_once, chacha_choose);
-    return chacha_active;
-}
-
-void fsh_chacha_blocks(const uint32_t key[8], uint64_t counter,
-                       uint64_t stream, int rounds, uint64_t *out,
-                       size_t nblocks)
-{
-    (void)pthread_once(&chacha_once, chacha_choose);
-    chacha_active_fn(key, counter, stream, rounds, out, nblocks);
-}
-
-/* ------------------------------------------------------------------------ */
-/* xoshiro256++ and SplitMix64 (Blackman & Vigna, public domain reference)  */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static void xoshiro_fill(uint64_t s[4], uint64_t *out, size_t n)
-{
-    uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-    for (size_t i = 0; i < n; i++)
-        out[i] = fsh_xoshiro_next(&s0, &s1, &s2, &s3);
-    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
-}
 
 /* ------------------------------------------------------------------------ */
 /* The rng object                                                           */
@@ -346,7 +115,7 @@ void fsh_rng_refill(fsh_rng *rng)
         rng->counter += FSH_BUF_WORDS / 8;
         break;
     case FSH_SRC_XOSHIRO:
-        xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
+        fsh_xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
         break;
     case FSH_SRC_WORDS:
         /* Read ahead only FSH_CB_WORDS, as fairshuf.h promises: fill the
@@ -387,119 +156,17 @@ uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)
     return r - 1;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Reachability: exact counts of outcomes against 2^bits, bits < 256        */
-
-/* 320 bits, little-endian: holds any count <= 2^256 times a factor <= 2^64. */
-typedef struct wide {
-    uint64_t l[5];
-} wide;
-
-/* x *= (last + 1 - i), the factor 2^64 included. */
-static void wide_mul_factor(wide *x, uint64_t last, uint64_t i)
-{
-    if (i == 0 && last == UINT64_MAX) {
-        memmove(x->l + 1, x->l, 4 * sizeof x->l[0]);
-        x->l[0] = 0;
-        return;
-    }
-    uint64_t f = last - i + 1, carry = 0;
-    for (int j = 0; j < 5; j++) {
-        uint64_t lo, hi = fsh_mul128(x->l[j], f, &lo);
-        lo += carry;
-        hi += lo < carry;
-        x->l[j] = lo;
-        carry = hi;
-    }
-}
-
-/* x /= d for 1 <= d < 2^32 (exact in the callers). */
-static void wide_div_small(wide *x, uint64_t d)
-{
-    uint64_t rem = 0;
-    for (int j = 4; j >= 0; j--) {
-        uint64_t h = rem << 32 | x->l[j] >> 32;
-        uint64_t qh = h / d;
-        rem = h % d;
-        uint64_t l = rem << 32 | (x->l[j] & 0xffffffffu);
-        x->l[j] = qh << 32 | l / d;
-        rem = l % d;
-    }
-}
-
-/* x <= 2^bits, bits < 256. */
-static int wide_le_pow2(const wide *x, unsigned bits)
-{
-    unsigned w = bits / 64, b = bits % 64;
-    for (unsigned j = 4; j > w; j--)
-        if (x->l[j] != 0)
-            return 0;
-    uint64_t top = x->l[w] >> b;
-    if (top > 1)
-        return 0;
-    if (top == 1) {
-        if (b > 0 && (x->l[w] & ((UINT64_C(1) << b) - 1)) != 0)
-            return 0;
-        for (unsigned j = 0; j < w; j++)
-            if (x->l[j] != 0)
-                return 0;
-    }
-    return 1;
-}
-
-/* (last + 1) last ... (last + 2 - k) <= 2^bits. Each factor but possibly
-   the last is >= 2, so the loop ends within bits + 2 steps. */
-static int ordered_fits(uint64_t last, uint64_t k, unsigned bits)
-{
-    wide x = {{1, 0, 0, 0, 0}};
-    for (uint64_t i = 0; i < k; i++) {
-        wide_mul_factor(&x, last, i);
-        if (!wide_le_pow2(&x, bits))
-            return 0;
-    }
-    return 1;
-}
-
-/* C(last + 1, k) <= 2^bits, k <= last + 1. C(n, i) grows with i up to
-   n / 2 and C(n, i) >= 2^i there, so at most 256 steps. */
-static int subset_fits(uint64_t last, uint64_t k, unsigned bits)
-{
-    if (last - (k - 1) < k && k > 0) /* n - k < k: use C(n, n - k) */
-        k = last - k + 1;
-    wide x = {{1, 0, 0, 0, 0}};
-    for (uint64_t i = 0; i < k; i++) {
-        if (i >= 256)
-            return 0;
-        wide_mul_factor(&x, last, i);
-        wide_div_small(&x, i + 1);
-        if (!wide_le_pow2(&x, bits))
-            return 0;
-    }
-    return 1;
-}
-
-size_t fsh_max_fair_n_for_bits(unsigned bits)
-{
-    if (bits >= 256)
-        return SIZE_MAX;
-    /* Largest n with n! <= 2^bits (n <= 57 here). */
-    size_t n = 1;
-    while (ordered_fits(n, n + 1, bits))
-        n++;
-    return n;
-}
-
 int fsh_rng_check_ordered_slow(const fsh_rng *rng, uint64_t last,
                                uint64_t k)
 {
-    return ordered_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
+    return fsh_ordered_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
 }
 
 int fsh_rng_check_subset(const fsh_rng *rng, uint64_t last, uint64_t k)
 {
     if (rng->max_fair_n == SIZE_MAX || k == 0)
         return FSH_OK;
-    return subset_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
+    return fsh_subset_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
 }
 
 static void set_entropy(fsh_rng *rng, unsigned bits)
@@ -537,12 +204,6 @@ static int gen_rounds(fsh_gen gen)
     }
 }
 
-static void key_from_bytes(uint32_t key[8], const uint8_t bytes[32])
-{
-    for (int i = 0; i < 8; i++)
-        key[i] = load32_le(bytes + 4 * i);
-}
-
 /* Key rng->gen from 32 fresh OS bytes. */
 static int rekey_from_os(fsh_rng *rng)
 {
@@ -551,7 +212,7 @@ static int rekey_from_os(fsh_rng *rng)
     if (rc != FSH_OK)
         return rc;
     if (rng->src == FSH_SRC_CHACHA) {
-        key_from_bytes(rng->key, k);
+        fsh_chacha_key(rng->key, k);
         rng->counter = 0;
         rng->stream = 0;
     } else {
@@ -560,7 +221,7 @@ static int rekey_from_os(fsh_rng *rng)
         for (int i = 0; i < 4; i++)
             memcpy(&rng->xs[i], k + 8 * i, 8);
         if ((rng->xs[0] | rng->xs[1] | rng->xs[2] | rng->xs[3]) == 0)
-            rng->xs[0] = splitmix64(&x); /* the all-zero state is a fixed point */
+            rng->xs[0] = fsh_splitmix64(&x); /* the all-zero state is a fixed point */
     }
     sodium_memzero(k, sizeof k);
     /* Drop (and wipe) buffered words from before the fork. */
@@ -666,23 +327,6 @@ int fsh_rng_rekey_gen(fsh_rng *rng, fsh_gen gen)
     return FSH_OK;
 }
 
-/* SHA-256("fairshuf/seed/v1" || 0x00 || seed): the documented seed rule. */
-static int seed_digest(const void *seed, size_t len, uint8_t out[32])
-{
-    static const char domain[] = "fairshuf/seed/v1"; /* NUL included */
-    crypto_hash_sha256_state st;
-    /* No sodium_init(): SHA-256 needs none, and it would read the OS
-       random source (and abort the process if that is gone). */
-    crypto_hash_sha256_init(&st);
-    crypto_hash_sha256_update(&st, (const unsigned char *)domain,
-                              sizeof domain);
-    if (len > 0)
-        crypto_hash_sha256_update(&st, seed, len);
-    crypto_hash_sha256_final(&st, out);
-    sodium_memzero(&st, sizeof st);
-    return FSH_OK;
-}
-
 int fsh_rng_seed(fsh_rng *rng, const void *seed, size_t len)
 {
     return fsh_rng_seed_gen(rng, FSH_GEN_CHACHA20, seed, len);
@@ -694,7 +338,7 @@ int fsh_rng_seed_gen(fsh_rng *rng, fsh_gen gen, const void *seed, size_t len)
     if (rng == NULL || (seed == NULL && len > 0) ||
         (gen_rounds(gen) == 0 && gen != FSH_GEN_XOSHIRO256PP))
         return FSH_EINVAL;
-    int rc = seed_digest(seed, len, d);
+    int rc = fsh_seed_digest(seed, len, d);
     if (rc != FSH_OK)
         return rc;
     if (gen == FSH_GEN_XOSHIRO256PP) {
@@ -725,7 +369,7 @@ int fsh_rng_key_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
                : rounds == 12 ? FSH_GEN_CHACHA12
                               : FSH_GEN_CHACHA8;
     rng->rounds = rounds;
-    key_from_bytes(rng->key, key);
+    fsh_chacha_key(rng->key, key);
     rng->stream = stream;
     rng->counter = counter;
     set_entropy(rng, 256);
@@ -754,7 +398,7 @@ int fsh_rng_key_xoshiro(fsh_rng *rng, uint64_t seed)
     rng->gen = FSH_GEN_XOSHIRO256PP;
     uint64_t x = seed;
     for (int i = 0; i < 4; i++)
-        rng->xs[i] = splitmix64(&x);
+        rng->xs[i] = fsh_splitmix64(&x);
     set_entropy(rng, 64);
     return FSH_OK;
 }
@@ -878,3 +522,4 @@ int fsh_rng_take_error(fsh_rng *rng)
 {
     return take_cb_error(rng);
 }
+

@@ -1,0 +1,18 @@
+/* Exact counts of outcomes against 2^bits (reachability checks). */
+#ifndef FSH_WIDE_H
+#define FSH_WIDE_H
+
+#include "common/common.h"
+
+/* 1 if the ordered k-tuples of distinct items of n = last + 1,
+   n!/(n-k)!, number at most 2^bits (last = UINT64_MAX: n = 2^64);
+   bits < 256. */
+FSH_HIDDEN int fsh_ordered_fits(uint64_t last, uint64_t k, unsigned bits);
+
+/* 1 if C(last + 1, k) <= 2^bits; k <= last + 1, bits < 256. */
+FSH_HIDDEN int fsh_subset_fits(uint64_t last, uint64_t k, unsigned bits);
+
+/* The largest n with n! <= 2^bits; SIZE_MAX for bits >= 256. */
+FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
+
+#endif /* FSH_WIDE_H */

@@ -1,0 +1,620 @@
+/* Fisher-Yates kernels (Durstenfeld's backward form, Knuth's Algorithm P). */
+#include "shuffle/fy.h"
+
+#include "rng/xoshiro.h"
+
+
+/*
+ * One kernel body per element size: for i = n-1 down to 1, swap a[i] with
+ * a[j], j uniform in [0, i]. The n-1 draws have 2*3*...*n = n! joint outcomes
+ * and each gives a distinct order, so exact draws give exactly 1/n! per order.
+ * Elements move by memcpy of a constant size, which compiles to plain loads
+ * and stores and tolerates any alignment.
+ *
+ * Draws are batched (see FSH_DEFINE_BATCH): while the bound b = i+1 is large
+ * one word gives one index; as b shrinks one word gives 2..6 indices (the
+ * thresholds of Brackett-Rozinsky & Lemire keep each batch product below
+ * 2^54..2^60), and from b = 64 down a greedy plan packs as many dice as fit
+ * under 2^60 into each word (the rest of a 52-card order in 4 words). A
+ * randint source gets one call per position instead.
+ */
+void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size)
+{
+    unsigned char t[256];
+    while (size > 0) {
+        size_t c = size < sizeof t ? size : sizeof t;
+        memcpy(t, x, c);
+        memcpy(x, y, c);
+        memcpy(y, t, c);
+        x += c, y += c, size -= c;
+    }
+}
+
+/* Swap elements x and y of size bytes at a. With any == 0, size is a
+   constant (1, 2, 4, 8 or 16) wherever this is inlined: the memcpys compile
+   to plain loads and stores of any alignment. With any, through
+   fsh_swap_bytes. */
+static inline __attribute__((always_inline)) void
+fy_swap(unsigned char *a, size_t x, size_t y, size_t size, int any)
+{
+    if (any) {
+        if (x != y)
+            fsh_swap_bytes(a + x * size, a + y * size, size);
+        return;
+    }
+    unsigned char t[16];
+    memcpy(t, a + x * size, size);
+    memcpy(a + x * size, a + y * size, size);
+    memcpy(a + y * size, t, size);
+}
+
+/*
+ * Index generation is split from the swaps: fy_fill writes the next indices
+ * of the backward Fisher-Yates into a small buffer, batch by batch, and the
+ * kernel then swaps from it. The multiply chains of the dice and the
+ * element loads then overlap instead of alternating, and the word cursor
+ * lives in a local (char-typed element stores could alias rng->pos).
+ */
+#define FY_CHUNK 256 /* indices per fill; >= FSH_GREEDY_TAIL */
+
+/* A word source with a local cursor (see the fused kernel below for the
+   xoshiro fields). */
+typedef struct wsrc {
+    fsh_rng *rng;
+    unsigned pos;
+    uint64_t s0, s1, s2, s3; /* xoshiro state */
+    uint64_t made;           /* words stepped by the generator here */
+} wsrc;
+
+static inline uint64_t ws_buffered(wsrc *w)
+{
+    if (FSH_UNLIKELY(w->pos >= FSH_BUF_WORDS)) {
+        fsh_rng_refill(w->rng);
+        w->pos = w->rng->pos;
+    }
+    return w->rng->buf[w->pos++];
+}
+
+#ifdef FSH_HAVE_U128
+FSH_DEFINE_LEMIRE(ws_lemire, uint64_t, fsh_u128, 64, wsrc *, ws_buffered)
+FSH_DEFINE_BATCH(ws_batch, uint64_t, fsh_u128, 64, wsrc *, ws_buffered)
+
+/* Digits of four consecutive batches of k dice each, from words w[0..4)
+   (batch q has dice b-qk, ..., b-qk-k+1), into out[0..4k), with the four
+   multiply chains interleaved. Returns whether every final low half is
+   >= cheap (no exact rejection test needed). */
+static inline int dice4(const uint64_t *w, uint64_t b, unsigned k,
+                        uint64_t cheap, uint64_t *out)
+{
+    uint64_t r0 = w[0], r1 = w[1], r2 = w[2], r3 = w[3];
+    for (unsigned d = 0; d < k; d++) {
+        uint64_t b0 = FSH_OPAQUE((uint64_t)(b - d));
+        uint64_t b1 = FSH_OPAQUE((uint64_t)(b - k - d));
+        uint64_t b2 = FSH_OPAQUE((uint64_t)(b - 2 * k - d));
+        uint64_t b3 = FSH_OPAQUE((uint64_t)(b - 3 * k - d));
+        fsh_u128 m0 = (fsh_u128)r0 * b0, m1 = (fsh_u128)r1 * b1;
+        fsh_u128 m2 = (fsh_u128)r2 * b2, m3 = (fsh_u128)r3 * b3;
+        out[d] = (uint64_t)(m0 >> 64);
+        out[k + d] = (uint64_t)(m1 >> 64);
+        out[2 * k + d] = (uint64_t)(m2 >> 64);
+        out[3 * k + d] = (uint64_t)(m3 >> 64);
+        r0 = (uint64_t)m0, r1 = (uint64_t)m1;
+        r2 = (uint64_t)m2, r3 = (uint64_t)m3;
+    }
+    return (r0 >= cheap) & (r1 >= cheap) & (r2 >= cheap) & (r3 >= cheap);
+}
+
+/*
+ * The index schedule's batch phases, one definition for fy_fill and the
+ * fused kernel: batches of K dice while the bound i > LOW, the product of
+ * K consecutive bounds below 2^C (Brackett-Rozinsky & Lemire's thresholds).
+ * Above 2^30 one die per word; at FSH_GREEDY_TAIL and below, the greedy
+ * plans. P(..., K, LOW, C) is applied to each phase in order.
+ */
+#define FY_BATCH_PHASES(P, ...)                                                \
+    P(__VA_ARGS__, 2, (size_t)1 << 19, 60)                                     \
+    P(__VA_ARGS__, 3, (size_t)1 << 14, 57)                                     \
+    P(__VA_ARGS__, 4, (size_t)1 << 11, 56)                                     \
+    P(__VA_ARGS__, 5, (size_t)1 << 9, 55)                                      \
+    P(__VA_ARGS__, 6, FSH_GREEDY_TAIL, 54)
+
+/* fy_fill's state: the source, the elements still unplaced and the
+   indices written so far. */
+typedef struct fy_fill_state {
+    wsrc cc;
+    size_t ii, m;
+    uint64_t *ix;
+} fy_fill_state;
+
+/*
+ * Dice b = i, i-1, ..., i-k+1 while i > low and the buffer has room; 0 (and
+ * nothing done) when i <= low. Four batches are computed side by side from
+ * four consecutive buffered words, so their multiply chains overlap; when
+ * any would need the exact rejection test, they are redone one at a time by
+ * ws_batch, so the words consumed and the indices produced are exactly
+ * those of the one-at-a-time loop. k, low and cheap are constants wherever
+ * this is inlined.
+ */
+static inline __attribute__((always_inline)) int
+fy_fill_phase(fy_fill_state *f, unsigned k, size_t low, uint64_t cheap)
+{
+    if (f->ii <= low)
+        return 0;
+    while (f->ii > low + 3 * k && f->m + 4 * k <= FY_CHUNK &&
+           f->cc.pos + 4 <= FSH_BUF_WORDS) {
+        if (FSH_UNLIKELY(!dice4(f->cc.rng->buf + f->cc.pos, f->ii, k, cheap,
+                                f->ix + f->m)))
+            break;
+        f->cc.pos += 4;
+        f->m += 4 * k;
+        f->ii -= 4 * k;
+    }
+    while (f->ii > low && f->m + k <= FY_CHUNK) {
+        cheap = ws_batch(&f->cc, f->ii, k, cheap, f->ix + f->m);
+        f->m += k;
+        f->ii -= k;
+    }
+    return 1;
+}
+
+/* One FY_BATCH_PHASES phase of fy_fill, as a term of an || chain: the
+   first phase that applies runs, the rest are skipped. */
+#define FY_FILL_PHASE_OR(f, K, LOW, C)                                         \
+    fy_fill_phase((f), (K), (LOW), (uint64_t)1 << (C)) ||
+
+/* Next indices for positions *i-1, *i-2, ... (index t of ix swaps position
+   *i-1-t on entry); *i counts elements still unplaced, >= 2 on entry.
+   Returns how many were written (>= 1) and lowers *i by as many. The
+   sequence of dice is fixed by n alone: batches never straddle a phase
+   boundary, whatever the buffer size. */
+static inline size_t fy_fill(wsrc *c, size_t *i, uint64_t *ix)
+{
+    /* A local copy, not *c and *i: it stays in registers across the
+       stores. */
+    fy_fill_state f = {*c, *i, 0, ix};
+    if (f.ii > ((size_t)1 << 30)) {
+        while (f.ii > ((size_t)1 << 30) && f.m < FY_CHUNK) {
+            ix[f.m++] = ws_lemire(&f.cc, f.ii);
+            f.ii -= 1;
+        }
+    } else if (!(FY_BATCH_PHASES(FY_FILL_PHASE_OR, &f) 0)) {
+        while (f.ii > 1) {
+            uint64_t p;
+            unsigned k = fsh_batch_plan(f.ii, FSH_BATCH_CAP, &p);
+            (void)ws_batch(&f.cc, f.ii, k, p, ix + f.m);
+            f.m += k;
+            f.ii -= k;
+        }
+    }
+    *c = f.cc;
+    *i = f.ii;
+    return f.m;
+}
+
+/*
+ * The plain kernel fuses the draws with the swaps: each word gives its batch
+ * of dice, which are swapped at once, so the multiplies, the generator and
+ * the loads and stores of the swaps overlap in the core instead of running
+ * as separate passes over a buffer. It draws exactly what fy_fill draws
+ * (same phases, same batches, same words), so the prefetching kernel, which
+ * needs its indices ahead, gives the same permutation.
+ *
+ * Words come from a local source (wsrc):
+ *   ws_buffered   the rng's buffer, refilled as usual (ChaCha, callbacks);
+ *   ws_drain      xoshiro256++: the buffer's unread words, then the
+ *                 generator stepped in registers; used only until the buffer
+ *                 is empty (the phases stop on ws_more), then
+ *   ws_xoshiro    the generator alone, no test per word. Its words are
+ *                 counted per phase (ws_count), not per word, to keep the
+ *                 counter out of the hot loop.
+ * The same stream either way: at the end the buffer is empty and the state
+ * and the word count are written back.
+ */
+static inline uint64_t ws_xoshiro(wsrc *w)
+{
+    return fsh_xoshiro_next(&w->s0, &w->s1, &w->s2, &w->s3);
+}
+
+static inline uint64_t ws_counted(wsrc *w)
+{
+    w->made++;
+    return ws_xoshiro(w);
+}
+
+static inline uint64_t ws_drain(wsrc *w)
+{
+    if (FSH_LIKELY(w->pos < FSH_BUF_WORDS))
+        return w->rng->buf[w->pos++];
+    return ws_counted(w);
+}
+
+/* The word sources of the fused kernel, as constants for its inline
+   functions. */
+enum { WS_BUFFERED, WS_DRAIN, WS_XOSHIRO };
+
+static inline __attribute__((always_inline)) uint64_t ws_next(wsrc *w,
+                                                              int src)
+{
+    return src == WS_BUFFERED ? ws_buffered(w)
+           : src == WS_DRAIN  ? ws_drain(w)
+                              : ws_xoshiro(w);
+}
+
+/* The phase loops' extra condition: ws_drain runs only while the buffer
+   has words. */
+static inline int ws_more(const wsrc *w, int src)
+{
+    return src != WS_DRAIN || w->pos < FSH_BUF_WORDS;
+}
+
+/* Count the words nb batches drew, for the source that does not count
+   them one by one (ws_xoshiro). */
+static inline void ws_count(wsrc *w, int src, uint64_t nb)
+{
+    if (src == WS_XOSHIRO)
+        w->made += nb;
+}
+
+/* Digits of the batch b, b-1, ..., b-k+1 from word r into j[0..k); returns
+   the final low half. k is a constant wherever this is inlined, so the
+   multiply chain unrolls into registers. */
+static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
+                               uint64_t *j)
+{
+#pragma GCC unroll 8
+    for (unsigned d = 0; d < k; d++) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        /* One MUL with its two halves named: GCC otherwise round-trips the
+           last 128-bit product through the stack (two stores per batch,
+           and stores are what bounds this loop). */
+        uint64_t hi;
+        __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"((uint64_t)(b - d)) : "cc");
+        j[d] = hi;
+#else
+        fsh_u128 m = (fsh_u128)r * FSH_OPAQUE((uint64_t)(b - d));
+        j[d] = (uint64_t)(m >> 64);
+        r = (uint64_t)m;
+#endif
+    }
+    return r;
+}
+
+/* The exact test of FSH_DEFINE_BATCH after the cheap one failed: returns
+   the first word, r or a redraw, whose final low half is at least
+   2^64 mod P. Out of line, on a copy of the source, so the hot loop keeps
+   its source and its dice in registers. */
+__attribute__((noinline)) static uint64_t
+fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
+              uint64_t r)
+{
+    uint64_t j[FSH_GREEDY_TAIL];
+    uint64_t p = b;
+    for (unsigned d = 1; d < k; d++)
+        p *= b - d;
+    uint64_t t = FSH_REJECT_BELOW(uint64_t, p);
+    while (fy_dice(r, b, k, j) < t)
+        r = next(w);
+    return r;
+}
+
+/* The fused kernel's state: the array, the elements still unplaced (i),
+   and for the look-ahead kernels the next bucket to prefetch; the word
+   source is a separate local. Locals per kernel call, never escaping its
+   inlined functions, so they live in registers. */
+typedef struct fy_run {
+    unsigned char *a;
+    size_t size; /* a constant wherever inlined, unless any */
+    int any;     /* element size not 1, 2, 4, 8, 16: fsh_swap_bytes */
+    size_t i;
+    int ahead_on; /* a look-ahead kernel (a constant wherever inlined) */
+    size_t ahead_from;
+    const unsigned char *ahead, *ahead_end;
+} fy_run;
+
+/* Cheap tests on a batch's final low half lo, true whenever lo < 2^64 mod P:
+   below a power of two 2^c >= P (a shift, no 64-bit constant held in a
+   register), below the bound itself for single dice, below the product P
+   for the greedy tail. */
+enum { FY_BELOW_POW2, FY_BELOW_I, FY_BELOW_P };
+
+/* Draw the batch b = i, ..., i-k+1 into j[0..k). The indices are all drawn
+   before the first swap: swapping each as it comes (undoing the batch on
+   the rare failure) was measured 1.2-1.7x slower. */
+static inline __attribute__((always_inline)) void
+fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
+        uint64_t p, uint64_t *j)
+{
+    uint64_t r = ws_next(w, src), lo = fy_dice(r, i, k, j);
+    int fails = test == FY_BELOW_POW2 ? (lo >> c) == 0
+                : test == FY_BELOW_I  ? lo < i
+                                      : lo < p;
+    if (FSH_UNLIKELY(fails)) {
+        /* An opaque copy of i: the hot path's bounds i-1, i-2, ... are not
+           kept alive (in registers) for this branch. */
+        size_t ic = FSH_OPAQUE(i);
+        wsrc cw = *w;
+        r = fy_exact_word(&cw, src == WS_BUFFERED ? ws_buffered
+                               : src == WS_DRAIN  ? ws_drain
+                                                  : ws_counted,
+                          ic, k, r);
+        *w = cw;
+        (void)fy_dice(r, ic, k, j);
+    }
+}
+
+/* Look-ahead kernels, for the scatter shuffle's buckets: the same shuffle,
+   while the next bucket [ahead, ahead_end) is prefetched one line per batch
+   (two for 16-byte elements), so it is (mostly) in cache when its turn
+   comes instead of being streamed in first (0.23 ns per element at
+   n = 1e8). The prefetching starts halfway: from then on the positions
+   above i are final and never touched again, so the next bucket takes their
+   place in cache instead of competing with the whole current one. */
+static inline __attribute__((always_inline)) void fy_ahead_step(fy_run *f)
+{
+    if (f->ahead_on && f->i <= f->ahead_from && f->ahead < f->ahead_end) {
+        int two = f->size > 8;
+        __builtin_prefetch((const void *)f->ahead, 1);
+        if (two)
+            __builtin_prefetch((const void *)(f->ahead + 64), 1);
+        f->ahead += two ? 128 : 64;
+    }
+}
+
+/* Batches of k dice while i > low, each swapped once drawn. */
+static inline __attribute__((always_inline)) void
+fy_phase(fy_run *f, wsrc *w, int src, unsigned k, size_t low, int test,
+         unsigned c)
+{
+    size_t i0 = f->i;
+    while (f->i > low && ws_more(w, src)) {
+        uint64_t j[6]; /* k <= 6 */
+        fy_draw(w, src, f->i, k, test, c, 0, j);
+        fy_ahead_step(f);
+#pragma GCC unroll 8
+        for (unsigned d = 0; d < k; d++)
+            fy_swap(f->a, f->i - 1 - d, (size_t)j[d], f->size, f->any);
+        f->i -= k;
+    }
+    ws_count(w, src, (i0 - f->i) / k);
+}
+
+/* One FY_BATCH_PHASES phase of the fused kernel. */
+#define FY_FUSED_PHASE(f, w, src, K, LOW, C)                                   \
+    fy_phase((f), (w), (src), (K), (LOW), FY_BELOW_POW2, (C));
+
+/* The backward Fisher-Yates from f->i (elements still unplaced) down, with
+   words from src, while ws_more. The phases are FY_BATCH_PHASES, as in
+   fy_fill, a function of i alone, so a second run resumes where one
+   stopped. The last FSH_GREEDY_TAIL positions take the greedy plans
+   (fsh_batch_plan). */
+static inline __attribute__((always_inline)) void fy_fused(fy_run *f,
+                                                           wsrc *w, int src)
+{
+    fy_phase(f, w, src, 1, (size_t)1 << 30, FY_BELOW_I, 0);
+    FY_BATCH_PHASES(FY_FUSED_PHASE, f, w, src)
+    while (f->i > 1 && ws_more(w, src)) {
+        uint64_t p, j[FSH_GREEDY_TAIL];
+        unsigned k = fsh_batch_plan(f->i, FSH_BATCH_CAP, &p);
+        fy_draw(w, src, f->i, k, FY_BELOW_P, 0, p, j);
+        for (unsigned d = 0; d < k; d++)
+            fy_swap(f->a, f->i - 1 - d, (size_t)j[d], f->size, f->any);
+        f->i -= k;
+        ws_count(w, src, 1);
+    }
+}
+
+/* The kernel body for any source. ahead: the look-ahead kernels' next
+   bucket (ahead_on), else NULL. */
+static inline __attribute__((always_inline)) void
+fy_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size, int any,
+        int ahead_on, const unsigned char *ahead,
+        const unsigned char *ahead_end)
+{
+    if (rng->src == FSH_SRC_RANDINT) {
+        for (size_t i = n - 1; i > 0; i--)
+            fy_swap(a, i, (size_t)fsh_randint_draw(rng, i + 1), size, any);
+        return;
+    }
+    fy_run f = {a, size, any, n, ahead_on, n / 2, ahead, ahead_end};
+    wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0};
+    if (rng->src == FSH_SRC_XOSHIRO) {
+        w.s0 = rng->xs[0], w.s1 = rng->xs[1];
+        w.s2 = rng->xs[2], w.s3 = rng->xs[3];
+        if (w.pos < FSH_BUF_WORDS)
+            fy_fused(&f, &w, WS_DRAIN);
+        fy_fused(&f, &w, WS_XOSHIRO);
+        rng->xs[0] = w.s0, rng->xs[1] = w.s1;
+        rng->xs[2] = w.s2, rng->xs[3] = w.s3;
+        rng->words_made += w.made;
+    } else {
+        fy_fused(&f, &w, WS_BUFFERED);
+    }
+    rng->pos = w.pos;
+}
+#else
+static inline void fy_body(fsh_rng *rng, unsigned char *a, size_t n,
+                           size_t size, int any, int ahead_on,
+                           const unsigned char *ahead,
+                           const unsigned char *ahead_end)
+{
+    (void)ahead_on, (void)ahead, (void)ahead_end;
+    for (size_t i = n - 1; i > 0; i--)
+        fy_swap(a, i, (size_t)fsh_uniform_fast(rng, i + 1), size, any);
+}
+#endif
+
+/* One plain kernel per element size (n >= 2), and one for any size. */
+static void kernel1(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 1, 0, 0, NULL, NULL);
+}
+
+static void kernel2(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 2, 0, 0, NULL, NULL);
+}
+
+static void kernel4(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 4, 0, 0, NULL, NULL);
+}
+
+static void kernel8(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 8, 0, 0, NULL, NULL);
+}
+
+static void kernel16(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fy_body(rng, a, n, 16, 0, 0, NULL, NULL);
+}
+
+static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    fy_body(rng, a, n, size, 1, 0, NULL, NULL);
+}
+
+/* The look-ahead kernels (see fy_ahead_step). */
+static void ahead_kernel4(fsh_rng *rng, unsigned char *a, size_t n,
+                          const unsigned char *ahead,
+                          const unsigned char *ahead_end)
+{
+    fy_body(rng, a, n, 4, 0, 1, ahead, ahead_end);
+}
+
+static void ahead_kernel8(fsh_rng *rng, unsigned char *a, size_t n,
+                          const unsigned char *ahead,
+                          const unsigned char *ahead_end)
+{
+    fy_body(rng, a, n, 8, 0, 1, ahead, ahead_end);
+}
+
+static void ahead_kernel16(fsh_rng *rng, unsigned char *a, size_t n,
+                           const unsigned char *ahead,
+                           const unsigned char *ahead_end)
+{
+    fy_body(rng, a, n, 16, 0, 1, ahead, ahead_end);
+}
+
+#ifdef FSH_HAVE_U128
+/*
+ * Prefetching Fisher-Yates (mid sizes): the draws never depend on the
+ * array, so the next chunk of indices is filled by fy_fill while the current
+ * one is swapped, and the target PF_AHEAD swaps ahead is prefetched. Same
+ * indices, same swaps in the same order: the same permutation as the plain
+ * kernel for the same rng state.
+ */
+#define PF_AHEAD 48
+
+static inline __attribute__((always_inline)) void
+pf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    wsrc c = {rng, rng->pos, 0, 0, 0, 0, 0};
+    uint64_t ix[2][FY_CHUNK];
+    size_t cnt[2], top[2], i = n;
+    unsigned cur = 0;
+    top[0] = i;
+    cnt[0] = fy_fill(&c, &i, ix[0]);
+    for (size_t t = 0; t < cnt[0] && t < PF_AHEAD; t++)
+        __builtin_prefetch(a + (size_t)ix[0][t] * size, 1);
+    while (cnt[cur] > 0) {
+        unsigned nx = cur ^ 1u;
+        top[nx] = i;
+        cnt[nx] = i > 1 ? fy_fill(&c, &i, ix[nx]) : 0;
+        for (size_t t = 0; t < cnt[cur]; t++) {
+            size_t ahead = t + PF_AHEAD;
+            if (ahead < cnt[cur])
+                __builtin_prefetch(a + (size_t)ix[cur][ahead] * size, 1);
+            else if (ahead - cnt[cur] < cnt[nx])
+                __builtin_prefetch(a + (size_t)ix[nx][ahead - cnt[cur]] * size,
+                                   1);
+            fy_swap(a, top[cur] - 1 - t, (size_t)ix[cur][t], size, 0);
+        }
+        cur = nx;
+    }
+    rng->pos = c.pos;
+}
+
+static void pf_kernel4(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    pf_body(rng, a, n, 4);
+}
+
+static void pf_kernel8(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    pf_body(rng, a, n, 8);
+}
+
+static void pf_kernel16(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    pf_body(rng, a, n, 16);
+}
+#endif
+
+int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+#ifdef FSH_HAVE_U128
+    if (n >= 2 && rng->src != FSH_SRC_RANDINT) {
+        switch (size) {
+        case 4:
+            pf_kernel4(rng, a, n);
+            return 1;
+        case 8:
+            pf_kernel8(rng, a, n);
+            return 1;
+        case 16:
+            pf_kernel16(rng, a, n);
+            return 1;
+        default:
+            break;
+        }
+    }
+#endif
+    (void)rng, (void)a, (void)n, (void)size;
+    return 0;
+}
+
+void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    switch (size) {
+    case 1:
+        kernel1(rng, a, n);
+        break;
+    case 2:
+        kernel2(rng, a, n);
+        break;
+    case 4:
+        kernel4(rng, a, n);
+        break;
+    case 8:
+        kernel8(rng, a, n);
+        break;
+    case 16:
+        kernel16(rng, a, n);
+        break;
+    default:
+        kernel_any(rng, a, n, size);
+        break;
+    }
+}
+
+void fsh_fy_kernel_ahead(fsh_rng *rng, unsigned char *a, size_t n,
+                         size_t size, const unsigned char *ahead,
+                         size_t ahead_bytes)
+{
+    const unsigned char *end = ahead != NULL ? ahead + ahead_bytes : NULL;
+    switch (size) {
+    case 4:
+        ahead_kernel4(rng, a, n, ahead, end);
+        break;
+    case 8:
+        ahead_kernel8(rng, a, n, ahead, end);
+        break;
+    case 16:
+        ahead_kernel16(rng, a, n, ahead, end);
+        break;
+    default:
+        fsh_fy_kernel(rng, a, n, size);
+        break;
+    }
+}

@@ -1,0 +1,31 @@
+/* Fisher-Yates kernels: the plain one, the one that prefetches the next
+   bucket (the scatter shuffle's leaves) and the prefetching one for arrays
+   beyond cache. All give the same permutation for the same rng state. */
+#ifndef FSH_FY_H
+#define FSH_FY_H
+
+#include "uniform/uniform.h"
+
+/* Swap the disjoint byte ranges x[0..size) and y[0..size) through a small
+   bounce buffer (any size, any alignment). */
+FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
+
+/* The plain in-cache Fisher-Yates for any element size (src/shuffle.c). */
+FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
+                              size_t size);
+
+/* fsh_fy_kernel (the same permutation) that also prefetches the
+   ahead_bytes at ahead, spread over the shuffle: the scatter shuffle's
+   buckets pull in the next bucket. Element sizes other than 4, 8, 16: no
+   prefetching. */
+FSH_HIDDEN void fsh_fy_kernel_ahead(fsh_rng *rng, unsigned char *a, size_t n,
+                                   size_t size, const unsigned char *ahead,
+                                   size_t ahead_bytes);
+
+/* The prefetching Fisher-Yates: same draws and swaps as fsh_fy_kernel.
+   Returns 0 (and does nothing) where it has no kernel: randint sources,
+   element sizes other than 4, 8, 16, no 128-bit multiply. */
+FSH_HIDDEN int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n,
+                               size_t size);
+
+#endif /* FSH_FY_H */

@@ -1,0 +1,28 @@
+/* The scatter shuffle for arrays beyond cache (scatter.c). */
+#ifndef FSH_SCATTER_H
+#define FSH_SCATTER_H
+
+#include "rng/rng.h"
+
+/* Shuffle a[0..n) (n >= 2, n * size beyond FSH_SCATTER_MIN_BYTES) with a
+   buffered rng (not randint) on up to threads threads (0: all cores);
+   output independent of threads. FSH_ENOMEM if the stash copy cannot be
+   allocated (a[] is then still a permutation of its input). */
+FSH_HIDDEN int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n,
+                                   size_t size, unsigned threads);
+
+/* Test hook: the scatter kernel with fixed parameters. */
+typedef struct fsh_scatter_params {
+    unsigned k;       /* buckets per level, 2..512 */
+    unsigned stripes; /* stripes of the top level, 1..8 */
+    size_t base;      /* buckets of at most base elements: Fisher-Yates */
+    unsigned threads; /* keyed only; 0 = 1 */
+    int keyed;  /* 1: task streams keyed from rng, as fsh_shuffle does;
+                   0: every draw from rng itself, in order (randint ok) */
+    int broken; /* known-bad variant: skip the multinomial fix-up */
+} fsh_scatter_params;
+
+FSH_HIDDEN int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n,
+                                size_t size, const fsh_scatter_params *p);
+
+#endif /* FSH_SCATTER_H */

@@ -1,0 +1,30 @@
+/* The shuffle's size thresholds, all in one place. Each is a speed choice
+   only where marked "tuning"; the measurements behind them are in
+   docs/PERFORMANCE.md. Which kernel runs for a size is part of the seeded
+   streams (docs/STREAMS.md): changing a threshold changes seeded outputs. */
+#ifndef FSH_THRESHOLDS_H
+#define FSH_THRESHOLDS_H
+
+#include <stddef.h>
+
+/* Above this many bytes the plain Fisher-Yates misses cache on most swaps:
+   the prefetching kernel (same permutation) takes over. */
+#define FSH_PREFETCH_MIN_BYTES ((size_t)12 << 20)
+
+/* Above this many bytes the scatter shuffle beats any Fisher-Yates (it
+   touches memory in streams) and can use threads. */
+#define FSH_SCATTER_MIN_BYTES ((size_t)24 << 20)
+
+/* Tuning: scatter buckets of at most this many bytes are shuffled by
+   Fisher-Yates (they fit in L2/L3 while shuffled). */
+#define FSH_SCATTER_BASE_BYTES ((size_t)2 << 20)
+
+/* Tuning: stripes of the scatter's top level (more stop the rough pass
+   earlier and grow the fix-up). */
+#define FSH_SCATTER_STRIPES 4
+
+/* Most buckets per scatter level (labels fit in 16 bits; 9 label bits per
+   draw at most). */
+#define FSH_SCATTER_KMAX 512
+
+#endif /* FSH_THRESHOLDS_H */
