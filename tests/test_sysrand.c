@@ -200,10 +200,13 @@ static int op_permutation_u32(fsh_rng *r)
     return rc;
 }
 
-static int op_permutation0(fsh_rng *r)
+/* One value (lo == hi): nothing to draw. (0.1's n = 0 no longer exists.) */
+static int op_permutation1(fsh_rng *r)
 {
     uint64_t p[1] = {0};
-    return fsh_permutation(r, p, 1, 0);
+    int rc = fsh_permutation(r, p, 9, 9);
+    touched |= p[0] != (rc == FSH_OK ? 9 : 0);
+    return rc;
 }
 
 static int op_deck(fsh_rng *r)
@@ -296,7 +299,7 @@ static const struct {
     {"fsh_shuffle_threads (small)", op_threads_small},
     {"fsh_shuffle_threads (scatter, 2 threads)", op_threads_big},
     {"fsh_permutation", op_permutation},
-    {"fsh_permutation (n = 0)", op_permutation0},
+    {"fsh_permutation (one value)", op_permutation1},
     {"fsh_permutation_u32", op_permutation_u32},
     {"fsh_deck_deal", op_deck},
     {"fsh_deck_deal_n", op_deck_n},
