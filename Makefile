@@ -40,7 +40,7 @@ HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
 .PHONY: all run check sanitize bench install uninstall clean deps examples check-san \
         tsan check-tsan fuzz fuzz-build fuzz-bins
 
-all: $(LIBA) $(LIBSO) $(BIN) fairshuf.pc
+all: $(LIBA) $(LIBSO) $(BIN)
 
 deps:
 	@sh scripts/deps.sh
@@ -65,9 +65,15 @@ $(LIBSO): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
 
-fairshuf.pc: fairshuf.pc.in include/fairshuf.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+# fairshuf.pc is written by install, from that install's PREFIX, LIBDIR and
+# INCLUDEDIR (never a stale copy from an earlier make); "make fairshuf.pc"
+# shows what install would write.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' fairshuf.pc.in
+
+.PHONY: fairshuf.pc
+fairshuf.pc:
+	$(PC_SED) > $@
 
 # A shuffled, dealt deck on the terminal.
 run: deps all
@@ -76,6 +82,14 @@ run: deps all
 $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h tests/gen/*.h) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS)
+
+# Allocation-failure injection (tests/test_alloc.c): the program's and
+# libfairshuf.a's malloc, calloc, realloc, free and pthread_create go
+# through the test's wrappers.
+ALLOC_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=pthread_create
+$(BUILD)/tests/test_alloc: tests/test_alloc.c $(LIBA) tests/check.h $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS) $(ALLOC_WRAP)
 
 # LD_PRELOAD shims for the CLI tests (tests/shim/NAME.c -> libNAME.so):
 # noentropy fails the OS random source, race changes a file being read,
@@ -180,13 +194,14 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(MANDIR)/man1
-	install -m 644 libfairshuf.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 libfairshuf.so $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(VERSION)
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(VERSION)
 	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(firstword $(subst ., ,$(VERSION)))
 	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so
 	install -m 644 include/fairshuf.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 fairshuf.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 755 fairshuf $(DESTDIR)$(BINDIR)/
+	$(PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/fairshuf
 	if [ -f docs/fairshuf.1 ]; then install -m 644 docs/fairshuf.1 $(DESTDIR)$(MANDIR)/man1/; fi
 
 uninstall:

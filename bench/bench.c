@@ -46,7 +46,7 @@ __extension__ typedef unsigned __int128 u128;
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 #define SEED "fairshuf-bench-v1" /* ChaCha cells: fsh_rng_seed_gen(SEED) */
-#define XOSHIRO_SEED 0x5eed5eed2024ull /* xoshiro cells: fsh_rng_xoshiro */
+#define XOSHIRO_SEED 0x5eed5eed2024ull /* xoshiro cells: fsh_rng_key_xoshiro */
 #define STD_SEED 20240601u       /* std::mt19937_64 seed */
 #define MAX_REPS 101
 #define TB_WORDS 128 /* textbook word buffer: the library's refill size */
@@ -306,7 +306,8 @@ static inline uint64_t xoshiro_next(uint64_t s[4])
     return r;
 }
 
-/* Seed like fsh_rng_xoshiro and check the words really are the library's. */
+/* Seed like fsh_rng_key_xoshiro and check the words really are the
+   library's. */
 static int setup_inline(cell *c)
 {
     uint64_t x = XOSHIRO_SEED;
@@ -317,7 +318,7 @@ static int setup_inline(cell *c)
     fsh_rng *ref;
     int rc = fsh_rng_new(&ref);
     if (rc == FSH_OK)
-        rc = fsh_rng_xoshiro(ref, XOSHIRO_SEED);
+        rc = fsh_rng_key_xoshiro(ref, XOSHIRO_SEED);
     for (int i = 0; i < 1000 && rc == FSH_OK; i++) {
         uint64_t w;
         rc = fsh_rng_u64(ref, &w);
@@ -730,12 +731,12 @@ static void free_arrays(arrays *ar)
 /* ------------------------------------------------------------------------ */
 /* Cells                                                                    */
 
-/* Reproducible seeding: xoshiro through fsh_rng_xoshiro (so the inline
+/* Reproducible seeding: xoshiro through fsh_rng_key_xoshiro (so the inline
    textbook can reproduce its words), ChaCha through fsh_rng_seed_gen. */
 static int seed_rng(fsh_rng *rng, const gen_info *g)
 {
     if (g->gen == FSH_GEN_XOSHIRO256PP)
-        return fsh_rng_xoshiro(rng, XOSHIRO_SEED);
+        return fsh_rng_key_xoshiro(rng, XOSHIRO_SEED);
     return fsh_rng_seed_gen(rng, g->gen, SEED, strlen(SEED));
 }
 
@@ -760,12 +761,13 @@ static void choose_textbook_path(int timed)
         size_t n = 10000;
         uint64_t *a = malloc(n * sizeof *a);
         fsh_rng *rng = NULL;
-        if (a == NULL || fsh_rng_new(&rng) != FSH_OK || seed_rng(rng, &GENS[i]) != FSH_OK) {
+        if (a == NULL || fsh_rng_new(&rng) != FSH_OK ||
+            seed_rng(rng, &GENS[i]) != FSH_OK ||
+            fsh_rng_set_simulation(rng, 1) != FSH_OK) {
             free(a);
             fsh_rng_free(rng);
             continue;
         }
-        fsh_rng_set_simulation(rng, 1);
         for (size_t e = 0; e < n; e++)
             a[e] = e;
         cell *c = calloc(1, sizeof *c);

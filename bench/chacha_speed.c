@@ -19,7 +19,8 @@
  * The last section reads words through the rng buffer (fsh_next_word), with
  * the kernel fsh_chacha_blocks picked; set FSH_CHACHA_IMPL to choose it.
  */
-#include "internal.h"
+#include "rng/chacha.h"
+#include "rng/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -23,8 +23,9 @@ int main(int argc, char **argv)
         rc = fsh_deck_deal_n(rng, deck, cards, 5);
         for (int i = 0; rc == FSH_OK && i < 5; i++) {
             char name[8];
-            fsh_card_name(cards[i], FSH_CARD_POKER, name, sizeof name);
-            printf("%s%c", name, i == 4 ? '\n' : ' ');
+            rc = fsh_card_name(name, sizeof name, cards[i], FSH_CARD_POKER);
+            if (rc == FSH_OK)
+                printf("%s%c", name, i == 4 ? '\n' : ' ');
         }
     }
     if (rc == FSH_OK)

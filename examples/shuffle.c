@@ -12,7 +12,7 @@ int main(void)
         return 1;
     }
     uint64_t a[20];
-    rc = fsh_permutation(rng, a, 20, 1); /* a uniform order of 1..20 */
+    rc = fsh_permutation(rng, a, 1, 20); /* a uniform order of 1..20 */
     if (rc == FSH_OK)
         rc = fsh_shuffle_u64(rng, a, 20); /* and shuffled again, in place */
     fsh_rng_free(rng);

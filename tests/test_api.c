@@ -1,7 +1,7 @@
 /* Public API contracts: argument checks, entropy refusal, callback errors,
  * fork safety and status strings. */
 #include "check.h"
-#include "internal.h"
+#include "common/wide.h"
 
 #include <limits.h>
 #include <math.h>
@@ -30,11 +30,11 @@ static void test_rng_args(void)
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
     CHECK_EQ(fsh_rng_entropy_bits(rng), 256);
     CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
-    CHECK_EQ(fsh_rng_init(NULL), FSH_EINVAL);
-    CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)7), FSH_EINVAL);
-    CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)-1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_rekey(NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)7), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)-1), FSH_EINVAL);
     for (int g = 0; g <= 3; g++)
-        CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)g), FSH_OK);
+        CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)g), FSH_OK);
     CHECK_EQ(fsh_rng_seed(NULL, "x", 1), FSH_EINVAL);
     CHECK_EQ(fsh_rng_seed(rng, NULL, 1), FSH_EINVAL);
     CHECK_EQ(fsh_rng_seed(rng, NULL, 0), FSH_OK);
@@ -87,32 +87,40 @@ static void test_shuffle_args(void)
     CHECK_EQ(fsh_shuffle(rng, a, 1, 4), FSH_OK);
     CHECK_EQ(fsh_shuffle(rng, a, 1, 1000), FSH_OK);
     CHECK_EQ(a[0], 42);
-    CHECK_EQ(fsh_permutation(rng, p, 0, 5), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, p, 5, 5), FSH_OK); /* one value */
+    CHECK(p[0] == 5);
     CHECK_EQ(fsh_rng_bits_used(rng), 0);
 
-    /* fsh_shuffle_randint. */
-    CHECK_EQ(fsh_shuffle_randint(a, 4, 4, NULL, NULL), FSH_EINVAL);
-
-    /* Permutations: overflow of first + n - 1. */
-    CHECK_EQ(fsh_permutation(NULL, p, 2, 0), FSH_EINVAL);
-    CHECK_EQ(fsh_permutation(rng, NULL, 2, 0), FSH_EINVAL);
-    CHECK_EQ(fsh_permutation(rng, NULL, 0, 0), FSH_OK);
-    CHECK_EQ(fsh_permutation(rng, p, 2, UINT64_MAX), FSH_EINVAL);
-    CHECK_EQ(fsh_permutation(rng, p, 4, UINT64_MAX - 2), FSH_EINVAL);
-    CHECK_EQ(fsh_permutation(rng, p, 1, UINT64_MAX), FSH_OK);
+    /* Permutations: lo..hi inclusive; lo > hi and counts that do not fit
+       in memory are refused, with out untouched. */
+    p[0] = 77;
+    CHECK_EQ(fsh_permutation(NULL, p, 0, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, NULL, 0, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, NULL, 1, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, p, 1, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, p, UINT64_MAX, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, p, 0, UINT64_MAX), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, p, 1, UINT64_MAX), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation(rng, p, 0, (uint64_t)(SIZE_MAX / 8)), FSH_EINVAL);
+    CHECK(p[0] == 77);
+    CHECK_EQ(fsh_rng_bits_used(rng), 0);
+    CHECK_EQ(fsh_permutation(rng, p, UINT64_MAX, UINT64_MAX), FSH_OK);
     CHECK(p[0] == UINT64_MAX);
-    CHECK_EQ(fsh_permutation(rng, p, 4, UINT64_MAX - 3), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, p, UINT64_MAX - 3, UINT64_MAX), FSH_OK);
     uint64_t sum = 0;
     for (int i = 0; i < 4; i++)
         sum += p[i] - (UINT64_MAX - 3);
     CHECK(sum == 6);
-    CHECK_EQ(fsh_permutation_u32(rng, p32, 2, UINT32_MAX), FSH_EINVAL);
-    CHECK_EQ(fsh_permutation_u32(rng, p32, 4, UINT32_MAX - 3), FSH_OK);
+    p32[0] = 77;
+    CHECK_EQ(fsh_permutation_u32(NULL, p32, 0, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation_u32(rng, NULL, 0, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation_u32(rng, p32, 1, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_permutation_u32(rng, p32, UINT32_MAX, 0), FSH_EINVAL);
+    CHECK(p32[0] == 77);
+    CHECK_EQ(fsh_permutation_u32(rng, p32, UINT32_MAX - 3, UINT32_MAX), FSH_OK);
     CHECK(is_perm_u32(p32, 4, UINT32_MAX - 3));
-#if SIZE_MAX > UINT32_MAX
-    CHECK_EQ(fsh_permutation_u32(rng, p32, (size_t)UINT32_MAX + 2, 0),
-             FSH_EINVAL);
-#endif
+    CHECK_EQ(fsh_permutation_u32(rng, p32, 7, 7), FSH_OK);
+    CHECK(p32[0] == 7);
     fsh_rng_free(rng);
 }
 
@@ -169,21 +177,21 @@ static void test_entropy(void)
     CHECK(untouched);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 20), FSH_OK);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 21), FSH_EENTROPY);
-    CHECK_EQ(fsh_permutation(rng, p, 21, 0), FSH_EENTROPY);
-    CHECK_EQ(fsh_permutation(rng, p, 20, 0), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, p, 0, 20), FSH_EENTROPY);
+    CHECK_EQ(fsh_permutation(rng, p, 0, 19), FSH_OK);
     /* Simulation grade allows it; turning it off refuses again. */
     CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
     CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
     CHECK_EQ(fsh_rng_entropy_bits(rng), 64);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_OK);
-    CHECK_EQ(fsh_permutation(rng, p, 52, 0), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, p, 0, 51), FSH_OK);
     CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_EENTROPY);
     /* A 32-byte seed is enough. */
     CHECK_EQ(fsh_rng_seed(rng, seed, 32), FSH_OK);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_OK);
     /* xoshiro is simulation grade by construction. */
-    CHECK_EQ(fsh_rng_xoshiro(rng, 1), FSH_OK);
+    CHECK_EQ(fsh_rng_key_xoshiro(rng, 1), FSH_OK);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 52), FSH_OK);
     fsh_rng_free(rng);
 }
@@ -220,7 +228,7 @@ static void test_callback_errors(void)
             CHECK(is_perm_u32(a, 10, 100));
 
             l.calls = 0;
-            CHECK_EQ(fsh_permutation(rng, p, 10, 0), FSH_ECALLBACK);
+            CHECK_EQ(fsh_permutation(rng, p, 0, 9), FSH_ECALLBACK);
             l.calls = 0;
             uint32_t cards[4];
             fsh_deck *d;
@@ -231,12 +239,12 @@ static void test_callback_errors(void)
             l.calls = 0;
             for (uint32_t i = 0; i < 10; i++)
                 a[i] = 100 + i;
-            CHECK_EQ(fsh_shuffle_randint(a, 10, sizeof a[0], liar_randint, &l),
-                     FSH_ECALLBACK);
+            /* (0.1's fsh_shuffle_randint: fsh_shuffle with a randint rng.) */
+            CHECK_EQ(fsh_shuffle(rng, a, 10, sizeof a[0]), FSH_ECALLBACK);
             CHECK(is_perm_u32(a, 10, 100));
             l.calls = 0;
             l.bad_at = 0;
-            CHECK_EQ(fsh_uniform(rng, 10, &u), FSH_ECALLBACK);
+            CHECK_EQ(fsh_uniform(rng, &u, 10), FSH_ECALLBACK);
             l.calls = 0;
             l.bad_at = at % 8; /* a word is 8 byte draws */
             CHECK_EQ(fsh_rng_u64(rng, &u), FSH_ECALLBACK);
@@ -268,7 +276,7 @@ static void test_fork(void)
             fsh_rng *rng;
             uint64_t w, mine[4], theirs[4];
             CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
-            CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)gens[g]), FSH_OK);
+            CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)gens[g]), FSH_OK);
             if (predraw)
                 CHECK_EQ(fsh_rng_u64(rng, &w), FSH_OK);
             int fd[2];
@@ -278,7 +286,8 @@ static void test_fork(void)
             if (pid == 0) {
                 close(fd[0]);
                 for (int i = 0; i < 4; i++)
-                    fsh_rng_u64(rng, &theirs[i]);
+                    if (fsh_rng_u64(rng, &theirs[i]) != FSH_OK)
+                        _exit(2);
                 ssize_t wr = write(fd[1], theirs, sizeof theirs);
                 _exit(wr == (ssize_t)sizeof theirs ? 0 : 1);
             }
@@ -317,6 +326,13 @@ static void test_strerror(void)
         for (size_t j = 0; j < i; j++)
             CHECK(strcmp(m, fsh_strerror(codes[j])) != 0);
     }
+    /* One meaning each (0.2): the reachability refusal is not an OS
+       failure, and "empty" is not only a deck's. */
+    CHECK(strcmp(fsh_strerror(FSH_EENTROPY),
+                 "seed too short to reach every outcome") == 0);
+    CHECK(strcmp(fsh_strerror(FSH_EEMPTY), "nothing left to deal or draw") ==
+          0);
+    CHECK_EQ(FSH_VERSION_NUMBER, 200);
     static const int unknowns[] = {1, 2, -7, -8, 100, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknowns / sizeof unknowns[0]; i++)
         CHECK(strcmp(fsh_strerror(unknowns[i]), "unknown error") == 0);

@@ -3,7 +3,7 @@
    produced by exactly the same number of accepted words. A known-bad variant
    (no rejection) is shown to fail the same check. */
 #include "check.h"
-#include "internal.h"
+#include "uniform/uniform.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
  *   keys, stream ids and counters, several KB each, 20 rounds.
  */
 #include "check.h"
-#include "internal.h"
+#include "rng/chacha.h"
 
 #include <sodium.h>
 #include <string.h>
@@ -173,7 +173,7 @@ static void check_kat(const struct kat *k)
 
     fsh_rng *rng;
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
-    CHECK_EQ(fsh_rng_chacha(rng, k->rounds, key, k->stream, k->counter),
+    CHECK_EQ(fsh_rng_key_chacha(rng, k->rounds, key, k->stream, k->counter),
              FSH_OK);
     memset(got, 0, sizeof got);
     CHECK_EQ(fsh_rng_bytes(rng, got, len), FSH_OK);
@@ -183,7 +183,7 @@ static void check_kat(const struct kat *k)
         fprintf(stderr, "  rng bytes mismatch: %s\n", k->name);
 
     /* Words are the keystream read 8 bytes at a time, little-endian. */
-    CHECK_EQ(fsh_rng_chacha(rng, k->rounds, key, k->stream, k->counter),
+    CHECK_EQ(fsh_rng_key_chacha(rng, k->rounds, key, k->stream, k->counter),
              FSH_OK);
     for (size_t i = 0; i + 8 <= len; i += 8) {
         uint64_t w;
@@ -238,7 +238,7 @@ static void check_encryption(void)
         CHECK_EQ(len, cases[c].ptlen);
         fsh_rng *rng;
         CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
-        CHECK_EQ(fsh_rng_chacha(rng, 20, key, cases[c].stream,
+        CHECK_EQ(fsh_rng_key_chacha(rng, 20, key, cases[c].stream,
                                 cases[c].counter),
                  FSH_OK);
         CHECK_EQ(fsh_rng_bytes(rng, ks, len), FSH_OK);
@@ -283,7 +283,7 @@ static void check_libsodium(void)
         else
             crypto_stream_chacha20_xor_ic(theirs, zero, len, nonce, counter,
                                           key);
-        CHECK_EQ(fsh_rng_chacha(rng, 20, key, stream, counter), FSH_OK);
+        CHECK_EQ(fsh_rng_key_chacha(rng, 20, key, stream, counter), FSH_OK);
         CHECK_EQ(fsh_rng_bytes(rng, mine, len), FSH_OK);
         int ok = memcmp(mine, theirs, len) == 0;
         CHECK(ok);
@@ -329,9 +329,9 @@ int main(void)
     fsh_rng *rng;
     uint8_t key[32] = {0};
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
-    CHECK_EQ(fsh_rng_chacha(rng, 10, key, 0, 0), FSH_EINVAL);
-    CHECK_EQ(fsh_rng_chacha(rng, 20, NULL, 0, 0), FSH_EINVAL);
-    CHECK_EQ(fsh_rng_chacha(NULL, 20, key, 0, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_key_chacha(rng, 10, key, 0, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_key_chacha(rng, 20, NULL, 0, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_key_chacha(NULL, 20, key, 0, 0), FSH_EINVAL);
     fsh_rng_free(rng);
     return check_done("test_chacha");
 }

@@ -1,7 +1,7 @@
 /* Cards and decks: encoding, names in both notations, the parser, and the
  * O(1) deck's properties. */
 #include "check.h"
-#include "internal.h"
+#include "common/common.h"
 
 #include <string.h>
 
@@ -10,15 +10,15 @@ static void test_encoding(void)
     uint32_t c;
     for (int suit = 0; suit < 4; suit++)
         for (int rank = 2; rank <= 14; rank++) {
-            CHECK_EQ(fsh_card_make(rank, suit, &c), FSH_OK);
+            CHECK_EQ(fsh_card_make(&c, rank, suit), FSH_OK);
             CHECK_EQ(c, (uint32_t)(suit * 13 + rank - 2));
             CHECK_EQ(fsh_card_rank(c), rank);
             CHECK_EQ(fsh_card_suit(c), suit);
         }
     static const int bad[][2] = {{1, 0}, {15, 0}, {2, -1}, {2, 4}, {0, 0}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK_EQ(fsh_card_make(bad[i][0], bad[i][1], &c), FSH_EINVAL);
-    CHECK_EQ(fsh_card_make(2, 0, NULL), FSH_EINVAL);
+        CHECK_EQ(fsh_card_make(&c, bad[i][0], bad[i][1]), FSH_EINVAL);
+    CHECK_EQ(fsh_card_make(NULL, 2, 0), FSH_EINVAL);
     CHECK_EQ(fsh_card_rank(52), FSH_EINVAL);
     CHECK_EQ(fsh_card_suit(52), FSH_EINVAL);
     CHECK_EQ(fsh_card_rank(UINT32_MAX), FSH_EINVAL);
@@ -37,30 +37,30 @@ static void test_names(void)
         char want[16], buf[16];
         uint32_t back;
         snprintf(want, sizeof want, "%s%s", ranks_u[c % 13], suits_u[c / 13]);
-        CHECK_EQ(fsh_card_name(c, FSH_CARD_UNICODE, buf, sizeof buf), FSH_OK);
+        CHECK_EQ(fsh_card_name(buf, sizeof buf, c, FSH_CARD_UNICODE), FSH_OK);
         CHECK(strcmp(buf, want) == 0);
-        CHECK_EQ(fsh_card_parse(buf, &back), FSH_OK);
+        CHECK_EQ(fsh_card_parse(&back, buf), FSH_OK);
         CHECK_EQ(back, c);
         snprintf(want, sizeof want, "%c%c", ranks_p[c % 13], suits_p[c / 13]);
-        CHECK_EQ(fsh_card_name(c, FSH_CARD_POKER, buf, sizeof buf), FSH_OK);
+        CHECK_EQ(fsh_card_name(buf, sizeof buf, c, FSH_CARD_POKER), FSH_OK);
         CHECK(strcmp(buf, want) == 0);
-        CHECK_EQ(fsh_card_parse(buf, &back), FSH_OK);
+        CHECK_EQ(fsh_card_parse(&back, buf), FSH_OK);
         CHECK_EQ(back, c);
         /* 8 bytes always suffice; a buffer one byte short is refused. */
         size_t need = strlen(want) + 1;
-        CHECK_EQ(fsh_card_name(c, FSH_CARD_POKER, buf, need), FSH_OK);
-        CHECK_EQ(fsh_card_name(c, FSH_CARD_POKER, buf, need - 1), FSH_EINVAL);
-        CHECK_EQ(fsh_card_name(c, FSH_CARD_UNICODE, buf, 8), FSH_OK);
+        CHECK_EQ(fsh_card_name(buf, need, c, FSH_CARD_POKER), FSH_OK);
+        CHECK_EQ(fsh_card_name(buf, need - 1, c, FSH_CARD_POKER), FSH_EINVAL);
+        CHECK_EQ(fsh_card_name(buf, 8, c, FSH_CARD_UNICODE), FSH_OK);
     }
     char buf[16];
-    CHECK_EQ(fsh_card_name(8, FSH_CARD_UNICODE, buf, sizeof buf), FSH_OK);
+    CHECK_EQ(fsh_card_name(buf, sizeof buf, 8, FSH_CARD_UNICODE), FSH_OK);
     CHECK(strcmp(buf, "10\xE2\x99\xA3") == 0);
-    CHECK_EQ(fsh_card_name(51, FSH_CARD_POKER, buf, sizeof buf), FSH_OK);
+    CHECK_EQ(fsh_card_name(buf, sizeof buf, 51, FSH_CARD_POKER), FSH_OK);
     CHECK(strcmp(buf, "As") == 0);
-    CHECK_EQ(fsh_card_name(52, FSH_CARD_POKER, buf, sizeof buf), FSH_EINVAL);
-    CHECK_EQ(fsh_card_name(0, 2, buf, sizeof buf), FSH_EINVAL);
-    CHECK_EQ(fsh_card_name(0, FSH_CARD_POKER, NULL, 8), FSH_EINVAL);
-    CHECK_EQ(fsh_card_name(0, FSH_CARD_POKER, buf, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_card_name(buf, sizeof buf, 52, FSH_CARD_POKER), FSH_EINVAL);
+    CHECK_EQ(fsh_card_name(buf, sizeof buf, 0, 2), FSH_EINVAL);
+    CHECK_EQ(fsh_card_name(NULL, 8, 0, FSH_CARD_POKER), FSH_EINVAL);
+    CHECK_EQ(fsh_card_name(buf, 0, 0, FSH_CARD_POKER), FSH_EINVAL);
 }
 
 static void test_parse_rejects(void)
@@ -92,14 +92,14 @@ static void test_parse_rejects(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint32_t c = 12345;
-        int rc = fsh_card_parse(bad[i], &c);
+        int rc = fsh_card_parse(&c, bad[i]);
         CHECK_EQ(rc, FSH_EINVAL);
         if (rc != FSH_EINVAL)
             fprintf(stderr, "  accepted bad name #%zu\n", i);
     }
     uint32_t c;
-    CHECK_EQ(fsh_card_parse(NULL, &c), FSH_EINVAL);
-    CHECK_EQ(fsh_card_parse("As", NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_card_parse(&c, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_card_parse(NULL, "As"), FSH_EINVAL);
 }
 
 static int is_perm(const uint32_t *a, size_t n)
@@ -128,7 +128,7 @@ static void test_deck(void)
     static const size_t ks[] = {0, 1, 2, 5, 26, 51, 52};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         size_t k = ks[i];
-        CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+        CHECK_EQ(fsh_deck_reset(d), FSH_OK);
         CHECK_EQ(fsh_deck_remaining(d), 52);
         CHECK_EQ(fsh_deck_deal_n(rng, d, out, k), FSH_OK);
         CHECK_EQ(fsh_deck_remaining(d), 52 - k);
@@ -142,16 +142,16 @@ static void test_deck(void)
     }
 
     /* O(1) shuffle mid-deal resets remaining; the next 52 are all cards. */
-    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_reset(d), FSH_OK);
     CHECK_EQ(fsh_deck_deal_n(rng, d, out, 10), FSH_OK);
-    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_reset(d), FSH_OK);
     CHECK_EQ(fsh_deck_remaining(d), 52);
     for (int i = 0; i < 52; i++)
         CHECK_EQ(fsh_deck_deal(rng, d, &out[i]), FSH_OK);
     CHECK(is_perm(out, 52));
 
     /* deal_n with k > remaining deals nothing. */
-    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_reset(d), FSH_OK);
     CHECK_EQ(fsh_deck_deal_n(rng, d, out, 50), FSH_OK);
     uint32_t sentinel[3] = {777, 777, 777};
     CHECK_EQ(fsh_deck_deal_n(rng, d, sentinel, 3), FSH_EEMPTY);
@@ -201,7 +201,7 @@ static void test_deck(void)
 #endif
     CHECK_EQ(fsh_deck_new_from(&none, NULL, 3), FSH_EINVAL);
     CHECK_EQ(fsh_deck_new_from(&none, shoe, 0), FSH_EINVAL);
-    CHECK_EQ(fsh_deck_shuffle(NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_reset(NULL), FSH_EINVAL);
     CHECK_EQ(fsh_deck_deal(NULL, d, &card), FSH_EINVAL);
     CHECK_EQ(fsh_deck_deal(rng, NULL, &card), FSH_EINVAL);
     CHECK_EQ(fsh_deck_deal(rng, d, NULL), FSH_EINVAL);
@@ -225,7 +225,7 @@ static void test_deck(void)
        boundary is in tests/test_reach.c), and can in simulation mode. */
     uint32_t all[52];
     CHECK_EQ(fsh_rng_seed(rng, "8 bytes!", 8), FSH_OK);
-    CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+    CHECK_EQ(fsh_deck_reset(d), FSH_OK);
     CHECK_EQ(fsh_deck_deal_n(rng, d, all, 52), FSH_EENTROPY);
     CHECK_EQ(fsh_deck_remaining(d), 52);
     CHECK_EQ(fsh_deck_deal_n(rng, d, all, 12), FSH_EENTROPY);

@@ -24,7 +24,7 @@
  * algorithm run through the same enumerator and must fail the check.
  */
 #include "check.h"
-#include "internal.h"
+#include "uniform/uniform.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,14 +129,22 @@ static int run_shuffle_ptr(const struct target *t, fsh_rng *rng,
     return rc;
 }
 
+/* 0.1's fsh_shuffle_randint(base, n, size, randint, ctx), as 0.2 spells
+   it: an rng made by fsh_rng_from_randint(randint, ctx), then fsh_shuffle. */
 static int run_shuffle_randint(const struct target *t, fsh_rng *rng,
                                struct walker *w, unsigned n, unsigned *perm)
 {
+    static fsh_rng *own;
     unsigned char a[MAXN * 64];
     (void)rng;
+    if (own == NULL && fsh_rng_new_seeded(&own, "unused", 6) != FSH_OK)
+        return FSH_ENOMEM;
+    int rc = fsh_rng_from_randint(own, walk_randint, w);
+    if (rc != FSH_OK)
+        return rc;
     for (unsigned i = 0; i < n; i++)
         make_elem(a + i * t->size, t->size, i);
-    int rc = fsh_shuffle_randint(a, n, t->size, walk_randint, w);
+    rc = fsh_shuffle(own, a, n, t->size);
     decode_elems(a, t->size, n, perm);
     return rc;
 }
@@ -147,7 +155,7 @@ static int run_permutation(const struct target *t, fsh_rng *rng,
     uint64_t out[MAXN];
     const uint64_t first = 1000;
     (void)t, (void)w;
-    int rc = fsh_permutation(rng, out, n, first);
+    int rc = fsh_permutation(rng, out, first, first + n - 1);
     for (unsigned k = 0; k < n; k++)
         perm[k] = (unsigned)(out[k] - first);
     return rc;
@@ -159,7 +167,7 @@ static int run_permutation_u32(const struct target *t, fsh_rng *rng,
     uint32_t out[MAXN];
     const uint32_t first = UINT32_MAX - n + 1; /* the top of the range */
     (void)t, (void)w;
-    int rc = fsh_permutation_u32(rng, out, n, first);
+    int rc = fsh_permutation_u32(rng, out, first, first + n - 1);
     for (unsigned k = 0; k < n; k++)
         perm[k] = out[k] - first;
     return rc;
@@ -185,11 +193,11 @@ static int run_deck(const struct target *t, fsh_rng *rng, struct walker *w,
         if (pre == NULL)
             rc = fsh_rng_new(&pre);
         if (rc == FSH_OK)
-            rc = fsh_rng_xoshiro(pre, 7);
+            rc = fsh_rng_key_xoshiro(pre, 7);
         if (rc == FSH_OK)
             rc = fsh_deck_deal_n(pre, deck, cards, 2);
         if (rc == FSH_OK)
-            rc = fsh_deck_shuffle(deck);
+            rc = fsh_deck_reset(deck);
         if (rc != FSH_OK) {
             fsh_deck_free(deck);
             return rc;
@@ -214,7 +222,7 @@ static int run_naive(const struct target *t, fsh_rng *rng, struct walker *w,
         perm[i] = i;
     for (unsigned i = 0; i < n; i++) {
         uint64_t j;
-        int rc = fsh_uniform(rng, n, &j); /* the bug: j in [0, n) */
+        int rc = fsh_uniform(rng, &j, n); /* the bug: j in [0, n) */
         if (rc != FSH_OK)
             return rc;
         unsigned x = perm[i];
@@ -232,7 +240,7 @@ static int run_sattolo(const struct target *t, fsh_rng *rng, struct walker *w,
         perm[i] = i;
     for (unsigned i = n - 1; i > 0 && n > 0; i--) {
         uint64_t j;
-        int rc = fsh_uniform(rng, i, &j); /* the bug: j in [0, i) */
+        int rc = fsh_uniform(rng, &j, i); /* the bug: j in [0, i) */
         if (rc != FSH_OK)
             return rc;
         unsigned x = perm[i];
@@ -254,7 +262,7 @@ static const struct target targets[] = {
     {"fsh_shuffle_u32", run_shuffle_u32, 0, 0},
     {"fsh_shuffle_u64", run_shuffle_u64, 0, 0},
     {"fsh_shuffle_ptr", run_shuffle_ptr, 0, 0},
-    {"fsh_shuffle_randint", run_shuffle_randint, 8, 1},
+    {"fsh_rng_from_randint + fsh_shuffle", run_shuffle_randint, 8, 1},
     {"fsh_permutation", run_permutation, 0, 0},
     {"fsh_permutation_u32", run_permutation_u32, 0, 0},
     {"fsh_deck_deal (fresh deck)", run_deck, 0, 0},

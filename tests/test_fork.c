@@ -11,7 +11,7 @@
  * state: none of the parent's key, xoshiro state or unread buffered words may
  * be left in it, so the child cannot reproduce the parent's next draws. */
 #include "check.h"
-#include "internal.h"
+#include "rng/rng.h"
 
 #include <string.h>
 #include <sys/wait.h>
@@ -32,7 +32,7 @@ static uint64_t os_word(void *ctx)
 typedef struct fork_case {
     const char *name;
     int gen;        /* fsh_gen keyed from the OS, or -1: word callback */
-    int child_init; /* the child calls fsh_rng_init_gen itself first */
+    int child_init; /* the child calls fsh_rng_rekey_gen itself first */
     /* Before the fork: draw, leaving caches half used; *obj may be set. */
     void (*pre)(fsh_rng *rng, void **obj);
     /* After the fork, in both processes: m values into v. */
@@ -69,7 +69,7 @@ static size_t post_uniform(fsh_rng *rng, void *obj, uint64_t *v)
 {
     (void)obj;
     for (int i = 0; i < 8; i++)
-        CHECK_EQ(fsh_uniform(rng, 52, &v[i]), FSH_OK);
+        CHECK_EQ(fsh_uniform(rng, &v[i], 52), FSH_OK);
     return 8;
 }
 
@@ -131,7 +131,7 @@ static void pre_rangeperm(fsh_rng *rng, void **obj)
 {
     fsh_rangeperm *p;
     uint64_t x;
-    CHECK_EQ(fsh_rangeperm_new(&p, 999, 0), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_new(&p, 0, 999, 0), FSH_OK);
     for (int i = 0; i < 3; i++)
         CHECK_EQ(fsh_rangeperm_next(rng, p, &x), FSH_OK);
     *obj = p;
@@ -153,7 +153,7 @@ static void done_rangeperm(void *obj)
 static size_t post_sample(fsh_rng *rng, void *obj, uint64_t *v)
 {
     (void)obj;
-    CHECK_EQ(fsh_sample_range(rng, 0, 999, v, 4), FSH_OK);
+    CHECK_EQ(fsh_sample_range(rng, v, 4, 0, 999), FSH_OK);
     return 4;
 }
 
@@ -165,7 +165,7 @@ static size_t post_reservoir(fsh_rng *rng, void *obj, uint64_t *v)
     (void)obj;
     for (int i = 0; i < 16; i++) {
         size_t s;
-        CHECK_EQ(fsh_reservoir_slot(rng, 1000 + (uint64_t)i, 500, &s),
+        CHECK_EQ(fsh_reservoir_slot(rng, &s, 500, 1000 + (uint64_t)i),
                  FSH_OK);
         v[i] = s;
     }
@@ -226,7 +226,7 @@ static void run_case(const fork_case *fc)
     void *obj = NULL;
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
     if (fc->gen >= 0)
-        CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)fc->gen), FSH_OK);
+        CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)fc->gen), FSH_OK);
     else
         CHECK_EQ(fsh_rng_from_words(rng, os_word, NULL), FSH_OK);
     fc->pre(rng, &obj);
@@ -247,7 +247,7 @@ static void run_case(const fork_case *fc)
         close(fd[0]);
         check_failed = 0; /* count the child's own failures */
         if (fc->child_init)
-            CHECK_EQ(fsh_rng_init_gen(rng, (fsh_gen)fc->gen), FSH_OK);
+            CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)fc->gen), FSH_OK);
         r.m = fc->post(rng, obj, r.v);
         memcpy(r.key, rng->key, sizeof r.key);
         memcpy(r.xs, rng->xs, sizeof r.xs);
@@ -314,7 +314,8 @@ static void test_seeded_replays(void)
     if (pid == 0) {
         close(fd[0]);
         for (int i = 0; i < 4; i++)
-            (void)fsh_rng_u64(rng, &w[i]);
+            if (fsh_rng_u64(rng, &w[i]) != FSH_OK)
+                _exit(2);
         _exit(write(fd[1], w, sizeof w) == (ssize_t)sizeof w ? 0 : 1);
     }
     close(fd[1]);
@@ -324,6 +325,7 @@ static void test_seeded_replays(void)
     close(fd[0]);
     int st = 0;
     waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     CHECK(memcmp(w, theirs, sizeof w) == 0);
     fsh_rng_free(rng);
 }

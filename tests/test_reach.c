@@ -159,8 +159,8 @@ static void test_shuffles(fsh_rng *rng, unsigned bits, int all)
         CHECK_EQ(fsh_shuffle_ptr(rng, (void **)a, n), want);
         CHECK_EQ(fsh_shuffle(rng, a32, n, 3), want);
         CHECK_EQ(fsh_shuffle_threads(rng, a, n, 8, 2), want);
-        CHECK_EQ(fsh_permutation(rng, a, n, 1), want);
-        CHECK_EQ(fsh_permutation_u32(rng, a32, n, 1), want);
+        CHECK_EQ(fsh_permutation(rng, a, 1, n), want);
+        CHECK_EQ(fsh_permutation_u32(rng, a32, 1, (uint32_t)n), want);
         CHECK_EQ(fsh_rng_max_fair_n(rng) >= n, want == FSH_OK);
         if (want != FSH_OK)
             for (size_t i = 0; i < n; i++)
@@ -194,7 +194,7 @@ static void test_deck(fsh_rng *rng, unsigned bits, int all)
             CHECK_EQ(fsh_deck_deal_n(rng, d, c, 0), FSH_OK);
         }
         /* A shuffle starts a new prefix; deal_n in one call. */
-        CHECK_EQ(fsh_deck_shuffle(d), FSH_OK);
+        CHECK_EQ(fsh_deck_reset(d), FSH_OK);
         if (k0 < n) {
             CHECK_EQ(fsh_deck_deal_n(rng, d, c, k0 + 1), FSH_EENTROPY);
             CHECK_EQ(fsh_deck_remaining(d), n);
@@ -217,10 +217,10 @@ static void test_ordered_samples(fsh_rng *rng, unsigned bits, int all)
         uint64_t k0 = all ? kmax : max_k(last, kmax, bits);
         uint64_t lo = last > UINT64_MAX - 7 ? 0 : 7;
         uint64_t hi = lo + last;
-        CHECK_EQ(fsh_sample_range(rng, lo, hi, out, (size_t)k0), FSH_OK);
+        CHECK_EQ(fsh_sample_range(rng, out, (size_t)k0, lo, hi), FSH_OK);
         if (k0 < kmax) {
             memset(out, 0, sizeof out);
-            CHECK_EQ(fsh_sample_range(rng, lo, hi, out, (size_t)k0 + 1),
+            CHECK_EQ(fsh_sample_range(rng, out, (size_t)k0 + 1, lo, hi),
                      FSH_EENTROPY);
             int zero = 1;
             for (size_t i = 0; i < 64; i++)
@@ -230,7 +230,7 @@ static void test_ordered_samples(fsh_rng *rng, unsigned bits, int all)
         /* The permutation draws k0 values, then refuses (nothing drawn),
            until simulation grade is switched on. */
         fsh_rangeperm *p;
-        CHECK_EQ(fsh_rangeperm_new(&p, last, 0), FSH_OK);
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, last, 0), FSH_OK);
         uint64_t drawn = 0, v;
         while (drawn < kmax && fsh_rangeperm_next(rng, p, &v) == FSH_OK)
             drawn++;
@@ -258,7 +258,7 @@ static void test_reservoir(fsh_rng *rng, unsigned bits, int all)
         size_t k = ks[r], slot;
         /* Filling never draws and is always allowed. */
         for (uint64_t seen = 0; seen < k; seen++) {
-            CHECK_EQ(fsh_reservoir_slot(rng, seen, k, &slot), FSH_OK);
+            CHECK_EQ(fsh_reservoir_slot(rng, &slot, k, seen), FSH_OK);
             CHECK_EQ(slot, seen);
         }
         /* Largest N (<= 2^64) with C(N, k) <= 2^bits, by bisection. */
@@ -275,13 +275,13 @@ static void test_reservoir(fsh_rng *rng, unsigned bits, int all)
             }
         }
         /* seen = N - 1 is the item that makes N items. */
-        CHECK_EQ(fsh_reservoir_slot(rng, lo - 1, k, &slot), FSH_OK);
+        CHECK_EQ(fsh_reservoir_slot(rng, &slot, k, lo - 1), FSH_OK);
         if (lo < UINT64_MAX) {
             slot = 777;
-            CHECK_EQ(fsh_reservoir_slot(rng, lo, k, &slot), FSH_EENTROPY);
+            CHECK_EQ(fsh_reservoir_slot(rng, &slot, k, lo), FSH_EENTROPY);
             CHECK_EQ(slot, 777);
         } else {
-            CHECK_EQ(fsh_reservoir_slot(rng, UINT64_MAX, k, &slot), FSH_OK);
+            CHECK_EQ(fsh_reservoir_slot(rng, &slot, k, UINT64_MAX), FSH_OK);
         }
     }
 }
@@ -294,8 +294,8 @@ static void test_not_checked(fsh_rng *rng)
     unsigned char b[100];
     CHECK_EQ(fsh_rng_u64(rng, &v), FSH_OK);
     CHECK_EQ(fsh_rng_bytes(rng, b, sizeof b), FSH_OK);
-    CHECK_EQ(fsh_uniform(rng, UINT64_MAX, &v), FSH_OK);
-    CHECK_EQ(fsh_uniform_range(rng, 0, UINT64_MAX, &v), FSH_OK);
+    CHECK_EQ(fsh_uniform(rng, &v, UINT64_MAX), FSH_OK);
+    CHECK_EQ(fsh_uniform_range(rng, &v, 0, UINT64_MAX), FSH_OK);
 }
 
 static void run_all(fsh_rng *rng, unsigned bits, int all)
@@ -325,7 +325,7 @@ int main(void)
         /* Simulation grade accepts everything, and so does xoshiro. */
         CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
         run_all(rng, bits, 1);
-        CHECK_EQ(fsh_rng_xoshiro(rng, bits), FSH_OK);
+        CHECK_EQ(fsh_rng_key_xoshiro(rng, bits), FSH_OK);
         CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
         run_all(rng, bits, 1);
     }
@@ -333,7 +333,7 @@ int main(void)
     check_seed = 256;
     seed_rng(rng, 32);
     run_all(rng, 256, 1);
-    CHECK_EQ(fsh_rng_init(rng), FSH_OK);
+    CHECK_EQ(fsh_rng_rekey(rng), FSH_OK);
     run_all(rng, 256, 1);
     fsh_rng_free(rng);
     return check_done("test_reach");

@@ -67,7 +67,7 @@ static void exhaustive_rangeperm(uint64_t n, size_t k, size_t hint)
         s.pos = 0;
         CHECK(fsh_rng_from_randint(rng, scripted, &s) == FSH_OK);
         fsh_rangeperm *p;
-        CHECK(fsh_rangeperm_new(&p, n - 1, hint) == FSH_OK);
+        CHECK(fsh_rangeperm_new(&p, 0, n - 1, hint) == FSH_OK);
         uint64_t v[8];
         for (size_t i = 0; i < k; i++)
             CHECK(fsh_rangeperm_next(rng, p, &v[i]) == FSH_OK);
@@ -113,7 +113,7 @@ static void exhaustive_reservoir(uint64_t n, size_t k)
         uint64_t kept[8];
         for (uint64_t t = 0; t < n; t++) {
             size_t slot;
-            CHECK(fsh_reservoir_slot(rng, t, k, &slot) == FSH_OK);
+            CHECK(fsh_reservoir_slot(rng, &slot, k, t) == FSH_OK);
             CHECK(slot <= k);
             if (slot < k)
                 kept[slot] = t;
@@ -149,8 +149,8 @@ static void edges(void)
     CHECK(fsh_rng_set_simulation(rng, 1) == FSH_OK);
     uint64_t out[1000];
     /* The full 64-bit range, and its top. */
-    CHECK(fsh_sample_range(rng, 0, UINT64_MAX, out, 1000) == FSH_OK);
-    CHECK(fsh_sample_range(rng, UINT64_MAX - 9, UINT64_MAX, out, 10) ==
+    CHECK(fsh_sample_range(rng, out, 1000, 0, UINT64_MAX) == FSH_OK);
+    CHECK(fsh_sample_range(rng, out, 10, UINT64_MAX - 9, UINT64_MAX) ==
           FSH_OK);
     uint64_t sum = 0;
     for (int i = 0; i < 10; i++) {
@@ -158,31 +158,31 @@ static void edges(void)
         sum += out[i] - (UINT64_MAX - 9);
     }
     CHECK_EQ(sum, 45); /* all ten values once */
-    CHECK(fsh_sample_range(rng, 5, 5, out, 1) == FSH_OK);
+    CHECK(fsh_sample_range(rng, out, 1, 5, 5) == FSH_OK);
     CHECK_EQ(out[0], 5);
-    CHECK(fsh_sample_range(rng, 1, 10, out, 0) == FSH_OK);
-    CHECK(fsh_sample_range(rng, 1, 10, out, 11) == FSH_EINVAL);
-    CHECK(fsh_sample_range(rng, 10, 1, out, 1) == FSH_EINVAL);
-    CHECK(fsh_sample_range(NULL, 1, 10, out, 1) == FSH_EINVAL);
-    CHECK(fsh_sample_range(rng, 1, 10, NULL, 1) == FSH_EINVAL);
+    CHECK(fsh_sample_range(rng, out, 0, 1, 10) == FSH_OK);
+    CHECK(fsh_sample_range(rng, out, 11, 1, 10) == FSH_EINVAL);
+    CHECK(fsh_sample_range(rng, out, 1, 10, 1) == FSH_EINVAL);
+    CHECK(fsh_sample_range(NULL, out, 1, 1, 10) == FSH_EINVAL);
+    CHECK(fsh_sample_range(rng, NULL, 1, 1, 10) == FSH_EINVAL);
 
     fsh_rangeperm *p;
-    CHECK(fsh_rangeperm_new(NULL, 5, 0) == FSH_EINVAL);
-    CHECK(fsh_rangeperm_new(&p, 0, 0) == FSH_OK);
+    CHECK(fsh_rangeperm_new(NULL, 0, 5, 0) == FSH_EINVAL);
+    CHECK(fsh_rangeperm_new(&p, 0, 0, 0) == FSH_OK);
     CHECK(fsh_rangeperm_next(rng, p, &out[0]) == FSH_OK && out[0] == 0);
     CHECK(fsh_rangeperm_next(rng, p, &out[0]) == FSH_EEMPTY);
-    CHECK(fsh_rangeperm_next_at(p, 0, &out[0]) == FSH_EEMPTY);
+    CHECK(fsh_rangeperm_next_at(p, &out[0], 0) == FSH_EEMPTY);
     fsh_rangeperm_free(p);
-    CHECK(fsh_rangeperm_new(&p, 9, 0) == FSH_OK);
-    CHECK(fsh_rangeperm_next_at(p, 10, &out[0]) == FSH_EINVAL);
-    CHECK(fsh_rangeperm_next_at(p, 9, &out[0]) == FSH_OK && out[0] == 9);
+    CHECK(fsh_rangeperm_new(&p, 0, 9, 0) == FSH_OK);
+    CHECK(fsh_rangeperm_next_at(p, &out[0], 10) == FSH_EINVAL);
+    CHECK(fsh_rangeperm_next_at(p, &out[0], 9) == FSH_OK && out[0] == 9);
     CHECK(fsh_rangeperm_next(NULL, p, &out[0]) == FSH_EINVAL);
     CHECK(fsh_rangeperm_next(rng, p, NULL) == FSH_EINVAL);
     fsh_rangeperm_free(p);
     fsh_rangeperm_free(NULL);
     CHECK(fsh_rangeperm_drawn(NULL) == 0);
     /* The whole 2^64 range can be started; drawn saturates at the end. */
-    CHECK(fsh_rangeperm_new(&p, UINT64_MAX, 4) == FSH_OK);
+    CHECK(fsh_rangeperm_new(&p, 0, UINT64_MAX, 4) == FSH_OK);
     CHECK(fsh_rangeperm_next(rng, p, &out[0]) == FSH_OK);
     CHECK(fsh_rangeperm_drawn(p) == 1);
     fsh_rangeperm_free(p);
@@ -191,8 +191,8 @@ static void edges(void)
        large sample has no repeats (the map grows past its first table). */
     static uint64_t a[200000], b[200000];
     fsh_rangeperm *pm, *pa;
-    CHECK(fsh_rangeperm_new(&pm, 299999, 1) == FSH_OK);      /* map */
-    CHECK(fsh_rangeperm_new(&pa, 299999, 200000) == FSH_OK); /* array */
+    CHECK(fsh_rangeperm_new(&pm, 0, 299999, 1) == FSH_OK);      /* map */
+    CHECK(fsh_rangeperm_new(&pa, 0, 299999, 200000) == FSH_OK); /* array */
     fsh_rng *r2;
     CHECK(fsh_rng_new(&r2) == FSH_OK);
     CHECK(fsh_rng_seed(r2, "edges", 5) == FSH_OK);
@@ -214,12 +214,12 @@ static void edges(void)
     fsh_rng_free(r2);
 
     size_t slot;
-    CHECK(fsh_reservoir_slot(rng, 3, 0, &slot) == FSH_OK && slot == 0);
-    CHECK(fsh_reservoir_slot(rng, 3, 5, &slot) == FSH_OK && slot == 3);
-    CHECK(fsh_reservoir_slot(rng, UINT64_MAX, 5, &slot) == FSH_OK &&
+    CHECK(fsh_reservoir_slot(rng, &slot, 0, 3) == FSH_OK && slot == 0);
+    CHECK(fsh_reservoir_slot(rng, &slot, 5, 3) == FSH_OK && slot == 3);
+    CHECK(fsh_reservoir_slot(rng, &slot, 5, UINT64_MAX) == FSH_OK &&
           slot <= 5);
-    CHECK(fsh_reservoir_slot(NULL, 3, 5, &slot) == FSH_EINVAL);
-    CHECK(fsh_reservoir_slot(rng, 3, 5, NULL) == FSH_EINVAL);
+    CHECK(fsh_reservoir_slot(NULL, &slot, 5, 3) == FSH_EINVAL);
+    CHECK(fsh_reservoir_slot(rng, NULL, 5, 3) == FSH_EINVAL);
     fsh_rng_free(rng);
 }
 

@@ -37,7 +37,7 @@ int main(void)
             c[i][2] = (uint8_t)(i >> 16);
         }
         CHECK_EQ(fsh_rng_seed(rng, "smoke", 5), FSH_OK);
-        fsh_rng_set_simulation(rng, 1);
+        CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
         CHECK_EQ(fsh_shuffle_u32(rng, a, n), FSH_OK);
         CHECK(is_perm_u32(a, n));
         CHECK_EQ(fsh_rng_seed(rng, "smoke", 5), FSH_OK);
@@ -63,7 +63,7 @@ int main(void)
     const unsigned long runs = 200000;
     for (unsigned long r = 0; r < runs; r++) {
         uint32_t out[52];
-        fsh_deck_shuffle(deck);
+        CHECK_EQ(fsh_deck_reset(deck), FSH_OK);
         CHECK_EQ(fsh_deck_deal_n(rng, deck, out, 52), FSH_OK);
         for (int p = 0; p < 52; p++)
             cnt[p][out[p]]++;

@@ -30,7 +30,7 @@
  * these fixed seeds the outcome is deterministic.
  */
 #include "check.h"
-#include "internal.h"
+#include "common/common.h"
 
 #include <math.h>
 #include <string.h>
@@ -118,7 +118,7 @@ static int k_naive(fsh_rng *rng, uint32_t *a, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t j;
-        int rc = fsh_uniform(rng, n, &j);
+        int rc = fsh_uniform(rng, &j, n);
         if (rc != FSH_OK)
             return rc;
         uint32_t t = a[i];
@@ -133,7 +133,7 @@ static int k_sattolo(fsh_rng *rng, uint32_t *a, size_t n)
 {
     for (size_t i = n - 1; i > 0; i--) {
         uint64_t j;
-        int rc = fsh_uniform(rng, i, &j);
+        int rc = fsh_uniform(rng, &j, i);
         if (rc != FSH_OK)
             return rc;
         uint32_t t = a[i];
@@ -249,12 +249,12 @@ static int o_shuffle(fsh_rng *rng, uint32_t out[4])
 }
 static int o_permutation(fsh_rng *rng, uint32_t out[4])
 {
-    return fsh_permutation_u32(rng, out, 4, 0);
+    return fsh_permutation_u32(rng, out, 0, 3);
 }
 static fsh_deck *deck4;
 static int o_deck(fsh_rng *rng, uint32_t out[4])
 {
-    int rc = fsh_deck_shuffle(deck4);
+    int rc = fsh_deck_reset(deck4);
     return rc != FSH_OK ? rc : fsh_deck_deal_n(rng, deck4, out, 4);
 }
 static int o_naive(fsh_rng *rng, uint32_t out[4])

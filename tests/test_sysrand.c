@@ -110,7 +110,7 @@ static int op_bytes0(fsh_rng *r)
 static int op_uniform(fsh_rng *r)
 {
     uint64_t v = 99;
-    int rc = fsh_uniform(r, 52, &v);
+    int rc = fsh_uniform(r, &v, 52);
     touched |= v != 99;
     return rc;
 }
@@ -118,7 +118,7 @@ static int op_uniform(fsh_rng *r)
 static int op_uniform1(fsh_rng *r)
 {
     uint64_t v = 99;
-    int rc = fsh_uniform(r, 1, &v);
+    int rc = fsh_uniform(r, &v, 1);
     touched |= v != 99;
     return rc;
 }
@@ -126,7 +126,7 @@ static int op_uniform1(fsh_rng *r)
 static int op_uniform_range(fsh_rng *r)
 {
     uint64_t v = 99;
-    int rc = fsh_uniform_range(r, 5, 1000, &v);
+    int rc = fsh_uniform_range(r, &v, 5, 1000);
     touched |= v != 99;
     return rc;
 }
@@ -134,7 +134,7 @@ static int op_uniform_range(fsh_rng *r)
 static int op_uniform_full(fsh_rng *r)
 {
     uint64_t v = 99;
-    int rc = fsh_uniform_range(r, 0, UINT64_MAX, &v);
+    int rc = fsh_uniform_range(r, &v, 0, UINT64_MAX);
     touched |= v != 99;
     return rc;
 }
@@ -185,7 +185,7 @@ static int op_threads_big(fsh_rng *r)
 static int op_permutation(fsh_rng *r)
 {
     uint64_t p[52] = {0};
-    int rc = fsh_permutation(r, p, 52, 1);
+    int rc = fsh_permutation(r, p, 1, 52);
     for (size_t i = 0; i < 52; i++)
         touched |= p[i] != 0;
     return rc;
@@ -194,16 +194,19 @@ static int op_permutation(fsh_rng *r)
 static int op_permutation_u32(fsh_rng *r)
 {
     uint32_t p[52] = {0};
-    int rc = fsh_permutation_u32(r, p, 52, 1);
+    int rc = fsh_permutation_u32(r, p, 1, 52);
     for (size_t i = 0; i < 52; i++)
         touched |= p[i] != 0;
     return rc;
 }
 
-static int op_permutation0(fsh_rng *r)
+/* One value (lo == hi): nothing to draw. (0.1's n = 0 no longer exists.) */
+static int op_permutation1(fsh_rng *r)
 {
     uint64_t p[1] = {0};
-    return fsh_permutation(r, p, 0, 1);
+    int rc = fsh_permutation(r, p, 9, 9);
+    touched |= p[0] != (rc == FSH_OK ? 9 : 0);
+    return rc;
 }
 
 static int op_deck(fsh_rng *r)
@@ -236,7 +239,7 @@ static int op_rangeperm(fsh_rng *r)
 {
     fsh_rangeperm *p;
     uint64_t v = 5;
-    if (fsh_rangeperm_new(&p, 999, 0) != FSH_OK)
+    if (fsh_rangeperm_new(&p, 0, 999, 0) != FSH_OK)
         return 1;
     int rc = fsh_rangeperm_next(r, p, &v);
     touched |= v != 5 || fsh_rangeperm_drawn(p) != 0;
@@ -247,7 +250,7 @@ static int op_rangeperm(fsh_rng *r)
 static int op_sample(fsh_rng *r)
 {
     uint64_t o[10] = {0};
-    int rc = fsh_sample_range(r, 1, 100, o, 10);
+    int rc = fsh_sample_range(r, o, 10, 1, 100);
     for (size_t i = 0; i < 10; i++)
         touched |= o[i] != 0;
     return rc;
@@ -256,13 +259,13 @@ static int op_sample(fsh_rng *r)
 static int op_sample0(fsh_rng *r)
 {
     uint64_t o[1] = {0};
-    return fsh_sample_range(r, 1, 100, o, 0);
+    return fsh_sample_range(r, o, 0, 1, 100);
 }
 
 static int op_reservoir(fsh_rng *r)
 {
     size_t s = 12345;
-    int rc = fsh_reservoir_slot(r, 1000, 10, &s);
+    int rc = fsh_reservoir_slot(r, &s, 10, 1000);
     touched |= s != 12345;
     return rc;
 }
@@ -270,7 +273,7 @@ static int op_reservoir(fsh_rng *r)
 static int op_reservoir_fill(fsh_rng *r)
 {
     size_t s = 12345;
-    int rc = fsh_reservoir_slot(r, 3, 10, &s);
+    int rc = fsh_reservoir_slot(r, &s, 10, 3);
     touched |= s != 12345;
     return rc;
 }
@@ -296,7 +299,7 @@ static const struct {
     {"fsh_shuffle_threads (small)", op_threads_small},
     {"fsh_shuffle_threads (scatter, 2 threads)", op_threads_big},
     {"fsh_permutation", op_permutation},
-    {"fsh_permutation (n = 0)", op_permutation0},
+    {"fsh_permutation (one value)", op_permutation1},
     {"fsh_permutation_u32", op_permutation_u32},
     {"fsh_deck_deal", op_deck},
     {"fsh_deck_deal_n", op_deck_n},
@@ -373,7 +376,7 @@ static void test_seed_without_os(void)
             _exit(6);
         uint32_t p[52];
         if (fsh_rng_set_simulation(s, 1) != FSH_OK ||
-            fsh_permutation_u32(s, p, 52, 0) != FSH_OK)
+            fsh_permutation_u32(s, p, 0, 51) != FSH_OK)
             _exit(7);
         fsh_rng_free(s);
         s = (fsh_rng *)1;
@@ -422,7 +425,7 @@ static void test_failed_rekey(void)
             CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK); /* a half-used buffer */
             os_fail(1);
             errno = 0;
-            int rc = fsh_rng_init_gen(r, (fsh_gen)g);
+            int rc = fsh_rng_rekey_gen(r, (fsh_gen)g);
             CHECK_EQ(rc, FSH_ESYSRAND);
             CHECK_EQ(errno, SHIM_ERRNO);
             CHECK_EQ(fsh_rng_entropy_bits(r), 0);
@@ -437,8 +440,8 @@ static void test_failed_rekey(void)
             CHECK_EQ(fsh_deck_new(&one, 1), FSH_OK);
             CHECK_EQ(fsh_deck_deal_n(r, one, &card, 2), FSH_ESYSRAND);
             fsh_deck_free(one);
-            CHECK_EQ(fsh_rangeperm_new(&p1, 0, 0), FSH_OK);
-            CHECK_EQ(fsh_rangeperm_next_at(p1, 0, &w), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_new(&p1, 0, 0, 0), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next_at(p1, &w, 0), FSH_OK);
             CHECK_EQ(fsh_rangeperm_next(r, p1, &w), FSH_ESYSRAND);
             fsh_rangeperm_free(p1);
             char what[64];
@@ -448,7 +451,7 @@ static void test_failed_rekey(void)
                makes it usable again. */
             os_fail(0);
             expect_refused(r, what);
-            CHECK_EQ(fsh_rng_init_gen(r, (fsh_gen)g), FSH_OK);
+            CHECK_EQ(fsh_rng_rekey_gen(r, (fsh_gen)g), FSH_OK);
             CHECK_EQ(fsh_rng_entropy_bits(r), 256);
             expect_working(r, what);
             fsh_rng_free(r);
@@ -456,7 +459,7 @@ static void test_failed_rekey(void)
 }
 
 /* Every way of keying makes an unkeyed rng usable again, with the OS source
-   still off (except fsh_rng_init). */
+   still off (except fsh_rng_rekey). */
 static uint64_t counter_words(void *ctx)
 {
     uint64_t *c = ctx;
@@ -478,7 +481,7 @@ static void test_rekey_ways(void)
         CHECK_EQ(fsh_rng_new(&r), FSH_OK);
         CHECK_EQ(fsh_rng_set_simulation(r, 1), FSH_OK);
         os_fail(1);
-        CHECK_EQ(fsh_rng_init(r), FSH_ESYSRAND);
+        CHECK_EQ(fsh_rng_rekey(r), FSH_ESYSRAND);
         CHECK_EQ(fsh_rng_u64(r, &w), FSH_ESYSRAND);
         int rc = -100;
         switch (way) {
@@ -489,10 +492,10 @@ static void test_rekey_ways(void)
             rc = fsh_rng_seed_gen(r, FSH_GEN_CHACHA8, "seed", 4);
             break;
         case 2:
-            rc = fsh_rng_chacha(r, 12, key, 5, 6);
+            rc = fsh_rng_key_chacha(r, 12, key, 5, 6);
             break;
         case 3:
-            rc = fsh_rng_xoshiro(r, 42);
+            rc = fsh_rng_key_xoshiro(r, 42);
             break;
         case 4:
             rc = fsh_rng_from_words(r, counter_words, &ctr);
@@ -513,7 +516,7 @@ static void test_rekey_ways(void)
 
 /* Fork without entropy in the child: the child refuses (it used to move to
    stream id ^ pid, which the parent can predict); once the OS source works
-   again an explicit fsh_rng_init brings it back. The parent is unaffected. */
+   again an explicit fsh_rng_rekey brings it back. The parent is unaffected. */
 static void test_fork_without_entropy(void)
 {
     for (int g = 0; g <= 3; g++) {
@@ -523,7 +526,7 @@ static void test_fork_without_entropy(void)
         uint64_t w;
         os_fail(0);
         CHECK_EQ(fsh_rng_new(&r), FSH_OK);
-        CHECK_EQ(fsh_rng_init_gen(r, (fsh_gen)g), FSH_OK);
+        CHECK_EQ(fsh_rng_rekey_gen(r, (fsh_gen)g), FSH_OK);
         CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK);
         CHECK_EQ(fsh_deck_new(&d, 52), FSH_OK);
         CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_OK);
@@ -541,7 +544,7 @@ static void test_fork_without_entropy(void)
             CHECK_EQ(c, 1000);
             expect_refused(r, what);
             os_fail(0);
-            CHECK_EQ(fsh_rng_init_gen(r, (fsh_gen)g), FSH_OK);
+            CHECK_EQ(fsh_rng_rekey_gen(r, (fsh_gen)g), FSH_OK);
             expect_working(r, what);
             CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_OK);
             fflush(NULL);

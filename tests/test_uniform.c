@@ -15,7 +15,7 @@
  * and must be caught.
  */
 #include "check.h"
-#include "internal.h"
+#include "uniform/uniform.h"
 
 #include <string.h>
 
@@ -195,11 +195,11 @@ static void test_exhaustive16(void)
     /* Random bounds from a fixed seed, and the extremes. */
     fsh_rng *rng;
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
-    CHECK_EQ(fsh_rng_xoshiro(rng, 16), FSH_OK);
+    CHECK_EQ(fsh_rng_key_xoshiro(rng, 16), FSH_OK);
     int nrandom = getenv("FSH_SANITIZE") ? 20 : 100;
     for (int i = 0; i < nrandom; i++) {
         uint64_t r;
-        fsh_uniform(rng, 65535, &r);
+        CHECK_EQ(fsh_uniform(rng, &r, 65535), FSH_OK);
         bounds[nb++] = (unsigned)r + 1;
     }
     bounds[nb++] = 65535;
@@ -265,7 +265,7 @@ static void test_boundaries64(void)
         /* The rng buffers up to 128 words: read through fsh_uniform only. */
         CHECK_EQ(fsh_rng_from_words(rng, words_next, &ws), FSH_OK);
         uint64_t out, lo;
-        CHECK_EQ(fsh_uniform(rng, s, &out), FSH_OK);
+        CHECK_EQ(fsh_uniform(rng, &out, s), FSH_OK);
         uint64_t want = fsh_mul128(w_acc, s, &lo);
         CHECK(lo == t);
         CHECK(out == want);
@@ -274,7 +274,7 @@ static void test_boundaries64(void)
         uint64_t script2[2] = {0 * inv, (uint64_t)-1 * inv};
         struct words ws2 = {script2, 2, 0};
         CHECK_EQ(fsh_rng_from_words(rng, words_next, &ws2), FSH_OK);
-        CHECK_EQ(fsh_uniform(rng, s, &out), FSH_OK);
+        CHECK_EQ(fsh_uniform(rng, &out, s), FSH_OK);
         CHECK_EQ(fsh_rng_bits_used(rng), 128);
         CHECK(out == fsh_mul128(script2[1], s, &lo));
     }
@@ -283,7 +283,7 @@ static void test_boundaries64(void)
     struct words ws = {script, 3, 0};
     uint64_t out;
     CHECK_EQ(fsh_rng_from_words(rng, words_next, &ws), FSH_OK);
-    CHECK_EQ(fsh_uniform(rng, UINT64_MAX, &out), FSH_OK);
+    CHECK_EQ(fsh_uniform(rng, &out, UINT64_MAX), FSH_OK);
     CHECK(out == 4);
     CHECK_EQ(fsh_rng_bits_used(rng), 192);
     fsh_rng_free(rng);
@@ -299,13 +299,13 @@ static void test_api(void)
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
     CHECK_EQ(fsh_rng_seed(rng, "uniform", 7), FSH_OK);
 
-    CHECK_EQ(fsh_uniform(rng, 0, &out), FSH_EINVAL);
-    CHECK_EQ(fsh_uniform(NULL, 5, &out), FSH_EINVAL);
-    CHECK_EQ(fsh_uniform(rng, 5, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_uniform(rng, &out, 0), FSH_EINVAL);
+    CHECK_EQ(fsh_uniform(NULL, &out, 5), FSH_EINVAL);
+    CHECK_EQ(fsh_uniform(rng, NULL, 5), FSH_EINVAL);
 
     /* Bound 1: always 0, no randomness consumed. */
     uint64_t before = fsh_rng_bits_used(rng);
-    CHECK_EQ(fsh_uniform(rng, 1, &out), FSH_OK);
+    CHECK_EQ(fsh_uniform(rng, &out, 1), FSH_OK);
     CHECK(out == 0);
     CHECK(fsh_rng_bits_used(rng) == before);
 
@@ -315,24 +315,24 @@ static void test_api(void)
     int bad = 0;
     for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++)
         for (int i = 0; i < 1000; i++)
-            bad += fsh_uniform(rng, bounds[b], &out) != FSH_OK ||
+            bad += fsh_uniform(rng, &out, bounds[b]) != FSH_OK ||
                    out >= bounds[b];
     CHECK_EQ(bad, 0);
 
     /* Ranges. */
-    CHECK_EQ(fsh_uniform_range(rng, 5, 4, &out), FSH_EINVAL);
-    CHECK_EQ(fsh_uniform_range(NULL, 0, 4, &out), FSH_EINVAL);
-    CHECK_EQ(fsh_uniform_range(rng, 0, 4, NULL), FSH_EINVAL);
-    CHECK_EQ(fsh_uniform_range(rng, 7, 7, &out), FSH_OK);
+    CHECK_EQ(fsh_uniform_range(rng, &out, 5, 4), FSH_EINVAL);
+    CHECK_EQ(fsh_uniform_range(NULL, &out, 0, 4), FSH_EINVAL);
+    CHECK_EQ(fsh_uniform_range(rng, NULL, 0, 4), FSH_EINVAL);
+    CHECK_EQ(fsh_uniform_range(rng, &out, 7, 7), FSH_OK);
     CHECK(out == 7);
-    CHECK_EQ(fsh_uniform_range(rng, UINT64_MAX, UINT64_MAX, &out), FSH_OK);
+    CHECK_EQ(fsh_uniform_range(rng, &out, UINT64_MAX, UINT64_MAX), FSH_OK);
     CHECK(out == UINT64_MAX);
     for (int i = 0; i < 1000; i++) {
-        CHECK_EQ(fsh_uniform_range(rng, 10, 12, &out), FSH_OK);
+        CHECK_EQ(fsh_uniform_range(rng, &out, 10, 12), FSH_OK);
         bad += out < 10 || out > 12;
-        CHECK_EQ(fsh_uniform_range(rng, 1, UINT64_MAX, &out), FSH_OK);
+        CHECK_EQ(fsh_uniform_range(rng, &out, 1, UINT64_MAX), FSH_OK);
         bad += out < 1;
-        CHECK_EQ(fsh_uniform_range(rng, UINT64_MAX - 1, UINT64_MAX, &out),
+        CHECK_EQ(fsh_uniform_range(rng, &out, UINT64_MAX - 1, UINT64_MAX),
                  FSH_OK);
         bad += out < UINT64_MAX - 1;
     }
@@ -345,14 +345,14 @@ static void test_api(void)
     CHECK_EQ(fsh_rng_seed(twin, "full", 4), FSH_OK);
     for (int i = 0; i < 10; i++) {
         uint64_t w;
-        CHECK_EQ(fsh_uniform_range(rng, 0, UINT64_MAX, &out), FSH_OK);
+        CHECK_EQ(fsh_uniform_range(rng, &out, 0, UINT64_MAX), FSH_OK);
         CHECK_EQ(fsh_rng_u64(twin, &w), FSH_OK);
         CHECK(out == w);
     }
     /* fsh_uniform(s) is floor(w * s / 2^64) for an accepted word. */
     for (int i = 0; i < 100; i++) {
         uint64_t w, lo;
-        CHECK_EQ(fsh_uniform(rng, 52, &out), FSH_OK);
+        CHECK_EQ(fsh_uniform(rng, &out, 52), FSH_OK);
         CHECK_EQ(fsh_rng_u64(twin, &w), FSH_OK);
         uint64_t hi = fsh_mul128(w, 52, &lo);
         if (lo >= (0 - (uint64_t)52) % 52) /* (almost surely) accepted */

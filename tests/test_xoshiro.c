@@ -5,12 +5,12 @@
  * tests of the rand_xoshiro crate:
  * - xoshiro256++ from state {1, 2, 3, 4}: the first ten outputs;
  * - SplitMix64 seeded with 1477776061723855037: the first 48 outputs.
- * fsh_rng_xoshiro(seed) sets the state to four successive SplitMix64 outputs,
- * so the state (read white-box through internal.h) must equal those outputs,
+ * fsh_rng_key_xoshiro(seed) sets the state to four successive SplitMix64
+ * outputs, so the state (read white-box through internal.h) must equal them,
  * and seeding with seed + 4k * 0x9e3779b97f4a7c15 continues the sequence.
  */
 #include "check.h"
-#include "internal.h"
+#include "rng/rng.h"
 
 static const uint64_t xoshiro_1234[10] = {
     41943041ULL,
@@ -67,7 +67,7 @@ int main(void)
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
 
     /* xoshiro256++ from state {1, 2, 3, 4}. */
-    CHECK_EQ(fsh_rng_xoshiro(rng, 0), FSH_OK);
+    CHECK_EQ(fsh_rng_key_xoshiro(rng, 0), FSH_OK);
     rng->xs[0] = 1, rng->xs[1] = 2, rng->xs[2] = 3, rng->xs[3] = 4;
     rng->pos = FSH_BUF_WORDS; /* drop anything buffered */
     uint64_t ref[4] = {1, 2, 3, 4};
@@ -81,7 +81,7 @@ int main(void)
     int bad = 0;
     for (int i = 10; i < 5 * FSH_BUF_WORDS + 3; i++) {
         uint64_t w;
-        fsh_rng_u64(rng, &w);
+        bad += fsh_rng_u64(rng, &w) != FSH_OK;
         bad += w != ref_next(ref);
     }
     CHECK_EQ(bad, 0);
@@ -90,7 +90,7 @@ int main(void)
     for (int k = 0; k < 12; k++) {
         uint64_t seed =
             splitmix_seed + (uint64_t)(4u * (unsigned)k) * 0x9e3779b97f4a7c15ULL;
-        CHECK_EQ(fsh_rng_xoshiro(rng, seed), FSH_OK);
+        CHECK_EQ(fsh_rng_key_xoshiro(rng, seed), FSH_OK);
         for (int i = 0; i < 4; i++)
             CHECK(rng->xs[i] == splitmix_out[4 * k + i]);
         /* And the words are xoshiro256++ from that state. */
@@ -104,13 +104,13 @@ int main(void)
     }
 
     /* Simulation grade by construction: 64 bits credited, no size limit. */
-    CHECK_EQ(fsh_rng_xoshiro(rng, 42), FSH_OK);
+    CHECK_EQ(fsh_rng_key_xoshiro(rng, 42), FSH_OK);
     CHECK_EQ(fsh_rng_entropy_bits(rng), 64);
     CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
-    CHECK_EQ(fsh_rng_xoshiro(NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_key_xoshiro(NULL, 1), FSH_EINVAL);
 
     /* The checks above can fail: a neighbouring seed gives other words. */
-    CHECK_EQ(fsh_rng_xoshiro(rng, splitmix_seed + 1), FSH_OK);
+    CHECK_EQ(fsh_rng_key_xoshiro(rng, splitmix_seed + 1), FSH_OK);
     CHECK(rng->xs[0] != splitmix_out[0]);
 
     fsh_rng_free(rng);

@@ -219,7 +219,7 @@ check "success: temp dir empty" no_left tmpd
 # --- Uniformity of external mode with a tiny memory limit (one record per
 # group): position by value over 6 lines, 600 seeded runs, 100 expected per
 # cell. The statistic of a permutation table is n/(n-1) chi-square with
-# (n-1)^2 df (see test_uniform.sh): limit 1.2 * 73.90 = 88.67, which a
+# (n-1)^2 df (see test_cli_uniform.sh): limit 1.2 * 73.90 = 88.67, which a
 # correct shuffle exceeds with probability about 1e-6.
 seq 6 >six
 runs=600

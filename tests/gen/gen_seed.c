@@ -86,7 +86,7 @@ int main(void)
     DIE(fsh_rng_seed(rng, deal_seed, 32));
     for (int b = 0; b < 6; b++)
         for (int k = 0; k < 4; k++)
-            DIE(fsh_uniform(rng, bounds[b], &draws[4 * b + k]));
+            DIE(fsh_uniform(rng, &draws[4 * b + k], bounds[b]));
     printf("/* fsh_uniform, 4 draws each for bounds 52, 6, 2, 1000000007, "
            "2^63 + 1, 2^64 - 1. */\n");
     print_words("golden_draws", draws, 24);

@@ -2,7 +2,7 @@
 # --seed=STRING: reproducible output; inputs with the same number of records
 # get the same permutation whatever their contents or how they arrive (file,
 # stdin, pipe, -e, -i for whole ranges); golden outputs lock the stream.
-NAME=test_seed
+NAME=test_cli_seed
 . "$(dirname "$0")/lib.sh"
 cd "$T/w" || exit 1
 F=$FAIRSHUF

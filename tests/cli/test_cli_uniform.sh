@@ -14,7 +14,7 @@
 # whose cells have covariance (C (x) C)/(n-1) with C = I - J/n, so the
 # statistic is n/(n-1) times chi-square with (n-1)^2 df: the limit for n = 6
 # is 1.2 * 73.90 = 88.67. Expected counts are 100 per cell everywhere.
-NAME=test_uniform
+NAME=test_cli_uniform
 . "$(dirname "$0")/lib.sh"
 cd "$T/w" || exit 1
 F=$FAIRSHUF

@@ -1,0 +1,784 @@
+/* Allocation-failure injection (as SQLite's tests do): every public call
+   that can return FSH_ENOMEM is run with its 1st, 2nd, 3rd, ... allocation
+   failing ("one-shot"), then with every allocation from the Nth on failing
+   ("persistent"), until a run makes fewer than N allocations. Each run whose
+   injected failure the call reports must return FSH_ENOMEM, leak nothing
+   (the count of live allocations is back to its value before the call) and
+   leave the caller's data as the header says: unchanged, except the
+   shuffles' documented "still a permutation of the input" when the scatter
+   shuffle's allocation fails (arrays above 24 MiB). A call that absorbs an
+   injected failure (a fallback) must return FSH_OK with the output of the
+   clean run, as must the last run (nothing injected). No call may report
+   FSH_ENOMEM when nothing failed.
+
+   The program is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,
+   --wrap=free,--wrap=pthread_create (Makefile). --wrap rewrites only the
+   references in the objects linked statically, this program and
+   libfairshuf.a: libsodium (a shared library) and libc's own allocations
+   are neither counted nor failed. Injection is armed only around the call
+   under test. Failed pthread_create (EAGAIN) is injected the same way into
+   the threaded shuffle, which must then give the same output on fewer
+   threads. */
+#include "check.h"
+#include <errno.h>
+#include <fairshuf.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* The wrappers                                                             */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+void __real_free(void *p);
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *a,
+                          void *(*fn)(void *), void *arg);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t m);
+void *__wrap_realloc(void *p, size_t n);
+void __wrap_free(void *p);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a,
+                          void *(*fn)(void *), void *arg);
+
+/* One injection point: allocations or thread creations. */
+typedef struct {
+    atomic_int armed;
+    atomic_long seen;     /* calls while armed */
+    atomic_long fail_at;  /* 1-based call to fail; 0: none */
+    atomic_int persist;   /* also fail every later call */
+    atomic_long injected; /* failures injected */
+} point;
+
+static point allocs, threads_pt;
+static atomic_long live; /* allocations through the wrappers not yet freed */
+
+static int should_fail(point *p)
+{
+    if (!atomic_load(&p->armed))
+        return 0;
+    long k = atomic_fetch_add(&p->seen, 1) + 1;
+    long f = atomic_load(&p->fail_at);
+    if (f > 0 && (k == f || (atomic_load(&p->persist) && k > f))) {
+        atomic_fetch_add(&p->injected, 1);
+        return 1;
+    }
+    return 0;
+}
+
+void *__wrap_malloc(size_t n)
+{
+    if (should_fail(&allocs))
+        return NULL;
+    void *q = __real_malloc(n);
+    if (q != NULL)
+        atomic_fetch_add(&live, 1);
+    return q;
+}
+
+void *__wrap_calloc(size_t n, size_t m)
+{
+    if (should_fail(&allocs))
+        return NULL;
+    void *q = __real_calloc(n, m);
+    if (q != NULL)
+        atomic_fetch_add(&live, 1);
+    return q;
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    if (should_fail(&allocs))
+        return NULL;
+    void *q = __real_realloc(p, n);
+    if (p == NULL && q != NULL)
+        atomic_fetch_add(&live, 1);
+    else if (p != NULL && n == 0 && q == NULL)
+        atomic_fetch_sub(&live, 1); /* freed */
+    return q;
+}
+
+void __wrap_free(void *p)
+{
+    if (p != NULL)
+        atomic_fetch_sub(&live, 1);
+    __real_free(p);
+}
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a,
+                          void *(*fn)(void *), void *arg)
+{
+    if (should_fail(&threads_pt))
+        return EAGAIN;
+    return __real_pthread_create(t, a, fn, arg);
+}
+
+static void arm(point *p, long fail_at, int persist)
+{
+    atomic_store(&p->seen, 0);
+    atomic_store(&p->injected, 0);
+    atomic_store(&p->fail_at, fail_at);
+    atomic_store(&p->persist, persist);
+    atomic_store(&p->armed, 1);
+}
+
+static void disarm(point *p)
+{
+    atomic_store(&p->armed, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The driver                                                               */
+
+/* A call under test. prepare sets up its inputs (unarmed; it may allocate);
+   call makes the call (armed) and returns its status; after_fail checks the
+   caller's data after a failed call, after_ok checks the output of a
+   successful one against the reference (which the first, clean run
+   records) and then releases what prepare and call made. */
+typedef struct acase {
+    const char *name;
+    void (*prepare)(struct acase *c);
+    int (*call)(struct acase *c);
+    void (*after_fail)(struct acase *c);
+    void (*after_ok)(struct acase *c);
+    void *ctx;
+    int have_ref;   /* the clean run's output is recorded */
+    int must_alloc; /* the clean run must allocate (else the case tests nothing)
+                     */
+} acase;
+
+#define MAX_RUNS 100000L
+
+/* Runs the case over every allocation (pt = &allocs) or thread creation
+   (pt = &threads_pt), one-shot then persistent. */
+static void drive(acase *c, point *pt)
+{
+    const char *what = pt == &allocs ? "allocations" : "thread creations";
+    /* The clean run: the reference output and the number of calls. */
+    long l0 = atomic_load(&live);
+    c->prepare(c);
+    arm(pt, 0, 0);
+    int rc = c->call(c);
+    disarm(pt);
+    long total = atomic_load(&pt->seen);
+    CHECK_EQ(rc, FSH_OK);
+    if (rc != FSH_OK) {
+        fprintf(stderr, "%s: clean run failed: %s\n", c->name,
+                fsh_strerror(rc));
+        c->after_fail(c);
+        return;
+    }
+    c->after_ok(c);
+    c->have_ref = 1;
+    CHECK_EQ(atomic_load(&live), l0);
+    if (c->must_alloc)
+        CHECK(total > 0);
+    long failed = 0, absorbed = 0;
+    for (int persist = 0; persist <= 1; persist++) {
+        for (long n = 1; n <= MAX_RUNS; n++) {
+            l0 = atomic_load(&live);
+            c->prepare(c);
+            long l1 = atomic_load(&live);
+            arm(pt, n, persist);
+            rc = c->call(c);
+            disarm(pt);
+            long hit = atomic_load(&pt->injected);
+            if (hit == 0) { /* fewer than n calls: done */
+                CHECK_EQ(rc, FSH_OK);
+                if (rc == FSH_OK)
+                    c->after_ok(c);
+                CHECK_EQ(atomic_load(&live), l0);
+                break;
+            }
+            if (rc == FSH_OK) { /* a fallback absorbed the failure */
+                absorbed++;
+                c->after_ok(c);
+            } else {
+                failed++;
+                if (rc != FSH_ENOMEM)
+                    fprintf(stderr, "%s: %s %ld%s failed: status %s\n", c->name,
+                            what, n, persist ? "+" : "", fsh_strerror(rc));
+                CHECK_EQ(rc, FSH_ENOMEM);
+                long l2 = atomic_load(&live);
+                if (l2 != l1)
+                    fprintf(stderr, "%s: %s %ld%s failed: %ld leaked\n",
+                            c->name, what, n, persist ? "+" : "", l2 - l1);
+                CHECK_EQ(l2, l1);
+                c->after_fail(c);
+            }
+            CHECK_EQ(atomic_load(&live), l0);
+            CHECK(n < MAX_RUNS);
+        }
+    }
+    printf("test_alloc: %-34s %3ld %s; %3ld failing runs, %ld absorbed\n",
+           c->name, total, what, failed, absorbed);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cases                                                                    */
+
+static fsh_rng *seeded; /* reseeded by every prepare that draws */
+/* 32 bytes: 256 bits, every size reachable. */
+static const char seed32[] = "test_alloc: 32 bytes of seed...!";
+
+static void reseed(void)
+{
+    CHECK_EQ(fsh_rng_seed(seeded, seed32, 32), FSH_OK);
+}
+
+static int sentinel_; /* an address that no constructor returns */
+#define SENTINEL ((void *)&sentinel_)
+
+/* fsh_rng_new / fsh_rng_new_seeded: *out is NULL on error. */
+typedef struct {
+    fsh_rng *r;
+    int seeded;
+    uint64_t ref[4];
+} rngcase;
+
+static void rng_prepare(acase *c)
+{
+    rngcase *x = c->ctx;
+    x->r = SENTINEL;
+}
+static int rng_call(acase *c)
+{
+    rngcase *x = c->ctx;
+    return x->seeded ? fsh_rng_new_seeded(&x->r, "alloc", 5)
+                     : fsh_rng_new(&x->r);
+}
+static void rng_fail(acase *c)
+{
+    rngcase *x = c->ctx;
+    CHECK(x->r == NULL);
+}
+static void rng_ok(acase *c)
+{
+    rngcase *x = c->ctx;
+    CHECK(x->r != NULL && x->r != SENTINEL);
+    if (x->r == NULL || x->r == SENTINEL)
+        return;
+    CHECK_EQ(fsh_rng_entropy_bits(x->r), x->seeded ? 40 : 256);
+    if (x->seeded) {
+        for (int i = 0; i < 4; i++) {
+            uint64_t w = 0;
+            CHECK_EQ(fsh_rng_u64(x->r, &w), FSH_OK);
+            if (!c->have_ref)
+                x->ref[i] = w;
+            CHECK(w == x->ref[i]);
+        }
+    }
+    fsh_rng_free(x->r);
+}
+
+/* fsh_deck_new / fsh_deck_new_from: on error *out is NULL (as the
+   constructors do) or unchanged (the header's general rule). */
+typedef struct {
+    fsh_deck *d;
+    size_t n;
+    const uint32_t *from; /* NULL: fsh_deck_new */
+    uint32_t dealt[64], ref[64];
+} deckcase;
+
+static void deck_prepare(acase *c)
+{
+    deckcase *x = c->ctx;
+    x->d = SENTINEL;
+}
+static int deck_call(acase *c)
+{
+    deckcase *x = c->ctx;
+    return x->from ? fsh_deck_new_from(&x->d, x->from, x->n)
+                   : fsh_deck_new(&x->d, x->n);
+}
+static void deck_fail(acase *c)
+{
+    deckcase *x = c->ctx;
+    CHECK(x->d == NULL || x->d == SENTINEL);
+}
+static void deck_ok(acase *c)
+{
+    deckcase *x = c->ctx;
+    CHECK(x->d != NULL && x->d != SENTINEL);
+    if (x->d == NULL || x->d == SENTINEL)
+        return;
+    CHECK_EQ(fsh_deck_size(x->d), x->n);
+    CHECK_EQ(fsh_rng_set_simulation(seeded, 1), FSH_OK);
+    reseed();
+    CHECK_EQ(fsh_deck_deal_n(seeded, x->d, x->dealt, x->n), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(seeded, 0), FSH_OK);
+    if (!c->have_ref)
+        memcpy(x->ref, x->dealt, sizeof x->ref);
+    CHECK(memcmp(x->ref, x->dealt, x->n * sizeof x->dealt[0]) == 0);
+    fsh_deck_free(x->d);
+}
+
+/* fsh_rangeperm_new: the hash map (hint 0), the dense array (hint near the
+   range; its allocation failing falls back to the map, same output). */
+#define RP_DRAWS 200
+typedef struct {
+    fsh_rangeperm *p;
+    uint64_t last;
+    size_t hint;
+    uint64_t out[RP_DRAWS], ref[RP_DRAWS];
+} rpnewcase;
+
+static void rpnew_prepare(acase *c)
+{
+    rpnewcase *x = c->ctx;
+    x->p = SENTINEL;
+}
+static int rpnew_call(acase *c)
+{
+    rpnewcase *x = c->ctx;
+    return fsh_rangeperm_new(&x->p, 0, x->last, x->hint);
+}
+static void rpnew_fail(acase *c)
+{
+    rpnewcase *x = c->ctx;
+    CHECK(x->p == NULL || x->p == SENTINEL);
+}
+/* r for step i of a fixed sequence of offsets into [0, last - i]. */
+static uint64_t offset_at(uint64_t last, uint64_t i)
+{
+    uint64_t z = (i + 1) * UINT64_C(0x9E3779B97F4A7C15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    z ^= z >> 31;
+    uint64_t span = last - i;
+    return span == UINT64_MAX ? z : z % (span + 1);
+}
+static void rpnew_ok(acase *c)
+{
+    rpnewcase *x = c->ctx;
+    CHECK(x->p != NULL && x->p != SENTINEL);
+    if (x->p == NULL || x->p == SENTINEL)
+        return;
+    int rc = FSH_OK;
+    for (uint64_t i = 0; i < RP_DRAWS && rc == FSH_OK; i++)
+        rc = fsh_rangeperm_next_at(x->p, &x->out[i], offset_at(x->last, i));
+    CHECK_EQ(rc, FSH_OK);
+    if (!c->have_ref)
+        memcpy(x->ref, x->out, sizeof x->ref);
+    CHECK(memcmp(x->ref, x->out, sizeof x->ref) == 0);
+    fsh_rangeperm_free(x->p);
+}
+
+/* fsh_rangeperm_next and fsh_rangeperm_next_at over many draws (the map
+   grows, doubling): the failing draw leaves the permutation as it was
+   (drawn count, *out), and the permutation goes on afterwards: with
+   next_at, retrying the same offset gives the clean run's sequence; with
+   next (whose draw is spent), the values stay distinct and in range. */
+#define RN_DRAWS 3000
+typedef struct {
+    fsh_rangeperm *p;
+    int at; /* next_at, else next */
+    uint64_t last;
+    size_t i; /* draws made */
+    uint64_t out[RN_DRAWS], ref[RN_DRAWS];
+} rpnextcase;
+
+static void rpnext_prepare(acase *c)
+{
+    rpnextcase *x = c->ctx;
+    reseed();
+    CHECK_EQ(fsh_rangeperm_new(&x->p, 0, x->last, 0), FSH_OK);
+    for (size_t i = 0; i < RN_DRAWS; i++)
+        x->out[i] = UINT64_MAX;
+    x->i = 0;
+}
+static int rpnext_step(rpnextcase *x)
+{
+    return x->at ? fsh_rangeperm_next_at(x->p, &x->out[x->i],
+                                         offset_at(x->last, x->i))
+                 : fsh_rangeperm_next(seeded, x->p, &x->out[x->i]);
+}
+static int rpnext_call(acase *c)
+{
+    rpnextcase *x = c->ctx;
+    for (; x->i < RN_DRAWS; x->i++) {
+        int rc = rpnext_step(x);
+        if (rc != FSH_OK)
+            return rc;
+    }
+    return FSH_OK;
+}
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+/* a[0..n) distinct and each <= last. */
+static int distinct_in_range(const uint64_t *a, size_t n, uint64_t last)
+{
+    uint64_t *s = malloc(n * sizeof *s);
+    if (s == NULL)
+        return 0;
+    memcpy(s, a, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_u64);
+    int ok = 1;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] > last || (i > 0 && s[i] == s[i - 1]))
+            ok = 0;
+    free(s);
+    return ok;
+}
+static void rpnext_ok(acase *c)
+{
+    rpnextcase *x = c->ctx;
+    CHECK_EQ(x->i, RN_DRAWS);
+    if (!c->have_ref) {
+        memcpy(x->ref, x->out, sizeof x->ref);
+        CHECK(distinct_in_range(x->ref, RN_DRAWS, x->last));
+    }
+    CHECK(memcmp(x->ref, x->out, sizeof x->ref) == 0);
+    fsh_rangeperm_free(x->p);
+}
+static void rpnext_fail(acase *c)
+{
+    rpnextcase *x = c->ctx;
+    CHECK_EQ(fsh_rangeperm_drawn(x->p), x->i);
+    CHECK(x->out[x->i] == UINT64_MAX);
+    int rc = rpnext_call(c); /* go on, unarmed */
+    CHECK_EQ(rc, FSH_OK);
+    if (x->at)
+        CHECK(memcmp(x->ref, x->out, sizeof x->ref) == 0);
+    else
+        CHECK(distinct_in_range(x->out, RN_DRAWS, x->last));
+    fsh_rangeperm_free(x->p);
+}
+
+/* fsh_sample_range: out untouched on failure. */
+typedef struct {
+    uint64_t lo, hi;
+    size_t k;
+    uint64_t *out, *ref;
+} samplecase;
+
+static void sample_prepare(acase *c)
+{
+    samplecase *x = c->ctx;
+    reseed();
+    for (size_t i = 0; i < x->k; i++)
+        x->out[i] = 7;
+}
+static int sample_call(acase *c)
+{
+    samplecase *x = c->ctx;
+    return fsh_sample_range(seeded, x->out, x->k, x->lo, x->hi);
+}
+static void sample_fail(acase *c)
+{
+    samplecase *x = c->ctx;
+    size_t bad = 0;
+    for (size_t i = 0; i < x->k; i++)
+        bad += x->out[i] != 7;
+    if (bad)
+        fprintf(stderr, "%s: %zu of %zu outputs written by a failed call\n",
+                c->name, bad, x->k);
+    CHECK_EQ(bad, 0);
+}
+static void sample_ok(acase *c)
+{
+    samplecase *x = c->ctx;
+    if (!c->have_ref) {
+        memcpy(x->ref, x->out, x->k * sizeof *x->out);
+        for (size_t i = 0; i < x->k; i++)
+            x->ref[i] -= x->lo;
+        CHECK(distinct_in_range(x->ref, x->k, x->hi - x->lo));
+        memcpy(x->ref, x->out, x->k * sizeof *x->out);
+    }
+    CHECK(memcmp(x->ref, x->out, x->k * sizeof *x->out) == 0);
+}
+
+/* Shuffles of large arrays (above 24 MiB: the scatter shuffle). Element i
+   of the input holds i (in its first 4 or 8 bytes; the rest of a 12-byte
+   element is a function of i), so "a permutation of the input" is checked
+   with a bitmap. */
+enum {
+    SH_U32,
+    SH_U64,
+    SH_GEN12,
+    SH_THREADS,
+    SH_PERM,
+    SH_PERM32,
+    SH_RECORDS, /* fsh_shuffle_records: unchanged on failure above 2^20 */
+    SH_GROUP    /* fsh_records_shuffle_group: unchanged on failure */
+};
+static uint8_t group_key[32];
+static uint32_t *group_ids; /* bucket ids of the SH_GROUP records */
+static unsigned group_bits;
+typedef struct {
+    int kind;
+    size_t n, size;
+    unsigned threads;
+    unsigned char *a, *ref;
+    int given_ref; /* ref holds another case's clean output */
+} shufcase;
+
+static uint64_t elem_id(const shufcase *x, size_t i)
+{
+    const unsigned char *e = x->a + i * x->size;
+    if (x->size == 4) {
+        uint32_t v;
+        memcpy(&v, e, 4);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, e, 8);
+    return v;
+}
+
+/* Bytes 8.. of an element larger than 8 bytes. */
+static unsigned char tail_byte(uint64_t id, size_t j)
+{
+    return (unsigned char)((uint32_t)(id * 2654435761u) >> (8 * (j % 4)));
+}
+
+static void shuf_fill(shufcase *x)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        unsigned char *e = x->a + i * x->size;
+        if (x->size == 4) {
+            uint32_t v = (uint32_t)i;
+            memcpy(e, &v, 4);
+        } else {
+            uint64_t v = i;
+            memcpy(e, &v, 8);
+            for (size_t j = 8; j < x->size; j++)
+                e[j] = tail_byte(i, j);
+        }
+    }
+}
+
+static void shuf_prepare(acase *c)
+{
+    shufcase *x = c->ctx;
+    reseed();
+    if (x->kind == SH_PERM || x->kind == SH_PERM32)
+        memset(x->a, 0xA5, x->n * x->size);
+    else
+        shuf_fill(x);
+}
+static int shuf_call(acase *c)
+{
+    shufcase *x = c->ctx;
+    switch (x->kind) {
+    case SH_U32:
+        return fsh_shuffle_u32(seeded, (uint32_t *)(void *)x->a, x->n);
+    case SH_U64:
+        return fsh_shuffle_u64(seeded, (uint64_t *)(void *)x->a, x->n);
+    case SH_GEN12:
+        return fsh_shuffle(seeded, x->a, x->n, x->size);
+    case SH_THREADS:
+        return fsh_shuffle_threads(seeded, x->a, x->n, x->size, x->threads);
+    case SH_PERM:
+        return fsh_permutation(seeded, (uint64_t *)(void *)x->a, 0, x->n - 1);
+    case SH_RECORDS:
+        return fsh_shuffle_records(seeded, x->a, x->n, x->size, x->threads);
+    case SH_GROUP:
+        return fsh_records_shuffle_group(group_key, x->a, x->n, x->size,
+                                         group_ids, 0,
+                                         (uint32_t)1 << group_bits, x->threads);
+    default:
+        return fsh_permutation_u32(seeded, (uint32_t *)(void *)x->a, 0,
+                                   (uint32_t)(x->n - 1));
+    }
+}
+/* The array is a permutation of 0..n-1 (ids), 12-byte tails intact. */
+static int shuf_is_perm(shufcase *x)
+{
+    size_t words = (x->n + 63) / 64;
+    uint64_t *seen = calloc(words, sizeof *seen);
+    if (seen == NULL)
+        return 0;
+    int ok = 1;
+    for (size_t i = 0; i < x->n && ok; i++) {
+        uint64_t v = elem_id(x, i);
+        if (v >= x->n || (seen[v / 64] >> (v % 64) & 1))
+            ok = 0;
+        else
+            seen[v / 64] |= (uint64_t)1 << (v % 64);
+        for (size_t j = 8; ok && j < x->size; j++)
+            ok = x->a[i * x->size + j] == tail_byte(v, j);
+    }
+    free(seen);
+    return ok;
+}
+/* Element i holds id i: the input as prepared. */
+static int shuf_is_input(shufcase *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        if (elem_id(x, i) != i)
+            return 0;
+    return shuf_is_perm(x);
+}
+static void shuf_fail(acase *c)
+{
+    shufcase *x = c->ctx;
+    /* The documented state after FSH_ENOMEM: the record calls above 2^20
+       records leave the array unchanged, the shuffles leave a permutation. */
+    if (x->kind == SH_GROUP ||
+        (x->kind == SH_RECORDS && x->n > FSH_RECORDS_SMALL))
+        CHECK(shuf_is_input(x));
+    else
+        CHECK(shuf_is_perm(x));
+}
+static void shuf_ok(acase *c)
+{
+    shufcase *x = c->ctx;
+    if (!c->have_ref && !x->given_ref) {
+        CHECK(shuf_is_perm(x));
+        memcpy(x->ref, x->a, x->n * x->size);
+    }
+    CHECK(memcmp(x->ref, x->a, x->n * x->size) == 0);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void run_case(const char *name, void (*prepare)(acase *),
+                     int (*call)(acase *), void (*after_fail)(acase *),
+                     void (*after_ok)(acase *), void *ctx, point *pt)
+{
+    acase c = {name, prepare, call, after_fail, after_ok, ctx, 0, 1};
+    drive(&c, pt);
+}
+
+int main(void)
+{
+    CHECK_EQ(sizeof seed32, 33);
+    CHECK_EQ(fsh_rng_new_seeded(&seeded, seed32, 32), FSH_OK);
+    if (seeded == NULL)
+        return check_done("test_alloc");
+
+    rngcase rn = {0};
+    run_case("fsh_rng_new", rng_prepare, rng_call, rng_fail, rng_ok, &rn,
+             &allocs);
+    rngcase rs = {.seeded = 1};
+    run_case("fsh_rng_new_seeded", rng_prepare, rng_call, rng_fail, rng_ok, &rs,
+             &allocs);
+
+    deckcase dn = {.n = 52};
+    run_case("fsh_deck_new", deck_prepare, deck_call, deck_fail, deck_ok, &dn,
+             &allocs);
+    static uint32_t shoe[64];
+    for (size_t i = 0; i < 64; i++)
+        shoe[i] = (uint32_t)(i % 52);
+    deckcase df = {.n = 64, .from = shoe};
+    run_case("fsh_deck_new_from", deck_prepare, deck_call, deck_fail, deck_ok,
+             &df, &allocs);
+
+    rpnewcase rpm = {.last = (uint64_t)1 << 40, .hint = 0};
+    run_case("fsh_rangeperm_new (map)", rpnew_prepare, rpnew_call, rpnew_fail,
+             rpnew_ok, &rpm, &allocs);
+    rpnewcase rpa = {.last = 999, .hint = 1000};
+    run_case("fsh_rangeperm_new (array)", rpnew_prepare, rpnew_call, rpnew_fail,
+             rpnew_ok, &rpa, &allocs);
+
+    static rpnextcase rnx = {.at = 0, .last = (uint64_t)1 << 40};
+    run_case("fsh_rangeperm_next (map grows)", rpnext_prepare, rpnext_call,
+             rpnext_fail, rpnext_ok, &rnx, &allocs);
+    static rpnextcase rna = {.at = 1, .last = (uint64_t)1 << 40};
+    run_case("fsh_rangeperm_next_at (map grows)", rpnext_prepare, rpnext_call,
+             rpnext_fail, rpnext_ok, &rna, &allocs);
+
+    /* Sparse (map sized from k), dense (array) and a k large enough that
+       the map grows while the sample is drawn (its sizing stops at 2^20
+       slots). */
+    size_t kmax = 700000;
+    uint64_t *sout = malloc(kmax * sizeof *sout),
+             *sref = malloc(kmax * sizeof *sref);
+    CHECK(sout != NULL && sref != NULL);
+    if (sout == NULL || sref == NULL)
+        return check_done("test_alloc");
+    samplecase s1 = {5, 5 + ((uint64_t)1 << 40), 3000, sout, sref};
+    run_case("fsh_sample_range (map)", sample_prepare, sample_call, sample_fail,
+             sample_ok, &s1, &allocs);
+    samplecase s2 = {10, 1009, 800, sout, sref};
+    run_case("fsh_sample_range (array)", sample_prepare, sample_call,
+             sample_fail, sample_ok, &s2, &allocs);
+    samplecase s3 = {0, UINT64_MAX, kmax, sout, sref};
+    run_case("fsh_sample_range (map grows)", sample_prepare, sample_call,
+             sample_fail, sample_ok, &s3, &allocs);
+    free(sout);
+    free(sref);
+
+    /* 36 MiB arrays: the scatter shuffle. */
+    size_t bytes = (size_t)36 << 20;
+    unsigned char *a = malloc(bytes), *ref = malloc(bytes),
+                  *ref64 = malloc(bytes);
+    CHECK(a != NULL && ref != NULL && ref64 != NULL);
+    if (a == NULL || ref == NULL || ref64 == NULL)
+        return check_done("test_alloc");
+    shufcase sh;
+    sh = (shufcase){SH_U32, bytes / 4, 4, 0, a, ref, 0};
+    run_case("fsh_shuffle_u32 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
+             shuf_ok, &sh, &allocs);
+    sh = (shufcase){SH_GEN12, bytes / 12, 12, 0, a, ref, 0};
+    run_case("fsh_shuffle size 12 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
+             shuf_ok, &sh, &allocs);
+    sh = (shufcase){SH_U64, bytes / 8, 8, 0, a, ref64, 0};
+    run_case("fsh_shuffle_u64 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
+             shuf_ok, &sh, &allocs);
+    /* fsh_shuffle_threads must give fsh_shuffle_u64's output (ref64). */
+    static const unsigned nthreads[] = {1, 2, 4};
+    static const char *const tname[] = {"fsh_shuffle_threads 1 (36 MiB)",
+                                        "fsh_shuffle_threads 2 (36 MiB)",
+                                        "fsh_shuffle_threads 4 (36 MiB)"};
+    for (int t = 0; t < 3; t++) {
+        sh = (shufcase){SH_THREADS, bytes / 8, 8, nthreads[t], a, ref64, 1};
+        run_case(tname[t], shuf_prepare, shuf_call, shuf_fail, shuf_ok, &sh,
+                 &allocs);
+    }
+    sh = (shufcase){SH_THREADS, bytes / 8, 8, 4, a, ref64, 1};
+    run_case("fsh_shuffle_threads 4, pthread_create", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &threads_pt);
+    sh = (shufcase){SH_PERM, bytes / 8, 8, 0, a, ref, 0};
+    run_case("fsh_permutation (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
+             shuf_ok, &sh, &allocs);
+    sh = (shufcase){SH_PERM32, bytes / 4, 4, 0, a, ref, 0};
+    run_case("fsh_permutation_u32 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
+             shuf_ok, &sh, &allocs);
+
+    /* Record shuffles: 1.5 million records (above FSH_RECORDS_SMALL, the
+       keyed bucket rule), threads 1 and 4, and FSH_RECORDS_SMALL records of
+       32 bytes (32 MiB: fsh_shuffle, the scatter shuffle). */
+    CHECK_EQ(fsh_rng_set_simulation(seeded, 1), FSH_OK); /* 256 bits anyway */
+    sh = (shufcase){SH_RECORDS, 1500000, 4, 1, a, ref, 0};
+    run_case("fsh_shuffle_records 1.5M, 1 thread", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &allocs);
+    sh = (shufcase){SH_RECORDS, 1500000, 4, 4, a, ref, 1};
+    run_case("fsh_shuffle_records 1.5M, 4 threads", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &allocs);
+    sh = (shufcase){SH_RECORDS, 1500000, 4, 4, a, ref, 1};
+    run_case("fsh_shuffle_records 1.5M, pthread_create", shuf_prepare,
+             shuf_call, shuf_fail, shuf_ok, &sh, &threads_pt);
+    sh = (shufcase){SH_RECORDS, FSH_RECORDS_SMALL, 32, 2, a, ref, 0};
+    run_case("fsh_shuffle_records 2^20 x 32 bytes", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &allocs);
+    /* One group of every bucket of 1.5 million records. */
+    CHECK_EQ(fsh_rng_bytes(seeded, group_key, 32), FSH_OK);
+    group_bits = fsh_records_bits(1500000);
+    group_ids = malloc(1500000 * sizeof *group_ids);
+    CHECK(group_ids != NULL);
+    if (group_ids != NULL) {
+        CHECK_EQ(
+            fsh_records_buckets(group_key, group_ids, 1500000, group_bits, 0),
+            FSH_OK);
+        sh = (shufcase){SH_GROUP, 1500000, 4, 1, a, ref, 0};
+        run_case("fsh_records_shuffle_group, 1 thread", shuf_prepare, shuf_call,
+                 shuf_fail, shuf_ok, &sh, &allocs);
+        sh = (shufcase){SH_GROUP, 1500000, 4, 3, a, ref, 1};
+        run_case("fsh_records_shuffle_group, 3 threads", shuf_prepare,
+                 shuf_call, shuf_fail, shuf_ok, &sh, &allocs);
+        free(group_ids);
+    }
+    free(a);
+    free(ref);
+    free(ref64);
+
+    fsh_rng_free(seeded);
+    CHECK_EQ(atomic_load(&live), 0);
+    return check_done("test_alloc");
+}
