@@ -1,6 +1,7 @@
 /* Shared helpers for the fuzz harnesses: exit/allocation wrappers, the
    sandbox directory, in-process CLI runs with captured output. */
 #include "fuzz.h"
+#include "common/msg.h"
 #include "fairshuf.h"
 
 #include <dirent.h>
@@ -272,6 +273,9 @@ const fz_run *fz_cli(int (*cmd)(int, char **), int argc, char **argv,
     }
     call c = {cmd, argc, argv, 0};
     int st = fz_catch(run_call, &c);
+    /* A run that left through exit() without die() (--help, --version)
+       leaves its die hook pointing into its dead stack frame. */
+    set_die_hook(NULL, NULL);
     FZ_CHECK(setrlimit(RLIMIT_FSIZE, &fsize) == 0);
     res.exited = st != -1;
     res.status = st != -1 ? st : c.rc;
