@@ -1,6 +1,6 @@
 /* Ordered k-of-n samples: sparse forward Fisher-Yates (fsh_rangeperm,
    fsh_sample_range). */
-#include "rng/rng.h"
+#include "uniform/uniform.h"
 
 #include <stdlib.h>
 

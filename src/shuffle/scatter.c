@@ -684,6 +684,7 @@ int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
         c.shared = rng;
     scatter_run(&c, a, n, p->keyed && p->threads ? p->threads : 1);
     rng->words_made += (uint64_t)atomic_load(&c.words);
+    sodium_memzero(c.key, sizeof c.key);
     if (atomic_load(&c.error))
         return FSH_ENOMEM;
     return fsh_rng_take_error(rng);
