@@ -38,7 +38,7 @@ unsigned fsh_records_bits(uint64_t n)
         return 0;
     /* About 2^16 records per bucket: small enough for cache-resident
        shuffles, few enough buckets for a few hundred temporary files. */
-    uint64_t want = (n + (((uint64_t)1 << 16) - 1)) >> 16;
+    uint64_t want = (n >> 16) + ((n & 0xffff) != 0); /* no overflow */
     unsigned bits = 1;
     while (bits < FSH_RECORDS_MAX_BITS && ((uint64_t)1 << bits) < want)
         bits++;

@@ -43,8 +43,8 @@ typedef void fsh_chacha_fn(const uint32_t key[8], uint64_t counter,
 
 FSH_HIDDEN fsh_chacha_fn fsh_chacha_blocks_portable;
 #if FSH_CHACHA_X86
-FSH_HIDDEN fsh_chacha_fn fsh_chacha_blocks_avx2;   /* src/chacha_simd.c */
-FSH_HIDDEN fsh_chacha_fn fsh_chacha_blocks_avx512; /* src/chacha_simd.c */
+FSH_HIDDEN fsh_chacha_fn fsh_chacha_blocks_avx2;   /* chacha_x86.c */
+FSH_HIDDEN fsh_chacha_fn fsh_chacha_blocks_avx512; /* chacha_x86.c */
 #endif
 
 /* 1 if kernel impl is built in and this CPU (and OS) can run it. */

@@ -1,6 +1,6 @@
 /*
  * ChaCha8/12/20 keystream with AVX2 and AVX-512F, byte-identical to
- * fsh_chacha_blocks_portable in src/rng.c (original DJB layout: 64-bit block
+ * fsh_chacha_blocks_portable in chacha.c (original DJB layout: 64-bit block
  * counter in words 12-13, 64-bit stream id in words 14-15).
  *
  * Layout: one block per 32-bit vector lane ("vertical"), so state word i of
@@ -14,7 +14,7 @@
  * the vector units idle.
  *
  * The functions carry target attributes instead of per-file -m flags, so the
- * rest of the build stays portable; src/rng.c calls them only after
+ * rest of the build stays portable; chacha.c calls them only after
  * __builtin_cpu_supports has confirmed the CPU and OS support them.
  */
 #include "rng/chacha.h"

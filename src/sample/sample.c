@@ -1,6 +1,6 @@
 /* Ordered k-of-n samples: sparse forward Fisher-Yates (fsh_rangeperm,
    fsh_sample_range). */
-#include "rng/rng.h"
+#include "uniform/uniform.h"
 
 #include <stdlib.h>
 
@@ -89,15 +89,20 @@ static void sparse_put_nogrow(fsh_rangeperm *p, uint64_t key, uint64_t val)
     p->count++;
 }
 
-/* Make room for one more entry; on failure the table is unchanged. */
-static int sparse_reserve(fsh_rangeperm *p)
+/* Make room for extra more entries (load at most 1/2); on failure the
+   table is unchanged. */
+static int sparse_reserve(fsh_rangeperm *p, size_t extra)
 {
-    if (p->count + 1 <= p->cap / 2)
+    size_t cap = p->cap;
+    while (cap / 2 - p->count < extra) {
+        if (cap > SIZE_MAX / 2 / sizeof(uint64_t))
+            return FSH_ENOMEM;
+        cap *= 2;
+    }
+    if (cap == p->cap)
         return FSH_OK;
-    if (p->cap > SIZE_MAX / 2 / sizeof(uint64_t))
-        return FSH_ENOMEM;
     fsh_rangeperm old = *p;
-    int rc = table_alloc(p, old.cap * 2);
+    int rc = table_alloc(p, cap);
     if (rc != FSH_OK)
         return rc;
     p->count = 0;
@@ -211,7 +216,7 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
             v = vi;
         } else {
             /* Position i is never read again, so only j needs storing. */
-            int rc = sparse_reserve(perm);
+            int rc = sparse_reserve(perm, 1);
             if (rc != FSH_OK)
                 return rc;
             v = sparse_get(perm, j);
@@ -267,6 +272,10 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
         return rc;
     fsh_rangeperm *p;
     rc = fsh_rangeperm_new(&p, lo, hi, k);
+    /* All the storage the k steps need, before the first is written: a
+       failure then leaves out untouched. */
+    if (rc == FSH_OK && p->array == NULL)
+        rc = sparse_reserve(p, k);
     for (size_t i = 0; rc == FSH_OK && i < k; i++)
         rc = perm_step(rng, p, &out[i]);
     fsh_rangeperm_free(p);

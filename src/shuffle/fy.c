@@ -307,8 +307,8 @@ typedef struct fy_run {
     int any;     /* element size not 1, 2, 4, 8, 16: fsh_swap_bytes */
     size_t i;
     int ahead_on; /* a look-ahead kernel (a constant wherever inlined) */
-    size_t ahead_from;
-    const unsigned char *ahead, *ahead_end;
+    size_t ahead_from; /* prefetch while i <= ahead_from (0: done) */
+    const unsigned char *ahead_end;
 } fy_run;
 
 /* Cheap tests on a batch's final low half lo, true whenever lo < 2^64 mod P:
@@ -332,12 +332,18 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
         /* An opaque copy of i: the hot path's bounds i-1, i-2, ... are not
            kept alive (in registers) for this branch. */
         size_t ic = FSH_OPAQUE(i);
-        wsrc cw = *w;
-        r = fy_exact_word(&cw, src == WS_BUFFERED ? ws_buffered
-                               : src == WS_DRAIN  ? ws_drain
-                                                  : ws_counted,
-                          ic, k, r);
-        *w = cw;
+        if (src == WS_BUFFERED) {
+            /* Only the buffer cursor moves: the xoshiro fields stay dead
+               in the buffered kernels. */
+            wsrc cw = {w->rng, w->pos, 0, 0, 0, 0, 0};
+            r = fy_exact_word(&cw, ws_buffered, ic, k, r);
+            w->pos = cw.pos;
+        } else {
+            wsrc cw = *w;
+            r = fy_exact_word(&cw, src == WS_DRAIN ? ws_drain : ws_counted,
+                              ic, k, r);
+            *w = cw;
+        }
         (void)fy_dice(r, ic, k, j);
     }
 }
@@ -349,27 +355,32 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
    n = 1e8). The prefetching starts halfway: from then on the positions
    above i are final and never touched again, so the next bucket takes their
    place in cache instead of competing with the whole current one. */
-static inline __attribute__((always_inline)) void fy_ahead_step(fy_run *f)
+static inline __attribute__((always_inline)) void
+fy_ahead_step(fy_run *f, const unsigned char **ahead)
 {
-    if (f->ahead_on && f->i <= f->ahead_from && f->ahead < f->ahead_end) {
+    /* One test per batch: ahead_from drops to 0 (i never gets there) once
+       the next bucket is all prefetched. */
+    if (f->ahead_on && f->i <= f->ahead_from) {
         int two = f->size > 8;
-        __builtin_prefetch((const void *)f->ahead, 1);
+        __builtin_prefetch((const void *)*ahead, 1);
         if (two)
-            __builtin_prefetch((const void *)(f->ahead + 64), 1);
-        f->ahead += two ? 128 : 64;
+            __builtin_prefetch((const void *)(*ahead + 64), 1);
+        *ahead += two ? 128 : 64;
+        if (*ahead >= f->ahead_end)
+            f->ahead_from = 0;
     }
 }
 
 /* Batches of k dice while i > low, each swapped once drawn. */
 static inline __attribute__((always_inline)) void
-fy_phase(fy_run *f, wsrc *w, int src, unsigned k, size_t low, int test,
-         unsigned c)
+fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
+         unsigned k, size_t low, int test, unsigned c)
 {
     size_t i0 = f->i;
     while (f->i > low && ws_more(w, src)) {
         uint64_t j[6]; /* k <= 6 */
         fy_draw(w, src, f->i, k, test, c, 0, j);
-        fy_ahead_step(f);
+        fy_ahead_step(f, ahead);
 #pragma GCC unroll 8
         for (unsigned d = 0; d < k; d++)
             fy_swap(f->a, f->i - 1 - d, (size_t)j[d], f->size, f->any);
@@ -379,19 +390,19 @@ fy_phase(fy_run *f, wsrc *w, int src, unsigned k, size_t low, int test,
 }
 
 /* One FY_BATCH_PHASES phase of the fused kernel. */
-#define FY_FUSED_PHASE(f, w, src, K, LOW, C)                                   \
-    fy_phase((f), (w), (src), (K), (LOW), FY_BELOW_POW2, (C));
+#define FY_FUSED_PHASE(f, w, ahead, src, K, LOW, C)                            \
+    fy_phase((f), (w), (ahead), (src), (K), (LOW), FY_BELOW_POW2, (C));
 
 /* The backward Fisher-Yates from f->i (elements still unplaced) down, with
    words from src, while ws_more. The phases are FY_BATCH_PHASES, as in
    fy_fill, a function of i alone, so a second run resumes where one
    stopped. The last FSH_GREEDY_TAIL positions take the greedy plans
    (fsh_batch_plan). */
-static inline __attribute__((always_inline)) void fy_fused(fy_run *f,
-                                                           wsrc *w, int src)
+static inline __attribute__((always_inline)) void
+fy_fused(fy_run *f, wsrc *w, const unsigned char **ahead, int src)
 {
-    fy_phase(f, w, src, 1, (size_t)1 << 30, FY_BELOW_I, 0);
-    FY_BATCH_PHASES(FY_FUSED_PHASE, f, w, src)
+    fy_phase(f, w, ahead, src, 1, (size_t)1 << 30, FY_BELOW_I, 0);
+    FY_BATCH_PHASES(FY_FUSED_PHASE, f, w, ahead, src)
     while (f->i > 1 && ws_more(w, src)) {
         uint64_t p, j[FSH_GREEDY_TAIL];
         unsigned k = fsh_batch_plan(f->i, FSH_BATCH_CAP, &p);
@@ -415,19 +426,20 @@ fy_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size, int any,
             fy_swap(a, i, (size_t)fsh_randint_draw(rng, i + 1), size, any);
         return;
     }
-    fy_run f = {a, size, any, n, ahead_on, n / 2, ahead, ahead_end};
+    fy_run f = {a, size, any, n, ahead_on,
+                ahead_on && ahead < ahead_end ? n / 2 : 0, ahead_end};
     wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0};
     if (rng->src == FSH_SRC_XOSHIRO) {
         w.s0 = rng->xs[0], w.s1 = rng->xs[1];
         w.s2 = rng->xs[2], w.s3 = rng->xs[3];
         if (w.pos < FSH_BUF_WORDS)
-            fy_fused(&f, &w, WS_DRAIN);
-        fy_fused(&f, &w, WS_XOSHIRO);
+            fy_fused(&f, &w, &ahead, WS_DRAIN);
+        fy_fused(&f, &w, &ahead, WS_XOSHIRO);
         rng->xs[0] = w.s0, rng->xs[1] = w.s1;
         rng->xs[2] = w.s2, rng->xs[3] = w.s3;
         rng->words_made += w.made;
     } else {
-        fy_fused(&f, &w, WS_BUFFERED);
+        fy_fused(&f, &w, &ahead, WS_BUFFERED);
     }
     rng->pos = w.pos;
 }

@@ -10,7 +10,7 @@
    bounce buffer (any size, any alignment). */
 FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
 
-/* The plain in-cache Fisher-Yates for any element size (src/shuffle.c). */
+/* The plain in-cache Fisher-Yates for any element size (fy.c). */
 FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
                               size_t size);
 

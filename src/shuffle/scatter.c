@@ -178,39 +178,43 @@ static size_t least_room(const size_t *nx, const size_t *en, unsigned k)
     return r;
 }
 
-/* One unchecked step with label j (x held, n0 == nx[0] kept in step). */
-#define ROUGH_STEP(SIZE, SELECT, SELECTED, j)                                  \
+/* One unchecked step with label j on the array a with next slots nx: x is
+   the held element, n0 == nx[0] kept in step, y and z scratch (all lvalues
+   of the element type). */
+#define ROUGH_STEP(a, nx, n0, x, y, z, SIZE, SELECT, SELECTED, j)              \
     do {                                                                       \
+        size_t j1_ = (j);                                                      \
         if (SELECTED) {                                                        \
-            size_t q_ = nx[j];                                                 \
-            unsigned char *p_ = a + q_ * SIZE;                                 \
-            nx[j] = q_ + 1;                                                    \
-            n0 += (j) == 0;                                                    \
-            memcpy(&y, p_, SIZE);                                              \
-            memcpy(p_, &x, SIZE);                                              \
-            memcpy(&z, a + n0 * SIZE, SIZE);                                   \
-            x = SELECT((j) != 0, y, z);                                        \
-        } else if ((j) == 0) {                                                 \
-            memcpy(a + n0 * SIZE, &x, SIZE);                                   \
-            nx[0] = ++n0;                                                      \
-            memcpy(&x, a + n0 * SIZE, SIZE);                                   \
+            size_t q_ = (nx)[j1_];                                             \
+            unsigned char *p_ = (a) + q_ * (SIZE);                             \
+            (nx)[j1_] = q_ + 1;                                                \
+            (n0) += j1_ == 0;                                                  \
+            memcpy(&(y), p_, (SIZE));                                          \
+            memcpy(p_, &(x), (SIZE));                                          \
+            memcpy(&(z), (a) + (n0) * (SIZE), (SIZE));                         \
+            (x) = SELECT(j1_ != 0, (y), (z));                                  \
+        } else if (j1_ == 0) {                                                 \
+            memcpy((a) + (n0) * (SIZE), &(x), (SIZE));                         \
+            (nx)[0] = ++(n0);                                                  \
+            memcpy(&(x), (a) + (n0) * (SIZE), (SIZE));                         \
         } else {                                                               \
-            unsigned char *p_ = a + nx[j]++ * SIZE;                            \
+            unsigned char *p_ = (a) + (nx)[j1_]++ * (SIZE);                    \
             __builtin_prefetch((const void *)((uintptr_t)p_ + PF_BYTES), 1);   \
-            memcpy(&y, p_, SIZE);                                              \
-            memcpy(p_, &x, SIZE);                                              \
-            x = y;                                                             \
+            memcpy(&(y), p_, (SIZE));                                          \
+            memcpy(p_, &(x), (SIZE));                                          \
+            (x) = (y);                                                         \
         }                                                                      \
     } while (0)
 
-/* `words` label words of width B, unchecked. */
-#define ROUGH_RUN(SIZE, SELECT, B)                                             \
-    for (size_t t_ = 0; t_ < words; t_++) {                                    \
+/* `words` label words of width B from rng, unchecked (ROUGH_STEP's
+   arguments passed through). */
+#define ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, B)             \
+    for (size_t t_ = 0; t_ < (words); t_++) {                                  \
         uint64_t w_ = fsh_next_word(rng);                                      \
         _Pragma("GCC unroll 64") for (unsigned u_ = 0; u_ < 64 / (B); u_++) {  \
             size_t j_ = (size_t)(w_ >> (64 - (B)));                            \
             w_ <<= (B);                                                        \
-            ROUGH_STEP(SIZE, SELECT, (B) <= 4, j_);                            \
+            ROUGH_STEP(a, nx, n0, x, y, z, SIZE, SELECT, (B) <= 4, j_);        \
         }                                                                      \
     }
 
@@ -231,15 +235,33 @@ static size_t least_room(const size_t *nx, const size_t *en, unsigned k)
                 break;                                                         \
             size_t words = (R - 1) / per;                                      \
             switch (bits) {                                                    \
-            case 1: ROUGH_RUN(SIZE, SELECT, 1) break;                          \
-            case 2: ROUGH_RUN(SIZE, SELECT, 2) break;                          \
-            case 3: ROUGH_RUN(SIZE, SELECT, 3) break;                          \
-            case 4: ROUGH_RUN(SIZE, SELECT, 4) break;                          \
-            case 5: ROUGH_RUN(SIZE, SELECT, 5) break;                          \
-            case 6: ROUGH_RUN(SIZE, SELECT, 6) break;                          \
-            case 7: ROUGH_RUN(SIZE, SELECT, 7) break;                          \
-            case 8: ROUGH_RUN(SIZE, SELECT, 8) break;                          \
-            default: ROUGH_RUN(SIZE, SELECT, 9) break;                         \
+            case 1:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 1);    \
+                break;                                                         \
+            case 2:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 2);    \
+                break;                                                         \
+            case 3:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 3);    \
+                break;                                                         \
+            case 4:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 4);    \
+                break;                                                         \
+            case 5:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 5);    \
+                break;                                                         \
+            case 6:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 6);    \
+                break;                                                         \
+            case 7:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 7);    \
+                break;                                                         \
+            case 8:                                                            \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 8);    \
+                break;                                                         \
+            default:                                                           \
+                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 9);    \
+                break;                                                         \
             }                                                                  \
         }                                                                      \
         /* The last steps, checked, labels from a copy of the fresh         \
@@ -684,6 +706,7 @@ int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
         c.shared = rng;
     scatter_run(&c, a, n, p->keyed && p->threads ? p->threads : 1);
     rng->words_made += (uint64_t)atomic_load(&c.words);
+    sodium_memzero(c.key, sizeof c.key);
     if (atomic_load(&c.error))
         return FSH_ENOMEM;
     return fsh_rng_take_error(rng);

@@ -1,4 +1,4 @@
-/* Exactly uniform bounded integers (Lemire's method; see internal.h). */
+/* Exactly uniform bounded integers (Lemire's method; see uniform.h). */
 #include "uniform/uniform.h"
 
 int fsh_uniform(fsh_rng *rng, uint64_t *out, uint64_t n)
