@@ -28,11 +28,14 @@ list() {
         [ -f "$t" ] && [ -x "$t" ] || continue
         n=$(basename "$t")
         case $n in
-        test_fuzz_*)
-            [ -f "tests/fuzz/fuzz_${n#test_fuzz_}.c" ] && echo "fuzz $n $t" ;;
-        *)
-            [ -f "tests/$n.c" ] && echo "c $n $t" ;;
+        test_fuzz_*) src=tests/fuzz/fuzz_${n#test_fuzz_}.c kind=fuzz ;;
+        *) src=tests/$n.c kind=c ;;
         esac
+        if [ -f "$src" ]; then
+            echo "$kind $n $t"
+        else
+            echo "run.sh: not running $t: no $src (left from a renamed test)" >&2
+        fi
     done
     for t in tests/cli/test_*.sh; do
         [ -f "$t" ] && echo "cli $(basename "$t" .sh) $t"
