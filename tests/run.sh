@@ -41,7 +41,8 @@ list() {
         [ -f "$t" ] && echo "cli $(basename "$t" .sh) $t"
     done
 }
-dups=$(list | awk '{ print $2 }' | sort | uniq -d)
+list >"$out.list"
+dups=$(awk '{ print $2 }' "$out.list" | sort | uniq -d)
 if [ -n "$dups" ]; then
     echo "run.sh: test names used twice (rename one):" $dups
     echo "0 checks passed, 1 failed, 0 skipped (0 programs)"
@@ -53,7 +54,6 @@ failed=0
 skipped=0
 programs=0
 failures=""
-list >"$out.list"
 while read -r kind name path <&3; do
     programs=$((programs + 1))
     if [ "$kind" = cli ]; then
