@@ -28,17 +28,21 @@ list() {
         [ -f "$t" ] && [ -x "$t" ] || continue
         n=$(basename "$t")
         case $n in
-        test_fuzz_*)
-            [ -f "tests/fuzz/fuzz_${n#test_fuzz_}.c" ] && echo "fuzz $n $t" ;;
-        *)
-            [ -f "tests/$n.c" ] && echo "c $n $t" ;;
+        test_fuzz_*) src=tests/fuzz/fuzz_${n#test_fuzz_}.c kind=fuzz ;;
+        *) src=tests/$n.c kind=c ;;
         esac
+        if [ -f "$src" ]; then
+            echo "$kind $n $t"
+        else
+            echo "run.sh: not running $t: no $src (left from a renamed test)" >&2
+        fi
     done
     for t in tests/cli/test_*.sh; do
         [ -f "$t" ] && echo "cli $(basename "$t" .sh) $t"
     done
 }
-dups=$(list | awk '{ print $2 }' | sort | uniq -d)
+list >"$out.list"
+dups=$(awk '{ print $2 }' "$out.list" | sort | uniq -d)
 if [ -n "$dups" ]; then
     echo "run.sh: test names used twice (rename one):" $dups
     echo "0 checks passed, 1 failed, 0 skipped (0 programs)"
@@ -50,7 +54,6 @@ failed=0
 skipped=0
 programs=0
 failures=""
-list >"$out.list"
 while read -r kind name path <&3; do
     programs=$((programs + 1))
     if [ "$kind" = cli ]; then
