@@ -121,7 +121,7 @@ $(BUILD)/tests/test_fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DEP
 	$(CC) $(ALL_CFLAGS) -Icli -DFUZZ_NAME='"$*"' -o $@ $< $(FUZZ_DIR)/replay.c \
 	    $(FUZZ_DIR)/common.c $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
 
-# Every test program, then the CLI suite; ends with "N passed, N failed".
+# Every test program, then the CLI suite; ends with "N checks passed, N failed, N skipped (P programs)".
 check: deps all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
@@ -161,7 +161,8 @@ $(OUT)/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DEPS) $(CLI_LIB_OBJ) $(LIBA)
 
 # ThreadSanitizer: the library, the CLI and the threaded tests rebuilt with
 # -fsanitize=thread, then the threaded paths: fsh_shuffle_threads
-# (test_scatter), the CLI's parallel scatter (more than 2^20 records) in
+# (test_scatter), the library's parallel record scatter (fsh_shuffle_records
+# and fsh_records_*, more than 2^20 records) run by the CLI in
 # memory and in external mode, and external mode on small inputs.
 TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)"
 

@@ -301,8 +301,10 @@ FSH_API FSH_NODISCARD int fsh_permutation_u32(fsh_rng *rng, uint32_t *out,
 /* Apply the record permutation of n elements of size bytes at base, on up
    to threads threads (0 = all online cores); the output does not depend on
    threads. Reachability as fsh_shuffle (n! <= 2^bits unless simulation
-   grade). Above FSH_RECORDS_SMALL it allocates a copy of the array and the
-   bucket ids (FSH_ENOMEM leaves the array unchanged). */
+   grade). Above FSH_RECORDS_SMALL it allocates a copy of the array, a
+   histogram of threads x buckets counts and the bucket starts (bucket ids
+   are recomputed in chunks, never stored); FSH_ENOMEM leaves the array
+   unchanged. */
 FSH_API FSH_NODISCARD int fsh_shuffle_records(fsh_rng *rng, void *base,
                                               size_t n, size_t size,
                                               unsigned threads);

@@ -295,7 +295,7 @@ static int deck_call(acase *c)
 static void deck_fail(acase *c)
 {
     deckcase *x = c->ctx;
-    CHECK(x->d == NULL || x->d == SENTINEL);
+    CHECK(x->d == NULL);
 }
 static void deck_ok(acase *c)
 {
@@ -337,7 +337,7 @@ static int rpnew_call(acase *c)
 static void rpnew_fail(acase *c)
 {
     rpnewcase *x = c->ctx;
-    CHECK(x->p == NULL || x->p == SENTINEL);
+    CHECK(x->p == NULL);
 }
 /* r for step i of a fixed sequence of offsets into [0, last - i]. */
 static uint64_t offset_at(uint64_t last, uint64_t i)

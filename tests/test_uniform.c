@@ -1,7 +1,7 @@
 /* Exactness of the bounded-integer kernel (Lemire's method), proven by
  * exhausting every word value.
  *
- * FSH_DEFINE_LEMIRE (src/internal.h) is the very code the library runs at 64
+ * FSH_DEFINE_LEMIRE (src/uniform/uniform.h) is the very code the library runs at 64
  * bits. Instantiated at W = 8 and W = 16 bits with a scripted word source, we
  * feed it every possible first word x for a bound s and record whether x is
  * accepted (one word consumed) and its output. Exactness means:

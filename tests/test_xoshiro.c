@@ -6,7 +6,7 @@
  * - xoshiro256++ from state {1, 2, 3, 4}: the first ten outputs;
  * - SplitMix64 seeded with 1477776061723855037: the first 48 outputs.
  * fsh_rng_key_xoshiro(seed) sets the state to four successive SplitMix64
- * outputs, so the state (read white-box through internal.h) must equal them,
+ * outputs, so the state (read white-box through src/rng/rng.h) must equal them,
  * and seeding with seed + 4k * 0x9e3779b97f4a7c15 continues the sequence.
  */
 #include "check.h"
