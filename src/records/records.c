@@ -135,53 +135,69 @@ static const uint32_t *scat_ids(scat *s, size_t i, size_t m, uint32_t *buf)
     return buf;
 }
 
-static void scat_count(void *ctx, size_t t, fsh_worker *w)
+/* What a part does with one chunk of its records: records i .. i + m - 1,
+   their bucket ids and the part's row h of the histogram. */
+typedef void scat_chunk_fn(scat *s, size_t *h, size_t i, size_t m,
+                           const uint32_t *ids);
+
+/* Walk part t's records in chunks of at most ID_CHUNK, in input order,
+   computing their bucket ids once per chunk; stops at a bad id. */
+static void scat_walk(scat *s, size_t t, scat_chunk_fn *fn)
 {
-    scat *s = ctx;
     size_t lo, hi, *h = s->hist + t * s->nb;
     uint32_t buf[ID_CHUNK];
-    (void)w;
     scat_range(s, t, &lo, &hi);
     for (size_t i = lo; i < hi; i += ID_CHUNK) {
         size_t m = hi - i < ID_CHUNK ? hi - i : ID_CHUNK;
         const uint32_t *ids = scat_ids(s, i, m, buf);
         if (ids == NULL)
             return;
-        for (size_t j = 0; j < m; j++)
-            h[ids[j]]++;
+        fn(s, h, i, m, ids);
     }
 }
 
+static void count_chunk(scat *s, size_t *h, size_t i, size_t m,
+                        const uint32_t *ids)
+{
+    (void)s;
+    (void)i;
+    for (size_t j = 0; j < m; j++)
+        h[ids[j]]++;
+}
+
 /* Stable: within a bucket, records keep their input order. */
+static void place_chunk(scat *s, size_t *h, size_t i, size_t m,
+                        const uint32_t *ids)
+{
+    size_t size = s->size;
+    const unsigned char *a = s->src + i * size;
+    unsigned char *d = s->dst;
+    switch (size) {
+    case 4:
+        for (size_t j = 0; j < m; j++)
+            memcpy(d + 4 * h[ids[j]]++, a + 4 * j, 4);
+        break;
+    case 8:
+        for (size_t j = 0; j < m; j++)
+            memcpy(d + 8 * h[ids[j]]++, a + 8 * j, 8);
+        break;
+    default:
+        for (size_t j = 0; j < m; j++)
+            memcpy(d + size * h[ids[j]]++, a + size * j, size);
+        break;
+    }
+}
+
+static void scat_count(void *ctx, size_t t, fsh_worker *w)
+{
+    (void)w;
+    scat_walk(ctx, t, count_chunk);
+}
+
 static void scat_place(void *ctx, size_t t, fsh_worker *w)
 {
-    scat *s = ctx;
-    size_t lo, hi, *h = s->hist + t * s->nb, size = s->size;
-    uint32_t buf[ID_CHUNK];
     (void)w;
-    scat_range(s, t, &lo, &hi);
-    for (size_t i = lo; i < hi; i += ID_CHUNK) {
-        size_t m = hi - i < ID_CHUNK ? hi - i : ID_CHUNK;
-        const uint32_t *ids = scat_ids(s, i, m, buf);
-        if (ids == NULL)
-            return;
-        const unsigned char *a = s->src + i * size;
-        unsigned char *d = s->dst;
-        switch (size) {
-        case 4:
-            for (size_t j = 0; j < m; j++)
-                memcpy(d + 4 * h[ids[j]]++, a + 4 * j, 4);
-            break;
-        case 8:
-            for (size_t j = 0; j < m; j++)
-                memcpy(d + 8 * h[ids[j]]++, a + 8 * j, 8);
-            break;
-        default:
-            for (size_t j = 0; j < m; j++)
-                memcpy(d + size * h[ids[j]]++, a + size * j, size);
-            break;
-        }
-    }
+    scat_walk(ctx, t, place_chunk);
 }
 
 static void scat_shuffle(void *ctx, size_t b, fsh_worker *w)
