@@ -125,20 +125,23 @@ static int utf8_locale(void)
 static const char *quote_(const char *str);
 static const char *quotef_(const char *str);
 
-const char *quote(const char *str)
+static const char *keep_errno(const char *(*style)(const char *),
+                              const char *str)
 {
     int e = errno;
-    const char *q = quote_(str);
+    const char *q = style(str);
     errno = e;
     return q;
 }
 
+const char *quote(const char *str)
+{
+    return keep_errno(quote_, str);
+}
+
 const char *quotef(const char *str)
 {
-    int e = errno;
-    const char *q = quotef_(str);
-    errno = e;
-    return q;
+    return keep_errno(quotef_, str);
 }
 
 static const char *quote_(const char *str)
@@ -185,47 +188,29 @@ static const char *quote_(const char *str)
     return sb_keep(&b);
 }
 
-/* Characters that make a file name need shell quoting. */
-static int shell_needs_quote(const unsigned char *s, size_t len, size_t i)
+/* Classify ASCII byte s[i] of a file name for shell quoting (gnulib's
+   shell-escape style): the return value says whether it needs quoting,
+   *dq whether it is safe inside both C and shell double quotes. */
+static int shell_char(const unsigned char *s, size_t len, size_t i, int *dq)
 {
     unsigned char c = s[i];
     if (!c_printable(c))
-        return 1;
+        return *dq = 0, 1;
     switch (c) {
     case '{':
     case '}':
-        return len == 1;
+        return *dq = len == 1;
     case '#':
     case '~':
-        return i == 0;
-    case ' ': case '!': case '"': case '$': case '&': case '(': case ')':
-    case '*': case ';': case '<': case '=': case '>': case '[': case '^':
-    case '`': case '|': case '\'': case '?': case '\\': case ':':
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* Safe inside both C and shell double quotes (gnulib's "compat" chars). */
-static int dq_compatible(const unsigned char *s, size_t len, size_t i)
-{
-    unsigned char c = s[i];
-    if (!c_printable(c))
-        return 0;
-    switch (c) {
-    case '{':
-    case '}':
-        return len == 1;
-    case '#':
-    case '~':
-        return i == 0;
+        return *dq = i == 0;
+    case ' ': case '\'': case ':':
+        return *dq = 1, 1;
     case '!': case '"': case '$': case '&': case '(': case ')': case '*':
     case ';': case '<': case '=': case '>': case '[': case '^': case '`':
     case '|': case '?': case '\\':
-        return 0;
+        return *dq = 0, 1;
     default:
-        return 1;
+        return *dq = 1, 0;
     }
 }
 
@@ -239,9 +224,10 @@ static const char *quotef_(const char *str)
         int printable = 1;
         size_t n = s[i] < 0x80 ? 1 : char_at(s, len, i, &printable);
         if (s[i] < 0x80) {
-            needs |= shell_needs_quote(s, len, i);
+            int dq;
+            needs |= shell_char(s, len, i, &dq);
             squote |= s[i] == '\'';
-            all_dq &= dq_compatible(s, len, i);
+            all_dq &= dq;
         } else {
             needs |= !printable;
             all_dq &= printable;
