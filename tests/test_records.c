@@ -21,33 +21,11 @@
 #include <fairshuf.h>
 #include <sodium.h>
 #include <string.h>
+#include "gen/records_input.h"
 
 /* ------------------------------------------------------------------------ */
 /* Inputs and hashes                                                        */
 
-/* n elements of size bytes: element i holds the little-endian bytes of i
-   (size 4 or 8), or of (uint32 i, uint64 i * 0x9E3779B97F4A7C15) (size 12),
-   as tests/gen/gen_records.c makes them. */
-static unsigned char *make(size_t n, size_t size)
-{
-    unsigned char *a = malloc(n * size + 1);
-    if (a == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char *e = a + i * size;
-        uint64_t v = i, w = (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15);
-        if (size == 12) {
-            for (int b = 0; b < 4; b++)
-                e[b] = (unsigned char)(v >> (8 * b));
-            for (int b = 0; b < 8; b++)
-                e[4 + b] = (unsigned char)(w >> (8 * b));
-        } else {
-            for (size_t b = 0; b < size; b++)
-                e[b] = (unsigned char)(v >> (8 * b));
-        }
-    }
-    return a;
-}
 
 static void hex_sha256(const unsigned char *a, size_t len, char out[65])
 {
@@ -162,7 +140,7 @@ static void test_golden(void)
         char h[65];
         for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
             fsh_rng *r = seeded_rng(golden[c].seed, 1);
-            unsigned char *a = make(n, size);
+            unsigned char *a = records_input(n, size);
             CHECK(r != NULL && a != NULL);
             if (r == NULL || a == NULL) {
                 fsh_rng_free(r);
@@ -182,7 +160,7 @@ static void test_golden(void)
         }
         /* The header's text, implemented here, gives the same. */
         fsh_rng *r = seeded_rng(golden[c].seed, 1);
-        unsigned char *a = make(n, size);
+        unsigned char *a = records_input(n, size);
         uint8_t key[32];
         CHECK(r != NULL && a != NULL);
         if (r == NULL || a == NULL) {
@@ -216,7 +194,7 @@ xs(void) /* xorshift64*: split points, not randomness under test */
 static void test_pieces(size_t n, size_t size, const char *seed)
 {
     fsh_rng *r = seeded_rng(seed, 1);
-    unsigned char *whole = make(n, size), *in = make(n, size);
+    unsigned char *whole = records_input(n, size), *in = records_input(n, size);
     unsigned char *cat = malloc(n * size), *g = malloc(n * size);
     uint32_t *ids = malloc(n * sizeof *ids), *ids2 = malloc(n * sizeof *ids2);
     uint32_t *gids = malloc(n * sizeof *gids);
@@ -315,8 +293,8 @@ static void test_small(void)
             if (k == sizeof ns / sizeof ns[0] && s != 0)
                 continue;
             fsh_rng *r1 = seeded_rng(seed, 0), *r2 = seeded_rng(seed, 0);
-            unsigned char *a = make(n, sizes[s] < 4 ? 4 : sizes[s]);
-            unsigned char *b = make(n, sizes[s] < 4 ? 4 : sizes[s]);
+            unsigned char *a = records_input(n, sizes[s] < 4 ? 4 : sizes[s]);
+            unsigned char *b = records_input(n, sizes[s] < 4 ? 4 : sizes[s]);
             CHECK(r1 && r2 && a && b);
             if (r1 && r2 && a && b) {
                 CHECK_EQ(fsh_shuffle_records(r1, a, n, sizes[s], 4), FSH_OK);
@@ -347,7 +325,7 @@ static void test_small(void)
 static void test_errors(void)
 {
     size_t n = FSH_RECORDS_SMALL + 1;
-    unsigned char *a = make(n, 4), *copy = make(n, 4);
+    unsigned char *a = records_input(n, 4), *copy = records_input(n, 4);
     fsh_rng *r = seeded_rng("sixteen byte key", 0); /* 128 bits */
     uint8_t key[32] = {1, 2, 3};
     uint32_t ids[8] = {0, 1, 1, 0, 2, 3, 3, 2}, out[8];

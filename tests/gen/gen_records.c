@@ -27,25 +27,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "records_input.h"
 
-static unsigned char *make(size_t n, size_t size)
+
+static unsigned char *make_or_die(size_t n, size_t size)
 {
-    unsigned char *a = malloc(n * size);
+    unsigned char *a = records_input(n, size);
     if (a == NULL)
         exit(2);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char *e = a + i * size;
-        uint64_t v = i, w = (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15);
-        if (size == 12) {
-            for (int b = 0; b < 4; b++)
-                e[b] = (unsigned char)(v >> (8 * b));
-            for (int b = 0; b < 8; b++)
-                e[4 + b] = (unsigned char)(w >> (8 * b));
-        } else {
-            for (size_t b = 0; b < size; b++)
-                e[b] = (unsigned char)(v >> (8 * b));
-        }
-    }
     return a;
 }
 
@@ -62,7 +51,7 @@ static void key_of(const char *seed, uint8_t key[32])
 /* The library pieces of 0.1. */
 static unsigned char *pieces(const uint8_t key[32], size_t n, size_t size)
 {
-    unsigned char *a = make(n, size), *d = malloc(n * size);
+    unsigned char *a = make_or_die(n, size), *d = malloc(n * size);
     unsigned bits = fsh_fileshuf_bits(n);
     size_t nb = (size_t)1 << bits;
     uint32_t *ids = malloc(n * sizeof *ids);
@@ -113,7 +102,7 @@ int main(void)
         if (size == 4 || size == 8) {
             for (unsigned t = 1; t <= 4; t += 3) {
                 big_threads = t;
-                unsigned char *q = scatter_perm(key, make(n, size), n, size);
+                unsigned char *q = scatter_perm(key, make_or_die(n, size), n, size);
                 hex(q, n * size, h2);
                 if (strcmp(h, h2) != 0) {
                     fprintf(stderr, "scatter_perm (threads %u) and the pieces "
