@@ -16,7 +16,8 @@
  *   the compiler warn when a status is ignored.
  * - Argument order: the fsh_rng first when the call draws randomness, then
  *   the object it works on, then outputs, then inputs; a buffer is followed
- *   by its length. Constructors take the new object's address first.
+ *   by its length. Constructors take the new object's address first and
+ *   set it to NULL on any error.
  * - Ranges of values are inclusive, lo and hi (so the full 64-bit range can
  *   be given); a count n means the n values 0..n-1 or n items.
  * - Functions are reentrant; use each object from one thread at a time.

@@ -1,0 +1,35 @@
+#!/bin/sh
+# The README's library example is real code: every ```c block of README.md
+# is compiled with -Werror against the tree's header and the static
+# library beside the binary under test, and run; it must exit 0 and print
+# "first of 1000: N, a card: C" with N in 0..999 and C a card name.
+NAME=test_readme
+. "$(dirname "$0")/lib.sh"
+top=$(pwd)
+CC=${CC:-cc}
+[ -f "$top/README.md" ] || { bad "run from the source tree's top"; finish; exit 1; }
+lib=$(dirname "$FAIRSHUF")/libfairshuf.a
+xflags=
+[ -n "${FSH_SANITIZE:-}" ] && xflags="-fsanitize=address,undefined"
+awk -v dir="$T" '
+    /^```c$/ { n++; f = dir "/readme" n ".c"; on = 1; next }
+    /^```/ { on = 0; next }
+    on { print > f }
+' "$top/README.md"
+set -- "$T"/readme*.c
+[ -f "$1" ] || { bad "README.md has no \`\`\`c block"; finish; exit 1; }
+for src in "$@"; do
+    # shellcheck disable=SC2086
+    if "$CC" -std=c11 -Wall -Wextra -Werror $xflags -I"$top/include" \
+        -o "$src.bin" "$src" "$lib" -lsodium -lm -lpthread 2>"$T/cc.err"; then
+        ok
+    else
+        sed 's/^/  /' "$T/cc.err" >&2
+        bad "$(basename "$src") does not compile"
+        continue
+    fi
+    out=$("$src.bin") && ok || bad "$(basename "$src") exited $?"
+    echo "$out" | grep -Eq '^first of 1000: ([0-9]|[1-9][0-9]{1,2}), a card: (10|[2-9JQKA])(♣|♦|♥|♠)$' &&
+        ok || bad "$(basename "$src") printed: $out"
+done
+finish
