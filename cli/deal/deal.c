@@ -1,127 +1,102 @@
-/* `fairshuf deal`: deal a shuffled 52-card deck. Messages as the rest of
-   the command: "fairshuf: ...", GNU-style quoting and exit codes. */
+/* `fairshuf deal`: deal from a shuffled deck or shoe as a table does
+   (burn, hands, the rest, the cut card). Messages as the rest of the
+   command: "fairshuf: ...", GNU-style quoting and exit codes. */
 #include "deal/deal.h"
 
 #include "common/msg.h"
-#include "common/quote.h"
 #include "common/rng.h"
+#include "common/xalloc.h"
+#include "deal/options.h"
+#include "deal/render.h"
 #include "fairshuf.h"
 #include "io/output.h"
-#include "version.h"
 
-#include <errno.h>
-#include <getopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_SEED = 256, OPT_HELP, OPT_VERSION };
+/* Everything the run owns, for the die hook. */
+typedef struct deal_run {
+    deal_opts o;
+    fsh_cardset *set;
+    fsh_deck *deck;
+    fsh_rng *rng;
+    uint32_t *cards;
+    outw *out;
+} deal_run;
 
-static _Noreturn void deal_usage_error(void)
+static void run_free(void *ctx)
 {
-    fprintf(stderr, "Try '%s deal --help' for more information.\n",
-            program_name);
-    exit(1);
+    deal_run *run = ctx;
+    fsh_deck_free(run->deck);
+    fsh_cardset_free(run->set);
+    fsh_rng_free(run->rng);
+    free(run->cards);
+    out_free(run->out);
+    memset(run, 0, sizeof *run);
 }
 
-static _Noreturn void help(void)
+/* Colour only for a terminal, and never when NO_COLOR is set and not empty
+   (https://no-color.org). */
+static deal_style style_of_stdout(void)
 {
-    static char text[2048];
-    snprintf(text, sizeof text,
-             "Usage: %s deal [OPTION]...\n"
-             "Deal a shuffled 52-card deck, each of the 52! orders equally likely.\n"
-             "\n"
-             "  -n, --cards=K      deal K cards (0 to 52, default 52)\n"
-             "  -p, --poker        poker notation (As Th) instead of A\xE2\x99\xA0 10\xE2\x99\xA5\n"
-             "      --seed=STRING  reproducible deal from STRING (simulation grade\n"
-             "                     if STRING has fewer than 29 bytes)\n"
-             "      --help         display this help and exit\n"
-             "      --version      output version information and exit\n",
-             program_name);
-    emit_text(text);
+    deal_style st = {isatty(STDOUT_FILENO), 0};
+    const char *nc = getenv("NO_COLOR");
+    st.colour = st.tty && (nc == NULL || nc[0] == '\0');
+    return st;
 }
 
-/* K in [0, 52]: decimal digits after optional blanks and one plus sign. */
-static int parse_cards(const char *s, size_t *k)
+/* Deal the round into run->cards: burn, hands, then (if shown) the rest.
+   Returns the number of rest cards dealt. A simple text deal draws only
+   the cards it prints, so -n 0 needs no entropy. */
+static size_t deal_round_cards(deal_run *run, int *cut_reached)
 {
-    size_t v = 0;
-    /* The syntax of shuf's -n: leading blanks and one '+' allowed. */
-    while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-        s++;
-    if (*s == '+')
-        s++;
-    if (*s == '\0')
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        v = v * 10 + (size_t)(*s - '0');
-        if (v > 52)
-            return -1;
-    }
-    *k = v;
-    return 0;
+    const deal_opts *o = &run->o;
+    size_t hands = o->players * o->cards;
+    int show_rest = o->table || o->format == FMT_JSON;
+    size_t rest = show_rest ? o->shoe - o->burn - hands : 0;
+    size_t total = o->burn + hands + rest;
+    run->cards = xmalloc((total > 0 ? total : 1) * sizeof *run->cards);
+    *cut_reached = 0;
+    if (total == 0)
+        return 0;
+    check_status(fsh_deck_new_set(&run->deck, run->set));
+    if (o->penetration > 0)
+        check_status(fsh_deck_set_cut(run->deck, o->penetration));
+    run->rng = rng_make(o->seed);
+    /* The burned cards are dealt face down: dealt, to be shown. */
+    check_status(fsh_deck_deal_n(run->rng, run->deck, run->cards, o->burn));
+    check_status(fsh_deck_deal_hands(run->rng, run->deck,
+                                     run->cards + o->burn, o->players,
+                                     o->cards, o->layout));
+    *cut_reached = o->penetration > 0 &&
+                   fsh_deck_needs_shuffle(run->deck) == 1;
+    check_status(fsh_deck_deal_n(run->rng, run->deck,
+                                 run->cards + o->burn + hands, rest));
+    return rest;
 }
 
 int cmd_deal(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"cards", required_argument, NULL, 'n'},
-        {"poker", no_argument, NULL, 'p'},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"help", no_argument, NULL, OPT_HELP},
-        {"version", no_argument, NULL, OPT_VERSION},
-        {NULL, 0, NULL, 0}};
-    int notation = FSH_CARD_UNICODE, c;
-    const char *seed = NULL;
-    size_t k = 52;
-    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
-    set_die_hook(NULL, NULL); /* nothing to clean up */
-    while ((c = getopt_long(argc, argv, "n:p", opts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (parse_cards(optarg, &k) != 0)
-                die(0, "invalid card count: %s (0 to 52)", quote(optarg));
-            break;
-        case 'p':
-            notation = FSH_CARD_POKER;
-            break;
-        case OPT_SEED:
-            seed = optarg;
-            break;
-        case OPT_HELP:
-            help();
-        case OPT_VERSION:
-            print_version();
-        default:
-            deal_usage_error();
-        }
-    }
-    if (optind < argc) {
-        error_msg(0, "extra operand %s", quote(argv[optind]));
-        deal_usage_error();
-    }
-    uint32_t cards[52];
-    if (k > 0) {
-        /* Zero cards, like shuf -n 0, draw nothing and need no entropy. */
-        fsh_rng *rng = rng_make(seed);
-        fsh_deck *deck = NULL;
-        check_status(fsh_deck_new(&deck, 52));
-        check_status(fsh_deck_deal_n(rng, deck, cards, k));
-        fsh_deck_free(deck);
-        fsh_rng_free(rng);
-    }
-    outw *out = out_new(STDOUT_FILENO);
-    for (size_t i = 0; i < k; i++) {
-        char name[8];
-        check_status(fsh_card_name(name, sizeof name, cards[i], notation));
-        size_t len = strlen(name);
-        name[len++] = (i + 1) % 13 == 0 || i + 1 == k ? '\n' : ' ';
-        if (out_write(out, name, len) != 0)
-            break;
-    }
-    out_finish(out, 1);
-    free(out);
+    deal_run run;
+    memset(&run, 0, sizeof run);
+    set_die_hook(run_free, &run);
+    deal_parse(&run.o, argc, argv);
+    deal_check(&run.o);
+    check_status(fsh_cardset_standard(&run.set, run.o.decks, run.o.jokers));
+
+    deal_round r = {&run.o, run.set, NULL, 0, 0,
+                    run.o.seed != NULL ? "seed" : "os"};
+    r.rest = deal_round_cards(&run, &r.cut_reached);
+    r.cards = run.cards;
+
+    run.out = out_new(STDOUT_FILENO);
+    if (run.o.format == FMT_JSON)
+        render_json(run.out, &r);
+    else
+        render_text(run.out, &r, style_of_stdout());
+    out_finish(run.out, 1);
+    run_free(&run);
+    set_die_hook(NULL, NULL);
     return 0;
 }
