@@ -272,20 +272,16 @@ void fsh_fair_stream_wipe(fsh_fair_stream *s)
     sodium_memzero(s, sizeof *s);
 }
 
-/* j uniform in [0, r): Lemire's multiply with the exact rejection. */
-static uint64_t stream_below(fsh_fair_stream *s, uint64_t r)
+int fsh_fair_reduce(uint64_t x, uint64_t r, uint64_t *j)
 {
-    uint64_t t = (0 - r) % r; /* 2^64 mod r */
-    for (;;) {
-        uint64_t lo, hi = fsh_mul128(fsh_fair_stream_word(s), r, &lo);
-        if (lo >= t)
-            return hi;
-    }
+    uint64_t lo, hi = fsh_mul128(x, r, &lo);
+    if (lo < (0 - r) % r) /* 2^64 mod r */
+        return 0;
+    *j = hi;
+    return 1;
 }
 
-/* prod (4 words, little-endian, < 2^256) times r: 1 if the product is still
-   below 2^256 (then prod = the product), else 0 (prod unchanged). */
-static int prod_mul(uint64_t prod[4], uint64_t r)
+int fsh_fair_prod_mul(uint64_t prod[4], uint64_t r)
 {
     uint64_t res[4], carry = 0;
     for (int k = 0; k < 4; k++) {
@@ -299,21 +295,41 @@ static int prod_mul(uint64_t prod[4], uint64_t r)
     return 1;
 }
 
-void fsh_fair_shuffle(uint32_t *a, size_t n, fsh_fair_stream *s)
+void fsh_fair_shuffle(uint32_t *a, size_t n, const fsh_fair_source *src)
 {
     uint64_t prod[4] = {1, 0, 0, 0};
     for (size_t i = n; i-- > 1;) {
-        uint64_t r = (uint64_t)i + 1;
-        if (!prod_mul(prod, r)) {
-            fsh_fair_stream_next_group(s);
+        uint64_t r = (uint64_t)i + 1, j;
+        if (!fsh_fair_prod_mul(prod, r)) {
+            src->next_group(src->ctx);
             prod[0] = r;
             prod[1] = prod[2] = prod[3] = 0;
         }
-        size_t j = (size_t)stream_below(s, r);
+        while (!fsh_fair_reduce(src->word(src->ctx), r, &j))
+            ;
         uint32_t x = a[i];
         a[i] = a[j];
         a[j] = x;
     }
+}
+
+static uint64_t src_word(void *ctx)
+{
+    return fsh_fair_stream_word(ctx);
+}
+
+static void src_next_group(void *ctx)
+{
+    fsh_fair_stream_next_group(ctx);
+}
+
+const fsh_fair_source *fsh_fair_stream_source(fsh_fair_stream *s,
+                                              fsh_fair_source *src)
+{
+    src->word = src_word;
+    src->next_group = src_next_group;
+    src->ctx = s;
+    return src;
 }
 
 int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
@@ -340,7 +356,8 @@ int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
     }
     fsh_fair_stream s;
     fsh_fair_stream_init(&s, seed, len, client, client_len, nonce);
-    fsh_fair_shuffle(out, n, &s);
+    fsh_fair_source src;
+    fsh_fair_shuffle(out, n, fsh_fair_stream_source(&s, &src));
     fsh_fair_stream_wipe(&s);
     for (size_t lo = 0, hi = n - 1; lo < hi; lo++, hi--) {
         uint32_t x = out[lo];

@@ -38,8 +38,26 @@ FSH_HIDDEN void fsh_fair_stream_next_group(fsh_fair_stream *s);
 FSH_HIDDEN uint64_t fsh_fair_stream_word(fsh_fair_stream *s);
 /* Wipe the stream state (keys, blocks). */
 FSH_HIDDEN void fsh_fair_stream_wipe(fsh_fair_stream *s);
-/* Backward Fisher-Yates on a[0..n) driven by the stream, cutting groups
-   where the range product would reach 2^256 (steps i = n-1..1). */
-FSH_HIDDEN void fsh_fair_shuffle(uint32_t *a, size_t n, fsh_fair_stream *s);
+/* Where the shuffle's words come from: the stream, or a test's script. */
+typedef struct {
+    uint64_t (*word)(void *ctx);     /* next word of the current group */
+    void (*next_group)(void *ctx);   /* the next step starts a new group */
+    void *ctx;
+} fsh_fair_source;
+
+/* *src = the stream s as a word source; returns src. */
+FSH_HIDDEN const fsh_fair_source *fsh_fair_stream_source(fsh_fair_stream *s,
+                                                         fsh_fair_source *src);
+/* Lemire with the exact rejection: 0 (reject: the low half of x * r is
+   below 2^64 mod r), else 1 with *j = the high half. r >= 1. */
+FSH_HIDDEN int fsh_fair_reduce(uint64_t x, uint64_t r, uint64_t *j);
+/* prod (4 little-endian words, < 2^256) times r: 1 and prod = the product
+   if it is below 2^256, else 0 and prod unchanged (the group cut). */
+FSH_HIDDEN int fsh_fair_prod_mul(uint64_t prod[4], uint64_t r);
+/* Backward Fisher-Yates on a[0..n) (steps i = n-1..1, range r = i + 1)
+   drawing from src, calling next_group before a step whose range would
+   bring the group's range product to 2^256 or more. */
+FSH_HIDDEN void fsh_fair_shuffle(uint32_t *a, size_t n,
+                                 const fsh_fair_source *src);
 
 #endif /* FSH_FAIR_H */
