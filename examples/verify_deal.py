@@ -233,6 +233,9 @@ def run(args):
         print(" ".join(order))
         return 0
 
+    if commitment is None:
+        raise BadInput("the commitment is required (--commitment or --json): "
+                       "without it the deal is not tied to what the operator published")
     problems = []
     digest = hashlib.sha256(seed).hexdigest()
     print("commitment:  %s" % digest)
@@ -250,9 +253,6 @@ def run(args):
             problems.append("card %d differs: dealt %s, the stream gives %s"
                             % (t + 1, got, want))
             break
-    if commitment is None:
-        problems.append("no commitment given: the deal cannot be tied to the "
-                        "operator's published commitment")
     if problems:
         for p in problems:
             print("NOT VALID: %s" % p)

@@ -102,7 +102,7 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *v)
         if (*s < '0' || *s > '9')
             return -1;
         unsigned d = (unsigned)(*s - '0');
-        if (x > (max - d) / 10)
+        if (x > max / 10 || d > max - x * 10)
             return -1;
         x = x * 10 + d;
     }
