@@ -662,6 +662,7 @@ int cmd_verify(int argc, char **argv)
     if (doc) {
         json_free(doc);
         free(doc);
+        free(r.given); /* the names pointed into doc */
     }
     round_free(&r);
     return valid ? 0 : 1;
