@@ -606,6 +606,7 @@ int cmd_verify(int argc, char **argv)
         if (doc) {
             json_free(doc);
             free(doc);
+            free(r.given);
         }
         round_free(&r);
         return 0;
