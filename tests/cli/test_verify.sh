@@ -30,6 +30,11 @@ sha() { printf %s "$1" | sha256sum | cut -d' ' -f1; }
 v --help
 check "--help exits 0" rc 0
 check "--help lists --server-seed-file" out_has "--server-seed-file=F"
+for opt in server-seed server-seed-file commitment client-seed nonce decks jokers \
+    burn players cards layout json print-order; do
+    check "--help lists --$opt" out_has "--$opt"
+    check "man page documents verify --$opt" sh -c "sed 's/\\\\-/-/g' '$(dirname "$0")/../../docs/fairshuf.1' | grep -q -e '--$opt'"
+done
 v --version
 check "--version" sh -c "rc() { [ \$(cat '$T/v.rc') = 0 ]; }; rc && grep -q '^fairshuf ' '$T/v.out'"
 
