@@ -71,6 +71,8 @@ FSH_API unsigned fsh_version_number(void);
 #define FSH_ECALLBACK (-5) /* a user callback returned a value out of range */
 #define FSH_ESYSRAND (-6)  /* the OS random source failed (errno says why),
                               or the rng is unkeyed since it did */
+#define FSH_ESEED (-7)     /* provably fair round: the server seed is too
+                              short for this game (fsh_fair_seed_min) */
 
 /* Message for a status code; never NULL; unknown codes give "unknown error". */
 FSH_API const char *fsh_strerror(int status);
@@ -585,6 +587,78 @@ FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
    there). */
 FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
                                              size_t k, uint64_t seen);
+
+/* ------------------------------------------------------------------------ */
+/* Provably fair rounds                                                     */
+/*
+ * Commit-reveal deals (docs/FAIRNESS.md, "Provably fair rounds", holds the
+ * byte-level specification and test vectors). The operator draws a secret
+ * server seed S of L bytes and publishes its commitment, the lowercase hex
+ * SHA-256(S), before play; each player supplies a client seed (0 to 256
+ * bytes); each round has a 64-bit nonce (0, 1, 2, ...). The deal order is a
+ * deterministic function of (S, client seed, nonce) and the card set, so
+ * once S is revealed anyone can recompute every round and check it against
+ * the commitment (fairshuf verify, examples/verify_deal.py, web/verify.html).
+ *
+ * A card set here is (faces m, copies c): n = m * c cards, card values are
+ * faces 0..m-1, and the shuffle's input is the canonical array
+ * a[k] = k mod m (a fresh shoe: copy 0's faces 0..m-1, then copy 1's, ...).
+ * The standard set with d decks and j jokers is m = 52 + j, c = d.
+ *
+ * The stream: the backward Fisher-Yates steps i = n-1..1 (range r = i + 1)
+ * are cut from the top into groups whose range product stays below 2^256;
+ * S is cut into ceil(L/32) segments of 32 bytes (the last may be shorter)
+ * and group g draws from HMAC-SHA-256(key = segment g mod segments,
+ * "fairshuf-deal-v1" || u32be(client length) || client || u64be(nonce) ||
+ * u32be(g) || u64be(block)), block = 0, 1, ..., read as big-endian 64-bit
+ * words; j = high half of x * r, redrawing while the low half is below
+ * 2^64 mod r. out[t] = a[n-1-t] is the deal order. No key is ever hashed
+ * down (every segment is at most 32 bytes) and each group's outcomes fit in
+ * one segment's 2^256 keys, so every byte of a seed of the required length
+ * takes part.
+ *
+ * Seed rule: L >= 32 and 8L >= ceil(log2(n! / (c!)^m)), the number of
+ * distinct orders of the set (32 bytes for one deck, 280 for an 8-deck
+ * shoe); shorter seeds are FSH_ESEED.
+ */
+
+#define FSH_FAIR_SEED_MIN 32      /* bytes: the floor of the seed rule */
+#define FSH_FAIR_CLIENT_MAX 256   /* bytes: longest client seed */
+#define FSH_FAIR_COMMIT_LEN 65    /* hex commitment, NUL included */
+#define FSH_FAIR_ALGORITHM "fairshuf-deal-v1"
+
+/* hex[0..65) = the commitment: lowercase hex SHA-256 of seed[0..len), NUL
+   terminated. Any length is hashed (the seed rule is fsh_fair_order's);
+   hex NULL, or seed NULL with len > 0, is FSH_EINVAL. */
+FSH_API FSH_NODISCARD int fsh_fair_commit(char hex[FSH_FAIR_COMMIT_LEN],
+                                          const uint8_t *seed, size_t len);
+
+/* *bytes = the shortest server seed fsh_fair_order accepts for the set of
+   `faces` faces times `copies` copies: max(32, ceil(ceil(log2(n!/(c!)^m))
+   / 8)), computed exactly. faces or copies 0, faces over 2^32 or n over
+   SIZE_MAX / 4 is FSH_EINVAL; FSH_ENOMEM is possible for huge sets. */
+FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
+                                            unsigned copies);
+
+/* out[0..n) = the deal order of the round (server seed seed[0..len),
+   client[0..client_len), nonce) for the set (faces, copies), n = faces *
+   copies: out[0] is the first card dealt. Bad arguments (NULL out or seed,
+   client NULL with client_len > 0, client_len over 256, the set's
+   arguments as fsh_fair_seed_min) are FSH_EINVAL; a seed shorter than
+   fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. O(n) time,
+   no allocation except fsh_fair_seed_min's for sets over 20000 cards. */
+FSH_API FSH_NODISCARD int fsh_fair_order(uint32_t *out, size_t faces,
+                                         unsigned copies, const uint8_t *seed,
+                                         size_t len, const void *client,
+                                         size_t client_len, uint64_t nonce);
+
+/* Decode hex text[0..text_len) into out[0..cap): pairs of hex digits
+   (either case), ASCII whitespace anywhere ignored. *len = the number of
+   bytes (also when out is NULL, which only counts). An odd digit count,
+   any other byte, or more than cap bytes (out not NULL) is FSH_EINVAL. */
+FSH_API FSH_NODISCARD int fsh_fair_hex_decode(uint8_t *out, size_t cap,
+                                              size_t *len, const char *text,
+                                              size_t text_len);
 
 #ifdef __cplusplus
 }
