@@ -4,16 +4,22 @@
 #include "deal/deal.h"
 
 #include "common/msg.h"
+#include "common/quote.h"
 #include "common/rng.h"
+#include "common/sysio.h"
 #include "common/xalloc.h"
 #include "deal/options.h"
 #include "deal/render.h"
 #include "fairshuf.h"
 #include "io/output.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define SEED_FILE_MAX ((size_t)16 << 20) /* hex text; 1000 decks need 126 KiB */
 
 /* Everything the run owns, for the die hook. */
 typedef struct deal_run {
@@ -22,6 +28,10 @@ typedef struct deal_run {
     fsh_deck *deck;
     fsh_rng *rng;
     uint32_t *cards;
+    uint32_t *order; /* a provably fair round's deal order */
+    uint8_t *seed;   /* its server seed (wiped before it is freed) */
+    size_t seed_len;
+    char *seed_hex; /* the seed in hex, for --reveal */
     outw *out;
 } deal_run;
 
@@ -32,6 +42,13 @@ static void run_free(void *ctx)
     fsh_cardset_free(run->set);
     fsh_rng_free(run->rng);
     free(run->cards);
+    free(run->order);
+    if (run->seed != NULL)
+        explicit_bzero(run->seed, run->seed_len);
+    free(run->seed);
+    if (run->seed_hex != NULL)
+        explicit_bzero(run->seed_hex, 2 * run->seed_len);
+    free(run->seed_hex);
     out_free(run->out);
     memset(run, 0, sizeof *run);
 }
@@ -76,6 +93,155 @@ static size_t deal_round_cards(deal_run *run, int *cut_reached)
     return rest;
 }
 
+/* ------------------------------------------------------------------------ */
+/* A provably fair round                                                    */
+
+/* The whole of file name ("-": standard input), NUL-terminated. */
+static char *read_text(const char *name, size_t *len)
+{
+    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO
+                                    : open_safer(name, O_RDONLY, 0);
+    if (fd < 0)
+        die(errno, "%s", quotef(name));
+    size_t cap = 4096, n = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (n + 1 == cap) {
+            if (cap >= SEED_FILE_MAX) {
+                free(buf);
+                die(0, "%s: too large for a server seed", quotef(name));
+            }
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+        ssize_t r = read_retry(fd, buf + n, cap - 1 - n);
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            die(e, "%s", quotef(name));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (fd != STDIN_FILENO)
+        close(fd);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* run->seed = the server seed from its file (hex, white space ignored),
+   long enough for the shoe. */
+static void load_server_seed(deal_run *run)
+{
+    const deal_opts *o = &run->o;
+    size_t tlen, n, need;
+    char *text = read_text(o->server_seed_file, &tlen);
+    int rc = fsh_fair_hex_decode(NULL, 0, &n, text, tlen);
+    if (rc == FSH_OK) {
+        run->seed = xmalloc(n > 0 ? n : 1);
+        rc = fsh_fair_hex_decode(run->seed, n, &run->seed_len, text, tlen);
+    }
+    explicit_bzero(text, tlen);
+    free(text);
+    if (rc != FSH_OK)
+        die(0, "%s: malformed hex (the server seed)",
+            quotef(o->server_seed_file));
+    check_status(fsh_fair_seed_min(&need, 52 + o->jokers, o->decks));
+    if (run->seed_len < need)
+        die(0, "%s: the server seed has %zu bytes; this shoe needs at least "
+               "%zu", quotef(o->server_seed_file), run->seed_len, need);
+}
+
+/* The deal order from (server seed, client seed, nonce), cut into burn,
+   hands and rest as the deck would deal them. */
+static size_t deal_fair(deal_run *run, int *cut_reached)
+{
+    const deal_opts *o = &run->o;
+    const char *client = o->client_seed != NULL ? o->client_seed : "";
+    size_t n = o->shoe, hands = o->players * o->cards;
+    load_server_seed(run);
+    run->order = xmalloc(n * sizeof *run->order);
+    run->cards = xmalloc(n * sizeof *run->cards);
+    check_status(fsh_fair_order(run->order, 52 + o->jokers, o->decks,
+                                run->seed, run->seed_len, client,
+                                strlen(client), o->nonce));
+    memcpy(run->cards, run->order, o->burn * sizeof *run->cards);
+    for (size_t p = 0; p < o->players; p++)
+        for (size_t c = 0; c < o->cards; c++) {
+            size_t q;
+            check_status(fsh_hand_position(&q, p, c, o->players, o->cards,
+                                           o->layout));
+            run->cards[o->burn + p * o->cards + c] = run->order[o->burn + q];
+        }
+    memcpy(run->cards + o->burn + hands, run->order + o->burn + hands,
+           (n - o->burn - hands) * sizeof *run->cards);
+    /* As fsh_deck_needs_shuffle: the cut card is out once that many cards
+       have been dealt. */
+    *cut_reached = o->penetration > 0 && o->burn + hands >= o->penetration;
+    return n - o->burn - hands;
+}
+
+/* Valid UTF-8 (no overlongs, surrogates or code points over U+10FFFF):
+   what a JSON string can carry. */
+static int utf8_valid(const unsigned char *s)
+{
+    while (*s) {
+        unsigned c = *s, k;
+        uint32_t cp;
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF)
+            k = 1, cp = c & 0x1F;
+        else if (c >= 0xE0 && c <= 0xEF)
+            k = 2, cp = c & 0x0F;
+        else if (c >= 0xF0 && c <= 0xF4)
+            k = 3, cp = c & 0x07;
+        else
+            return 0;
+        for (unsigned i = 1; i <= k; i++) {
+            if ((s[i] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i] & 0x3Fu);
+        }
+        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return 0;
+        s += k + 1;
+    }
+    return 1;
+}
+
+/* The fair fields of the round: the commitment, and with --reveal the
+   server seed in hex. */
+static void fair_record(deal_run *run, deal_round *r, char commit[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    const deal_opts *o = &run->o;
+    check_status(fsh_fair_commit(commit, run->seed, run->seed_len));
+    r->mode = "fair";
+    r->commitment = commit;
+    r->client = o->client_seed != NULL ? o->client_seed : "";
+    r->nonce = o->nonce;
+    if (o->format == FMT_JSON &&
+        !utf8_valid((const unsigned char *)r->client))
+        die(0, "the client seed is not valid UTF-8 (JSON cannot carry it)");
+    if (o->reveal) {
+        run->seed_hex = xmalloc(2 * run->seed_len + 1);
+        for (size_t i = 0; i < run->seed_len; i++) {
+            run->seed_hex[2 * i] = digits[run->seed[i] >> 4];
+            run->seed_hex[2 * i + 1] = digits[run->seed[i] & 15];
+        }
+        run->seed_hex[2 * run->seed_len] = '\0';
+        r->server_seed_hex = run->seed_hex;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+
 int cmd_deal(int argc, char **argv)
 {
     deal_run run;
@@ -85,9 +251,18 @@ int cmd_deal(int argc, char **argv)
     deal_check(&run.o);
     check_status(fsh_cardset_standard(&run.set, run.o.decks, run.o.jokers));
 
-    deal_round r = {&run.o, run.set, NULL, 0, 0,
-                    run.o.seed != NULL ? "seed" : "os"};
-    r.rest = deal_round_cards(&run, &r.cut_reached);
+    deal_round r;
+    char commit[FSH_FAIR_COMMIT_LEN];
+    memset(&r, 0, sizeof r);
+    r.o = &run.o;
+    r.set = run.set;
+    r.mode = run.o.seed != NULL ? "seed" : "os";
+    if (run.o.server_seed_file != NULL) {
+        r.rest = deal_fair(&run, &r.cut_reached);
+        fair_record(&run, &r, commit);
+    } else {
+        r.rest = deal_round_cards(&run, &r.cut_reached);
+    }
     r.cards = run.cards;
 
     run.out = out_new(STDOUT_FILENO);

@@ -25,6 +25,10 @@ enum {
     OPT_PENETRATION,
     OPT_LAYOUT,
     OPT_FORMAT,
+    OPT_SERVER_SEED_FILE,
+    OPT_CLIENT_SEED,
+    OPT_NONCE,
+    OPT_REVEAL,
 };
 
 static _Noreturn void deal_usage_error(void)
@@ -66,6 +70,19 @@ static _Noreturn void help(void)
         "      --seed=STRING      reproducible deal from STRING (a simulation: "
         "the\n"
         "                           seed, not the OS, decides every card)\n"
+        "\n"
+        "A provably fair round (fairshuf-deal-v1, docs/FAIRNESS.md):\n"
+        "      --server-seed-file=F  the secret server seed, in hex, from file F "
+        "(- for\n"
+        "                           standard input); prints its commitment, "
+        "SHA-256\n"
+        "      --client-seed=S    the player's client seed (its bytes, at most "
+        "256;\n"
+        "                           default empty)\n"
+        "      --nonce=N          the round's nonce (default 0)\n"
+        "      --reveal           also print the server seed (when retiring "
+        "it)\n"
+        "\n"
         "      --help             display this help and exit\n"
         "      --version          output version information and exit\n"
         "\n"
@@ -113,6 +130,10 @@ void deal_parse(deal_opts *o, int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"poker", no_argument, NULL, 'p'},
         {"seed", required_argument, NULL, OPT_SEED},
+        {"server-seed-file", required_argument, NULL, OPT_SERVER_SEED_FILE},
+        {"client-seed", required_argument, NULL, OPT_CLIENT_SEED},
+        {"nonce", required_argument, NULL, OPT_NONCE},
+        {"reveal", no_argument, NULL, OPT_REVEAL},
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0}};
@@ -159,6 +180,18 @@ void deal_parse(deal_opts *o, int argc, char **argv)
         case OPT_SEED:
             o->seed = optarg;
             break;
+        case OPT_SERVER_SEED_FILE:
+            o->server_seed_file = optarg;
+            break;
+        case OPT_CLIENT_SEED:
+            o->client_seed = optarg;
+            break;
+        case OPT_NONCE:
+            o->nonce_arg = optarg;
+            break;
+        case OPT_REVEAL:
+            o->reveal = 1;
+            break;
         case OPT_HELP:
             help();
         case OPT_VERSION:
@@ -190,9 +223,10 @@ static int parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
     for (; *s; s++) {
         if (*s < '0' || *s > '9')
             return -1;
-        x = x * 10 + (uint64_t)(*s - '0');
-        if (x > hi)
-            return -1; /* also stops before x can overflow */
+        uint64_t digit = (uint64_t)(*s - '0');
+        if (digit > hi || x > (hi - digit) / 10)
+            return -1; /* over hi, and never overflows */
+        x = x * 10 + digit;
     }
     if (x < lo)
         return -1;
@@ -212,8 +246,30 @@ static uint64_t count_arg(const char *arg, uint64_t def, uint64_t lo,
     return v;
 }
 
+/* The provably fair options go together, and not with --seed. */
+static void check_fair(deal_opts *o)
+{
+    if (o->server_seed_file == NULL) {
+        const char *lone = o->client_seed != NULL ? "--client-seed"
+                           : o->nonce_arg != NULL ? "--nonce"
+                           : o->reveal            ? "--reveal"
+                                                  : NULL;
+        if (lone != NULL)
+            die(0, "%s needs --server-seed-file (a provably fair round)",
+                lone);
+        return;
+    }
+    if (o->seed != NULL)
+        die(0, "--seed and --server-seed-file exclude each other (a "
+               "simulation or a provably fair round)");
+    if (o->client_seed != NULL && strlen(o->client_seed) > FSH_FAIR_CLIENT_MAX)
+        die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
+    o->nonce = count_arg(o->nonce_arg, 0, 0, UINT64_MAX, "nonce");
+}
+
 void deal_check(deal_opts *o)
 {
+    check_fair(o);
     o->jokers = (unsigned)count_arg(o->jokers_arg, 0, 0, 2, "number of jokers");
     /* The shoe holds at most 2^32 - 1 cards (the library's decks). */
     o->decks = (unsigned)count_arg(o->decks_arg, 1, 1,
@@ -225,7 +281,7 @@ void deal_check(deal_opts *o)
     o->penetration = (size_t)count_arg(o->penetration_arg, 0, 1, n,
                                        "penetration");
     o->table = o->players_arg != NULL || o->burn_arg != NULL ||
-               o->penetration_arg != NULL;
+               o->penetration_arg != NULL || o->server_seed_file != NULL;
     if (o->players_arg == NULL) {
         o->players = 1;
         o->cards = (size_t)count_arg(o->cards_arg, n - o->burn, 0,

@@ -11,11 +11,15 @@ enum deal_format { FMT_UNICODE, FMT_TEXT, FMT_JSON };
 typedef struct deal_opts {
     /* As given (NULL: not given); checked by deal_check. */
     const char *decks_arg, *jokers_arg, *players_arg, *cards_arg, *burn_arg,
-        *penetration_arg;
+        *penetration_arg, *nonce_arg;
     int total_cards; /* cards_arg came from -n (all the cards, one hand) */
     int layout;      /* FSH_DEAL_ROUND_ROBIN or FSH_DEAL_BLOCKS */
     enum deal_format format;
     const char *seed; /* --seed: simulation */
+    /* A provably fair round (fsh_fair_order): the server seed's file (hex),
+       the client seed, --reveal prints the server seed. */
+    const char *server_seed_file, *client_seed;
+    int reveal;
 
     /* Set by deal_check. */
     unsigned decks, jokers;
@@ -24,8 +28,10 @@ typedef struct deal_opts {
     size_t cards;       /* per hand */
     size_t burn;        /* burned before the hands */
     size_t penetration; /* cards before the cut card; 0: no cut card */
-    int table; /* a table round (labels, rest): --players, --burn or
-                  --penetration; otherwise cards in rows of 13 as ever */
+    uint64_t nonce;     /* of the provably fair round */
+    int table; /* a table round (labels, rest): --players, --burn,
+                  --penetration or a provably fair round; otherwise cards
+                  in rows of 13 as ever */
 } deal_opts;
 
 /* Parse argv (argv[0] = "deal") into o; --help and --version exit here,

@@ -5,6 +5,7 @@
 #include "deal/render.h"
 
 #include "common/msg.h"
+#include "common/quote.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -160,6 +161,29 @@ static void cut_line(outw *w, const deal_round *r, const text_fmt *f)
     puts_(w, text);
 }
 
+/* "Label: text" with the label padded to the column on a terminal. */
+static void field(outw *w, const text_fmt *f, const char *label,
+                  const char *text)
+{
+    puts_(w, label);
+    spaces(w, f->st.tty ? f->label_w - strlen(label) : 1);
+    puts_(w, text);
+    put(w, "\n", 1);
+}
+
+/* A provably fair round's record: what the player needs to verify it. */
+static void fair_lines(outw *w, const deal_round *r, const text_fmt *f)
+{
+    char nonce[24];
+    snprintf(nonce, sizeof nonce, "%llu", (unsigned long long)r->nonce);
+    field(w, f, "Algorithm:", FSH_FAIR_ALGORITHM);
+    field(w, f, "Commitment:", r->commitment);
+    field(w, f, "Client seed:", quote(r->client));
+    field(w, f, "Nonce:", nonce);
+    if (r->server_seed_hex != NULL)
+        field(w, f, "Server seed:", r->server_seed_hex);
+}
+
 void render_text(outw *w, const deal_round *r, deal_style st)
 {
     const deal_opts *o = r->o;
@@ -172,9 +196,15 @@ void render_text(outw *w, const deal_round *r, deal_style st)
     }
     char label[48];
     snprintf(label, sizeof label, "Player %zu:", o->players);
+    /* The widest label present: the last player's, "Cut card:", or the
+       fair round's "Server seed:" / "Client seed:". */
     f.label_w = strlen(label) > strlen("Cut card:") ? strlen(label)
                                                      : strlen("Cut card:");
+    if (r->commitment != NULL && f.label_w < strlen("Client seed:"))
+        f.label_w = strlen("Client seed:");
     f.label_w += 1;
+    if (r->commitment != NULL)
+        fair_lines(w, r, &f);
     if (o->burn > 0)
         list(w, r, &f, "Burn:", r->cards, o->burn);
     const uint32_t *hands = r->cards + o->burn;
@@ -206,6 +236,51 @@ static void json_name(outw *w, const char *s)
     put(w, "\"", 1);
 }
 
+static void json_key(outw *w, const char *key)
+{
+    put(w, ",\"", 2);
+    puts_(w, key);
+    put(w, "\":", 2);
+}
+
+/* A JSON string of any bytes that are valid UTF-8 (the caller checks):
+   quotes, backslashes and control bytes escaped. */
+static void json_string(outw *w, const char *s)
+{
+    put(w, "\"", 1);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char esc[8];
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            put(w, esc, 2);
+        } else if (c < 0x20 || c == 0x7f) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            puts_(w, esc);
+        } else {
+            put(w, s, 1);
+        }
+    }
+    put(w, "\"", 1);
+}
+
+static void json_fair(outw *w, const deal_round *r)
+{
+    puts_(w, "{\"algorithm\":\"" FSH_FAIR_ALGORITHM "\"");
+    json_key(w, "commitment");
+    json_name(w, r->commitment);
+    if (r->server_seed_hex != NULL) {
+        json_key(w, "server_seed");
+        json_name(w, r->server_seed_hex);
+    }
+    json_key(w, "client_seed");
+    json_string(w, r->client);
+    json_key(w, "nonce");
+    json_number(w, r->nonce);
+    put(w, "}", 1);
+}
+
 static void json_cards(outw *w, const deal_round *r, const uint32_t *cards,
                        size_t k)
 {
@@ -218,13 +293,6 @@ static void json_cards(outw *w, const deal_round *r, const uint32_t *cards,
         json_name(w, name);
     }
     put(w, "]", 1);
-}
-
-static void json_key(outw *w, const char *key)
-{
-    put(w, ",\"", 2);
-    puts_(w, key);
-    put(w, "\":", 2);
 }
 
 void render_json(outw *w, const deal_round *r)
@@ -264,6 +332,9 @@ void render_json(outw *w, const deal_round *r)
     json_key(w, "mode");
     json_name(w, r->mode);
     json_key(w, "fair");
-    puts_(w, "null");
+    if (r->commitment != NULL)
+        json_fair(w, r);
+    else
+        puts_(w, "null");
     puts_(w, "}\n");
 }

@@ -16,6 +16,11 @@ typedef struct deal_round {
     size_t rest;     /* cards after the hands (dealt when shown) */
     int cut_reached; /* the round dealt the cut card */
     const char *mode; /* "os", "seed" or "fair" */
+    /* A provably fair round (mode "fair"): the commitment (hex), the
+       server seed in hex when revealed (else NULL), the client seed. */
+    const char *commitment, *server_seed_hex;
+    const char *client;
+    uint64_t nonce;
 } deal_round;
 
 /* How text looks: on a terminal, aligned columns and, unless NO_COLOR,

@@ -30,11 +30,26 @@ py() {
     if "$PY" -c "$_s" "$@"; then ok; else bad "$_d"; fi
 }
 
+# bad_in: bad input gets one "fairshuf: " line (two for usage errors), exit 1.
+try="Try 'fairshuf deal --help' for more information."
+bad_in() { # DESCRIPTION MESSAGE ARGS...
+    _d=$1
+    _m=$2
+    shift 2
+    d e "$@"
+    if rc_is e 1 && [ "$(cat e.err)" = "$_m" ] && [ ! -s e.out ]; then
+        ok
+    else
+        bad "$_d: rc=$(cat e.rc) err=$(cat e.err)"
+    fi
+}
+
 # --help, --version.
 d h --help
 check "--help: exit 0" rc_is h 0
 for opt in -n --players --cards --layout --decks --jokers --burn \
-    --penetration --format --poker --seed --help --version; do
+    --penetration --format --poker --seed --server-seed-file --client-seed \
+    --nonce --reveal --help --version; do
     check "--help lists $opt" grep -q -e "$opt" h.out
 done
 d v --version
@@ -197,19 +212,67 @@ else
     skipped "no script(1): no pty tests"
 fi
 
-# Bad input: one "fairshuf: " line (two for usage errors), exit 1.
-try="Try 'fairshuf deal --help' for more information."
-bad_in() { # DESCRIPTION MESSAGE ARGS...
-    _d=$1
-    _m=$2
-    shift 2
-    d e "$@"
-    if rc_is e 1 && [ "$(cat e.err)" = "$_m" ] && [ ! -s e.out ]; then
-        ok
-    else
-        bad "$_d: rc=$(cat e.rc) err=$(cat e.err)"
-    fi
-}
+# A provably fair round: the commitment, the deal that fairshuf verify and
+# examples/verify_deal.py recompute, --reveal, JSON's "fair" object.
+printf '%s\n' 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >s32.hex
+i=0
+: >s80.txt
+while [ $i -lt 80 ]; do printf '%02x' $((i * 7 % 256)) >>s80.txt; i=$((i + 1)); done
+{ cut -c 1-80 s80.txt; echo; cut -c 81- s80.txt; } >s80.hex # white space is ignored
+d f1 --server-seed-file=s32.hex --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker
+d f2 --server-seed-file=s32.hex --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker
+check "fair: exit 0" rc_is f1 0
+check "fair: deterministic" cmp -s f1.out f2.out
+d f3 --server-seed-file=s32.hex --client-seed=alice --nonce=4 --players=2 --cards=2 --burn=1 --poker
+check "fair: another nonce deals otherwise" sh -c '! cmp -s f1.out f3.out'
+check "fair: labels" test "$(cut -d : -f 1 f1.out | tr '\n' '|')" = "Algorithm|Commitment|Client seed|Nonce|Burn|Player 1|Player 2|Rest|"
+py "fair: the commitment is SHA-256 of the seed" '
+import hashlib, sys
+seed = bytes.fromhex(open(sys.argv[1]).read())
+lines = dict(l.split(": ", 1) for l in open(sys.argv[2]).read().splitlines())
+assert lines["Commitment"] == hashlib.sha256(seed).hexdigest(), lines
+assert lines["Nonce"] == "3" and lines["Algorithm"] == "fairshuf-deal-v1"
+' s32.hex f1.out
+d fj --server-seed-file=s80.hex --client-seed='a "q" \ b' --nonce=18446744073709551615 --decks=2 --jokers=1 --players=3 --cards=4 --burn=2 --layout=blocks --format=json --reveal
+check "fair json: exit 0" rc_is fj 0
+py "fair json: the fair object" '
+import hashlib, json, sys
+o = json.load(open(sys.argv[1]))
+seed = "".join(open(sys.argv[2]).read().split())
+f = o["fair"]
+assert o["mode"] == "fair"
+assert list(f) == ["algorithm", "commitment", "server_seed", "client_seed", "nonce"], list(f)
+assert f["algorithm"] == "fairshuf-deal-v1" and f["server_seed"] == seed
+assert f["commitment"] == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+assert f["client_seed"] == "a \"q\" \\ b" and f["nonce"] == 2**64 - 1
+' fj.out s80.hex
+if [ -n "$PY" ] && [ -f "$(dirname "$0")/../../examples/verify_deal.py" ]; then
+    "$PY" "$(dirname "$0")/../../examples/verify_deal.py" --json fj.out >vp.out 2>&1
+    check "fair json: verify_deal.py says VALID" grep -q VALID vp.out
+fi
+if "$F" verify --help >/dev/null 2>&1; then
+    "$F" verify --json=fj.out >v.out 2>&1
+    check "fair json: fairshuf verify says VALID" test "$?" = 0
+    d fn --server-seed-file=s80.hex --decks=2 --jokers=1 --format=json
+    "$F" verify --json=fn.out --server-seed-file=s80.hex >v.out 2>&1
+    check "fair json, not revealed: verify with the seed file" test "$?" = 0
+    py "fair json: no server_seed without --reveal" '
+import json, sys
+assert "server_seed" not in json.load(open(sys.argv[1]))["fair"]
+' fn.out
+fi
+printf '%s' abc >short.hex
+bad_in "fair: short seed" "fairshuf: s32.hex: the server seed has 32 bytes; this shoe needs at least 63" --server-seed-file=s32.hex --decks=2
+bad_in "fair: malformed hex" "fairshuf: short.hex: malformed hex (the server seed)" --server-seed-file=short.hex
+bad_in "fair: no such file" "fairshuf: nofile: No such file or directory" --server-seed-file=nofile
+bad_in "fair: --client-seed alone" "fairshuf: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
+bad_in "fair: --reveal alone" "fairshuf: --reveal needs --server-seed-file (a provably fair round)" --reveal
+bad_in "fair: with --seed" "fairshuf: --seed and --server-seed-file exclude each other (a simulation or a provably fair round)" --seed=x --server-seed-file=s32.hex
+bad_in "fair: bad nonce" "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
+bad_in "fair: client seed of 257 bytes" "fairshuf: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"
+bad_in "fair: client seed not UTF-8 in JSON" "fairshuf: the client seed is not valid UTF-8 (JSON cannot carry it)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')" --format=json
+
+# Bad input.
 bad_in "unknown option" "fairshuf: unrecognized option '--bogus'
 $try" --bogus
 bad_in "zero players" "fairshuf: invalid number of players: '0' (1 to 52)" --players=0
