@@ -183,7 +183,7 @@ def run(args):
     elif args.server_seed is not None:
         seed = parse_hex(args.server_seed, "--server-seed")
     else:
-        raise BadInput("the revealed server seed is required")
+        seed = None  # may come from the JSON (a deal printed with --reveal)
 
     commitment, client, nonce = args.commitment, args.client_seed, args.nonce
     decks, jokers = args.decks, args.jokers
@@ -206,12 +206,19 @@ def run(args):
                 if val is not None and val != fair[key]:
                     raise BadInput("%s differs from the JSON's %s" % (opt, key))
             commitment, client, nonce = fair["commitment"], fair["client_seed"], fair["nonce"]
-            if "server_seed" in fair and parse_hex(fair["server_seed"], "JSON") != seed:
-                print("NOT VALID: the JSON's server_seed is not the seed given")
-                return 1
+            if "server_seed" in fair:
+                revealed = parse_hex(fair["server_seed"], "the JSON's server_seed")
+                if seed is None:
+                    seed = revealed
+                elif revealed != seed:
+                    print("NOT VALID: server seed mismatch: the JSON's server_seed "
+                          "is not the seed given")
+                    return 1
             decks, jokers = doc["decks"], doc["jokers"]
         except (KeyError, TypeError) as e:
             raise BadInput("malformed deal JSON (%s)" % e)
+    if seed is None:
+        raise BadInput("the revealed server seed is required")
     client = (client or "").encode("utf-8")
     nonce = nonce or 0
 
@@ -248,11 +255,12 @@ def run(args):
         card_parse(name, faces)
     if len(given) > len(order):
         problems.append("%d cards given, the shoe holds %d" % (len(given), len(order)))
-    for t, (want, got) in enumerate(zip(order, given)):
-        if want != got:
-            problems.append("card %d differs: dealt %s, the stream gives %s"
-                            % (t + 1, got, want))
-            break
+    wrong = [t for t, (want, got) in enumerate(zip(order, given)) if want != got]
+    if wrong:
+        t = wrong[0]
+        problems.append("card %d differs: dealt %s, the server seed gives %s; "
+                        "%d of %d cards differ" % (t + 1, given[t], order[t],
+                                                   len(wrong), len(given)))
     if problems:
         for p in problems:
             print("NOT VALID: %s" % p)

@@ -646,7 +646,7 @@ FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
    client NULL with client_len > 0, client_len over 256, the set's
    arguments as fsh_fair_seed_min) are FSH_EINVAL; a seed shorter than
    fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. O(n) time,
-   no allocation except fsh_fair_seed_min's for sets over 20000 cards. */
+   no allocation except fsh_fair_seed_min's small bignum. */
 FSH_API FSH_NODISCARD int fsh_fair_order(uint32_t *out, size_t faces,
                                          unsigned copies, const uint8_t *seed,
                                          size_t len, const void *client,

@@ -95,10 +95,12 @@ static long double lgamma_plus1(size_t x)
 #endif
 }
 
-/* Sets of up to this many cards are counted exactly with the bignum; larger
-   ones by lgamma, falling back to the bignum only when the estimate is
-   within 1e-6 bits of a byte boundary (where it could round either way). */
-#define FAIR_EXACT_MAX 20000
+/* Sets of up to this many cards are counted exactly with the bignum (fast
+   at this size); larger ones by lgammal, whose error stays far below 1e-6
+   bits for any set that fits in memory, falling back to the bignum only
+   when the estimate is within 1e-6 bits of a byte boundary (where it could
+   round either way). */
+#define FAIR_EXACT_MAX 2048
 
 int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
 {

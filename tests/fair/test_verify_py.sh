@@ -89,7 +89,7 @@ python3 "$PY" --server-seed "$S3" --commitment "$C3" --client-seed alice --nonce
     Jd 8s 4s Qc 7d >"$T/o" 2>"$T/e"
 rc=$?
 check "py: wrong card exit 1" [ "$rc" = 1 ]
-check "py: wrong card named" grep -q "^NOT VALID: card 5 differs: dealt 7d, the stream gives 7h" "$T/o"
+check "py: wrong card named" grep -q "^NOT VALID: card 5 differs: dealt 7d, the server seed gives 7h; 1 of 5 cards differ" "$T/o"
 python3 "$PY" --server-seed "$S3" --commitment "${C3%?}0" --client-seed alice --nonce 42 --decks 2 >"$T/o" 2>"$T/e"
 rc=$?
 check "py: commitment mismatch" sh -c "[ $rc = 1 ] && grep -q '^NOT VALID: commitment mismatch' '$T/o'"
@@ -101,6 +101,29 @@ check "py: short seed refused" sh -c "[ $rc = 1 ] && grep -q 'too short' '$T/e'"
 python3 "$PY" --server-seed 0g --decks 1 >"$T/o" 2>"$T/e"
 rc=$?
 check "py: malformed hex" sh -c "[ $rc = 1 ] && grep -q 'malformed hex' '$T/e'"
+
+# The deal JSON (blocks, jokers, the revealed seed inside), and tampered.
+python3 - "$T/deal.json" <<'PYEOF'
+import json, sys
+d = "8s Qd RJ 9d 8c Ks 4c Tc Js 6h 9c Ac 8h Kd 6d 7s As Qc 4h BJ 8d Ad 2c Kc Th 3d 2d Ts 4d 7c Jh Jc Ah 6c 3s Jd 9s 9h Qh 3h 6s 5h 2s Qs 7d Td 5c 7h 4s 3c 5d Kh 5s 2h".split()
+P, K, B = 3, 5, 3
+hands = [[d[B + p * K + c] for c in range(K)] for p in range(P)]
+json.dump({"schema": "fairshuf-deal/1", "decks": 1, "jokers": 2, "cards_in_shoe": 54, "players": P,
+           "cards_per_hand": K, "layout": "blocks", "burn": d[:B], "hands": hands, "rest": d[B + P * K:],
+           "penetration": None, "mode": "fair",
+           "fair": {"algorithm": "fairshuf-deal-v1",
+                    "commitment": "6dde9e258487f14ccf87ea63efc2327dcbc912c12eb04544c292fea94731f059",
+                    "server_seed": "f0e1d2c3b4a59687" * 4, "client_seed": "Zo\u00eb \U0001f0a1", "nonce": 1}},
+          open(sys.argv[1], "w"))
+PYEOF
+python3 "$PY" --json "$T/deal.json" >"$T/o" 2>"$T/e"
+rc=$?
+check "py: deal JSON VALID" sh -c "[ $rc = 0 ] && grep -q '^VALID: 54 of 54' '$T/o'"
+sed 's/"Qd"/"Kd"/' "$T/deal.json" >"$T/deal2.json"
+python3 "$PY" --json "$T/deal2.json" >"$T/o" 2>"$T/e"
+check "py: tampered JSON NOT VALID" grep -q "^NOT VALID: card 2 differs: dealt Kd, the server seed gives Qd" "$T/o"
+"$FAIRSHUF" verify --json="$T/deal.json" >"$T/o" 2>"$T/e"
+check "fairshuf verify: the same JSON VALID" grep -q "^VALID: commitment 6dde9e25" "$T/o"
 
 # 3. verify_deal.py and `fairshuf verify --print-order` agree.
 for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡"; do
