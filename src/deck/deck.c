@@ -29,10 +29,9 @@ static int deck_alloc(fsh_deck **out, size_t n)
     if (out == NULL)
         return FSH_EINVAL;
     *out = NULL;
+    /* n cards and n undo entries. */
     if (n == 0 || (uint64_t)n > UINT32_MAX ||
-        n > (SIZE_MAX - sizeof(fsh_deck)) / sizeof(uint32_t))
-        return FSH_EINVAL;
-    if (n > (SIZE_MAX - sizeof(fsh_deck)) / (2 * sizeof(uint32_t)))
+        n > (SIZE_MAX - sizeof(fsh_deck)) / (2 * sizeof(uint32_t)))
         return FSH_EINVAL;
     fsh_deck *d = malloc(sizeof *d + 2 * n * sizeof(uint32_t));
     if (d == NULL)
