@@ -237,6 +237,27 @@ static void test_canonical(void)
         ok &= out[t] == (107 - t) % 54; /* d[t] = canonical[n-1-t] */
     CHECK(ok);
     fsh_deck_free(d);
+
+    /* A reset restores the made order, also the caller's array of
+       fsh_deck_new_from, after a partial deal from another rng. */
+    static const uint32_t made[10] = {9, 3, 3, 7, 0, 1, 8, 8, 2, 5};
+    fsh_rng *other;
+    CHECK_EQ(fsh_rng_new_seeded(&other, "restore the made order, 32 bytes", 32),
+             FSH_OK);
+    CHECK_EQ(fsh_deck_new_from(&d, made, 10), FSH_OK);
+    for (size_t k = 0; k <= 10; k += 5) {
+        CHECK_EQ(fsh_deck_deal_n(other, d, out, k), FSH_OK);
+        CHECK_EQ(fsh_deck_reset(d), FSH_OK);
+        CHECK_EQ(fsh_deck_deal_n(rng, d, out, 10), FSH_OK);
+        ok = 1;
+        for (size_t t = 0; t < 10; t++)
+            ok &= out[t] == made[9 - t];
+        CHECK(ok);
+        CHECK_EQ(fsh_deck_reset(d), FSH_OK);
+    }
+    fsh_deck_free(d);
+    fsh_rng_free(other);
+
     d = (fsh_deck *)&d;
     CHECK_EQ(fsh_deck_new_set(&d, NULL), FSH_EINVAL);
     CHECK(d == NULL);
