@@ -4,6 +4,7 @@
 #include "common/msg.h"
 #include "deal/deal.h"
 #include "shuf/shuf.h"
+#include "verify/verify.h"
 
 #include <locale.h>
 #include <string.h>
@@ -18,5 +19,7 @@ int main(int argc, char **argv)
        "deal" is still reachable as ./deal or after --. */
     if (!as_shuf && argc >= 2 && strcmp(argv[1], "deal") == 0)
         return cmd_deal(argc - 1, argv + 1);
+    if (!as_shuf && argc >= 2 && strcmp(argv[1], "verify") == 0)
+        return cmd_verify(argc - 1, argv + 1);
     return cmd_shuf(argc, argv);
 }

@@ -72,6 +72,8 @@ FSH_API unsigned fsh_version_number(void);
 #define FSH_ECALLBACK (-5) /* a user callback returned a value out of range */
 #define FSH_ESYSRAND (-6)  /* the OS random source failed (errno says why),
                               or the rng is unkeyed since it did */
+#define FSH_ESEED (-7)     /* provably fair round: the server seed is too
+                              short for this game (fsh_fair_seed_min) */
 
 /* Message for a status code; never NULL; unknown codes give "unknown error". */
 FSH_API const char *fsh_strerror(int status);
@@ -376,9 +378,13 @@ FSH_API FSH_NODISCARD int fsh_deck_new_from(fsh_deck **out,
 /* Release the deck; NULL does nothing. */
 FSH_API void fsh_deck_free(fsh_deck *deck);
 
-/* O(1): return every card to the deck and start a new dealt prefix for
-   reachability. Draws nothing: dealing is a lazy Fisher-Yates, so the next
-   deal is uniform without reordering. */
+/* Return every card to the deck, restore the order it was made with (the
+   canonical order of its set, or the cards given to fsh_deck_new_from) and
+   start a new dealt prefix for reachability; the cut card stays where it
+   is. O(cards dealt since the last reset): the deck undoes its swaps, last
+   first. Draws nothing and drops any dice drawn ahead. The replay rule:
+   a reset deck deals exactly as a fresh one made the same way, given the
+   same rng state (the same seed gives the same deal on a reused deck). */
 FSH_API FSH_NODISCARD int fsh_deck_reset(fsh_deck *deck);
 
 /* O(1): deal one uniformly chosen remaining card into *card. FSH_EEMPTY when
@@ -402,6 +408,120 @@ FSH_API size_t fsh_deck_remaining(const fsh_deck *deck);
 
 /* Total cards in the deck. */
 FSH_API size_t fsh_deck_size(const fsh_deck *deck);
+
+/*
+ * Card sets: m distinct faces, c copies of each, n = m * c cards. A card's
+ * value is its face index 0..m-1 (copies are indistinguishable). The
+ * canonical order, the order of a fresh deck or shoe, is copy 0 faces
+ * 0..m-1, then copy 1 faces 0..m-1, ...: canonical[k] = k mod m.
+ * - Standard set: d decks (copies), j = 0, 1 or 2 jokers per deck; faces
+ *   0..51 are the card encoding above, face 52 the red joker "RJ" and face
+ *   53 the black joker "BJ" (the same names in both notations), m = 52 + j.
+ * - Custom set: the caller's m distinct names (1 to 31 bytes, no white
+ *   space, '"', '\\' or control bytes), any number of copies.
+ * n is at most 2^32 - 1.
+ */
+typedef struct fsh_cardset fsh_cardset;
+
+/* *out = the standard set of decks (>= 1) decks with jokers (0..2) jokers
+   per deck; anything else is FSH_EINVAL (*out = NULL on every error). */
+FSH_API FSH_NODISCARD int fsh_cardset_standard(fsh_cardset **out,
+                                               unsigned decks,
+                                               unsigned jokers);
+
+/* *out = a set of faces cards named names[0..faces), copies of each
+   (faces, copies >= 1). Names are copied. A bad or repeated name, or more
+   than 2^32 - 1 cards, is FSH_EINVAL. */
+FSH_API FSH_NODISCARD int fsh_cardset_custom(fsh_cardset **out,
+                                             const char *const *names,
+                                             size_t faces, unsigned copies);
+
+/* Release the set; NULL does nothing. Decks made from it do not need it. */
+FSH_API void fsh_cardset_free(fsh_cardset *set);
+
+/* Cards in the set (n = faces * copies); 0 for NULL. */
+FSH_API size_t fsh_cardset_size(const fsh_cardset *set);
+/* Distinct faces (m); 0 for NULL. */
+FSH_API size_t fsh_cardset_faces(const fsh_cardset *set);
+/* Copies of each face (c); 0 for NULL. */
+FSH_API unsigned fsh_cardset_copies(const fsh_cardset *set);
+/* Jokers per deck of a standard set (0..2); FSH_EINVAL for NULL or a
+   custom set. */
+FSH_API int fsh_cardset_jokers(const fsh_cardset *set);
+
+/* Write the name of face card (NUL-terminated) into buf of len bytes; 32
+   suffice for every set. notation (FSH_CARD_UNICODE or FSH_CARD_POKER)
+   matters for the 52 standard faces only; jokers are "RJ" and "BJ" in
+   both, custom faces their names. card >= faces, a bad notation or a short
+   buffer is FSH_EINVAL. */
+FSH_API FSH_NODISCARD int fsh_cardset_name(const fsh_cardset *set, char *buf,
+                                           size_t len, uint32_t card,
+                                           int notation);
+
+/* *card = the face named name: for a standard set any name fsh_card_parse
+   takes, or "RJ" / "BJ" if the set has that joker; for a custom set one of
+   its names exactly. Anything else is FSH_EINVAL. O(log m). */
+FSH_API FSH_NODISCARD int fsh_cardset_parse(const fsh_cardset *set,
+                                            uint32_t *card, const char *name);
+
+/* log2 of the number of distinct orders of the set, n! / (c!)^m: the
+   entropy a fair shuffle of it needs (one deck: 225.58; an 8-deck shoe:
+   about 2,229). Computed from the exact integer while the count is
+   below 2^64 (so 2 orders give exactly 1); above, from lgamma, with an absolute error
+   below 1e-9 bits for n up to 10^5 and below 1e-4 bits at n = 2^32.
+   -1 for NULL. */
+FSH_API double fsh_cardset_order_bits(const fsh_cardset *set);
+
+/* New deck holding the set's n cards in canonical order (k mod m). */
+FSH_API FSH_NODISCARD int fsh_deck_new_set(fsh_deck **out,
+                                           const fsh_cardset *set);
+
+/*
+ * Dealing as a table does. A round deals, in order: burn cards
+ * (fsh_deck_burn), then hands (fsh_deck_deal_hands), then whatever the game
+ * needs; fsh_deck_needs_shuffle tells when the cut card has come out.
+ * Every card dealt is the next card of one deal order d (d[t] is the t-th
+ * card dealt since the reset, a uniform order of the deck), and costs O(1).
+ * Hands are laid out over d by fsh_hand_position:
+ */
+#define FSH_DEAL_ROUND_ROBIN 0 /* one card to each player in turn: pos = card * players + player */
+#define FSH_DEAL_BLOCKS 1      /* each hand in one block: pos = player * cards + card */
+
+/* *pos = the position in deal order, counted from the first card of the
+   hands, of card `card` of hand `player` when players hands of cards cards
+   are dealt with layout. player >= players, card >= cards, an unknown
+   layout or an overflowing players * cards is FSH_EINVAL. */
+FSH_API FSH_NODISCARD int fsh_hand_position(size_t *pos, size_t player,
+                                            size_t card, size_t players,
+                                            size_t cards, int layout);
+
+/* Deal k cards face down (discarded): fsh_deck_deal_n's rules, no output. */
+FSH_API FSH_NODISCARD int fsh_deck_burn(fsh_rng *rng, fsh_deck *deck,
+                                        size_t k);
+
+/* Deal players hands of cards cards: out[player * cards + card] is card
+   `card` of hand `player`, the card at fsh_hand_position in the next
+   players * cards cards of the deal order; the rest stays in the deck.
+   players = 0, an unknown layout or an overflowing product is FSH_EINVAL;
+   more cards than remain is FSH_EEMPTY (nothing dealt); FSH_EENTROPY as
+   fsh_deck_deal_n. cards = 0 deals nothing. */
+FSH_API FSH_NODISCARD int fsh_deck_deal_hands(fsh_rng *rng, fsh_deck *deck,
+                                              uint32_t *out, size_t players,
+                                              size_t cards, int layout);
+
+/* Place the cut card after the first cards_before_cut cards of the deal
+   order (0 removes it; more than the deck's size is FSH_EINVAL). It stays
+   through resets. */
+FSH_API FSH_NODISCARD int fsh_deck_set_cut(fsh_deck *deck,
+                                           size_t cards_before_cut);
+
+/* Where the cut card is (cards before it), 0 if there is none. */
+FSH_API size_t fsh_deck_cut(const fsh_deck *deck);
+
+/* 1 once the cut card is out (cards dealt since the reset >= the cut) or the
+   deck is empty, else 0; FSH_EINVAL for NULL. The caller finishes the round
+   and resets (reshuffles) before the next one. */
+FSH_API int fsh_deck_needs_shuffle(const fsh_deck *deck);
 
 /* ------------------------------------------------------------------------ */
 /* Sampling                                                                 */
@@ -470,6 +590,78 @@ FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
    there). */
 FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
                                              size_t k, uint64_t seen);
+
+/* ------------------------------------------------------------------------ */
+/* Provably fair rounds                                                     */
+/*
+ * Commit-reveal deals (docs/FAIRNESS.md, "Provably fair rounds", holds the
+ * byte-level specification and test vectors). The operator draws a secret
+ * server seed S of L bytes and publishes its commitment, the lowercase hex
+ * SHA-256(S), before play; each player supplies a client seed (0 to 256
+ * bytes); each round has a 64-bit nonce (0, 1, 2, ...). The deal order is a
+ * deterministic function of (S, client seed, nonce) and the card set, so
+ * once S is revealed anyone can recompute every round and check it against
+ * the commitment (fairshuf verify, examples/verify_deal.py, web/verify.html).
+ *
+ * A card set here is (faces m, copies c): n = m * c cards, card values are
+ * faces 0..m-1, and the shuffle's input is the canonical array
+ * a[k] = k mod m (a fresh shoe: copy 0's faces 0..m-1, then copy 1's, ...).
+ * The standard set with d decks and j jokers is m = 52 + j, c = d.
+ *
+ * The stream: the backward Fisher-Yates steps i = n-1..1 (range r = i + 1)
+ * are cut from the top into groups whose range product stays below 2^256;
+ * S is cut into ceil(L/32) segments of 32 bytes (the last may be shorter)
+ * and group g draws from HMAC-SHA-256(key = segment g mod segments,
+ * "fairshuf-deal-v1" || u32be(client length) || client || u64be(nonce) ||
+ * u32be(g) || u64be(block)), block = 0, 1, ..., read as big-endian 64-bit
+ * words; j = high half of x * r, redrawing while the low half is below
+ * 2^64 mod r. out[t] = a[n-1-t] is the deal order. No key is ever hashed
+ * down (every segment is at most 32 bytes) and each group's outcomes fit in
+ * one segment's 2^256 keys, so every byte of a seed of the required length
+ * takes part.
+ *
+ * Seed rule: L >= 32 and 8L >= ceil(log2(n! / (c!)^m)), the number of
+ * distinct orders of the set (32 bytes for one deck, 280 for an 8-deck
+ * shoe); shorter seeds are FSH_ESEED.
+ */
+
+#define FSH_FAIR_SEED_MIN 32      /* bytes: the floor of the seed rule */
+#define FSH_FAIR_CLIENT_MAX 256   /* bytes: longest client seed */
+#define FSH_FAIR_COMMIT_LEN 65    /* hex commitment, NUL included */
+#define FSH_FAIR_ALGORITHM "fairshuf-deal-v1"
+
+/* hex[0..65) = the commitment: lowercase hex SHA-256 of seed[0..len), NUL
+   terminated. Any length is hashed (the seed rule is fsh_fair_order's);
+   hex NULL, or seed NULL with len > 0, is FSH_EINVAL. */
+FSH_API FSH_NODISCARD int fsh_fair_commit(char hex[FSH_FAIR_COMMIT_LEN],
+                                          const uint8_t *seed, size_t len);
+
+/* *bytes = the shortest server seed fsh_fair_order accepts for the set of
+   `faces` faces times `copies` copies: max(32, ceil(ceil(log2(n!/(c!)^m))
+   / 8)), computed exactly. faces or copies 0, faces over 2^32 or n over
+   SIZE_MAX / 4 is FSH_EINVAL; FSH_ENOMEM is possible for huge sets. */
+FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
+                                            unsigned copies);
+
+/* out[0..n) = the deal order of the round (server seed seed[0..len),
+   client[0..client_len), nonce) for the set (faces, copies), n = faces *
+   copies: out[0] is the first card dealt. Bad arguments (NULL out or seed,
+   client NULL with client_len > 0, client_len over 256, the set's
+   arguments as fsh_fair_seed_min) are FSH_EINVAL; a seed shorter than
+   fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. O(n) time,
+   no allocation except fsh_fair_seed_min's small bignum. */
+FSH_API FSH_NODISCARD int fsh_fair_order(uint32_t *out, size_t faces,
+                                         unsigned copies, const uint8_t *seed,
+                                         size_t len, const void *client,
+                                         size_t client_len, uint64_t nonce);
+
+/* Decode hex text[0..text_len) into out[0..cap): pairs of hex digits
+   (either case), ASCII whitespace anywhere ignored. *len = the number of
+   bytes (also when out is NULL, which only counts). An odd digit count,
+   any other byte, or more than cap bytes (out not NULL) is FSH_EINVAL. */
+FSH_API FSH_NODISCARD int fsh_fair_hex_decode(uint8_t *out, size_t cap,
+                                              size_t *len, const char *text,
+                                              size_t text_len);
 
 #ifdef __cplusplus
 }

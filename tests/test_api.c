@@ -316,7 +316,8 @@ static void test_fork(void)
 static void test_strerror(void)
 {
     static const int codes[] = {FSH_OK, FSH_EINVAL, FSH_ENOMEM, FSH_EENTROPY,
-                                FSH_EEMPTY, FSH_ECALLBACK, FSH_ESYSRAND};
+                                FSH_EEMPTY, FSH_ECALLBACK, FSH_ESYSRAND,
+                                FSH_ESEED};
     const char *unknown = fsh_strerror(-1000);
     CHECK(unknown != NULL && strcmp(unknown, "unknown error") == 0);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
@@ -333,7 +334,7 @@ static void test_strerror(void)
     CHECK(strcmp(fsh_strerror(FSH_EEMPTY), "nothing left to deal or draw") ==
           0);
     CHECK_EQ(FSH_VERSION_NUMBER, 200);
-    static const int unknowns[] = {1, 2, -7, -8, 100, INT_MIN, INT_MAX};
+    static const int unknowns[] = {1, 2, -8, -9, 100, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknowns / sizeof unknowns[0]; i++)
         CHECK(strcmp(fsh_strerror(unknowns[i]), "unknown error") == 0);
     /* Released values keep their numbers. */
@@ -344,6 +345,7 @@ static void test_strerror(void)
     CHECK_EQ(FSH_EEMPTY, -4);
     CHECK_EQ(FSH_ECALLBACK, -5);
     CHECK_EQ(FSH_ESYSRAND, -6);
+    CHECK_EQ(FSH_ESEED, -7);
 }
 
 int main(void)

@@ -1,127 +1,277 @@
-/* `fairshuf deal`: deal a shuffled 52-card deck. Messages as the rest of
-   the command: "fairshuf: ...", GNU-style quoting and exit codes. */
+/* `fairshuf deal`: deal from a shuffled deck or shoe as a table does
+   (burn, hands, the rest, the cut card). Messages as the rest of the
+   command: "fairshuf: ...", GNU-style quoting and exit codes. */
 #include "deal/deal.h"
 
 #include "common/msg.h"
 #include "common/quote.h"
 #include "common/rng.h"
+#include "common/sysio.h"
+#include "common/xalloc.h"
+#include "deal/options.h"
+#include "deal/render.h"
 #include "fairshuf.h"
 #include "io/output.h"
-#include "version.h"
 
 #include <errno.h>
-#include <getopt.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_SEED = 256, OPT_HELP, OPT_VERSION };
+#define SEED_FILE_MAX ((size_t)16 << 20) /* hex text; 1000 decks need 126 KiB */
 
-static _Noreturn void deal_usage_error(void)
+/* Everything the run owns, for the die hook. */
+typedef struct deal_run {
+    deal_opts o;
+    fsh_cardset *set;
+    fsh_deck *deck;
+    fsh_rng *rng;
+    uint32_t *cards;
+    uint32_t *order; /* a provably fair round's deal order */
+    uint8_t *seed;   /* its server seed (wiped before it is freed) */
+    size_t seed_len;
+    char *seed_hex; /* the seed in hex, for --reveal */
+    outw *out;
+} deal_run;
+
+static void run_free(void *ctx)
 {
-    fprintf(stderr, "Try '%s deal --help' for more information.\n",
-            program_name);
-    exit(1);
+    deal_run *run = ctx;
+    fsh_deck_free(run->deck);
+    fsh_cardset_free(run->set);
+    fsh_rng_free(run->rng);
+    free(run->cards);
+    free(run->order);
+    if (run->seed != NULL)
+        explicit_bzero(run->seed, run->seed_len);
+    free(run->seed);
+    if (run->seed_hex != NULL)
+        explicit_bzero(run->seed_hex, 2 * run->seed_len);
+    free(run->seed_hex);
+    out_free(run->out);
+    memset(run, 0, sizeof *run);
 }
 
-static _Noreturn void help(void)
+/* Colour only for a terminal, and never when NO_COLOR is set and not empty
+   (https://no-color.org). */
+static deal_style style_of_stdout(void)
 {
-    static char text[2048];
-    snprintf(text, sizeof text,
-             "Usage: %s deal [OPTION]...\n"
-             "Deal a shuffled 52-card deck, each of the 52! orders equally likely.\n"
-             "\n"
-             "  -n, --cards=K      deal K cards (0 to 52, default 52)\n"
-             "  -p, --poker        poker notation (As Th) instead of A\xE2\x99\xA0 10\xE2\x99\xA5\n"
-             "      --seed=STRING  reproducible deal from STRING (simulation grade\n"
-             "                     if STRING has fewer than 29 bytes)\n"
-             "      --help         display this help and exit\n"
-             "      --version      output version information and exit\n",
-             program_name);
-    emit_text(text);
+    deal_style st = {isatty(STDOUT_FILENO), 0};
+    const char *nc = getenv("NO_COLOR");
+    st.colour = st.tty && (nc == NULL || nc[0] == '\0');
+    return st;
 }
 
-/* K in [0, 52]: decimal digits after optional blanks and one plus sign. */
-static int parse_cards(const char *s, size_t *k)
+/* Deal the round into run->cards: burn, hands, then (if shown) the rest.
+   Returns the number of rest cards dealt. A simple text deal draws only
+   the cards it prints, so -n 0 needs no entropy. */
+static size_t deal_round_cards(deal_run *run, int *cut_reached)
 {
-    size_t v = 0;
-    /* The syntax of shuf's -n: leading blanks and one '+' allowed. */
-    while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-        s++;
-    if (*s == '+')
-        s++;
-    if (*s == '\0')
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        v = v * 10 + (size_t)(*s - '0');
-        if (v > 52)
-            return -1;
+    const deal_opts *o = &run->o;
+    size_t hands = o->players * o->cards;
+    int show_rest = o->table || o->format == FMT_JSON;
+    size_t rest = show_rest ? o->shoe - o->burn - hands : 0;
+    size_t total = o->burn + hands + rest;
+    run->cards = xmalloc((total > 0 ? total : 1) * sizeof *run->cards);
+    *cut_reached = 0;
+    if (total == 0)
+        return 0;
+    check_status(fsh_deck_new_set(&run->deck, run->set));
+    if (o->penetration > 0)
+        check_status(fsh_deck_set_cut(run->deck, o->penetration));
+    run->rng = rng_make(o->seed);
+    /* The burned cards are dealt face down: dealt, to be shown. */
+    check_status(fsh_deck_deal_n(run->rng, run->deck, run->cards, o->burn));
+    check_status(fsh_deck_deal_hands(run->rng, run->deck,
+                                     run->cards + o->burn, o->players,
+                                     o->cards, o->layout));
+    *cut_reached = o->penetration > 0 &&
+                   fsh_deck_needs_shuffle(run->deck) == 1;
+    check_status(fsh_deck_deal_n(run->rng, run->deck,
+                                 run->cards + o->burn + hands, rest));
+    return rest;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A provably fair round                                                    */
+
+/* The whole of file name ("-": standard input), NUL-terminated. */
+static char *read_text(const char *name, size_t *len)
+{
+    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO
+                                    : open_safer(name, O_RDONLY, 0);
+    if (fd < 0)
+        die(errno, "%s", quotef(name));
+    size_t cap = 4096, n = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (n + 1 == cap) {
+            if (cap >= SEED_FILE_MAX) {
+                free(buf);
+                die(0, "%s: too large for a server seed", quotef(name));
+            }
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+        ssize_t r = read_retry(fd, buf + n, cap - 1 - n);
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            die(e, "%s", quotef(name));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
     }
-    *k = v;
-    return 0;
+    if (fd != STDIN_FILENO)
+        close(fd);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
 }
+
+/* run->seed = the server seed from its file (hex, white space ignored),
+   long enough for the shoe. */
+static void load_server_seed(deal_run *run)
+{
+    const deal_opts *o = &run->o;
+    size_t tlen, n, need;
+    char *text = read_text(o->server_seed_file, &tlen);
+    int rc = fsh_fair_hex_decode(NULL, 0, &n, text, tlen);
+    if (rc == FSH_OK) {
+        run->seed = xmalloc(n > 0 ? n : 1);
+        rc = fsh_fair_hex_decode(run->seed, n, &run->seed_len, text, tlen);
+    }
+    explicit_bzero(text, tlen);
+    free(text);
+    if (rc != FSH_OK)
+        die(0, "%s: malformed hex (the server seed)",
+            quotef(o->server_seed_file));
+    check_status(fsh_fair_seed_min(&need, 52 + o->jokers, o->decks));
+    if (run->seed_len < need)
+        die(0, "%s: the server seed has %zu bytes; this shoe needs at least "
+               "%zu", quotef(o->server_seed_file), run->seed_len, need);
+}
+
+/* The deal order from (server seed, client seed, nonce), cut into burn,
+   hands and rest as the deck would deal them. */
+static size_t deal_fair(deal_run *run, int *cut_reached)
+{
+    const deal_opts *o = &run->o;
+    const char *client = o->client_seed != NULL ? o->client_seed : "";
+    size_t n = o->shoe, hands = o->players * o->cards;
+    load_server_seed(run);
+    run->order = xmalloc(n * sizeof *run->order);
+    run->cards = xmalloc(n * sizeof *run->cards);
+    check_status(fsh_fair_order(run->order, 52 + o->jokers, o->decks,
+                                run->seed, run->seed_len, client,
+                                strlen(client), o->nonce));
+    memcpy(run->cards, run->order, o->burn * sizeof *run->cards);
+    for (size_t p = 0; p < o->players; p++)
+        for (size_t c = 0; c < o->cards; c++) {
+            size_t q;
+            check_status(fsh_hand_position(&q, p, c, o->players, o->cards,
+                                           o->layout));
+            run->cards[o->burn + p * o->cards + c] = run->order[o->burn + q];
+        }
+    memcpy(run->cards + o->burn + hands, run->order + o->burn + hands,
+           (n - o->burn - hands) * sizeof *run->cards);
+    /* As fsh_deck_needs_shuffle: the cut card is out once that many cards
+       have been dealt. */
+    *cut_reached = o->penetration > 0 && o->burn + hands >= o->penetration;
+    return n - o->burn - hands;
+}
+
+/* Valid UTF-8 (no overlongs, surrogates or code points over U+10FFFF):
+   what a JSON string can carry. */
+static int utf8_valid(const unsigned char *s)
+{
+    while (*s) {
+        unsigned c = *s, k;
+        uint32_t cp;
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF)
+            k = 1, cp = c & 0x1F;
+        else if (c >= 0xE0 && c <= 0xEF)
+            k = 2, cp = c & 0x0F;
+        else if (c >= 0xF0 && c <= 0xF4)
+            k = 3, cp = c & 0x07;
+        else
+            return 0;
+        for (unsigned i = 1; i <= k; i++) {
+            if ((s[i] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i] & 0x3Fu);
+        }
+        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return 0;
+        s += k + 1;
+    }
+    return 1;
+}
+
+/* The fair fields of the round: the commitment, and with --reveal the
+   server seed in hex. */
+static void fair_record(deal_run *run, deal_round *r, char commit[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    const deal_opts *o = &run->o;
+    check_status(fsh_fair_commit(commit, run->seed, run->seed_len));
+    r->mode = "fair";
+    r->commitment = commit;
+    r->client = o->client_seed != NULL ? o->client_seed : "";
+    r->nonce = o->nonce;
+    if (o->format == FMT_JSON &&
+        !utf8_valid((const unsigned char *)r->client))
+        die(0, "the client seed is not valid UTF-8 (JSON cannot carry it)");
+    if (o->reveal) {
+        run->seed_hex = xmalloc(2 * run->seed_len + 1);
+        for (size_t i = 0; i < run->seed_len; i++) {
+            run->seed_hex[2 * i] = digits[run->seed[i] >> 4];
+            run->seed_hex[2 * i + 1] = digits[run->seed[i] & 15];
+        }
+        run->seed_hex[2 * run->seed_len] = '\0';
+        r->server_seed_hex = run->seed_hex;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
 
 int cmd_deal(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"cards", required_argument, NULL, 'n'},
-        {"poker", no_argument, NULL, 'p'},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"help", no_argument, NULL, OPT_HELP},
-        {"version", no_argument, NULL, OPT_VERSION},
-        {NULL, 0, NULL, 0}};
-    int notation = FSH_CARD_UNICODE, c;
-    const char *seed = NULL;
-    size_t k = 52;
-    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
-    set_die_hook(NULL, NULL); /* nothing to clean up */
-    while ((c = getopt_long(argc, argv, "n:p", opts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (parse_cards(optarg, &k) != 0)
-                die(0, "invalid card count: %s (0 to 52)", quote(optarg));
-            break;
-        case 'p':
-            notation = FSH_CARD_POKER;
-            break;
-        case OPT_SEED:
-            seed = optarg;
-            break;
-        case OPT_HELP:
-            help();
-        case OPT_VERSION:
-            print_version();
-        default:
-            deal_usage_error();
-        }
+    deal_run run;
+    memset(&run, 0, sizeof run);
+    set_die_hook(run_free, &run);
+    deal_parse(&run.o, argc, argv);
+    deal_check(&run.o);
+    check_status(fsh_cardset_standard(&run.set, run.o.decks, run.o.jokers));
+
+    deal_round r;
+    char commit[FSH_FAIR_COMMIT_LEN];
+    memset(&r, 0, sizeof r);
+    r.o = &run.o;
+    r.set = run.set;
+    r.mode = run.o.seed != NULL ? "seed" : "os";
+    if (run.o.server_seed_file != NULL) {
+        r.rest = deal_fair(&run, &r.cut_reached);
+        fair_record(&run, &r, commit);
+    } else {
+        r.rest = deal_round_cards(&run, &r.cut_reached);
     }
-    if (optind < argc) {
-        error_msg(0, "extra operand %s", quote(argv[optind]));
-        deal_usage_error();
-    }
-    uint32_t cards[52];
-    if (k > 0) {
-        /* Zero cards, like shuf -n 0, draw nothing and need no entropy. */
-        fsh_rng *rng = rng_make(seed);
-        fsh_deck *deck = NULL;
-        check_status(fsh_deck_new(&deck, 52));
-        check_status(fsh_deck_deal_n(rng, deck, cards, k));
-        fsh_deck_free(deck);
-        fsh_rng_free(rng);
-    }
-    outw *out = out_new(STDOUT_FILENO);
-    for (size_t i = 0; i < k; i++) {
-        char name[8];
-        check_status(fsh_card_name(name, sizeof name, cards[i], notation));
-        size_t len = strlen(name);
-        name[len++] = (i + 1) % 13 == 0 || i + 1 == k ? '\n' : ' ';
-        if (out_write(out, name, len) != 0)
-            break;
-    }
-    out_finish(out, 1);
-    free(out);
+    r.cards = run.cards;
+
+    run.out = out_new(STDOUT_FILENO);
+    if (run.o.format == FMT_JSON)
+        render_json(run.out, &r);
+    else
+        render_text(run.out, &r, style_of_stdout());
+    out_finish(run.out, 1);
+    run_free(&run);
+    set_die_hook(NULL, NULL);
     return 0;
 }

@@ -7,12 +7,18 @@
 struct fsh_deck {
     size_t n;         /* cards in the deck */
     size_t remaining; /* cards[0..remaining) are undealt */
+    size_t cut;       /* cards before the cut card; 0: none */
+    /* undo[r - 1] = the index swapped with position r - 1 when the deck
+       dealt from r remaining cards: fsh_deck_reset replays the swaps
+       backwards to restore the made order (the replay rule). */
+    uint32_t *undo;
     /* Indices drawn ahead in one batch: pend[pos..npend) are the choices for
        remaining, remaining-1, ... A deck of 52 deals from about 4 words. */
     unsigned pos, npend;
     uint64_t pend_key; /* key id of the rng keying that drew pend */
     uint64_t pend[64];
-    uint32_t cards[]; /* dealt cards sit at the end, last dealt first */
+    uint32_t cards[]; /* dealt cards sit at the end, last dealt first;
+                         undo follows the n cards */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -23,13 +29,16 @@ static int deck_alloc(fsh_deck **out, size_t n)
     if (out == NULL)
         return FSH_EINVAL;
     *out = NULL;
+    /* n cards and n undo entries. */
     if (n == 0 || (uint64_t)n > UINT32_MAX ||
-        n > (SIZE_MAX - sizeof(fsh_deck)) / sizeof(uint32_t))
+        n > (SIZE_MAX - sizeof(fsh_deck)) / (2 * sizeof(uint32_t)))
         return FSH_EINVAL;
-    fsh_deck *d = malloc(sizeof *d + n * sizeof(uint32_t));
+    fsh_deck *d = malloc(sizeof *d + 2 * n * sizeof(uint32_t));
     if (d == NULL)
         return FSH_ENOMEM;
     d->n = d->remaining = n;
+    d->cut = 0;
+    d->undo = d->cards + n;
     d->pos = d->npend = 0;
     d->pend_key = 0;
     *out = d;
@@ -65,13 +74,38 @@ void fsh_deck_free(fsh_deck *deck)
     free(deck);
 }
 
+int fsh_deck_new_set(fsh_deck **out, const fsh_cardset *set)
+{
+    if (set == NULL) {
+        if (out != NULL)
+            *out = NULL;
+        return FSH_EINVAL;
+    }
+    size_t n = fsh_cardset_size(set), m = fsh_cardset_faces(set);
+    int rc = deck_alloc(out, n);
+    if (rc != FSH_OK)
+        return rc;
+    /* The canonical order: copy 0 faces 0..m-1, copy 1 faces 0..m-1, ... */
+    for (size_t k = 0, f = 0; k < n; k++) {
+        (*out)->cards[k] = (uint32_t)f;
+        f = f + 1 == m ? 0 : f + 1;
+    }
+    return FSH_OK;
+}
+
 int fsh_deck_reset(fsh_deck *deck)
 {
     if (deck == NULL)
         return FSH_EINVAL;
-    /* The next deal draws uniformly among all n whatever their order.
-       Indices drawn ahead were for other counts: drop them (unseen draws,
-       so dropping them biases nothing). */
+    /* Any order would deal uniformly, but replay needs the made order:
+       undo the swaps, the last one first. */
+    for (size_t r = deck->remaining + 1; r <= deck->n; r++) {
+        uint32_t j = deck->undo[r - 1], c = deck->cards[j];
+        deck->cards[j] = deck->cards[r - 1];
+        deck->cards[r - 1] = c;
+    }
+    /* Indices drawn ahead were for other counts: drop them (unseen draws,
+       so dropping them biases nothing, and a fresh deck has none). */
     deck->remaining = deck->n;
     deck->pos = deck->npend = 0;
     return FSH_OK;
@@ -109,6 +143,7 @@ static uint32_t deal_one(fsh_rng *rng, fsh_deck *d)
     uint32_t c = d->cards[j];
     d->cards[j] = d->cards[r - 1];
     d->cards[r - 1] = c;
+    d->undo[r - 1] = (uint32_t)j;
     d->remaining = r - 1;
     return c;
 }
@@ -118,10 +153,11 @@ int fsh_deck_deal(fsh_rng *rng, fsh_deck *deck, uint32_t *card)
     return fsh_deck_deal_n(rng, deck, card, 1);
 }
 
-int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out, size_t k)
+/* The checks before dealing k more cards (arguments already checked):
+   the rng is keyed, k remain, the prefix is reachable; then pending dice
+   from another keying are dropped. */
+static int deal_begin(fsh_rng *rng, fsh_deck *deck, size_t k)
 {
-    if (rng == NULL || deck == NULL || (out == NULL && k > 0))
-        return FSH_EINVAL;
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
         return rc;
@@ -141,9 +177,102 @@ int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out, size_t k)
         deck->pos = deck->npend = 0;
         deck->pend_key = rng->key_id;
     }
+    return FSH_OK;
+}
+
+int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out, size_t k)
+{
+    if (rng == NULL || deck == NULL || (out == NULL && k > 0))
+        return FSH_EINVAL;
+    int rc = deal_begin(rng, deck, k);
+    if (rc != FSH_OK)
+        return rc;
     for (size_t i = 0; i < k; i++)
         out[i] = deal_one(rng, deck);
     return fsh_rng_take_error(rng);
+}
+
+int fsh_deck_burn(fsh_rng *rng, fsh_deck *deck, size_t k)
+{
+    if (rng == NULL || deck == NULL)
+        return FSH_EINVAL;
+    int rc = deal_begin(rng, deck, k);
+    if (rc != FSH_OK)
+        return rc;
+    for (size_t i = 0; i < k; i++)
+        (void)deal_one(rng, deck);
+    return fsh_rng_take_error(rng);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Hands and the cut card                                                   */
+
+/* players * cards without overflow, for a known layout. */
+static int hands_size(size_t players, size_t cards, int layout, size_t *total)
+{
+    if (players == 0 ||
+        (layout != FSH_DEAL_ROUND_ROBIN && layout != FSH_DEAL_BLOCKS) ||
+        (cards > 0 && players > SIZE_MAX / cards))
+        return FSH_EINVAL;
+    *total = players * cards;
+    return FSH_OK;
+}
+
+int fsh_hand_position(size_t *pos, size_t player, size_t card, size_t players,
+                      size_t cards, int layout)
+{
+    size_t total;
+    if (pos == NULL || hands_size(players, cards, layout, &total) != FSH_OK ||
+        player >= players || card >= cards)
+        return FSH_EINVAL;
+    *pos = layout == FSH_DEAL_BLOCKS ? player * cards + card
+                                     : card * players + player;
+    return FSH_OK;
+}
+
+int fsh_deck_deal_hands(fsh_rng *rng, fsh_deck *deck, uint32_t *out,
+                        size_t players, size_t cards, int layout)
+{
+    size_t total;
+    if (rng == NULL || deck == NULL ||
+        hands_size(players, cards, layout, &total) != FSH_OK ||
+        (out == NULL && total > 0))
+        return FSH_EINVAL;
+    int rc = deal_begin(rng, deck, total);
+    if (rc != FSH_OK)
+        return rc;
+    if (layout == FSH_DEAL_BLOCKS) {
+        for (size_t t = 0; t < total; t++)
+            out[t] = deal_one(rng, deck);
+    } else {
+        /* Deal order t = card * players + player: walk players fastest and
+           write each card straight to its hand, no division per card. */
+        for (size_t card = 0; card < cards; card++)
+            for (size_t p = 0; p < players; p++)
+                out[p * cards + card] = deal_one(rng, deck);
+    }
+    return fsh_rng_take_error(rng);
+}
+
+int fsh_deck_set_cut(fsh_deck *deck, size_t cards_before_cut)
+{
+    if (deck == NULL || cards_before_cut > deck->n)
+        return FSH_EINVAL;
+    deck->cut = cards_before_cut;
+    return FSH_OK;
+}
+
+size_t fsh_deck_cut(const fsh_deck *deck)
+{
+    return deck == NULL ? 0 : deck->cut;
+}
+
+int fsh_deck_needs_shuffle(const fsh_deck *deck)
+{
+    if (deck == NULL)
+        return FSH_EINVAL;
+    size_t dealt = deck->n - deck->remaining;
+    return deck->remaining == 0 || (deck->cut > 0 && dealt >= deck->cut);
 }
 
 size_t fsh_deck_remaining(const fsh_deck *deck)

@@ -1,0 +1,305 @@
+/* `fairshuf deal`'s options: parsing, --help, and the checks of the
+   numbers against the shoe they describe. */
+#include "deal/options.h"
+
+#include "common/msg.h"
+#include "common/quote.h"
+#include "fairshuf.h"
+#include "io/output.h"
+#include "version.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_SEED = 256,
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_PLAYERS,
+    OPT_CARDS,
+    OPT_DECKS,
+    OPT_JOKERS,
+    OPT_BURN,
+    OPT_PENETRATION,
+    OPT_LAYOUT,
+    OPT_FORMAT,
+    OPT_SERVER_SEED_FILE,
+    OPT_CLIENT_SEED,
+    OPT_NONCE,
+    OPT_REVEAL,
+};
+
+static _Noreturn void deal_usage_error(void)
+{
+    fprintf(stderr, "Try '%s deal --help' for more information.\n",
+            program_name);
+    fatal_exit();
+}
+
+static _Noreturn void help(void)
+{
+    static char text[4096];
+    snprintf(
+        text, sizeof text,
+        "Usage: %s deal [OPTION]...\n"
+        "Deal cards from a shuffled deck or shoe; every distinct order of the "
+        "shoe\nis equally likely.\n"
+        "\n"
+        "  -n K                   deal K cards in all (0 to the shoe's size; "
+        "default:\n"
+        "                           all of them), as one hand\n"
+        "      --players=P        deal hands to P players (labels, burn and "
+        "rest shown)\n"
+        "      --cards=K          K cards a hand (default: the shoe shared "
+        "out evenly)\n"
+        "      --layout=L         round-robin (default: one card to each "
+        "player in\n"
+        "                           turn) or blocks (each hand in one go)\n"
+        "      --decks=D          D decks in the shoe (default 1)\n"
+        "      --jokers=J         jokers a deck: 0 (default), 1 (red) or 2 "
+        "(red, black)\n"
+        "      --burn=B           burn B cards before the hands\n"
+        "      --penetration=N    place the cut card after N cards and show "
+        "whether\n"
+        "                           this round reached it\n"
+        "      --format=F         unicode (A\xE2\x99\xA0 10\xE2\x99\xA5, "
+        "default), text (As Th) or json\n"
+        "  -p, --poker            same as --format=text\n"
+        "      --seed=STRING      reproducible deal from STRING (a simulation: "
+        "the\n"
+        "                           seed, not the OS, decides every card)\n"
+        "\n"
+        "A provably fair round (fairshuf-deal-v1, docs/FAIRNESS.md):\n"
+        "      --server-seed-file=F\n"
+        "                         the secret server seed, in hex, from file F "
+        "(- for\n"
+        "                           standard input); prints its commitment, "
+        "SHA-256\n"
+        "      --client-seed=S    the player's client seed (its bytes, at most "
+        "256;\n"
+        "                           default empty)\n"
+        "      --nonce=N          the round's nonce (default 0)\n"
+        "      --reveal           also print the server seed (when retiring "
+        "it)\n"
+        "\n"
+        "      --help             display this help and exit\n"
+        "      --version          output version information and exit\n"
+        "\n"
+        "On a terminal, columns are aligned and red suits are coloured "
+        "(unless\nNO_COLOR is set). The JSON schema is fairshuf-deal/1 "
+        "(docs/CARDS.md).\n",
+        program_name);
+    emit_text(text);
+}
+
+static int set_layout(deal_opts *o, const char *s)
+{
+    if (strcmp(s, "round-robin") == 0)
+        o->layout = FSH_DEAL_ROUND_ROBIN;
+    else if (strcmp(s, "blocks") == 0)
+        o->layout = FSH_DEAL_BLOCKS;
+    else
+        return -1;
+    return 0;
+}
+
+static int set_format(deal_opts *o, const char *s)
+{
+    if (strcmp(s, "unicode") == 0)
+        o->format = FMT_UNICODE;
+    else if (strcmp(s, "text") == 0)
+        o->format = FMT_TEXT;
+    else if (strcmp(s, "json") == 0)
+        o->format = FMT_JSON;
+    else
+        return -1;
+    return 0;
+}
+
+void deal_parse(deal_opts *o, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"cards", required_argument, NULL, OPT_CARDS},
+        {"players", required_argument, NULL, OPT_PLAYERS},
+        {"decks", required_argument, NULL, OPT_DECKS},
+        {"jokers", required_argument, NULL, OPT_JOKERS},
+        {"burn", required_argument, NULL, OPT_BURN},
+        {"penetration", required_argument, NULL, OPT_PENETRATION},
+        {"layout", required_argument, NULL, OPT_LAYOUT},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"poker", no_argument, NULL, 'p'},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"server-seed-file", required_argument, NULL, OPT_SERVER_SEED_FILE},
+        {"client-seed", required_argument, NULL, OPT_CLIENT_SEED},
+        {"nonce", required_argument, NULL, OPT_NONCE},
+        {"reveal", no_argument, NULL, OPT_REVEAL},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0}};
+    int c;
+    memset(o, 0, sizeof *o);
+    o->layout = FSH_DEAL_ROUND_ROBIN;
+    o->format = FMT_UNICODE;
+    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
+    while ((c = getopt_long(argc, argv, "n:p", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+        case OPT_CARDS:
+            o->cards_arg = optarg;
+            o->total_cards = c == 'n';
+            break;
+        case OPT_PLAYERS:
+            o->players_arg = optarg;
+            break;
+        case OPT_DECKS:
+            o->decks_arg = optarg;
+            break;
+        case OPT_JOKERS:
+            o->jokers_arg = optarg;
+            break;
+        case OPT_BURN:
+            o->burn_arg = optarg;
+            break;
+        case OPT_PENETRATION:
+            o->penetration_arg = optarg;
+            break;
+        case OPT_LAYOUT:
+            if (set_layout(o, optarg) != 0)
+                die(0, "invalid layout: %s (round-robin or blocks)",
+                    quote(optarg));
+            break;
+        case OPT_FORMAT:
+            if (set_format(o, optarg) != 0)
+                die(0, "invalid format: %s (unicode, text or json)",
+                    quote(optarg));
+            break;
+        case 'p':
+            o->format = FMT_TEXT;
+            break;
+        case OPT_SEED:
+            o->seed = optarg;
+            break;
+        case OPT_SERVER_SEED_FILE:
+            o->server_seed_file = optarg;
+            break;
+        case OPT_CLIENT_SEED:
+            o->client_seed = optarg;
+            break;
+        case OPT_NONCE:
+            o->nonce_arg = optarg;
+            break;
+        case OPT_REVEAL:
+            o->reveal = 1;
+            break;
+        case OPT_HELP:
+            help();
+        case OPT_VERSION:
+            print_version();
+        default:
+            deal_usage_error();
+        }
+    }
+    if (optind < argc) {
+        error_msg(0, "extra operand %s", quote(argv[optind]));
+        deal_usage_error();
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers                                                                  */
+
+/* *v = s as a count in [lo, hi]: shuf -n's syntax (leading blanks, at most
+   one '+', decimal digits); -1 if it is not one. */
+static int parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+    uint64_t x = 0;
+    while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+        s++;
+    if (*s == '+')
+        s++;
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        uint64_t digit = (uint64_t)(*s - '0');
+        if (digit > hi || x > (hi - digit) / 10)
+            return -1; /* over hi, and never overflows */
+        x = x * 10 + digit;
+    }
+    if (x < lo)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* The value of option arg (default def if not given), in [lo, hi]; dies
+   "invalid WHAT: 'ARG' (LO to HI)" otherwise. */
+static uint64_t count_arg(const char *arg, uint64_t def, uint64_t lo,
+                          uint64_t hi, const char *what)
+{
+    uint64_t v = def;
+    if (arg != NULL && parse_count(arg, lo, hi, &v) != 0)
+        die(0, "invalid %s: %s (%llu to %llu)", what, quote(arg),
+            (unsigned long long)lo, (unsigned long long)hi);
+    return v;
+}
+
+/* The provably fair options go together, and not with --seed. */
+static void check_fair(deal_opts *o)
+{
+    if (o->server_seed_file == NULL) {
+        const char *lone = o->client_seed != NULL ? "--client-seed"
+                           : o->nonce_arg != NULL ? "--nonce"
+                           : o->reveal            ? "--reveal"
+                                                  : NULL;
+        if (lone != NULL)
+            die(0, "%s needs --server-seed-file (a provably fair round)",
+                lone);
+        return;
+    }
+    if (o->seed != NULL)
+        die(0, "--seed and --server-seed-file exclude each other (a "
+               "simulation or a provably fair round)");
+    if (o->client_seed != NULL && strlen(o->client_seed) > FSH_FAIR_CLIENT_MAX)
+        die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
+    o->nonce = count_arg(o->nonce_arg, 0, 0, UINT64_MAX, "nonce");
+}
+
+void deal_check(deal_opts *o)
+{
+    check_fair(o);
+    o->jokers = (unsigned)count_arg(o->jokers_arg, 0, 0, 2, "number of jokers");
+    /* The shoe holds at most 2^32 - 1 cards (the library's decks). */
+    o->decks = (unsigned)count_arg(o->decks_arg, 1, 1,
+                                   UINT32_MAX / (52 + o->jokers),
+                                   "number of decks");
+    size_t n = (size_t)(52 + o->jokers) * o->decks;
+    o->shoe = n;
+    o->burn = (size_t)count_arg(o->burn_arg, 0, 0, n, "burn count");
+    o->penetration = (size_t)count_arg(o->penetration_arg, 0, 1, n,
+                                       "penetration");
+    o->table = o->players_arg != NULL || o->burn_arg != NULL ||
+               o->penetration_arg != NULL || o->server_seed_file != NULL;
+    if (o->players_arg == NULL) {
+        o->players = 1;
+        o->cards = (size_t)count_arg(o->cards_arg, n - o->burn, 0,
+                                     n - o->burn, "card count");
+        return;
+    }
+    if (o->total_cards)
+        die(0, "-n counts all the cards; with --players, give the cards "
+               "a hand with --cards");
+    o->players = (size_t)count_arg(o->players_arg, 1, 1, n,
+                                   "number of players");
+    /* By default the shoe is shared out evenly, as a bridge deal. */
+    o->cards = (size_t)count_arg(o->cards_arg, (n - o->burn) / o->players, 0,
+                                 n, "card count");
+    uint64_t need = (uint64_t)o->players * o->cards + o->burn;
+    if (need > n)
+        die(0, "%zu hands of %zu cards%s need %llu cards; the shoe holds %zu",
+            o->players, o->cards, o->burn ? " and the burn" : "",
+            (unsigned long long)need, n);
+}

@@ -1,0 +1,684 @@
+/* `fairshuf verify`: check a provably fair round ("fairshuf-deal-v1",
+   docs/FAIRNESS.md) from the revealed server seed: the commitment, then the
+   dealt cards (arguments, or the JSON `fairshuf deal --format json`
+   printed) against the deal the seed gives. VALID: exit 0; NOT VALID
+   (with exactly what differs): exit 1; bad input: "fairshuf: ..." and
+   exit 1. */
+#include "verify/verify.h"
+
+#include "common/msg.h"
+#include "common/quote.h"
+#include "common/xalloc.h"
+#include "fairshuf.h"
+#include "io/output.h"
+#include "verify/json.h"
+#include "version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    OPT_SEED = 256,
+    OPT_SEED_FILE,
+    OPT_COMMITMENT,
+    OPT_CLIENT,
+    OPT_NONCE,
+    OPT_DECKS,
+    OPT_JOKERS,
+    OPT_BURN,
+    OPT_PLAYERS,
+    OPT_CARDS,
+    OPT_LAYOUT,
+    OPT_JSON,
+    OPT_PRINT,
+    OPT_HELP,
+    OPT_VERSION
+};
+
+#define LAYOUT_ROUND_ROBIN 0
+#define LAYOUT_BLOCKS 1
+#define MAX_DECKS 1000 /* 54,000 cards; the seed rule asks 63 KiB of seed */
+
+/* Every allocation stays reachable from here until exit, so that a fatal
+   error (die) after it is not a leak to LeakSanitizer or valgrind; the
+   normal paths free what they allocated. */
+static void *roots[128];
+static size_t nroots;
+
+static void *keep(void *p)
+{
+    if (nroots < sizeof roots / sizeof *roots)
+        roots[nroots++] = p;
+    return p;
+}
+
+static _Noreturn void verify_usage_error(void)
+{
+    fprintf(stderr, "Try '%s verify --help' for more information.\n",
+            program_name);
+    exit(1);
+}
+
+static _Noreturn void help(void)
+{
+    static char text[4096];
+    snprintf(
+        text, sizeof text,
+        "Usage: %s verify [OPTION]... [CARD]...\n"
+        "  or:  %s verify --json=FILE [OPTION]...\n"
+        "Check a provably fair deal (fairshuf-deal-v1) from the revealed server\n"
+        "seed: SHA-256 of the seed must be the commitment published before play,\n"
+        "and the CARDs dealt (poker notation: As Th 2c RJ BJ) must be the deal\n"
+        "that the server seed, client seed and nonce give. Prints VALID, or NOT\n"
+        "VALID and exactly what does not match.\n"
+        "\n"
+        "      --server-seed=HEX       the revealed server seed\n"
+        "      --server-seed-file=F    file holding it in hex (whitespace ignored)\n"
+        "      --commitment=HEX        the published SHA-256 of the server seed\n"
+        "      --client-seed=S         the client seed (its bytes; default empty)\n"
+        "      --nonce=N               the round's nonce (default 0)\n"
+        "      --decks=D               decks in the shoe (default 1)\n"
+        "      --jokers=J              jokers per deck: 0, 1 or 2 (default 0)\n"
+        "      --burn=B                the first B CARDs are burn cards\n"
+        "      --players=P             then P hands of K cards, hand by hand\n"
+        "      --cards=K               cards per hand (with --players)\n"
+        "      --layout=L              how hands were dealt: round-robin (default)\n"
+        "                              or blocks\n"
+        "      --json=FILE             read the deal from the JSON that\n"
+        "                              'fairshuf deal --format json' printed\n"
+        "                              (- for standard input)\n"
+        "      --print-order           print the deal order the seed gives, and exit\n"
+        "      --help                  display this help and exit\n"
+        "      --version               output version information and exit\n"
+        "\n"
+        "Without --players, the CARDs are in deal order. With it, they are the\n"
+        "B burn cards, then hand 1's K cards, hand 2's, ..., then the rest in\n"
+        "deal order. Fewer CARDs than the shoe check that prefix.\n"
+        "Exit status: 0 if VALID, 1 if NOT VALID or on bad input.\n",
+        program_name, program_name);
+    emit_text(text);
+}
+
+/* Unsigned decimal with no sign or blanks, at most max. */
+static int parse_u64(const char *s, uint64_t max, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (x > max / 10 || d > max - x * 10)
+            return -1;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return 0;
+}
+
+static uint64_t opt_num(const char *what, const char *arg, uint64_t min,
+                        uint64_t max)
+{
+    uint64_t v;
+    if (parse_u64(arg, max, &v) != 0 || v < min)
+        die(0, "invalid %s: %s (%llu to %llu)", what, quote(arg),
+            (unsigned long long)min, (unsigned long long)max);
+    return v;
+}
+
+/* The whole of a file (or standard input for "-"), NUL-terminated. */
+static char *slurp(const char *name, size_t *len)
+{
+    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY);
+    if (fd < 0)
+        die(errno, "%s", quotef(name));
+    size_t cap = 4096, n = 0;
+    char *buf = keep(xmalloc(cap));
+    for (;;) {
+        if (n + 1 == cap) {
+            if (cap > ((size_t)64 << 20))
+                die(0, "%s: file too large", quotef(name));
+            cap *= 2;
+            buf = keep(xrealloc(buf, cap));
+        }
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            die(errno, "%s", quotef(name));
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (fd != STDIN_FILENO)
+        close(fd);
+    buf[n] = '\0';
+    *len = n;
+    return keep(buf);
+}
+
+static uint8_t *decode_seed(const char *text, size_t tlen, const char *what,
+                            size_t *len)
+{
+    size_t n;
+    if (fsh_fair_hex_decode(NULL, 0, &n, text, tlen) != FSH_OK)
+        die(0, "malformed hex in %s", what);
+    uint8_t *seed = keep(xmalloc(n ? n : 1));
+    if (fsh_fair_hex_decode(seed, n, len, text, tlen) != FSH_OK)
+        die(0, "malformed hex in %s", what);
+    return seed;
+}
+
+/* A commitment: 64 hex digits (either case), lowered into out. */
+static void parse_commitment(char out[65], const char *s, const char *what)
+{
+    size_t n = strlen(s);
+    int ok = n == 64;
+    for (size_t k = 0; ok && k < 64; k++) {
+        char c = s[k];
+        if (c >= 'A' && c <= 'F')
+            c = (char)(c - 'A' + 'a');
+        ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        out[k] = c;
+    }
+    if (!ok)
+        die(0, "malformed commitment in %s: %s (64 hex digits)", what,
+            quote(s));
+    out[64] = '\0';
+}
+
+/* Card by name in the standard set of `faces` faces (52 + jokers): poker
+   or Unicode notation, jokers RJ (52) and BJ (53). */
+static int parse_card(const char *name, size_t faces, uint32_t *card)
+{
+    if (strcmp(name, "RJ") == 0)
+        *card = 52;
+    else if (strcmp(name, "BJ") == 0)
+        *card = 53;
+    else if (fsh_card_parse(card, name) != FSH_OK)
+        return -1;
+    return *card < faces ? 0 : -2;
+}
+
+static void card_name(char buf[8], uint32_t card)
+{
+    if (card >= 52)
+        strcpy(buf, card == 52 ? "RJ" : "BJ");
+    else if (fsh_card_name(buf, 8, card, FSH_CARD_POKER) != FSH_OK)
+        strcpy(buf, "?");
+}
+
+static size_t hand_position(size_t player, size_t card, size_t players,
+                            size_t cards, int layout)
+{
+    return layout == LAYOUT_BLOCKS ? player * cards + card
+                                   : card * players + player;
+}
+
+typedef struct {
+    /* The round. */
+    uint8_t *seed;
+    size_t seed_len;
+    const char *seed_from;   /* where the seed came from, for messages */
+    int have_commitment;
+    char commitment[65];
+    char *client;
+    size_t client_len;
+    uint64_t nonce;
+    unsigned decks, jokers;
+    /* The deal as given: names in printed order, mapped to positions. */
+    size_t burn, players, cards;
+    int layout, have_players;
+    char **given;            /* names as printed */
+    size_t ngiven;
+} round_t;
+
+static void round_free(round_t *r)
+{
+    free(r->seed);
+    r->seed = NULL;
+}
+
+/* Deal position of the t-th given card (printed order: burn, hands, rest). */
+static size_t given_position(const round_t *r, size_t t, char *where,
+                             size_t wlen)
+{
+    size_t hands = r->players * r->cards;
+    if (!r->have_players || t < r->burn) {
+        if (r->have_players && t < r->burn)
+            snprintf(where, wlen, "burn card %zu", t + 1);
+        else
+            snprintf(where, wlen, "card %zu", t + 1);
+        return t;
+    }
+    if (t < r->burn + hands) {
+        size_t p = (t - r->burn) / r->cards, c = (t - r->burn) % r->cards;
+        snprintf(where, wlen, "hand %zu card %zu", p + 1, c + 1);
+        return r->burn + hand_position(p, c, r->players, r->cards, r->layout);
+    }
+    snprintf(where, wlen, "rest card %zu", t - r->burn - hands + 1);
+    return t;
+}
+
+/* What does not match: at most a few lines, each printed as NOT VALID. */
+typedef struct {
+    char msg[6][320];
+    size_t n;
+} problems_t;
+
+__attribute__((format(printf, 2, 3)))
+static void problem(problems_t *pr, const char *fmt, ...)
+{
+    if (pr->n == sizeof pr->msg / sizeof *pr->msg)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pr->msg[pr->n++], sizeof pr->msg[0], fmt, ap);
+    va_end(ap);
+}
+
+/* ---- --json ------------------------------------------------------------- */
+
+static const jval *need(const jval *o, const char *key, enum jtype t,
+                        const char *file)
+{
+    const jval *v = json_get(o, key);
+    if (!v || v->type != t)
+        die(0, "%s: malformed deal JSON: no %s %s", quotef(file),
+            t == J_ARR ? "array" : t == J_STR ? "string" : t == J_OBJ ? "object" : "value",
+            quote(key));
+    return v;
+}
+
+static uint64_t need_u64(const jval *o, const char *key, const char *file)
+{
+    const jval *v = need(o, key, J_NUM, file);
+    if (!v->is_u64)
+        die(0, "%s: malformed deal JSON: %s is not a non-negative integer",
+            quotef(file), quote(key));
+    return v->u;
+}
+
+static void add_names(round_t *r, size_t *cap, const jval *arr,
+                      const char *file, const char *key)
+{
+    for (size_t k = 0; k < arr->len; k++) {
+        if (arr->items[k].type != J_STR)
+            die(0, "%s: malformed deal JSON: a card in %s is not a string",
+                quotef(file), quote(key));
+        if (r->ngiven == *cap) {
+            *cap = *cap ? 2 * *cap : 64;
+            r->given = keep(xrealloc(r->given, *cap * sizeof *r->given));
+        }
+        r->given[r->ngiven++] = arr->items[k].str;
+    }
+}
+
+/* Reads the JSON into r; the command line's values must agree with it
+   (mismatches are collected as NOT VALID lines in *why). Returns the
+   tree (the names in r->given point into it). */
+static jval *read_json(round_t *r, const char *file, const char *cli_commit,
+                       const char *cli_client, const char *cli_nonce,
+                       problems_t *pr)
+{
+    size_t len, at;
+    const char *why;
+    char *text = slurp(file, &len);
+    jval *doc = keep(xmalloc(sizeof *doc));
+    int parsed = json_parse(doc, text, len, &why, &at);
+    free(text);
+    if (parsed != 0)
+        die(0, "%s: malformed JSON at byte %zu: %s", quotef(file), at, why);
+    if (doc->type != J_OBJ)
+        die(0, "%s: malformed deal JSON: not an object", quotef(file));
+    const jval *schema = need(doc, "schema", J_STR, file);
+    if (strcmp(schema->str, "fairshuf-deal/1") != 0)
+        die(0, "%s: unknown schema %s (fairshuf-deal/1 expected)",
+            quotef(file), quote(schema->str));
+    const jval *fair = json_get(doc, "fair");
+    if (!fair || fair->type == J_NULL)
+        die(0, "%s: not a provably fair deal (\"fair\" is null: mode %s)",
+            quotef(file),
+            json_get(doc, "mode") && json_get(doc, "mode")->type == J_STR
+                ? quote(json_get(doc, "mode")->str) : "unknown");
+    if (fair->type != J_OBJ)
+        die(0, "%s: malformed deal JSON: \"fair\" is not an object", quotef(file));
+    const jval *alg = need(fair, "algorithm", J_STR, file);
+    if (strcmp(alg->str, FSH_FAIR_ALGORITHM) != 0)
+        die(0, "%s: unknown algorithm %s (%s expected)", quotef(file),
+            quote(alg->str), FSH_FAIR_ALGORITHM);
+    uint64_t decks = need_u64(doc, "decks", file);
+    uint64_t jokers = need_u64(doc, "jokers", file);
+    if (decks < 1 || decks > MAX_DECKS || jokers > 2)
+        die(0, "%s: decks %llu and jokers %llu are not a supported shoe",
+            quotef(file), (unsigned long long)decks, (unsigned long long)jokers);
+    r->decks = (unsigned)decks;
+    r->jokers = (unsigned)jokers;
+    uint64_t in_shoe = need_u64(doc, "cards_in_shoe", file);
+    if (in_shoe != (52 + jokers) * decks)
+        die(0, "%s: cards_in_shoe is %llu, but %llu decks with %llu jokers "
+            "hold %llu", quotef(file), (unsigned long long)in_shoe,
+            (unsigned long long)decks, (unsigned long long)jokers,
+            (unsigned long long)((52 + jokers) * decks));
+    uint64_t players = need_u64(doc, "players", file);
+    uint64_t cards = need_u64(doc, "cards_per_hand", file);
+    const jval *layout = need(doc, "layout", J_STR, file);
+    if (strcmp(layout->str, "round-robin") == 0)
+        r->layout = LAYOUT_ROUND_ROBIN;
+    else if (strcmp(layout->str, "blocks") == 0)
+        r->layout = LAYOUT_BLOCKS;
+    else
+        die(0, "%s: unknown layout %s", quotef(file), quote(layout->str));
+    const jval *burn = need(doc, "burn", J_ARR, file);
+    const jval *hands = need(doc, "hands", J_ARR, file);
+    const jval *rest = need(doc, "rest", J_ARR, file);
+    if (hands->len != players)
+        die(0, "%s: %zu hands for %llu players", quotef(file), hands->len,
+            (unsigned long long)players);
+    for (size_t p = 0; p < hands->len; p++)
+        if (hands->items[p].type != J_ARR || hands->items[p].len != cards)
+            die(0, "%s: hand %zu does not hold %llu cards", quotef(file),
+                p + 1, (unsigned long long)cards);
+    if (players > in_shoe || (players && cards > in_shoe / players) ||
+        burn->len > in_shoe - players * cards)
+        die(0, "%s: more cards dealt than the shoe holds (%llu)", quotef(file),
+            (unsigned long long)in_shoe);
+    r->have_players = 1;
+    r->players = (size_t)players;
+    r->cards = (size_t)cards;
+    r->burn = burn->len;
+    size_t cap = 0;
+    add_names(r, &cap, burn, file, "burn");
+    for (size_t p = 0; p < hands->len; p++)
+        add_names(r, &cap, &hands->items[p], file, "hands");
+    add_names(r, &cap, rest, file, "rest");
+
+    const jval *c = need(fair, "commitment", J_STR, file);
+    char jc[65];
+    parse_commitment(jc, c->str, file);
+    const jval *cs = need(fair, "client_seed", J_STR, file);
+    uint64_t nonce = need_u64(fair, "nonce", file);
+    if (cs->len > FSH_FAIR_CLIENT_MAX)
+        die(0, "%s: client seed longer than %d bytes", quotef(file),
+            FSH_FAIR_CLIENT_MAX);
+    /* The command line may repeat what the player noted; it must agree. */
+    if (cli_commit) {
+        char cc[65];
+        parse_commitment(cc, cli_commit, "--commitment");
+        if (strcmp(cc, jc) != 0)
+            problem(pr, "commitment mismatch: the JSON says %s, --commitment %s",
+                    jc, cc);
+    }
+    memcpy(r->commitment, jc, sizeof jc);
+    r->have_commitment = 1;
+    if (cli_client && (strlen(cli_client) != cs->len ||
+                       memcmp(cli_client, cs->str, cs->len) != 0))
+        problem(pr, "client seed mismatch: --client-seed differs from the "
+                    "JSON's client_seed");
+    r->client = cs->str;
+    r->client_len = cs->len;
+    if (cli_nonce && r->nonce != nonce)
+        problem(pr, "nonce mismatch: the JSON says %llu, --nonce %llu",
+                (unsigned long long)nonce, (unsigned long long)r->nonce);
+    r->nonce = nonce;
+    const jval *ss = json_get(fair, "server_seed");
+    if (ss && ss->type != J_STR)
+        die(0, "%s: malformed deal JSON: server_seed is not a string", quotef(file));
+    if (ss) {
+        size_t slen;
+        uint8_t *s = decode_seed(ss->str, ss->len, "the JSON's server_seed", &slen);
+        if (!r->seed) {
+            r->seed = s;
+            r->seed_len = slen;
+            r->seed_from = "the JSON's server_seed";
+        } else {
+            if (slen != r->seed_len || memcmp(s, r->seed, slen) != 0)
+                problem(pr, "server seed mismatch: the JSON's server_seed is "
+                            "not the seed given");
+            free(s);
+        }
+    }
+    return doc;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+int cmd_verify(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"server-seed", required_argument, NULL, OPT_SEED},
+        {"server-seed-file", required_argument, NULL, OPT_SEED_FILE},
+        {"commitment", required_argument, NULL, OPT_COMMITMENT},
+        {"client-seed", required_argument, NULL, OPT_CLIENT},
+        {"nonce", required_argument, NULL, OPT_NONCE},
+        {"decks", required_argument, NULL, OPT_DECKS},
+        {"jokers", required_argument, NULL, OPT_JOKERS},
+        {"burn", required_argument, NULL, OPT_BURN},
+        {"players", required_argument, NULL, OPT_PLAYERS},
+        {"cards", required_argument, NULL, OPT_CARDS},
+        {"layout", required_argument, NULL, OPT_LAYOUT},
+        {"json", required_argument, NULL, OPT_JSON},
+        {"print-order", no_argument, NULL, OPT_PRINT},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0}};
+    round_t r = {0};
+    const char *seed_arg = NULL, *seed_file = NULL, *commit_arg = NULL,
+               *client_arg = NULL, *nonce_arg = NULL, *json = NULL;
+    const char *decks_arg = NULL, *jokers_arg = NULL, *burn_arg = NULL,
+               *players_arg = NULL, *cards_arg = NULL, *layout_arg = NULL;
+    int print_order = 0, c;
+    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
+    set_die_hook(NULL, NULL);
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SEED: seed_arg = optarg; break;
+        case OPT_SEED_FILE: seed_file = optarg; break;
+        case OPT_COMMITMENT: commit_arg = optarg; break;
+        case OPT_CLIENT: client_arg = optarg; break;
+        case OPT_NONCE: nonce_arg = optarg; break;
+        case OPT_DECKS: decks_arg = optarg; break;
+        case OPT_JOKERS: jokers_arg = optarg; break;
+        case OPT_BURN: burn_arg = optarg; break;
+        case OPT_PLAYERS: players_arg = optarg; break;
+        case OPT_CARDS: cards_arg = optarg; break;
+        case OPT_LAYOUT: layout_arg = optarg; break;
+        case OPT_JSON: json = optarg; break;
+        case OPT_PRINT: print_order = 1; break;
+        case OPT_HELP: help();
+        case OPT_VERSION: print_version();
+        default: verify_usage_error();
+        }
+    }
+
+    /* The server seed. */
+    if (seed_arg && seed_file) {
+        error_msg(0, "--server-seed and --server-seed-file are exclusive");
+        verify_usage_error();
+    }
+    if (seed_arg) {
+        r.seed = decode_seed(seed_arg, strlen(seed_arg), "--server-seed", &r.seed_len);
+        r.seed_from = "--server-seed";
+    } else if (seed_file) {
+        if (json && strcmp(json, "-") == 0 && strcmp(seed_file, "-") == 0)
+            die(0, "--json and --server-seed-file cannot both read standard input");
+        size_t tlen;
+        char *text = slurp(seed_file, &tlen);
+        r.seed = decode_seed(text, tlen, quotef(seed_file), &r.seed_len);
+        free(text);
+        r.seed_from = seed_file;
+    }
+    if (nonce_arg)
+        r.nonce = opt_num("nonce", nonce_arg, 0, UINT64_MAX);
+
+    problems_t pr = {{{0}}, 0};
+    jval *doc = NULL;
+    if (json) {
+        if (decks_arg || jokers_arg || burn_arg || players_arg || cards_arg ||
+            layout_arg || optind < argc) {
+            error_msg(0, "--json gives the deal: no --decks, --jokers, --burn, "
+                         "--players, --cards, --layout or CARD arguments");
+            verify_usage_error();
+        }
+        doc = read_json(&r, json, commit_arg, client_arg, nonce_arg,
+                        &pr);
+    } else {
+        r.decks = (unsigned)(decks_arg ? opt_num("number of decks", decks_arg, 1, MAX_DECKS) : 1);
+        r.jokers = (unsigned)(jokers_arg ? opt_num("number of jokers", jokers_arg, 0, 2) : 0);
+        size_t n = (52 + (size_t)r.jokers) * r.decks;
+        r.burn = (size_t)(burn_arg ? opt_num("number of burn cards", burn_arg, 0, n) : 0);
+        if (players_arg) {
+            r.have_players = 1;
+            r.players = (size_t)opt_num("number of players", players_arg, 1, n);
+            if (!cards_arg)
+                die(0, "--players needs --cards (cards per hand)");
+            r.cards = (size_t)opt_num("number of cards per hand", cards_arg, 0, n);
+            if (r.cards > (n - r.burn) / r.players)
+                die(0, "more cards than the shoe holds: %zu burned and %zu "
+                       "hands of %zu, the shoe holds %zu",
+                    r.burn, r.players, r.cards, n);
+        } else if (cards_arg) {
+            die(0, "--cards needs --players");
+        }
+        if (layout_arg) {
+            if (strcmp(layout_arg, "round-robin") == 0)
+                r.layout = LAYOUT_ROUND_ROBIN;
+            else if (strcmp(layout_arg, "blocks") == 0)
+                r.layout = LAYOUT_BLOCKS;
+            else
+                die(0, "invalid layout: %s (round-robin or blocks)", quote(layout_arg));
+        }
+        if (burn_arg && !players_arg)
+            r.have_players = 1; /* burn only: burn cards, then deal order */
+        if (commit_arg) {
+            parse_commitment(r.commitment, commit_arg, "--commitment");
+            r.have_commitment = 1;
+        }
+        if (client_arg) {
+            r.client = (char *)(uintptr_t)client_arg;
+            r.client_len = strlen(client_arg);
+        }
+        r.given = argv + optind;
+        r.ngiven = (size_t)(argc - optind);
+    }
+    if (!r.seed)
+        die(0, "the revealed server seed is required (--server-seed or "
+               "--server-seed-file%s)", json ? ", or server_seed in the JSON" : "");
+    if (r.client_len > FSH_FAIR_CLIENT_MAX)
+        die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
+    if (!r.have_commitment && !print_order)
+        die(0, "the commitment is required (--commitment or --json): without "
+               "it the deal is not tied to what the operator published");
+
+    size_t faces = 52 + r.jokers, n = faces * r.decks, need_bytes;
+    check_status(fsh_fair_seed_min(&need_bytes, faces, r.decks));
+    if (r.seed_len < FSH_FAIR_SEED_MIN)
+        die(0, "server seed too short: %zu byte%s (at least %d)", r.seed_len,
+            r.seed_len == 1 ? "" : "s",
+            FSH_FAIR_SEED_MIN);
+    if (r.seed_len < need_bytes)
+        die(0, "server seed too short for this game: %zu bytes, %u deck%s "
+               "with %u joker%s need%s at least %zu",
+            r.seed_len, r.decks, r.decks == 1 ? "" : "s", r.jokers,
+            r.jokers == 1 ? "" : "s", r.decks == 1 ? "s" : "", need_bytes);
+    if (r.ngiven > n)
+        die(0, "%zu cards given, more than the shoe holds (%zu)", r.ngiven, n);
+    uint32_t *given = keep(xmalloc((r.ngiven ? r.ngiven : 1) * sizeof *given));
+    for (size_t t = 0; t < r.ngiven; t++) {
+        int st = parse_card(r.given[t], faces, &given[t]);
+        if (st == -1)
+            die(0, "unknown card: %s", quote(r.given[t]));
+        if (st == -2)
+            die(0, "card %s is not in this shoe (%u joker%s per deck)",
+                quote(r.given[t]), r.jokers, r.jokers == 1 ? "" : "s");
+    }
+
+    uint32_t *order = keep(xmalloc(n * sizeof *order));
+    check_status(fsh_fair_order(order, faces, r.decks, r.seed, r.seed_len,
+                                r.client, r.client_len, r.nonce));
+    outw *out = out_new(STDOUT_FILENO);
+    if (print_order) {
+        for (size_t t = 0; t < n; t++) {
+            char name[9];
+            card_name(name, order[t]);
+            size_t len = strlen(name);
+            name[len++] = t + 1 == n ? '\n' : ' ';
+            if (out_write(out, name, len) != 0)
+                break;
+        }
+        out_finish(out, 1);
+        free(out);
+        free(order);
+        free(given);
+        if (doc) {
+            json_free(doc);
+            free(doc);
+            free(r.given);
+        }
+        round_free(&r);
+        return 0;
+    }
+
+    char line[512];
+    char hex[FSH_FAIR_COMMIT_LEN];
+    check_status(fsh_fair_commit(hex, r.seed, r.seed_len));
+    if (strcmp(hex, r.commitment) != 0)
+        problem(&pr, "commitment mismatch: SHA-256 of the server seed is %s, "
+                     "the commitment is %s", hex, r.commitment);
+    /* Every given card at its deal position; report the first that differs
+       in deal order. */
+    size_t first_pos = SIZE_MAX, first_t = 0;
+    for (size_t t = 0; t < r.ngiven; t++) {
+        char where[64];
+        size_t pos = given_position(&r, t, where, sizeof where);
+        if (given[t] != order[pos] && pos < first_pos) {
+            first_pos = pos;
+            first_t = t;
+        }
+    }
+    if (first_pos != SIZE_MAX) {
+        char where[64], got[9], want[9];
+        (void)given_position(&r, first_t, where, sizeof where);
+        card_name(got, given[first_t]);
+        card_name(want, order[first_pos]);
+        size_t wrong = 0;
+        for (size_t t = 0; t < r.ngiven; t++) {
+            char w2[64];
+            wrong += given[t] != order[given_position(&r, t, w2, sizeof w2)];
+        }
+        problem(&pr, "%s (deal position %zu) differs: dealt %s, the server "
+                     "seed gives %s; %zu of %zu cards differ",
+                where, first_pos + 1, got, want, wrong, r.ngiven);
+    }
+    int valid = pr.n == 0;
+    for (size_t k = 0; k < pr.n; k++) {
+        snprintf(line, sizeof line, "NOT VALID: %s\n", pr.msg[k]);
+        (void)out_write(out, line, strlen(line));
+    }
+    if (valid) {
+        snprintf(line, sizeof line,
+                 "VALID: commitment %s matches; %zu of %zu cards checked "
+                 "(%u deck%s, %u joker%s, nonce %llu)\n",
+                 hex, r.ngiven, n, r.decks, r.decks == 1 ? "" : "s", r.jokers,
+                 r.jokers == 1 ? "" : "s", (unsigned long long)r.nonce);
+        (void)out_write(out, line, strlen(line));
+    }
+    out_finish(out, 1);
+    free(out);
+    free(order);
+    free(given);
+    if (doc) {
+        json_free(doc);
+        free(doc);
+        free(r.given); /* the names pointed into doc */
+    }
+    round_free(&r);
+    return valid ? 0 : 1;
+}

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Verify a provably fair fairshuf deal ("fairshuf-deal-v1") with nothing but
+the Python standard library.
+
+Written from the specification in docs/FAIRNESS.md ("Provably fair rounds"),
+independently of the C library, so that a player can check a round without
+trusting fairshuf's code:
+
+  python3 verify_deal.py --server-seed HEX --commitment HEX \\
+      --client-seed 'my seed' --nonce 3 [--decks 1] [--jokers 0] [CARD...]
+  python3 verify_deal.py --server-seed-file seed.hex --json deal.json
+
+It checks that SHA-256(server seed) is the commitment, recomputes the deal
+order from (server seed, client seed, nonce, decks, jokers), prints it in
+poker notation, and compares it with the cards given (in deal order) or with
+the JSON that `fairshuf deal --format json` printed. Exit status 0 when
+everything matches (VALID), 1 when something does not (NOT VALID, with what
+differs) or the input is bad.
+
+--faces M --copies C deals a set of M numbered faces x C copies and prints
+the face numbers (the cross-check with the C library uses it).
+"""
+
+import argparse
+import hashlib
+import hmac
+import json
+import math
+import sys
+
+ALGORITHM = "fairshuf-deal-v1"
+DOMAIN = b"fairshuf-deal-v1"  # 16 ASCII bytes
+CLIENT_MAX = 256
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+JOKERS = ["RJ", "BJ"]  # faces 52 and 53
+
+
+class BadInput(Exception):
+    pass
+
+
+def card_name(face):
+    """Poker notation of a standard-set face: suit*13 + rank-2; 52/53 jokers."""
+    if face >= 52:
+        return JOKERS[face - 52]
+    return RANKS[face % 13] + SUITS[face // 13]
+
+
+def card_parse(name, faces):
+    if name in JOKERS:
+        face = 52 + JOKERS.index(name)
+    elif len(name) == 2 and name[0] in RANKS and name[1] in SUITS:
+        face = SUITS.index(name[1]) * 13 + RANKS.index(name[0])
+    else:
+        raise BadInput("unknown card %r" % name)
+    if face >= faces:
+        raise BadInput("card %r is not in this shoe" % name)
+    return face
+
+
+def seed_min(faces, copies):
+    """Shortest server seed in bytes: max(32, ceil(ceil(log2 N) / 8)),
+    N = n! / (c!)^m, the number of distinct orders of the set."""
+    n = faces * copies
+    orders = math.factorial(n) // math.factorial(copies) ** faces
+    bits = (orders - 1).bit_length()  # ceil(log2 N), 0 for N = 1
+    return max(32, (bits + 7) // 8)
+
+
+def deal_order(seed, client, nonce, faces, copies):
+    """The deal order d[0..n) of the round, as face numbers."""
+    n = faces * copies
+    if len(client) > CLIENT_MAX:
+        raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
+    if not 0 <= nonce < 2 ** 64:
+        raise BadInput("nonce out of range")
+    need = seed_min(faces, copies)
+    if len(seed) < need:
+        raise BadInput("server seed too short for this game: %d bytes, "
+                       "need at least %d" % (len(seed), need))
+    segments = [seed[k:k + 32] for k in range(0, len(seed), 32)]
+    prefix = DOMAIN + len(client).to_bytes(4, "big") + client \
+        + nonce.to_bytes(8, "big")
+
+    a = [k % faces for k in range(n)]  # canonical order: copy by copy
+    group, product = 0, 1
+    words, block = [], 0
+
+    def next_word():
+        nonlocal block
+        if not words:
+            key = segments[group % len(segments)]
+            msg = prefix + group.to_bytes(4, "big") + block.to_bytes(8, "big")
+            out = hmac.new(key, msg, hashlib.sha256).digest()
+            words.extend(int.from_bytes(out[8 * t:8 * t + 8], "big")
+                          for t in range(4))
+            block += 1
+        return words.pop(0)
+
+    for i in range(n - 1, 0, -1):
+        r = i + 1
+        if product * r >= 2 ** 256:  # this step starts the next group
+            group, product = group + 1, 1
+            words.clear()
+            block = 0
+        product *= r
+        threshold = 2 ** 64 % r
+        while True:
+            p = next_word() * r
+            if p % 2 ** 64 >= threshold:
+                j = p >> 64
+                break
+        a[i], a[j] = a[j], a[i]
+    return a[::-1]
+
+
+def parse_hex(text, what):
+    digits = "".join(text.split())
+    try:
+        if len(digits) % 2:
+            raise ValueError
+        return bytes.fromhex(digits)
+    except ValueError:
+        raise BadInput("malformed hex in %s" % what)
+
+
+def order_from_json(doc):
+    """(params, deal order as names) from `fairshuf deal --format json`."""
+    if doc.get("schema") != "fairshuf-deal/1":
+        raise BadInput("not a fairshuf-deal/1 document")
+    fair = doc.get("fair")
+    if not isinstance(fair, dict):
+        raise BadInput("the deal is not a provably fair round (\"fair\" is null)")
+    if fair.get("algorithm") != ALGORITHM:
+        raise BadInput("unknown algorithm %r" % fair.get("algorithm"))
+    players, cards = doc["players"], doc["cards_per_hand"]
+    hands = doc["hands"]
+    if len(hands) != players or any(len(h) != cards for h in hands):
+        raise BadInput("hands do not match players and cards_per_hand")
+    dealt = [None] * (players * cards)
+    for p, hand in enumerate(hands):
+        for c, name in enumerate(hand):
+            if doc["layout"] == "blocks":
+                dealt[p * cards + c] = name
+            else:
+                dealt[c * players + p] = name
+    order = list(doc["burn"]) + dealt + list(doc["rest"])
+    return doc, fair, order
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Verify a fairshuf provably fair deal.")
+    ap.add_argument("--server-seed", help="revealed server seed, hex")
+    ap.add_argument("--server-seed-file", help="file holding the seed in hex")
+    ap.add_argument("--commitment", help="published SHA-256 of the server seed, hex")
+    ap.add_argument("--client-seed", default=None, help="client seed (UTF-8)")
+    ap.add_argument("--nonce", type=int, default=None)
+    ap.add_argument("--decks", type=int, default=None)
+    ap.add_argument("--jokers", type=int, default=None, choices=[0, 1, 2])
+    ap.add_argument("--faces", type=int, help="numbered set: faces (prints numbers)")
+    ap.add_argument("--copies", type=int, default=1, help="numbered set: copies")
+    ap.add_argument("--json", help="JSON printed by `fairshuf deal --format json` (- = stdin)")
+    ap.add_argument("--order", action="store_true", help="print only the deal order")
+    ap.add_argument("cards", nargs="*", help="dealt cards in deal order")
+    args = ap.parse_args(argv)
+    try:
+        return run(args)
+    except BadInput as e:
+        print("verify_deal.py: %s" % e, file=sys.stderr)
+        return 1
+
+
+def run(args):
+    if args.server_seed is not None and args.server_seed_file is not None:
+        raise BadInput("give --server-seed or --server-seed-file, not both")
+    if args.server_seed_file is not None:
+        try:
+            with open(args.server_seed_file) as f:
+                seed = parse_hex(f.read(), args.server_seed_file)
+        except OSError as e:
+            raise BadInput("%s: %s" % (args.server_seed_file, e.strerror))
+    elif args.server_seed is not None:
+        seed = parse_hex(args.server_seed, "--server-seed")
+    else:
+        seed = None  # may come from the JSON (a deal printed with --reveal)
+
+    commitment, client, nonce = args.commitment, args.client_seed, args.nonce
+    decks, jokers = args.decks, args.jokers
+    given = [c for c in args.cards]
+    if args.json is not None:
+        try:
+            if args.json == "-":
+                doc = json.load(sys.stdin)
+            else:
+                with open(args.json) as f:
+                    doc = json.load(f)
+        except (OSError, ValueError) as e:
+            raise BadInput("%s: cannot read JSON: %s" % (args.json, e))
+        try:
+            doc, fair, given = order_from_json(doc)
+            # the command line overrides nothing silently: it must agree
+            for opt, key, val in (("--commitment", "commitment", commitment),
+                                  ("--client-seed", "client_seed", client),
+                                  ("--nonce", "nonce", nonce)):
+                if val is not None and val != fair[key]:
+                    raise BadInput("%s differs from the JSON's %s" % (opt, key))
+            commitment, client, nonce = fair["commitment"], fair["client_seed"], fair["nonce"]
+            if "server_seed" in fair:
+                revealed = parse_hex(fair["server_seed"], "the JSON's server_seed")
+                if seed is None:
+                    seed = revealed
+                elif revealed != seed:
+                    print("NOT VALID: server seed mismatch: the JSON's server_seed "
+                          "is not the seed given")
+                    return 1
+            decks, jokers = doc["decks"], doc["jokers"]
+        except (KeyError, TypeError) as e:
+            raise BadInput("malformed deal JSON (%s)" % e)
+    if seed is None:
+        raise BadInput("the revealed server seed is required")
+    client = (client or "").encode("utf-8")
+    nonce = nonce or 0
+
+    if args.faces is not None:
+        faces, copies = args.faces, args.copies
+        if faces < 1 or copies < 1:
+            raise BadInput("faces and copies must be positive")
+        order = deal_order(seed, client, nonce, faces, copies)
+        print(" ".join(str(f) for f in order))
+        return 0
+
+    decks = 1 if decks is None else decks
+    jokers = 0 if jokers is None else jokers
+    if decks < 1 or jokers not in (0, 1, 2):
+        raise BadInput("decks must be positive and jokers 0, 1 or 2")
+    faces = 52 + jokers
+    order = [card_name(f) for f in deal_order(seed, client, nonce, faces, decks)]
+    if args.order:
+        print(" ".join(order))
+        return 0
+
+    if commitment is None:
+        raise BadInput("the commitment is required (--commitment or --json): "
+                       "without it the deal is not tied to what the operator published")
+    problems = []
+    digest = hashlib.sha256(seed).hexdigest()
+    print("commitment:  %s" % digest)
+    if commitment is not None:
+        if commitment.strip().lower() != digest:
+            problems.append("commitment mismatch: SHA-256 of the server seed is %s, "
+                            "the published commitment is %s" % (digest, commitment))
+    print("deal order:  %s" % " ".join(order))
+    for name in given:
+        card_parse(name, faces)
+    if len(given) > len(order):
+        problems.append("%d cards given, the shoe holds %d" % (len(given), len(order)))
+    wrong = [t for t, (want, got) in enumerate(zip(order, given)) if want != got]
+    if wrong:
+        t = wrong[0]
+        problems.append("card %d differs: dealt %s, the server seed gives %s; "
+                        "%d of %d cards differ" % (t + 1, given[t], order[t],
+                                                   len(wrong), len(given)))
+    if problems:
+        for p in problems:
+            print("NOT VALID: %s" % p)
+        return 1
+    print("VALID: %d of %d cards checked, commitment matches"
+          % (len(given), len(order)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,370 @@
+/* Provably fair rounds: the commit-reveal deal stream "fairshuf-deal-v1".
+   The byte-level specification, the argument that every bit of the server
+   seed counts, and the test vectors are in docs/FAIRNESS.md, "Provably fair
+   rounds"; examples/verify_deal.py and web/verify.html implement the same
+   text independently. Uses libsodium for SHA-256 and HMAC-SHA-256. */
+#include "fair/fair.h"
+
+#include <math.h>
+#include <sodium.h>
+#include <stdlib.h>
+
+static const char fair_domain[16] = {'f', 'a', 'i', 'r', 's', 'h', 'u', 'f',
+                                     '-', 'd', 'e', 'a', 'l', '-', 'v', '1'};
+
+/* ---- the seed rule ------------------------------------------------------ */
+
+/* The set's arguments: faces in [1, 2^32], copies >= 1, n = faces * copies
+   at most SIZE_MAX / 4 (out is an array of n uint32_t). */
+FSH_HIDDEN int fsh_fair_set_check(size_t faces, unsigned copies, size_t *n)
+{
+    if (faces == 0 || copies == 0 || (uint64_t)faces > ((uint64_t)1 << 32))
+        return FSH_EINVAL;
+    if (faces > (SIZE_MAX / 4) / copies)
+        return FSH_EINVAL;
+    *n = faces * copies;
+    return FSH_OK;
+}
+
+/* Exact ceil(log2 N), N = n! / (c!)^m, with a little bignum of 32-bit limbs:
+   N = 1 * 2 * ... * n, then divided by 2..c, m times (every partial
+   quotient n! / ((c!)^j * k!) is an integer, a multinomial times a
+   factorial). ceil(log2 N) = bit length of N - 1 (0 for N = 1). */
+static int exact_bits(uint64_t *bits, size_t faces, unsigned copies, size_t n)
+{
+    /* log2(n!) <= n * log2(n) bits. */
+    double est = (double)n * (log2((double)n) + 1.0) + 64.0;
+    size_t cap = (size_t)(est / 32.0) + 2, used = 1;
+    uint32_t *w = calloc(cap, sizeof *w);
+    if (!w)
+        return FSH_ENOMEM;
+    w[0] = 1;
+    for (uint64_t k = 2; k <= n; k++) {
+        uint64_t carry = 0;
+        for (size_t t = 0; t < used; t++) {
+            uint64_t p = (uint64_t)w[t] * k + carry;
+            w[t] = (uint32_t)p;
+            carry = p >> 32;
+        }
+        while (carry) {
+            w[used++] = (uint32_t)carry;
+            carry >>= 32;
+        }
+    }
+    for (size_t f = 0; f < faces; f++) {
+        for (uint64_t k = 2; k <= copies; k++) {
+            uint64_t rem = 0;
+            for (size_t t = used; t-- > 0;) {
+                uint64_t cur = (rem << 32) | w[t];
+                w[t] = (uint32_t)(cur / k);
+                rem = cur % k;
+            }
+            while (used > 1 && w[used - 1] == 0)
+                used--;
+        }
+    }
+    /* N - 1, then its bit length. */
+    for (size_t t = 0; t < used; t++) {
+        if (w[t]--)
+            break;
+    }
+    while (used > 1 && w[used - 1] == 0)
+        used--;
+    uint64_t b = 0;
+    if (w[used - 1]) {
+        uint32_t top = w[used - 1];
+        b = (uint64_t)(used - 1) * 32;
+        while (top) {
+            b++;
+            top >>= 1;
+        }
+    }
+    sodium_memzero(w, cap * sizeof *w); /* nothing secret; keeps valgrind quiet */
+    free(w);
+    *bits = b;
+    return FSH_OK;
+}
+
+static long double lgamma_plus1(size_t x)
+{
+#if defined(__GLIBC__)
+    int sign;
+    return lgammal_r((long double)x + 1.0L, &sign);
+#else
+    return lgammal((long double)x + 1.0L);
+#endif
+}
+
+/* Sets of up to this many cards are counted exactly with the bignum (fast
+   at this size); larger ones by lgammal, whose error stays far below 1e-6
+   bits for any set that fits in memory, falling back to the bignum only
+   when the estimate is within 1e-6 bits of a byte boundary (where it could
+   round either way). */
+#define FAIR_EXACT_MAX 2048
+
+int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
+{
+    size_t n;
+    uint64_t bits;
+    if (!bytes || fsh_fair_set_check(faces, copies, &n) != FSH_OK)
+        return FSH_EINVAL;
+    if (n <= FAIR_EXACT_MAX) {
+        int st = exact_bits(&bits, faces, copies, n);
+        if (st != FSH_OK)
+            return st;
+    } else {
+        long double ln = lgamma_plus1(n) - (long double)faces * lgamma_plus1(copies);
+        long double lb = ln / 0.693147180559945309417232121458176568L;
+        long double q = lb / 8.0L, fl = floorl(q);
+        if (q - fl < 1e-6L / 8.0L || fl + 1.0L - q < 1e-6L / 8.0L) {
+            int st = exact_bits(&bits, faces, copies, n);
+            if (st != FSH_OK)
+                return st;
+        } else {
+            bits = (uint64_t)(fl + 1.0L) * 8; /* ceil(lb / 8) bytes */
+        }
+    }
+    uint64_t b = (bits + 7) / 8;
+    if (b < FSH_FAIR_SEED_MIN)
+        b = FSH_FAIR_SEED_MIN;
+    if (b > SIZE_MAX)
+        return FSH_EINVAL;
+    *bytes = (size_t)b;
+    return FSH_OK;
+}
+
+/* ---- commitment and hex ------------------------------------------------- */
+
+int fsh_fair_commit(char hex[FSH_FAIR_COMMIT_LEN], const uint8_t *seed,
+                    size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    unsigned char h[crypto_hash_sha256_BYTES];
+    if (!hex || (!seed && len > 0))
+        return FSH_EINVAL;
+    if (sodium_init() < 0)
+        return FSH_ENOMEM; /* cannot happen with a working libsodium */
+    crypto_hash_sha256(h, len ? seed : (const uint8_t *)"", len);
+    for (size_t k = 0; k < sizeof h; k++) {
+        hex[2 * k] = digits[h[k] >> 4];
+        hex[2 * k + 1] = digits[h[k] & 15];
+    }
+    hex[64] = '\0';
+    return FSH_OK;
+}
+
+static int hexval(unsigned char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+int fsh_fair_hex_decode(uint8_t *out, size_t cap, size_t *len,
+                        const char *text, size_t text_len)
+{
+    size_t digits = 0, k = 0;
+    int hi = 0;
+    if (!len || (!text && text_len > 0))
+        return FSH_EINVAL;
+    for (size_t t = 0; t < text_len; t++) {
+        unsigned char ch = (unsigned char)text[t];
+        if (ch == ' ' || (ch >= '\t' && ch <= '\r'))
+            continue;
+        int v = hexval(ch);
+        if (v < 0)
+            return FSH_EINVAL;
+        digits++;
+        if (digits % 2)
+            hi = v;
+        else {
+            if (out && k >= cap)
+                return FSH_EINVAL;
+            if (out)
+                out[k] = (uint8_t)(hi << 4 | v);
+            k++;
+        }
+    }
+    if (digits % 2)
+        return FSH_EINVAL;
+    *len = k;
+    return FSH_OK;
+}
+
+/* ---- the stream --------------------------------------------------------- */
+
+static void put_be(unsigned char *p, uint64_t v, int bytes)
+{
+    for (int k = bytes - 1; k >= 0; k--) {
+        p[k] = (unsigned char)v;
+        v >>= 8;
+    }
+}
+
+static uint64_t get_be64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v = v << 8 | p[k];
+    return v;
+}
+
+/* Start group g: key = its segment, message prefix up to u32be(g). */
+static void stream_group(fsh_fair_stream *s, uint32_t g)
+{
+    size_t seg = g % s->segments, off = seg * 32;
+    size_t klen = s->len - off < 32 ? s->len - off : 32;
+    unsigned char b[12];
+    crypto_auth_hmacsha256_init(&s->prefix, s->seed + off, klen);
+    crypto_auth_hmacsha256_update(&s->prefix, (const unsigned char *)fair_domain,
+                                  sizeof fair_domain);
+    put_be(b, s->client_len, 4);
+    crypto_auth_hmacsha256_update(&s->prefix, b, 4);
+    if (s->client_len)
+        crypto_auth_hmacsha256_update(&s->prefix, s->client, s->client_len);
+    put_be(b, s->nonce, 8);
+    put_be(b + 8, g, 4);
+    crypto_auth_hmacsha256_update(&s->prefix, b, 12);
+    s->group = g;
+    s->block = 0;
+    s->used = 4; /* no word buffered */
+}
+
+void fsh_fair_stream_init(fsh_fair_stream *s, const uint8_t *seed, size_t len,
+                          const void *client, size_t client_len,
+                          uint64_t nonce)
+{
+    s->seed = seed;
+    s->len = len;
+    s->segments = (len + 31) / 32;
+    s->client = client;
+    s->client_len = client_len;
+    s->nonce = nonce;
+    s->words = 0;
+    stream_group(s, 0);
+}
+
+void fsh_fair_stream_next_group(fsh_fair_stream *s)
+{
+    stream_group(s, s->group + 1);
+}
+
+uint64_t fsh_fair_stream_word(fsh_fair_stream *s)
+{
+    if (s->used == 4) {
+        crypto_auth_hmacsha256_state st = s->prefix;
+        unsigned char b[8];
+        put_be(b, s->block, 8);
+        crypto_auth_hmacsha256_update(&st, b, 8);
+        crypto_auth_hmacsha256_final(&st, s->out);
+        sodium_memzero(&st, sizeof st);
+        s->block++;
+        s->used = 0;
+    }
+    s->words++;
+    return get_be64(s->out + 8 * s->used++);
+}
+
+void fsh_fair_stream_wipe(fsh_fair_stream *s)
+{
+    sodium_memzero(s, sizeof *s);
+}
+
+int fsh_fair_reduce(uint64_t x, uint64_t r, uint64_t *j)
+{
+    uint64_t lo, hi = fsh_mul128(x, r, &lo);
+    if (lo < (0 - r) % r) /* 2^64 mod r */
+        return 0;
+    *j = hi;
+    return 1;
+}
+
+int fsh_fair_prod_mul(uint64_t prod[4], uint64_t r)
+{
+    uint64_t res[4], carry = 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t lo, hi = fsh_mul128(prod[k], r, &lo);
+        res[k] = lo + carry;
+        carry = hi + (res[k] < lo);
+    }
+    if (carry)
+        return 0;
+    memcpy(prod, res, sizeof res);
+    return 1;
+}
+
+void fsh_fair_shuffle(uint32_t *a, size_t n, const fsh_fair_source *src)
+{
+    uint64_t prod[4] = {1, 0, 0, 0};
+    for (size_t i = n; i-- > 1;) {
+        uint64_t r = (uint64_t)i + 1, j;
+        if (!fsh_fair_prod_mul(prod, r)) {
+            src->next_group(src->ctx);
+            prod[0] = r;
+            prod[1] = prod[2] = prod[3] = 0;
+        }
+        while (!fsh_fair_reduce(src->word(src->ctx), r, &j))
+            ;
+        uint32_t x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+    }
+}
+
+static uint64_t src_word(void *ctx)
+{
+    return fsh_fair_stream_word(ctx);
+}
+
+static void src_next_group(void *ctx)
+{
+    fsh_fair_stream_next_group(ctx);
+}
+
+const fsh_fair_source *fsh_fair_stream_source(fsh_fair_stream *s,
+                                              fsh_fair_source *src)
+{
+    src->word = src_word;
+    src->next_group = src_next_group;
+    src->ctx = s;
+    return src;
+}
+
+int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
+                   const uint8_t *seed, size_t len, const void *client,
+                   size_t client_len, uint64_t nonce)
+{
+    size_t n, need;
+    if (!out || !seed || (!client && client_len > 0) ||
+        client_len > FSH_FAIR_CLIENT_MAX ||
+        fsh_fair_set_check(faces, copies, &n) != FSH_OK)
+        return FSH_EINVAL;
+    int st = fsh_fair_seed_min(&need, faces, copies);
+    if (st != FSH_OK)
+        return st;
+    if (len < need)
+        return FSH_ESEED;
+    if (sodium_init() < 0)
+        return FSH_ENOMEM;
+    /* Canonical order, shuffled in place, then reversed into deal order. */
+    for (size_t k = 0, f = 0; k < n; k++) {
+        out[k] = (uint32_t)f;
+        if (++f == faces)
+            f = 0;
+    }
+    fsh_fair_stream s;
+    fsh_fair_stream_init(&s, seed, len, client, client_len, nonce);
+    fsh_fair_source src;
+    fsh_fair_shuffle(out, n, fsh_fair_stream_source(&s, &src));
+    fsh_fair_stream_wipe(&s);
+    for (size_t lo = 0, hi = n - 1; lo < hi; lo++, hi--) {
+        uint32_t x = out[lo];
+        out[lo] = out[hi];
+        out[hi] = x;
+    }
+    return FSH_OK;
+}

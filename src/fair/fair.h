@@ -1,0 +1,63 @@
+/* Provably fair rounds, private: the "fairshuf-deal-v1" word stream (HMAC-
+   SHA-256 blocks of the group's server-seed segment, big-endian words) and
+   the Fisher-Yates it drives. Exposed to the white-box tests (test_fair
+   drives known-bad variants from the same stream). Above deck/ on the
+   ladder; uses only common/ and libsodium. */
+#ifndef FSH_FAIR_H
+#define FSH_FAIR_H
+
+#include "common/common.h"
+
+#include <sodium.h>
+
+typedef struct {
+    const uint8_t *seed;     /* server seed, len bytes */
+    size_t len, segments;    /* segments = ceil(len / 32) */
+    const void *client;      /* client seed, client_len bytes */
+    size_t client_len;
+    uint64_t nonce;
+    uint32_t group;          /* current group g */
+    uint64_t block;          /* next block number of the group */
+    unsigned used;           /* words of out consumed (4: none buffered) */
+    uint64_t words;          /* words read so far (all groups) */
+    crypto_auth_hmacsha256_state prefix; /* keyed, message up to u32be(g) */
+    unsigned char out[32];   /* the current block */
+} fsh_fair_stream;
+
+/* Set arguments check: faces 1..2^32, copies >= 1, n = faces * copies <=
+   SIZE_MAX / 4; FSH_EINVAL otherwise. */
+FSH_HIDDEN int fsh_fair_set_check(size_t faces, unsigned copies, size_t *n);
+
+/* Start the stream at group 0 (no argument checks: the caller's). */
+FSH_HIDDEN void fsh_fair_stream_init(fsh_fair_stream *s, const uint8_t *seed,
+                                     size_t len, const void *client,
+                                     size_t client_len, uint64_t nonce);
+/* Move to the next group (block 0, nothing buffered). */
+FSH_HIDDEN void fsh_fair_stream_next_group(fsh_fair_stream *s);
+/* The next big-endian 64-bit word of the current group. */
+FSH_HIDDEN uint64_t fsh_fair_stream_word(fsh_fair_stream *s);
+/* Wipe the stream state (keys, blocks). */
+FSH_HIDDEN void fsh_fair_stream_wipe(fsh_fair_stream *s);
+/* Where the shuffle's words come from: the stream, or a test's script. */
+typedef struct {
+    uint64_t (*word)(void *ctx);     /* next word of the current group */
+    void (*next_group)(void *ctx);   /* the next step starts a new group */
+    void *ctx;
+} fsh_fair_source;
+
+/* *src = the stream s as a word source; returns src. */
+FSH_HIDDEN const fsh_fair_source *fsh_fair_stream_source(fsh_fair_stream *s,
+                                                         fsh_fair_source *src);
+/* Lemire with the exact rejection: 0 (reject: the low half of x * r is
+   below 2^64 mod r), else 1 with *j = the high half. r >= 1. */
+FSH_HIDDEN int fsh_fair_reduce(uint64_t x, uint64_t r, uint64_t *j);
+/* prod (4 little-endian words, < 2^256) times r: 1 and prod = the product
+   if it is below 2^256, else 0 and prod unchanged (the group cut). */
+FSH_HIDDEN int fsh_fair_prod_mul(uint64_t prod[4], uint64_t r);
+/* Backward Fisher-Yates on a[0..n) (steps i = n-1..1, range r = i + 1)
+   drawing from src, calling next_group before a step whose range would
+   bring the group's range product to 2^256 or more. */
+FSH_HIDDEN void fsh_fair_shuffle(uint32_t *a, size_t n,
+                                 const fsh_fair_source *src);
+
+#endif /* FSH_FAIR_H */

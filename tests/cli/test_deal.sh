@@ -1,0 +1,312 @@
+#!/bin/sh
+# fairshuf deal: shoes, jokers, burns, hands in both layouts, the cut card,
+# JSON (schema fairshuf-deal/1, parsed with Python), replay under --seed,
+# the terminal's colours and columns (on a pty through script(1)), NO_COLOR,
+# --help/--version, and every bad input (a one-line "fairshuf: " message,
+# exit status 1).
+NAME=test_deal
+. "$(dirname "$0")/lib.sh"
+cd "$T/w" || exit 1
+exec </dev/null
+F=$FAIRSHUF
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=
+
+# d PREFIX ARGS...: run fairshuf deal, to PREFIX.out/.err/.rc.
+d() {
+    _p=$1
+    shift
+    $TO "$F" deal "$@" >"$_p.out" 2>"$_p.err"
+    echo $? >"$_p.rc"
+}
+rc_is() { test "$(cat "$1.rc")" = "$2"; }
+# py DESCRIPTION SCRIPT FILE...: the Python script (sys.argv[1:] = files)
+# must exit 0; skipped without /usr/bin/python3.
+py() {
+    _d=$1
+    _s=$2
+    shift 2
+    if [ -z "$PY" ]; then skipped "$_d: no /usr/bin/python3"; return; fi
+    if "$PY" -c "$_s" "$@"; then ok; else bad "$_d"; fi
+}
+
+# bad_in: bad input gets one "fairshuf: " line (two for usage errors), exit 1.
+try="Try 'fairshuf deal --help' for more information."
+bad_in() { # DESCRIPTION MESSAGE ARGS...
+    _d=$1
+    _m=$2
+    shift 2
+    d e "$@"
+    if rc_is e 1 && [ "$(cat e.err)" = "$_m" ] && [ ! -s e.out ]; then
+        ok
+    else
+        bad "$_d: rc=$(cat e.rc) err=$(cat e.err)"
+    fi
+}
+
+# --help, --version.
+d h --help
+check "--help: exit 0" rc_is h 0
+for opt in -n --players --cards --layout --decks --jokers --burn \
+    --penetration --format --poker --seed --server-seed-file --client-seed \
+    --nonce --reveal --help --version; do
+    check "--help lists $opt" grep -q -e "$opt" h.out
+done
+d v --version
+"$F" --version >v0.out
+check "--version: as fairshuf --version" cmp -s v.out v0.out
+
+# Today's plain deal: 52 names in 4 rows of 13, every card once.
+d plain --seed=golden
+check "plain: exit 0" rc_is plain 0
+check "plain: 4 rows of 13" test "$(wc -w <plain.out) $(wc -l <plain.out)" = "52 4"
+check "plain: 52 distinct" test "$(tr ' ' '\n' <plain.out | sort -u | wc -l)" = 52
+check "plain: no escapes off a terminal" sh -c '! grep -q "$(printf "\033")" plain.out'
+
+# Replay: the same seed deals the same; another seed does not.
+d again --seed=golden
+check "--seed: replays" cmp -s plain.out again.out
+d other --seed=golden2
+check "--seed: another seed differs" sh -c '! cmp -s plain.out other.out'
+d tab1 --seed=r --players=3 --cards=4 --burn=2 --decks=2 --jokers=1
+d tab2 --seed=r --players=3 --cards=4 --burn=2 --decks=2 --jokers=1
+check "--seed: a table round replays" cmp -s tab1.out tab2.out
+
+# -n takes any count up to the shoe: -n 104 from two decks.
+d n104 --seed=s -n 104 --decks=2 --poker
+check "-n 104 --decks=2: exit 0" rc_is n104 0
+check "-n 104 --decks=2: 8 rows of 13" test "$(wc -w <n104.out) $(wc -l <n104.out)" = "104 8"
+check "-n 104 --decks=2: every card twice" test \
+    "$(tr ' ' '\n' <n104.out | sort | uniq -c | awk '$1 != 2' | wc -l) $(tr ' ' '\n' <n104.out | sort -u | wc -l)" = "0 52"
+# The same from the OS-keyed generator (the default fair mode); where the
+# library refuses a shoe for want of entropy, that is its documented error.
+d os104 -n 104 --decks=2 --poker
+if rc_is os104 0; then
+    check "-n 104 --decks=2 (OS): every card twice" test \
+        "$(tr ' ' '\n' <os104.out | sort | uniq -c | awk '$1 != 2' | wc -l) $(wc -w <os104.out)" = "0 104"
+elif grep -qi 'entropy\|reach' os104.err; then
+    skipped "-n 104 --decks=2 (OS): $(cat os104.err)"
+else
+    bad "-n 104 --decks=2 (OS): rc=$(cat os104.rc) $(cat os104.err)"
+fi
+d n105 --seed=s -n 105 --decks=2
+check "-n 105 --decks=2: refused" test "$(cat n105.rc) $(cat n105.err)" = "1 fairshuf: invalid card count: '105' (0 to 104)"
+# -n K is the first K cards of the deal.
+d n7 --seed=s -n 7 --decks=2 --poker
+check "-n 7: a prefix of -n 104" test "$(cat n7.out)" = "$(head -n 1 n104.out | cut -d ' ' -f 1-7)"
+d poker --seed=s -n 7 --decks=2 --format=text
+check "--poker = --format=text" cmp -s n7.out poker.out
+
+# Jokers: RJ with one a deck, RJ and BJ with two.
+d j1 --seed=j --jokers=1 --decks=2
+check "--jokers=1: 106 cards" test "$(wc -w <j1.out)" = 106
+check "--jokers=1: two RJ, no BJ" test "$(tr ' ' '\n' <j1.out | grep -c '^RJ$') $(tr ' ' '\n' <j1.out | grep -c '^BJ$')" = "2 0"
+d j2 --seed=j --jokers=2
+check "--jokers=2: one RJ, one BJ" test "$(tr ' ' '\n' <j2.out | grep -c '^RJ$') $(tr ' ' '\n' <j2.out | grep -c '^BJ$')" = "1 1"
+
+# A table round, plain text: labels, one line each.
+d t --seed=t --players=3 --cards=5 --burn=1 --penetration=40 --poker
+check "table: exit 0" rc_is t 0
+check "table: labels" test "$(cut -d : -f 1 t.out | tr '\n' '|')" = "Burn|Player 1|Player 2|Player 3|Rest|Cut card|"
+check "table: hands of 5" test "$(grep '^Player' t.out | awk '{ print NF - 2 }' | sort -u)" = 5
+check "table: 1 burned, 36 left" test "$(grep -c '^Burn: ..$' t.out) $(grep '^Rest:' t.out | awk '{ print NF - 1 }')" = "1 36"
+check "table: the cut card not reached" grep -q '^Cut card: after card 40 of 52: 24 more cards before it$' t.out
+d t2 --seed=t --players=3 --cards=13 --penetration=39 --poker
+check "table: the cut card reached" grep -q '^Cut card: after card 39 of 52: reached, shuffle before the next round$' t2.out
+d bridge --seed=t --players=4
+check "--players=4: 13 cards each by default" test "$(grep '^Player' bridge.out | awk '{ print NF - 2 }' | sort -u) $(grep -c '^Rest:$' bridge.out)" = "13 1"
+
+# JSON: the schema, key order, counts, and the deal order behind it.
+d js --seed=js --format=json --players=3 --cards=4 --burn=2 --decks=2 --jokers=2 --penetration=50
+check "json: exit 0" rc_is js 0
+py "json: schema and keys" '
+import json, sys
+o = json.load(open(sys.argv[1]))
+keys = ["schema","decks","jokers","cards_in_shoe","players","cards_per_hand",
+        "layout","burn","hands","rest","penetration","mode","fair"]
+assert list(o) == keys, list(o)
+assert o["schema"] == "fairshuf-deal/1"
+assert (o["decks"], o["jokers"], o["cards_in_shoe"]) == (2, 2, 108)
+assert (o["players"], o["cards_per_hand"], o["layout"]) == (3, 4, "round-robin")
+assert len(o["burn"]) == 2 and len(o["hands"]) == 3
+assert all(len(h) == 4 for h in o["hands"])
+assert len(o["rest"]) == 108 - 2 - 12
+assert o["penetration"] == 50 and o["mode"] == "seed" and o["fair"] is None
+cards = o["burn"] + sum(o["hands"], []) + o["rest"]
+ranks, suits = "23456789TJQKA", "cdhs"
+shoe = sorted([r + s for r in ranks for s in suits] * 2 + ["RJ", "BJ"] * 2)
+assert sorted(cards) == shoe
+' js.out
+d jo --format=json -n 0
+py "json: mode os, no penetration" '
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["mode"] == "os" and o["penetration"] is None
+assert o["hands"] == [[]] and len(o["rest"]) == 52 and o["burn"] == []
+' jo.out
+
+# One deal order whatever the round: burn, hands by layout, then the rest
+# are cut from the same sequence under the same seed.
+d seq --seed=L --format=json --decks=2
+d rr --seed=L --format=json --decks=2 --burn=3 --players=4 --cards=5
+d bl --seed=L --format=json --decks=2 --burn=3 --players=4 --cards=5 --layout=blocks
+d n5 --seed=L -n 5 --poker --decks=2
+py "layouts: hands cut from the one deal order" '
+import json, sys
+d = json.load(open(sys.argv[1]))["hands"][0]
+rr, bl = (json.load(open(f)) for f in sys.argv[2:4])
+P, K, B = 4, 5, 3
+assert rr["burn"] == d[:B] and bl["burn"] == d[:B]
+for p in range(P):
+    for c in range(K):
+        assert rr["hands"][p][c] == d[B + c * P + p]
+        assert bl["hands"][p][c] == d[B + p * K + c]
+assert rr["rest"] == d[B + P * K:] and bl["rest"] == d[B + P * K:]
+assert bl["layout"] == "blocks" and rr["layout"] == "round-robin"
+assert open(sys.argv[4]).read().split() == d[:5]
+' seq.out rr.out bl.out n5.out
+d tx --seed=L --decks=2 --burn=3 --players=4 --cards=5 --poker
+py "text and JSON deal the same round" '
+import json, sys
+o = json.load(open(sys.argv[1]))
+lines = dict(l.split(":", 1) for l in open(sys.argv[2]).read().splitlines())
+assert lines["Burn"].split() == o["burn"]
+for p in range(4):
+    assert lines["Player %d" % (p + 1)].split() == o["hands"][p]
+assert lines["Rest"].split() == o["rest"]
+' rr.out tx.out
+
+# The terminal: colour for red suits, aligned columns, labels; NO_COLOR.
+if command -v script >/dev/null 2>&1; then
+    tty_run() { # OUT ENV... -- ARGS: fairshuf deal on a pty
+        _o=$1
+        shift
+        env "$@" script -qec "\"$F\" deal --seed=tty --jokers=2 $TTY_ARGS" /dev/null >"$_o" 2>&1
+    }
+    TTY_ARGS=""
+    tty_run c1 TERM=xterm
+    check "pty: red in colour" grep -q "$(printf '\033\\[31m')" c1
+    tty_run c2 NO_COLOR=1
+    check "pty, NO_COLOR=1: no colour" sh -c '! grep -q "$(printf "\033")" c2'
+    tty_run c3 NO_COLOR=
+    check "pty, NO_COLOR empty: colour" grep -q "$(printf '\033\\[31m')" c3
+    py "pty: aligned columns, red exactly for diamonds, hearts, RJ" '
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read().replace("\r", "")
+rows = [l for l in text.split("\n") if l]
+assert len(rows) == 5, rows
+red = set()
+for row in rows:
+    for m in re.finditer("\x1b\\[31m(.*?)\x1b\\[0m", row):
+        red.add(m.group(1))
+    plain = re.sub("\x1b\\[[0-9]*m", "", row)
+    names = plain.split()
+    # every name starts on a multiple of 4 columns ("10" is the widest)
+    starts = [m.start() for m in re.finditer(r"\S+", plain)]
+    assert starts == [4 * i for i in range(len(names))], plain
+reds = {n for n in red if n != "RJ"}
+assert all(n[-1] in "\u2666\u2665" for n in reds), red
+assert len(reds) == 26 and "RJ" in red and "BJ" not in red
+' c1
+    TTY_ARGS="--players=2 --cards=3 --burn=1 --penetration=20"
+    tty_run c4 NO_COLOR=1
+    py "pty: labels in one column" '
+import sys
+rows = [l for l in open(sys.argv[1], encoding="utf-8").read().replace("\r", "").split("\n") if l]
+labels = ["Burn:", "Player 1:", "Player 2:", "Rest:"]
+for lab, row in zip(labels, rows):
+    assert row.startswith(lab), row
+    assert row[10] != " " and row[9] == " ", row
+assert rows[-1].startswith("Cut card: after card 20 of 54"), rows[-1]
+' c4
+else
+    skipped "no script(1): no pty tests"
+fi
+
+# A provably fair round: the commitment, the deal that fairshuf verify and
+# examples/verify_deal.py recompute, --reveal, JSON's "fair" object.
+printf '%s\n' 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >s32.hex
+i=0
+: >s80.txt
+while [ $i -lt 80 ]; do printf '%02x' $((i * 7 % 256)) >>s80.txt; i=$((i + 1)); done
+{ cut -c 1-80 s80.txt; echo; cut -c 81- s80.txt; } >s80.hex # white space is ignored
+d f1 --server-seed-file=s32.hex --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker
+d f2 --server-seed-file=s32.hex --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker
+check "fair: exit 0" rc_is f1 0
+check "fair: deterministic" cmp -s f1.out f2.out
+$TO "$F" deal --server-seed-file=- --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker <s32.hex >f4.out 2>&1
+check "fair: the seed from standard input" cmp -s f1.out f4.out
+d f3 --server-seed-file=s32.hex --client-seed=alice --nonce=4 --players=2 --cards=2 --burn=1 --poker
+check "fair: another nonce deals otherwise" sh -c '! cmp -s f1.out f3.out'
+check "fair: labels" test "$(cut -d : -f 1 f1.out | tr '\n' '|')" = "Algorithm|Commitment|Client seed|Nonce|Burn|Player 1|Player 2|Rest|"
+py "fair: the commitment is SHA-256 of the seed" '
+import hashlib, sys
+seed = bytes.fromhex(open(sys.argv[1]).read())
+lines = dict(l.split(": ", 1) for l in open(sys.argv[2]).read().splitlines())
+assert lines["Commitment"] == hashlib.sha256(seed).hexdigest(), lines
+assert lines["Nonce"] == "3" and lines["Algorithm"] == "fairshuf-deal-v1"
+' s32.hex f1.out
+d fj --server-seed-file=s80.hex --client-seed='a "q" \ b' --nonce=18446744073709551615 --decks=2 --jokers=1 --players=3 --cards=4 --burn=2 --layout=blocks --format=json --reveal
+check "fair json: exit 0" rc_is fj 0
+py "fair json: the fair object" '
+import hashlib, json, sys
+o = json.load(open(sys.argv[1]))
+seed = "".join(open(sys.argv[2]).read().split())
+f = o["fair"]
+assert o["mode"] == "fair"
+assert list(f) == ["algorithm", "commitment", "server_seed", "client_seed", "nonce"], list(f)
+assert f["algorithm"] == "fairshuf-deal-v1" and f["server_seed"] == seed
+assert f["commitment"] == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+assert f["client_seed"] == "a \"q\" \\ b" and f["nonce"] == 2**64 - 1
+' fj.out s80.hex
+if [ -n "$PY" ] && [ -f "$(dirname "$0")/../../examples/verify_deal.py" ]; then
+    "$PY" "$(dirname "$0")/../../examples/verify_deal.py" --json fj.out >vp.out 2>&1
+    check "fair json: verify_deal.py says VALID" grep -q VALID vp.out
+fi
+if "$F" verify --help >/dev/null 2>&1; then
+    "$F" verify --json=fj.out >v.out 2>&1
+    check "fair json: fairshuf verify says VALID" test "$?" = 0
+    d fn --server-seed-file=s80.hex --decks=2 --jokers=1 --format=json
+    "$F" verify --json=fn.out --server-seed-file=s80.hex >v.out 2>&1
+    check "fair json, not revealed: verify with the seed file" test "$?" = 0
+    py "fair json: no server_seed without --reveal" '
+import json, sys
+assert "server_seed" not in json.load(open(sys.argv[1]))["fair"]
+' fn.out
+fi
+printf '%s' abc >short.hex
+bad_in "fair: short seed" "fairshuf: s32.hex: the server seed has 32 bytes; this shoe needs at least 63" --server-seed-file=s32.hex --decks=2
+bad_in "fair: malformed hex" "fairshuf: short.hex: malformed hex (the server seed)" --server-seed-file=short.hex
+bad_in "fair: no such file" "fairshuf: nofile: No such file or directory" --server-seed-file=nofile
+bad_in "fair: --client-seed alone" "fairshuf: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
+bad_in "fair: --reveal alone" "fairshuf: --reveal needs --server-seed-file (a provably fair round)" --reveal
+bad_in "fair: with --seed" "fairshuf: --seed and --server-seed-file exclude each other (a simulation or a provably fair round)" --seed=x --server-seed-file=s32.hex
+bad_in "fair: bad nonce" "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
+bad_in "fair: client seed of 257 bytes" "fairshuf: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"
+bad_in "fair: client seed not UTF-8 in JSON" "fairshuf: the client seed is not valid UTF-8 (JSON cannot carry it)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')" --format=json
+
+# Bad input.
+bad_in "unknown option" "fairshuf: unrecognized option '--bogus'
+$try" --bogus
+bad_in "zero players" "fairshuf: invalid number of players: '0' (1 to 52)" --players=0
+bad_in "too many players" "fairshuf: invalid number of players: '53' (1 to 52)" --players=53
+bad_in "players not a number" "fairshuf: invalid number of players: 'x' (1 to 52)" --players=x
+bad_in "more cards than the shoe" "fairshuf: 3 hands of 20 cards need 60 cards; the shoe holds 52" --players=3 --cards=20
+bad_in "hands and burn over the shoe" "fairshuf: 2 hands of 26 cards and the burn need 53 cards; the shoe holds 52" --players=2 --cards=26 --burn=1
+bad_in "-n over the shoe" "fairshuf: invalid card count: '53' (0 to 52)" -n 53
+bad_in "--cards over the shoe less the burn" "fairshuf: invalid card count: '52' (0 to 51)" --cards=52 --burn=1
+bad_in "-n with --players" "fairshuf: -n counts all the cards; with --players, give the cards a hand with --cards" -n 4 --players=2
+bad_in "zero decks" "fairshuf: invalid number of decks: '0' (1 to 82595524)" --decks=0
+bad_in "negative decks" "fairshuf: invalid number of decks: '-1' (1 to 82595524)" --decks=-1
+bad_in "three jokers" "fairshuf: invalid number of jokers: '3' (0 to 2)" --jokers=3
+bad_in "burn over the shoe" "fairshuf: invalid burn count: '53' (0 to 52)" --burn=53
+bad_in "penetration 0" "fairshuf: invalid penetration: '0' (1 to 52)" --penetration=0
+bad_in "penetration over the shoe" "fairshuf: invalid penetration: '105' (1 to 104)" --penetration=105 --decks=2
+bad_in "penetration not a number" "fairshuf: invalid penetration: '1e3' (1 to 52)" --penetration=1e3
+bad_in "unknown layout" "fairshuf: invalid layout: 'rows' (round-robin or blocks)" --layout=rows
+bad_in "unknown format" "fairshuf: invalid format: 'xml' (unicode, text or json)" --format=xml
+bad_in "huge number" "fairshuf: invalid card count: '99999999999999999999999' (0 to 52)" -n 99999999999999999999999
+bad_in "extra operand" "fairshuf: extra operand 'x'
+$try" x
+
+finish

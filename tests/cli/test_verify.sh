@@ -1,0 +1,210 @@
+#!/bin/sh
+# fairshuf verify: the vectors of docs/FAIRNESS.md, hands and burns in both
+# layouts, the deal JSON (file, stdin, with the revealed seed, tampered),
+# and every bad input (GNU-style "fairshuf: ..." message, exit 1).
+NAME=test_verify
+. "$(dirname "$0")/lib.sh"
+
+S1=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+C1=630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd
+D1="5h 7c 2d 5s 7h Td Jc 3s Qs Qd Jd Th 3d Ks Ad 3h 9h 4c 3c 8s Jh 7d Kc 4s 7s 6d 5c 8c Kd 2c 5d 2s 9s 9c 6h Js 4d Ah Tc 4h As 8d Ts 6s 6c 2h Qh Kh Ac Qc 8h 9d"
+S2=f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687f0e1d2c3b4a59687
+C2=6dde9e258487f14ccf87ea63efc2327dcbc912c12eb04544c292fea94731f059
+D2="8s Qd RJ 9d 8c Ks 4c Tc Js 6h 9c Ac 8h Kd 6d 7s As Qc 4h BJ 8d Ad 2c Kc Th 3d 2d Ts 4d 7c Jh Jc Ah 6c 3s Jd 9s 9h Qh 3h 6s 5h 2s Qs 7d Td 5c 7h 4s 3c 5d Kh 5s 2h"
+S3=0b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42678cb1d6fb20456a8fb4d9fe23486d92b7dc0126
+C3=94eb5de4943613fd048dc93393ab06877405faa39c11f53e9386083339833e7e
+S4=$(awk 'BEGIN { for (k = 0; k < 280; k++) printf "%02x", (131 * k + 7) % 256 }')
+C4=c6561263ef0a9cd07c57206526e45240a75f3e6ddaef92a37e5dde0996c2d0a2
+
+# v ARGS...: fairshuf verify ARGS; $T/v.out, $T/v.err, $T/v.rc.
+v() {
+    "$FAIRSHUF" verify "$@" >"$T/v.out" 2>"$T/v.err" </dev/null
+    echo $? >"$T/v.rc"
+}
+rc() { [ "$(cat "$T/v.rc")" = "$1" ]; }
+out_has() { grep -q -- "$1" "$T/v.out"; }
+err_is() { [ "$(cat "$T/v.err")" = "$1" ] || { echo "  stderr: $(cat "$T/v.err")" >&2; return 1; }; }
+sha() { printf %s "$1" | sha256sum | cut -d' ' -f1; }
+
+# --help, --version.
+v --help
+check "--help exits 0" rc 0
+check "--help lists --server-seed-file" out_has "--server-seed-file=F"
+for opt in server-seed server-seed-file commitment client-seed nonce decks jokers \
+    burn players cards layout json print-order; do
+    check "--help lists --$opt" out_has "--$opt"
+    check "man page documents verify --$opt" sh -c "sed 's/\\\\-/-/g' '$(dirname "$0")/../../docs/fairshuf.1' | grep -q -e '--$opt'"
+done
+v --version
+check "--version" sh -c "rc() { [ \$(cat '$T/v.rc') = 0 ]; }; rc && grep -q '^fairshuf ' '$T/v.out'"
+
+# Vectors 1-4: the order, VALID with every card.
+v --server-seed=$S1 --client-seed=player-1 --nonce=0 --print-order
+check "vector 1 order" [ "$(cat "$T/v.out")" = "$D1" ]
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 $D1
+check "vector 1 VALID" sh -c "[ \$(cat '$T/v.rc') = 0 ] && grep -q '^VALID: commitment $C1 matches; 52 of 52 cards checked' '$T/v.out'"
+v --server-seed=$S2 --commitment=$C2 --client-seed="Zoë 🂡" --nonce=1 --jokers=2 $D2
+check "vector 2 (jokers) VALID" rc 0
+v --server-seed=$S3 --client-seed=alice --nonce=42 --decks=2 --print-order
+check "vector 3 (2-deck shoe) order sha256" [ "$(sha "$(cat "$T/v.out")")" = 8323cdf4b0b7a80778e3a3a23064b783f276ebae5b015504d79c88c786ac76a8 ]
+D3=$(cat "$T/v.out")
+v --server-seed=$S3 --commitment=$C3 --client-seed=alice --nonce=42 --decks=2 $D3
+check "vector 3 VALID" rc 0
+v --server-seed=$S4 --nonce=18446744073709551615 --decks=8 --print-order
+check "vector 4 (8-deck shoe, 280-byte seed) order sha256" [ "$(sha "$(cat "$T/v.out")")" = 71256382aaa68b130f9cbafca01e227c0ce37536292e10cccbe2a14bbaf0d710 ]
+D4=$(cat "$T/v.out")
+v --server-seed=$S4 --commitment=$C4 --nonce=18446744073709551615 --decks=8 $D4
+check "vector 4 VALID (416 cards)" sh -c "[ \$(cat '$T/v.rc') = 0 ] && grep -q '416 of 416 cards checked' '$T/v.out'"
+v --server-seed=$S4 --commitment=$(echo $C4 | tr a-f A-F) --nonce=18446744073709551615 --decks=8 5d 8h
+check "upper-case commitment accepted" rc 0
+
+# Not valid: a wrong card, a wrong commitment, a wrong nonce or client seed.
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 5h 7c 2d 5s 7d
+check "wrong card: exit 1" rc 1
+check "wrong card: position and both cards" out_has "^NOT VALID: card 5 (deal position 5) differs: dealt 7d, the server seed gives 7h; 1 of 5 cards differ$"
+check "wrong card: no VALID line" sh -c "! grep -q '^VALID' '$T/v.out'"
+v --server-seed=$S1 --commitment=$C2 --client-seed=player-1 5h
+check "commitment mismatch: exit 1" rc 1
+check "commitment mismatch: both hashes" out_has "^NOT VALID: commitment mismatch: SHA-256 of the server seed is $C1, the commitment is $C2$"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-2 5h 7c 2d
+check "other client seed: NOT VALID" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^NOT VALID: card' '$T/v.out'"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --nonce=1 5h 7c 2d
+check "other nonce: NOT VALID" rc 1
+# Swapped two cards: the first differing deal position is named.
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 5h 7c 5s 2d
+check "swap: first position" out_has "card 3 (deal position 3) differs: dealt 5s, the server seed gives 2d; 2 of 4"
+
+# Burn and hands. Deal order (vector 1): 5h | 7c 2d 5s 7h Td Jc | ...
+# round-robin, 2 players x 3 cards after 1 burn: hand 1 = 7c 5s Td,
+# hand 2 = 2d 7h Jc; blocks: hand 1 = 7c 2d 5s, hand 2 = 7h Td Jc.
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 5h 7c 5s Td 2d 7h Jc 3s
+check "round-robin hands VALID" rc 0
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --layout=blocks 5h 7c 2d 5s 7h Td Jc 3s
+check "blocks hands VALID" rc 0
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 5h 7c 2d 5s 7h Td Jc
+check "blocks order under round-robin: NOT VALID" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'hand 2 card 1 (deal position 3) differs: dealt 7h, the server seed gives 2d; 4 of 7 cards differ' '$T/v.out'"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=2 5h 7c 2d
+check "burn only VALID" rc 0
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 9d
+check "wrong burn card named" out_has "burn card 1 (deal position 1) differs: dealt 9d, the server seed gives 5h"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 A♥ 7♣
+check "unicode names accepted" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'card 1 (deal position 1) differs: dealt Ah, the server seed gives 5h' '$T/v.out'"
+
+# Seed file: hex with whitespace.
+printf '%s\n' "$S3" | fold -w 16 | sed 's/^/  /' >"$T/seed.hex"
+v --server-seed-file="$T/seed.hex" --commitment=$C3 --client-seed=alice --nonce=42 --decks=2 $D3
+check "seed file with whitespace" rc 0
+
+# JSON, as `fairshuf deal --format json` prints it (schema fairshuf-deal/1).
+# json FILE DECKS JOKERS PLAYERS CARDS LAYOUT BURN ORDER CLIENT NONCE COMMIT [SEED]
+json() {
+    python3 - "$@" <<'PYEOF'
+import json, sys
+f, decks, jokers, players, cards, layout, burn, order, client, nonce, commit = sys.argv[1:12]
+seed = sys.argv[12] if len(sys.argv) > 12 else None
+decks, jokers, players, cards, burn, nonce = map(int, (decks, jokers, players, cards, burn, nonce))
+d = order.split()
+hands = [[None] * cards for _ in range(players)]
+for p in range(players):
+    for c in range(cards):
+        pos = burn + (p * cards + c if layout == "blocks" else c * players + p)
+        hands[p][c] = d[pos]
+fair = {"algorithm": "fairshuf-deal-v1", "commitment": commit}
+if seed: fair["server_seed"] = seed
+fair["client_seed"] = client
+fair["nonce"] = nonce
+doc = {"schema": "fairshuf-deal/1", "decks": decks, "jokers": jokers,
+       "cards_in_shoe": (52 + jokers) * decks, "players": players,
+       "cards_per_hand": cards, "layout": layout, "burn": d[:burn],
+       "hands": hands, "rest": d[burn + players * cards:], "penetration": None,
+       "mode": "fair", "fair": fair}
+open(f, "w").write(json.dumps(doc))
+PYEOF
+}
+if command -v python3 >/dev/null 2>&1; then
+    json "$T/j1.json" 1 0 4 2 round-robin 1 "$D1" player-1 0 $C1
+    v --server-seed=$S1 --json="$T/j1.json"
+    check "JSON round-robin VALID" sh -c "[ \$(cat '$T/v.rc') = 0 ] && grep -q '52 of 52 cards checked' '$T/v.out'"
+    json "$T/j2.json" 1 2 3 5 blocks 3 "$D2" "Zoë 🂡" 1 $C2 $S2
+    v --json="$T/j2.json"
+    check "JSON with jokers, blocks, the revealed seed inside" rc 0
+    "$FAIRSHUF" verify --json=- <"$T/j2.json" >"$T/v.out" 2>"$T/v.err"
+    check "JSON from standard input" [ $? = 0 ]
+    json "$T/j3.json" 8 0 7 2 round-robin 1 "$D4" "" 18446744073709551615 $C4
+    v --server-seed=$S4 --json="$T/j3.json"
+    check "JSON 8-deck shoe, nonce 2^64-1" rc 0
+    # Tampered: two cards of hand 1 swapped.
+    sed 's/"hands": \[\["7c", "Td"/"hands": [["Td", "7c"/' "$T/j1.json" >"$T/j1t.json"
+    v --server-seed=$S1 --json="$T/j1t.json"
+    check "tampered JSON: NOT VALID, first position" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^NOT VALID: hand 1 card 1 (deal position 2) differs: dealt Td, the server seed gives 7c; 2 of 52 cards differ' '$T/v.out'"
+    v --server-seed=$S1 --commitment=$C2 --json="$T/j1.json"
+    check "JSON: --commitment disagrees" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^NOT VALID: commitment mismatch: the JSON says' '$T/v.out'"
+    v --server-seed=$S1 --nonce=3 --json="$T/j1.json"
+    check "JSON: --nonce disagrees" out_has "^NOT VALID: nonce mismatch"
+    v --server-seed=$S1 --json="$T/j2.json"
+    check "JSON: the revealed seed is not the seed given" out_has "^NOT VALID: server seed mismatch"
+    v --server-seed=$S1 --json="$T/j1.json" 5h
+    check "JSON and CARDs: usage error" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q \"Try 'fairshuf verify --help'\" '$T/v.err'"
+    printf '{"schema":"fairshuf-deal/1","decks":1' >"$T/bad.json"
+    v --server-seed=$S1 --json="$T/bad.json"
+    check "malformed JSON" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: .*bad.json: malformed JSON at byte' '$T/v.err'"
+    sed 's/"fair": {[^}]*}/"fair": null/; s/"mode": "fair"/"mode": "os"/' "$T/j1.json" >"$T/os.json"
+    v --server-seed=$S1 --json="$T/os.json"
+    check "JSON of a non-fair deal" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'not a provably fair deal' '$T/v.err'"
+    sed 's/"Ad"/"Zz"/' "$T/j1.json" >"$T/unk.json"
+    v --server-seed=$S1 --json="$T/unk.json"
+    check "JSON with an unknown card" err_is "fairshuf: unknown card: 'Zz'"
+else
+    skipped "JSON checks need python3 to write the documents"
+fi
+
+# Bad input: message and exit 1.
+v --server-seed=0g$S1 --commitment=$C1
+check "malformed hex" err_is "fairshuf: malformed hex in --server-seed"
+v --server-seed=${S1}0 --commitment=$C1
+check "odd hex digits" err_is "fairshuf: malformed hex in --server-seed"
+v --server-seed=00112233 --commitment=$C1
+check "seed shorter than 32 bytes" err_is "fairshuf: server seed too short: 4 bytes (at least 32)"
+v --server-seed=$S1 --commitment=$C1 --decks=2
+check "seed too short for the game" err_is "fairshuf: server seed too short for this game: 32 bytes, 2 decks with 0 jokers need at least 63"
+v --server-seed=$S1 --commitment=abc
+check "malformed commitment" err_is "fairshuf: malformed commitment in --commitment: 'abc' (64 hex digits)"
+v --server-seed=$S1 --commitment=$C1 5h Xs
+check "unknown card" err_is "fairshuf: unknown card: 'Xs'"
+v --server-seed=$S1 --commitment=$C1 RJ
+check "joker not in the shoe" err_is "fairshuf: card 'RJ' is not in this shoe (0 jokers per deck)"
+v --server-seed=$S1 --commitment=$C1 --players=0 --cards=2
+check "zero players" err_is "fairshuf: invalid number of players: '0' (1 to 52)"
+v --server-seed=$S1 --commitment=$C1 --players=9 --cards=6
+check "more cards than the shoe (hands)" err_is "fairshuf: more cards than the shoe holds: 0 burned and 9 hands of 6, the shoe holds 52"
+v --server-seed=$S1 --commitment=$C1 $D1 5h
+check "more cards than the shoe (arguments)" err_is "fairshuf: 53 cards given, more than the shoe holds (52)"
+v --server-seed=$S1 --commitment=$C1 --client-seed="$(printf '%0257d' 0)"
+check "client seed over 256 bytes" err_is "fairshuf: client seed longer than 256 bytes"
+v --server-seed=$S1 --commitment=$C1 --client-seed="$(printf '%0256d' 0)"
+check "client seed of 256 bytes accepted" rc 0
+v --server-seed=$S1 --commitment=$C1 --nonce=18446744073709551616
+check "nonce over 2^64-1" err_is "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)"
+v --server-seed=$S1 --commitment=$C1 --nonce=-1
+check "negative nonce" rc 1
+v --server-seed=$S1 --commitment=$C1 --jokers=3
+check "three jokers" err_is "fairshuf: invalid number of jokers: '3' (0 to 2)"
+v --server-seed=$S1 --commitment=$C1 --decks=0
+check "zero decks" rc 1
+v --server-seed=$S1 --commitment=$C1 --players=2 --cards=2 --layout=spiral
+check "bad layout" err_is "fairshuf: invalid layout: 'spiral' (round-robin or blocks)"
+v --server-seed=$S1 --commitment=$C1 --players=2
+check "--players without --cards" err_is "fairshuf: --players needs --cards (cards per hand)"
+v --server-seed=$S1 5h
+check "no commitment" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: the commitment is required' '$T/v.err'"
+v --commitment=$C1 5h
+check "no seed" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: the revealed server seed is required' '$T/v.err'"
+v --server-seed=$S1 --server-seed-file="$T/seed.hex" --commitment=$C1
+check "both seed options" rc 1
+v --server-seed-file="$T/nonexistent" --commitment=$C1
+check "missing seed file" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: .*nonexistent: No such file or directory' '$T/v.err'"
+v --bogus
+check "unknown option" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q \"^Try 'fairshuf verify --help' for more information.\" '$T/v.err'"
+v --server-seed=$S1 --commitment=$C1 --decks=2 --print-order
+check "refused seed also for --print-order" rc 1
+finish

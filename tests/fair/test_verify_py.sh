@@ -1,0 +1,140 @@
+#!/bin/sh
+# examples/verify_deal.py (Python standard library, written from the text of
+# docs/FAIRNESS.md) against the C library (fsh_fair_order through
+# `test_fair order`) and `fairshuf verify`: random sets (numbered faces,
+# decks with 0-2 jokers, shoes up to 8 decks), seed lengths at and above the
+# minimum (several segments, a short last one), random client seeds (UTF-8,
+# up to 256 bytes), random nonces up to 2^64 - 1; short seeds refused by
+# both. Skipped without python3.
+NAME=test_verify_py
+. "$(dirname "$0")/../cli/lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PY=$ROOT/examples/verify_deal.py
+helper=
+for h in "$(dirname "$FAIRSHUF")/tests/test_fair" "$(dirname "$FAIRSHUF")/build/tests/test_fair"; do
+    [ -x "$h" ] && { helper=$h; break; }
+done
+if ! command -v python3 >/dev/null 2>&1; then
+    skipped "python3 not installed"
+    finish
+    exit $?
+fi
+if [ -z "$helper" ]; then
+    bad "no test_fair helper beside $FAIRSHUF"
+    finish
+    exit $?
+fi
+
+# 1. Many random inputs, one Python process; prints "ok N" or failures.
+cases=300
+[ "$slow" = 1 ] && cases=60
+python3 - "$PY" "$helper" "$cases" >"$T/py.out" 2>&1 <<'PYEOF'
+import importlib.util, random, subprocess, sys
+spec = importlib.util.spec_from_file_location("verify_deal", sys.argv[1])
+v = importlib.util.module_from_spec(spec); spec.loader.exec_module(v)
+helper, cases = sys.argv[2], int(sys.argv[3])
+rnd = random.Random(20261123)
+alphabet = "abcXYZ 019-_é€🂡"
+ok = bad = 0
+for case in range(cases):
+    kind = rnd.randrange(4)
+    if kind == 0:
+        faces, copies = rnd.randint(1, 70), rnd.randint(1, 3)
+    elif kind == 1:
+        faces, copies = 52 + rnd.randint(0, 2), 1
+    elif kind == 2:
+        faces, copies = 52 + rnd.randint(0, 2), rnd.randint(2, 8)
+    else:
+        faces, copies = rnd.randint(1, 6), rnd.randint(1, 4)
+    need = v.seed_min(faces, copies)
+    r = rnd.random()
+    if r < 0.1:
+        L = need - rnd.randint(1, min(need, 5))
+    elif r < 0.3:
+        L = need
+    else:
+        L = need + rnd.randint(0, 100)
+    seed = bytes(rnd.randrange(256) for _ in range(L))
+    client = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40)))
+    if rnd.random() < 0.05:
+        client = "x" * 256
+    cb = client.encode()
+    if len(cb) > 256:
+        client = client[:60]; cb = client.encode()
+    nonce = rnd.choice([0, 1, 2**64 - 1, rnd.randrange(2**64), rnd.randrange(1000)])
+    out = subprocess.run([helper, "order", str(faces), str(copies), seed.hex(), client, str(nonce)],
+                         capture_output=True, text=True).stdout.strip()
+    try:
+        want = " ".join(map(str, v.deal_order(seed, cb, nonce, faces, copies)))
+    except v.BadInput as e:
+        want = "refused"
+        out = "refused" if out.startswith("error -7") else out
+    if out == want:
+        ok += 1
+    else:
+        bad += 1
+        print("MISMATCH faces=%d copies=%d L=%d client=%r nonce=%d\n  C:  %s\n  py: %s"
+              % (faces, copies, L, client, nonce, out[:200], want[:200]))
+print("ok", ok, "bad", bad)
+PYEOF
+if grep -q "^ok $cases bad 0$" "$T/py.out"; then ok; else bad "C and Python differ: $(head -c 2000 "$T/py.out")"; fi
+
+# 2. The script as a player runs it: vector 3 of docs/FAIRNESS.md.
+S3=0b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42678cb1d6fb20456a8fb4d9fe23486d92b7dc0126
+C3=94eb5de4943613fd048dc93393ab06877405faa39c11f53e9386083339833e7e
+python3 "$PY" --server-seed "$S3" --commitment "$C3" --client-seed alice --nonce 42 --decks 2 \
+    Jd 8s 4s Qc 7h >"$T/o" 2>"$T/e"
+check "py: vector 3 VALID" grep -q "^VALID: 5 of 104 cards checked" "$T/o"
+python3 "$PY" --server-seed "$S3" --commitment "$C3" --client-seed alice --nonce 42 --decks 2 \
+    Jd 8s 4s Qc 7d >"$T/o" 2>"$T/e"
+rc=$?
+check "py: wrong card exit 1" [ "$rc" = 1 ]
+check "py: wrong card named" grep -q "^NOT VALID: card 5 differs: dealt 7d, the server seed gives 7h; 1 of 5 cards differ" "$T/o"
+python3 "$PY" --server-seed "$S3" --commitment "${C3%?}0" --client-seed alice --nonce 42 --decks 2 >"$T/o" 2>"$T/e"
+rc=$?
+check "py: commitment mismatch" sh -c "[ $rc = 1 ] && grep -q '^NOT VALID: commitment mismatch' '$T/o'"
+python3 "$PY" --server-seed "$S3" --client-seed alice --nonce 42 --decks 2 --order >"$T/o"
+check "py: order line sha256" sh -c "printf %s \"\$(cat '$T/o')\" | sha256sum | grep -q ^8323cdf4b0b7a807"
+python3 "$PY" --server-seed 00ff --decks 1 >"$T/o" 2>"$T/e"
+rc=$?
+check "py: short seed refused" sh -c "[ $rc = 1 ] && grep -q 'too short' '$T/e'"
+python3 "$PY" --server-seed 0g --decks 1 >"$T/o" 2>"$T/e"
+rc=$?
+check "py: malformed hex" sh -c "[ $rc = 1 ] && grep -q 'malformed hex' '$T/e'"
+
+# The deal JSON (blocks, jokers, the revealed seed inside), and tampered.
+python3 - "$T/deal.json" <<'PYEOF'
+import json, sys
+d = "8s Qd RJ 9d 8c Ks 4c Tc Js 6h 9c Ac 8h Kd 6d 7s As Qc 4h BJ 8d Ad 2c Kc Th 3d 2d Ts 4d 7c Jh Jc Ah 6c 3s Jd 9s 9h Qh 3h 6s 5h 2s Qs 7d Td 5c 7h 4s 3c 5d Kh 5s 2h".split()
+P, K, B = 3, 5, 3
+hands = [[d[B + p * K + c] for c in range(K)] for p in range(P)]
+json.dump({"schema": "fairshuf-deal/1", "decks": 1, "jokers": 2, "cards_in_shoe": 54, "players": P,
+           "cards_per_hand": K, "layout": "blocks", "burn": d[:B], "hands": hands, "rest": d[B + P * K:],
+           "penetration": None, "mode": "fair",
+           "fair": {"algorithm": "fairshuf-deal-v1",
+                    "commitment": "6dde9e258487f14ccf87ea63efc2327dcbc912c12eb04544c292fea94731f059",
+                    "server_seed": "f0e1d2c3b4a59687" * 4, "client_seed": "Zo\u00eb \U0001f0a1", "nonce": 1}},
+          open(sys.argv[1], "w"))
+PYEOF
+python3 "$PY" --json "$T/deal.json" >"$T/o" 2>"$T/e"
+rc=$?
+check "py: deal JSON VALID" sh -c "[ $rc = 0 ] && grep -q '^VALID: 54 of 54' '$T/o'"
+sed 's/"Qd"/"Kd"/' "$T/deal.json" >"$T/deal2.json"
+python3 "$PY" --json "$T/deal2.json" >"$T/o" 2>"$T/e"
+check "py: tampered JSON NOT VALID" grep -q "^NOT VALID: card 2 differs: dealt Kd, the server seed gives Qd" "$T/o"
+"$FAIRSHUF" verify --json="$T/deal.json" >"$T/o" 2>"$T/e"
+check "fairshuf verify: the same JSON VALID" grep -q "^VALID: commitment 6dde9e25" "$T/o"
+
+# 3. verify_deal.py and `fairshuf verify --print-order` agree.
+for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡"; do
+    set -- $c
+    cs=$4
+    [ "$cs" = - ] && cs=
+    seed=$(python3 -c 'import os; print(os.urandom(300).hex())')
+    py=$(python3 "$PY" --server-seed "$seed" --decks "$1" --jokers "$2" --nonce "$3" \
+        --client-seed "$cs" --order 2>&1)
+    cc=$("$FAIRSHUF" verify --server-seed="$seed" --decks="$1" --jokers="$2" \
+        --nonce="$3" --client-seed="$cs" --print-order 2>&1)
+    check "verify and python agree ($c)" [ "$py" = "$cc" ]
+done
+finish
