@@ -8,7 +8,8 @@
     X(FSH_EENTROPY, "seed too short to reach every outcome")                       \
     X(FSH_EEMPTY, "nothing left to deal or draw")                                            \
     X(FSH_ECALLBACK, "random callback returned a value out of range")          \
-    X(FSH_ESYSRAND, "OS random source unavailable")
+    X(FSH_ESYSRAND, "OS random source unavailable")                            \
+    X(FSH_ENOHWRAND, "no hardware entropy source for an operation beyond 256 bits")
 
 const char *fsh_strerror(int status)
 {
