@@ -88,13 +88,17 @@ int fsh_rng_plan_ordered(const fsh_rng *rng, uint64_t last, uint64_t k,
     if (!fsh_rng_mixable(rng))
         return fsh_ordered_fits(last, k, rng->entropy_bits) ? FSH_OK
                                                              : FSH_EENTROPY;
-    if (fsh_ordered_fits(last, k, 256))
+    /* A shuffle (k >= last) of more than 57 never fits: skip the walk. */
+    if ((k < last || last < 57) && fsh_ordered_fits(last, k, 256))
         return FSH_OK;
+    int can_mix = (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
+                  fsh_hw_available();
+    if (!can_mix && (fsh_rng_reach_flags(rng) & FSH_REACH_KEY))
+        return FSH_OK; /* bounded by the key, whatever the count */
     uint64_t maxg = max_groups(rng);
     uint64_t g = fsh_reach_groups(last, k, maxg);
     int over = g > maxg;
-    if (!over && (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
-        fsh_hw_available()) {
+    if (!over && can_mix) {
         *groups = g;
         return FSH_OK;
     }
