@@ -111,8 +111,8 @@ FSH_API const char *fsh_strerror(int status);
  *   stream and 256 new hardware bits, so the randomness behind that one
  *   call carries at least b bits. How far it goes is the rng's reach policy
  *   (fsh_rng_set_reach) and its hardware cap (fsh_rng_set_hw_cap): by
- *   default up to 65,536 hardware bits per call (shuffles of up to 5,967
- *   elements here; about 2 ms of RDSEED), and above that the call runs
+ *   default up to 65,536 hardware bits per call (shuffles of up to 5,808
+ *   elements; about 2 ms of RDSEED here), and above that the call runs
  *   bounded by the key, as every 256-bit generator is; without a hardware
  *   source, calls with 256 < b that the cap covers fail with FSH_ENOHWRAND.
  *   docs/FAIRNESS.md ("Reachability") has the rule and the figures.
@@ -247,9 +247,10 @@ FSH_API unsigned fsh_rng_get_reach(const fsh_rng *rng);
 
 /* Most hardware bits one call may mix in (a multiple of 256 is used:
    256 per group after the first). Default FSH_HW_CAP_DEFAULT = 65,536:
-   shuffles up to 5,967 elements, ordered samples and decks of as many
-   outcomes, about 2 ms of RDSEED at 33 Mbit/s. A 10^6-element shuffle
-   needs about 18.5 Mbit (0.56 s of RDSEED here). Kept across re-keying. */
+   shuffles up to 5,808 elements (ordered samples: as many outcomes), at
+   most about 2 ms of RDSEED (33 to 83 Mbit/s measured). A 10^6-element
+   shuffle needs about 18.5 Mbit (0.45 to 0.74 s with the cap raised).
+   Kept across re-keying. */
 #define FSH_HW_CAP_DEFAULT ((uint64_t)65536)
 FSH_API FSH_NODISCARD int fsh_rng_set_hw_cap(fsh_rng *rng, uint64_t bits);
 FSH_API uint64_t fsh_rng_get_hw_cap(const fsh_rng *rng);
@@ -295,7 +296,7 @@ FSH_API unsigned fsh_rng_entropy_bits(const fsh_rng *rng);
 /* Largest n whose every order the rng reaches (a shuffle of it is
    accepted and not key-bound): 8 * seed bytes decide for a seeded rng (57
    at 256 bits); an OS-keyed ChaCha rng with FSH_REACH_FULL and a hardware
-   source: the largest n its hardware cap covers (5,967 by default), else
+   source: the largest n its hardware cap covers (5,808 by default), else
    57; SIZE_MAX for simulation grade and callback sources; 0 when unkeyed
    or NULL. */
 FSH_API size_t fsh_rng_max_fair_n(const fsh_rng *rng);
@@ -394,7 +395,8 @@ FSH_API FSH_NODISCARD int fsh_permutation_u32(fsh_rng *rng, uint32_t *out,
 /* Apply the record permutation of n elements of size bytes at base, on up
    to threads threads (0 = all online cores); the output does not depend on
    threads. Reachability as fsh_shuffle (n! <= 2^bits unless simulation
-   grade). Above FSH_RECORDS_SMALL it allocates a copy of the array and the
+   grade; a mixing or direct-mode rng gets fsh_shuffle itself at every n,
+   since the keyed buckets would bound it by their 256-bit key). Above FSH_RECORDS_SMALL it allocates a copy of the array and the
    bucket ids (FSH_ENOMEM leaves the array unchanged). */
 FSH_API FSH_NODISCARD int fsh_shuffle_records(fsh_rng *rng, void *base,
                                               size_t n, size_t size,
@@ -527,7 +529,10 @@ FSH_API void fsh_rangeperm_free(fsh_rangeperm *perm);
    [drawn, n-1]); FSH_EEMPTY once all n values were drawn. Expected O(1).
    FSH_EENTROPY (nothing drawn) if the rng cannot reach every ordered
    prefix drawn so far, this draw included: d draws of n values need
-   n!/(n-d)! <= 2^bits. */
+   n!/(n-d)! <= 2^bits. A mixing rng (OS-keyed ChaCha) re-keys from 256
+   hardware bits at each draw where the prefix's current group would pass
+   2^256 outcomes, or fails as its policy says (FSH_ENOHWRAND), see
+   Reachability. */
 FSH_API FSH_NODISCARD int fsh_rangeperm_next(fsh_rng *rng,
                                              fsh_rangeperm *perm,
                                              uint64_t *out);
@@ -545,8 +550,10 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
 /* out[0..k) = k distinct values of [lo, hi] in uniformly random order, the
    first k steps of an fsh_rangeperm: O(k) time and memory for any range
    (the full 64-bit range works). k larger than the range, or lo > hi, is
-   FSH_EINVAL; FSH_EENTROPY (out untouched) unless n!/(n-k)! <= 2^bits for
-   the range's n values. */
+   FSH_EINVAL; the reachability rule of fsh_permutation applies with
+   n!/(n-k)! outcomes (a seeded rng: FSH_EENTROPY unless n!/(n-k)! <=
+   2^bits; an OS-keyed one mixes hardware entropy beyond 2^256 or returns
+   FSH_ENOHWRAND), out untouched on any failure. */
 FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
                                            size_t k, uint64_t lo, uint64_t hi);
 
