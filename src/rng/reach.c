@@ -79,6 +79,25 @@ static int key_bound_or(const fsh_rng *rng, int over)
     return fl & FSH_REACH_FULL ? FSH_ENOHWRAND : FSH_EENTROPY;
 }
 
+/* 1 when the k draws over last + 1 items surely need more than max groups:
+   their product is at least 2^lb and each group holds at most 2^256, so
+   lb > 256 max means more than max groups. lb: n! >= sqrt(2 pi n)
+   (n/e)^n for a shuffle (k >= last), else (last + 2 - k)^k. One bit of
+   margin absorbs rounding; near the boundary the exact count decides. Keeps the count
+   (a walk over the draws) off large calls above the cap. */
+static int surely_over(uint64_t last, uint64_t k, uint64_t max)
+{
+    double lb;
+    if (k >= last) {
+        double n = (double)last + 1;
+        lb = n * (log2(n) - 1.4426950408889634) +
+             0.5 * log2(2 * 3.14159265358979323846 * n);
+    } else {
+        lb = (double)k * log2((double)(last - k) + 2);
+    }
+    return lb > 256.0 * (double)max + 1;
+}
+
 int fsh_rng_plan_ordered(const fsh_rng *rng, uint64_t last, uint64_t k,
                          uint64_t *groups)
 {
@@ -96,7 +115,8 @@ int fsh_rng_plan_ordered(const fsh_rng *rng, uint64_t last, uint64_t k,
     if (!can_mix && (fsh_rng_reach_flags(rng) & FSH_REACH_KEY))
         return FSH_OK; /* bounded by the key, whatever the count */
     uint64_t maxg = max_groups(rng);
-    uint64_t g = fsh_reach_groups(last, k, maxg);
+    uint64_t g = surely_over(last, k, maxg) ? maxg + 1
+                                            : fsh_reach_groups(last, k, maxg);
     int over = g > maxg;
     if (!over && can_mix) {
         *groups = g;
