@@ -14,6 +14,7 @@
 #include "check.h"
 #include "fairshuf.h"
 #include "rng/hwrand.h"
+#include "rng/rng.h"
 #include "shuffle/fy.h"
 
 #include <stdlib.h>
@@ -514,6 +515,86 @@ static void test_real_hardware(void)
     fake_on(1, 0);
 }
 
+/* The helper the deck will call (src/rng: fsh_rng_reach_begin / _next):
+   a lazy Fisher-Yates dealing 416 distinct cards in hands of 7, with
+   batched dice drawn ahead as the deck does, dropped at each reseed. */
+typedef struct mini_deck {
+    uint32_t cards[416];
+    size_t n, remaining;
+    fsh_reach_state reach;
+} mini_deck;
+
+static int mini_deal(fsh_rng *rng, mini_deck *d, uint32_t *out, size_t k)
+{
+    fsh_mix m;
+    int rc = fsh_rng_reach_begin(rng, &d->reach, &m, d->n - 1,
+                                 d->n - d->remaining, k);
+    if (rc != FSH_OK)
+        return rc;
+    for (size_t i = 0; i < k; i++) {
+        size_t r = d->remaining;
+        (void)fsh_rng_reach_next(rng, &d->reach, &m, r - 1);
+        uint64_t j;
+        if ((rc = fsh_uniform(rng, &j, r)) != FSH_OK)
+            break;
+        uint32_t c = d->cards[j];
+        d->cards[j] = d->cards[r - 1];
+        d->cards[r - 1] = c;
+        d->remaining = r - 1;
+        out[i] = c;
+    }
+    fsh_mix_done(&m);
+    return rc;
+}
+
+static void test_deck_helper(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    static mini_deck d;
+    uint32_t out[416];
+    for (int absent = 0; absent < 2; absent++) {
+        fake_on(!absent, 0);
+        d.n = d.remaining = 416;
+        for (uint32_t i = 0; i < 416; i++)
+            d.cards[i] = i;
+        fsh_reach_state_init(&d.reach);
+        meter a = read_meter(rng);
+        size_t dealt = 0;
+        int rc = FSH_OK;
+        while (dealt < 416) {
+            size_t k = 416 - dealt < 7 ? 416 - dealt : 7;
+            if ((rc = mini_deal(rng, &d, out + dealt, k)) != FSH_OK)
+                break;
+            dealt += k;
+            /* After each hand, the hardware bits are those of the prefix's
+               groups. */
+            CHECK_EQ(read_meter(rng).hw - a.hw,
+                     256 * (groups(415, dealt) - 1));
+        }
+        if (absent) {
+            /* The hand that would cross 2^256 outcomes is refused whole
+               (nothing dealt from it). */
+            CHECK_EQ(rc, FSH_ENOHWRAND);
+            CHECK(dealt > 0 && dealt < 60);
+            CHECK(groups(415, dealt) == 1 && groups(415, dealt + 7) == 2);
+            CHECK_EQ(d.remaining, 416 - dealt);
+        } else {
+            CHECK_EQ(rc, FSH_OK);
+            CHECK_EQ(read_meter(rng).hw - a.hw, 3072);
+            char seen[416] = {0};
+            int ok = 1;
+            for (size_t i = 0; i < 416; i++) {
+                ok &= out[i] < 416 && !seen[out[i]];
+                seen[out[i] % 416] = 1;
+            }
+            CHECK(ok);
+        }
+    }
+    fake_on(1, 0);
+    fsh_rng_free(rng);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Certified source: every draw from the caller's words                     */
 
@@ -605,6 +686,7 @@ int main(void)
     test_absent();
     test_seeded();
     test_samples();
+    test_deck_helper();
     test_uniform_mixed();
     test_real_hardware();
     test_direct();

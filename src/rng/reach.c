@@ -152,12 +152,20 @@ void fsh_rng_reseed(fsh_rng *rng, const uint64_t hw[4])
     sodium_memzero(in, sizeof in);
 }
 
-int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
+static void mix_init(fsh_mix *m)
 {
     fsh_reach_acc_init(&m->acc);
-    m->groups = groups;
+    m->groups = 1;
     m->heap = NULL;
     m->hw = m->stack;
+    m->nwords = 0;
+    m->track = 0;
+}
+
+int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
+{
+    mix_init(m);
+    m->groups = groups;
     if (groups <= 1)
         return FSH_OK;
     uint64_t words = 4 * (groups - 1);
@@ -169,6 +177,7 @@ int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
             return FSH_ENOMEM;
         m->hw = m->heap;
     }
+    m->nwords = (size_t)words;
     int rc = fsh_hw_words(m->hw, (size_t)words);
     if (rc != FSH_OK) {
         fsh_mix_done(m);
@@ -180,13 +189,12 @@ int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
 
 void fsh_mix_done(fsh_mix *m)
 {
-    if (m->heap != NULL) {
-        sodium_memzero(m->heap, (size_t)(4 * (m->groups - 1)) * sizeof(uint64_t));
-        free(m->heap);
-        m->heap = NULL;
-    } else {
-        sodium_memzero(m->stack, sizeof m->stack);
-    }
+    uint64_t *base = m->heap != NULL ? m->heap : m->stack;
+    if (m->nwords > 0)
+        sodium_memzero(base, m->nwords * sizeof(uint64_t));
+    free(m->heap);
+    m->heap = NULL;
+    m->nwords = 0;
     m->hw = m->stack;
 }
 
@@ -197,42 +205,72 @@ void fsh_reach_state_init(fsh_reach_state *st)
     st->keybound = 0;
 }
 
-int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st, uint64_t last,
-                       uint64_t k)
+int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                        uint64_t last, uint64_t k0, uint64_t k)
 {
-    if (rng->max_fair_n == SIZE_MAX)
+    mix_init(m);
+    if (k == 0 || rng->max_fair_n == SIZE_MAX)
         return FSH_OK;
     if (!fsh_rng_mixable(rng))
-        return fsh_rng_check_ordered(rng, last, k);
+        return fsh_rng_check_ordered(rng, last, k0 + k);
     if (st->keybound)
         return FSH_OK;
-    uint64_t m1 = last - (k - 1);
+    /* The group boundaries among these k draws. */
     fsh_reach_acc a = st->acc;
-    if (fsh_reach_acc_take(&a, m1)) {
-        st->acc = a;
+    uint64_t r = 0;
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t m1 = last - (k0 + i);
+        if (!fsh_reach_acc_take(&a, m1)) {
+            r++;
+            fsh_reach_acc_init(&a);
+            (void)fsh_reach_acc_take(&a, m1);
+        }
+    }
+    if (r == 0) {
+        m->track = 1;
         return FSH_OK;
     }
-    /* This draw opens group reseeds + 2. */
-    int over = st->reseeds + 2 > max_groups(rng);
+    int over = st->reseeds + r + 1 > max_groups(rng);
     if (!over && (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
         fsh_hw_available()) {
-        uint64_t hw[4];
-        int rc = fsh_hw_words(hw, 4);
-        if (rc == FSH_OK) {
-            fsh_rng_reseed(rng, hw);
-            sodium_memzero(hw, sizeof hw);
-            st->reseeds++;
-            fsh_reach_acc_init(&st->acc);
-            (void)fsh_reach_acc_take(&st->acc, m1);
-            return FSH_OK;
-        }
-        if (!(fsh_rng_reach_flags(rng) & FSH_REACH_KEY))
+        int rc = fsh_mix_prepare(rng, m, r + 1);
+        if (rc != FSH_OK)
             return rc;
+        if (m->groups > 1)
+            m->track = 1;
+        else /* the source failed; the key bound is accepted */
+            st->keybound = 1;
+        return FSH_OK;
     }
     int rc = key_bound_or(rng, over);
     if (rc == FSH_OK)
         st->keybound = 1;
     return rc;
+}
+
+int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                       uint64_t m1)
+{
+    if (!m->track || fsh_reach_acc_take(&st->acc, m1))
+        return 0;
+    fsh_rng_reseed(rng, m->hw);
+    m->hw += 4;
+    st->reseeds++;
+    fsh_reach_acc_init(&st->acc);
+    (void)fsh_reach_acc_take(&st->acc, m1);
+    return 1;
+}
+
+int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st, uint64_t last,
+                       uint64_t k)
+{
+    fsh_mix m;
+    int rc = fsh_rng_reach_begin(rng, st, &m, last, k - 1, 1);
+    if (rc != FSH_OK)
+        return rc;
+    (void)fsh_rng_reach_next(rng, st, &m, last - (k - 1));
+    fsh_mix_done(&m);
+    return FSH_OK;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -126,6 +126,8 @@ typedef struct fsh_mix {
     uint64_t groups; /* 1: plain, nothing to do per step */
     uint64_t *hw;    /* 4 words per reseed still to come */
     uint64_t *heap;
+    size_t nwords;   /* hardware words held (wiped by fsh_mix_done) */
+    int track;       /* incremental: keep the object's group state */
     uint64_t stack[256];
 } fsh_mix;
 
@@ -167,12 +169,28 @@ typedef struct fsh_reach_state {
 
 FSH_HIDDEN void fsh_reach_state_init(fsh_reach_state *st);
 
-/* Before draw number k (1-based) of an incremental ordered operation over
-   last + 1 items (its range is last + 2 - k): the reachability check of
-   the prefix of k draws and, for a mixing rng, the reseed from 256 fresh
-   hardware bits when this draw opens a new group. FSH_OK: draw now. Else
-   FSH_EENTROPY or FSH_ENOHWRAND, nothing drawn, st unchanged. Call after
-   fsh_rng_ready. */
+/* Before draws k0 + 1 .. k0 + k of an incremental ordered operation over
+   last + 1 items (draw i has the range last + 2 - i), whose state since
+   its prefix began is st: the reachability check of the prefix of k0 + k
+   draws (the seed's bound, or the mixing rng's policy), and for a mixing
+   rng the hardware words of every group boundary among these k draws,
+   drawn now into m. FSH_OK: make the k draws, calling fsh_rng_reach_next
+   before each, then fsh_mix_done(m). Else FSH_EENTROPY, FSH_ENOHWRAND or
+   FSH_ENOMEM: nothing drawn, st unchanged, m needs no fsh_mix_done. Call
+   after fsh_rng_ready. */
+FSH_HIDDEN int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st,
+                                   fsh_mix *m, uint64_t last, uint64_t k0,
+                                   uint64_t k);
+
+/* Before the draw of range m1 + 1 begun by fsh_rng_reach_begin: 1 if it
+   opened a new group and rng was reseeded from hardware (the caller drops
+   any draws it made ahead from the old key: they are also stale by key
+   id), else 0. */
+FSH_HIDDEN int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st,
+                                  fsh_mix *m, uint64_t m1);
+
+/* One draw (number k, 1-based) of an incremental operation:
+   fsh_rng_reach_begin(.., k - 1, 1) and fsh_rng_reach_next. */
 FSH_HIDDEN int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st,
                                   uint64_t last, uint64_t k);
 
