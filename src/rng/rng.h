@@ -240,17 +240,9 @@ static inline int fsh_rng_ready(fsh_rng *rng)
     return FSH_LIKELY(!rng->guard) ? FSH_OK : fsh_rng_guard(rng);
 }
 
-/* FSH_EENTROPY (or FSH_ENOHWRAND) if the rng cannot fairly reach all n!
-   orders, else FSH_OK. Operations call it after fsh_rng_ready. rng->
-   max_fair_n is the largest n accepted without looking further (the seed's
-   bound; 57 for a mixing rng; SIZE_MAX for simulation grade). */
-static inline int fsh_rng_check_fair(const fsh_rng *rng, size_t n)
-{
-    if (FSH_LIKELY(n <= rng->max_fair_n))
-        return FSH_OK;
-    uint64_t g;
-    return n < 2 ? FSH_OK : fsh_rng_plan_ordered(rng, n - 1, n - 1, &g);
-}
+/* rng->max_fair_n is the largest shuffle accepted without looking further
+   (the seed's bound; 57 for a mixing rng, which then consults its policy:
+   fsh_rng_plan_ordered; SIZE_MAX for simulation grade). */
 
 /* FSH_EENTROPY unless the rng reaches every ordered k-tuple of distinct
    items of n = last + 1 (n!/(n-k)! <= 2^bits); last = UINT64_MAX is
