@@ -228,6 +228,28 @@ static void test_default_shuffles(void)
         else
             CHECK(d.hw > 0);
     }
+    /* Every entry point mixes the same: typed, any element size, threaded,
+       permutations, record shuffles (fsh_shuffle below 2^20 records). */
+    {
+        static unsigned char b3[3 * 416];
+        static uint64_t p64[416];
+        static uint32_t p32[416];
+        for (size_t i = 0; i < sizeof b3; i++)
+            b3[i] = (unsigned char)(i / 3);
+        meter a = read_meter(rng);
+        CHECK_EQ(fsh_shuffle(rng, b3, 416, 3), FSH_OK);
+        CHECK_EQ(fsh_shuffle_threads(rng, p64, 416, 8, 2), FSH_OK);
+        CHECK_EQ(fsh_permutation(rng, p64, 1, 416), FSH_OK);
+        CHECK_EQ(fsh_permutation_u32(rng, p32, 1, 416), FSH_OK);
+        CHECK_EQ(fsh_shuffle_records(rng, p32, 416, 4, 2), FSH_OK);
+        CHECK_EQ(fsh_shuffle_ptr(rng, (void **)p64, 416), FSH_OK);
+        CHECK_EQ(read_meter(rng).hw - a.hw, 6 * 3072);
+        /* Elements of 3 bytes stay whole: each triple is one value. */
+        int whole = 1;
+        for (size_t i = 0; i < 416; i++)
+            whole &= b3[3 * i] == b3[3 * i + 1] && b3[3 * i] == b3[3 * i + 2];
+        CHECK(whole);
+    }
     /* The figures of docs/FAIRNESS.md. */
     CHECK_EQ(shuffle_hw(60), 256);
     CHECK_EQ(shuffle_hw(416), 3072);
