@@ -66,14 +66,18 @@ FSH_API unsigned fsh_version_number(void);
 #define FSH_OK 0
 #define FSH_EINVAL (-1)    /* bad argument: NULL, overflow, empty range, k > n */
 #define FSH_ENOMEM (-2)    /* allocation failed */
-#define FSH_EENTROPY (-3)  /* the rng's seed is too short to reach every
-                              outcome of this call (see Reachability) */
+#define FSH_EENTROPY (-3)  /* the rng cannot reach every outcome of this
+                              call: seed too short, or beyond its hardware
+                              entropy cap (see Reachability) */
 #define FSH_EEMPTY (-4)    /* nothing left: the deck or permutation is used up */
 #define FSH_ECALLBACK (-5) /* a user callback returned a value out of range */
 #define FSH_ESYSRAND (-6)  /* the OS random source failed (errno says why),
                               or the rng is unkeyed since it did */
 #define FSH_ESEED (-7)     /* provably fair round: the server seed is too
                               short for this game (fsh_fair_seed_min) */
+#define FSH_ENOHWRAND (-8) /* the call needs more than the 256-bit key can
+                              reach, and no hardware entropy source is there
+                              to mix in (see Reachability) */
 
 /* Message for a status code; never NULL; unknown codes give "unknown error". */
 FSH_API const char *fsh_strerror(int status);
@@ -91,18 +95,38 @@ FSH_API const char *fsh_strerror(int status);
  * - A user callback returning uniform 64-bit words, or one returning a uniform
  *   integer in [1, k] (fsh_rng_from_randint).
  *
- * Reachability: an rng knows how many bits b of entropy its seed holds. A
- * call that produces an order or a subset must be able to reach every
- * outcome: an ordered k of n needs n!/(n-k)! <= 2^b (a shuffle of n: n!;
- * 52 cards: 226 bits), an unordered k of n needs C(n, k) <= 2^b; b = 256
- * (the key size) is always accepted. Otherwise the call
- * returns FSH_EENTROPY and changes nothing, unless the caller opted into
- * simulation grade with fsh_rng_set_simulation(); xoshiro256++ is
- * simulation grade by construction. Incremental calls check what they have
- * produced so far: see fsh_deck_deal_n, fsh_rangeperm_next,
- * fsh_reservoir_slot. Words, bytes and single bounded integers
- * (fsh_rng_u64, fsh_rng_bytes, fsh_uniform*) are neither and are never
- * refused for entropy.
+ * Reachability: every call that produces an order or a subset knows the
+ * bits its outcomes need, b = log2 of their number: log2 n! for a shuffle
+ * of n (52 cards: 225.6; 58 cards: 260.4), log2(n!/(n-k)!) for an ordered
+ * k of n, log2 C(n, k) for an unordered k of n (fsh_ordered_bits,
+ * fsh_subset_bits; a multiset's orders: fsh_multiset_bits). A generator
+ * driven by one key of s bits reaches at most 2^s outcomes, so:
+ * - A seeded or raw-keyed generator (fsh_rng_seed*: s = 8 * seed bytes, at
+ *   most 256; fsh_rng_key_chacha: 256) refuses any call with b > s:
+ *   FSH_EENTROPY, nothing changed (a 32-byte seed shuffles 57 cards, not
+ *   58), unless the caller opted into simulation grade with
+ *   fsh_rng_set_simulation(); xoshiro256++ (64-bit state) is simulation
+ *   grade by construction.
+ * - The default OS-keyed ChaCha generator (fsh_rng_new, fsh_rng_rekey*)
+ *   mixes hardware entropy into a call with b > 256 (RDSEED on x86-64): the
+ *   draws are cut into groups whose joint outcomes number at most 2^256,
+ *   and every group after the first runs on a fresh key, SHA-256 of the
+ *   stream and 256 new hardware bits, so the randomness behind that one
+ *   call carries at least b bits. How far it goes is the rng's reach policy
+ *   (fsh_rng_set_reach) and its hardware cap (fsh_rng_set_hw_cap): by
+ *   default up to 65,536 hardware bits per call (shuffles of up to 5,808
+ *   elements; about 2 ms of RDSEED here), and above that the call runs
+ *   bounded by the key, as every 256-bit generator is; without a hardware
+ *   source, calls with 256 < b that the cap covers fail with FSH_ENOHWRAND.
+ *   docs/FAIRNESS.md ("Reachability") has the rule and the figures.
+ * - Callback sources (fsh_rng_from_words, fsh_rng_from_randint) are taken
+ *   as true sources of independent uniform values: every draw comes from
+ *   them (in the scatter shuffle of arrays above 24 MiB, four of a word
+ *   source's words key ChaCha streams instead, unless fsh_rng_set_direct).
+ * Incremental calls check what they have produced so far: see
+ * fsh_deck_deal_n, fsh_rangeperm_next, fsh_reservoir_slot. Words, bytes and
+ * single bounded integers (fsh_rng_u64, fsh_rng_bytes, fsh_uniform*) are
+ * neither and are never refused for entropy.
  *
  * Keying failures: when keying from the OS fails (fsh_rng_new,
  * fsh_rng_rekey, fsh_rng_rekey_gen, or a forked child's automatic rekey),
@@ -199,15 +223,85 @@ FSH_API FSH_NODISCARD int fsh_rng_from_randint(
     fsh_rng *rng, uint64_t (*randint)(void *ctx, uint64_t k), void *ctx);
 
 /* Opt in (on != 0) or out of simulation grade: allow shuffles larger than the
-   seed's entropy can reach. The choice stays with the rng across re-keying
+   seed's entropy can reach, with no hardware mixing. The choice stays with the rng across re-keying
    (fsh_rng_seed, fsh_rng_rekey, ...) until changed. */
 FSH_API FSH_NODISCARD int fsh_rng_set_simulation(fsh_rng *rng, int on);
 
-/* Bits of seed entropy credited to the rng (0..256). */
+/* Reach policy of an OS-keyed ChaCha rng (others ignore it: see
+   Reachability), flags:
+   FSH_REACH_FULL       mix hardware entropy into calls beyond the key, up
+                        to the hardware cap, so they reach every outcome;
+   FSH_REACH_KEY_LARGE  above the cap, run bounded by the key (else
+                        FSH_EENTROPY);
+   FSH_REACH_KEY        wherever full reach is not delivered (no hardware
+                        source, or above the cap), run bounded by the key
+                        (else FSH_ENOHWRAND / FSH_EENTROPY).
+   FSH_REACH_DEFAULT = FULL | KEY_LARGE. FSH_REACH_FULL alone is strict:
+   every call reaches all its outcomes or fails. FSH_REACH_KEY alone never
+   uses hardware (the behaviour before 0.3). FULL | KEY never fails for
+   entropy (the command's choice). 0 refuses every call beyond 256 bits.
+   Kept across re-keying. Unknown bits are FSH_EINVAL. */
+#define FSH_REACH_FULL 1u
+#define FSH_REACH_KEY_LARGE 2u
+#define FSH_REACH_KEY 4u
+#define FSH_REACH_DEFAULT (FSH_REACH_FULL | FSH_REACH_KEY_LARGE)
+FSH_API FSH_NODISCARD int fsh_rng_set_reach(fsh_rng *rng, unsigned flags);
+FSH_API unsigned fsh_rng_get_reach(const fsh_rng *rng);
+
+/* Most hardware bits one call may mix in (a multiple of 256 is used:
+   256 per group after the first). Default FSH_HW_CAP_DEFAULT = 65,536:
+   shuffles up to 5,808 elements (ordered samples: as many outcomes), at
+   most about 2 ms of RDSEED (33 to 83 Mbit/s measured). A 10^6-element
+   shuffle needs about 18.5 Mbit (0.45 to 0.74 s with the cap raised).
+   Kept across re-keying. */
+#define FSH_HW_CAP_DEFAULT ((uint64_t)65536)
+FSH_API FSH_NODISCARD int fsh_rng_set_hw_cap(fsh_rng *rng, uint64_t bits);
+FSH_API uint64_t fsh_rng_get_hw_cap(const fsh_rng *rng);
+
+/* Certified-source mode (on != 0): every index of every shuffle is drawn
+   from the rng's own words, never from a stream it keys (the scatter
+   shuffle of arrays above 24 MiB and the record permutation above
+   FSH_RECORDS_SMALL do that otherwise): Fisher-Yates at every size, one
+   thread (docs/PERFORMANCE.md has the cost). Meant for
+   fsh_rng_from_words; allowed on any rng. Kept across re-keying. */
+FSH_API FSH_NODISCARD int fsh_rng_set_direct(fsh_rng *rng, int on);
+
+/* Entropy the rng has drawn over its life: *os_bits from the OS (256 per
+   OS keying, fork rekeys included), *hw_bits from the hardware source
+   (256 per reseed). Either pointer may be NULL. Words handed out:
+   fsh_rng_bits_used. */
+FSH_API FSH_NODISCARD int fsh_rng_entropy_drawn(const fsh_rng *rng,
+                                                uint64_t *os_bits,
+                                                uint64_t *hw_bits);
+
+/* 1 if this machine has a hardware entropy source the library uses
+   (RDSEED, checked with CPUID), else 0. */
+FSH_API int fsh_hw_entropy_available(void);
+
+/* What an ordered k of n = last + 1 (a shuffle of n: k = n - 1 draws,
+   last = n - 1) would do with rng: FSH_OK and *hw_bits, the hardware bits
+   it would mix in (0: none), or the status it would fail with. */
+FSH_API FSH_NODISCARD int fsh_rng_reach_plan(const fsh_rng *rng,
+                                             uint64_t *hw_bits, uint64_t last,
+                                             uint64_t k);
+
+/* log2(n!/(n-k)!) (k <= n), log2 C(n, k), and log2 of the distinct orders
+   of a multiset with counts[0..m) copies, (sum c)! / prod c!: the bits an
+   ordered sample, a subset and a shoe's order need (floating point, for
+   reports; the checks themselves are exact). */
+FSH_API double fsh_ordered_bits(uint64_t n, uint64_t k);
+FSH_API double fsh_subset_bits(uint64_t n, uint64_t k);
+FSH_API double fsh_multiset_bits(const uint64_t *counts, size_t m);
+
+/* Bits of seed entropy credited to the rng's key (0..256). */
 FSH_API unsigned fsh_rng_entropy_bits(const fsh_rng *rng);
 
-/* Largest n whose every order the rng can reach fairly (SIZE_MAX when the
-   rng has 256 bits or is simulation grade; 0 when unkeyed or NULL). */
+/* Largest n whose every order the rng reaches (a shuffle of it is
+   accepted and not key-bound): 8 * seed bytes decide for a seeded rng (57
+   at 256 bits); an OS-keyed ChaCha rng with FSH_REACH_FULL and a hardware
+   source: the largest n its hardware cap covers (5,808 by default), else
+   57; SIZE_MAX for simulation grade and callback sources; 0 when unkeyed
+   or NULL. */
 FSH_API size_t fsh_rng_max_fair_n(const fsh_rng *rng);
 
 /* *out = next uniform 64-bit word. With a randint callback, FSH_ECALLBACK
@@ -304,9 +398,11 @@ FSH_API FSH_NODISCARD int fsh_permutation_u32(fsh_rng *rng, uint32_t *out,
 /* Apply the record permutation of n elements of size bytes at base, on up
    to threads threads (0 = all online cores); the output does not depend on
    threads. Reachability as fsh_shuffle (n! <= 2^bits unless simulation
-   grade). Above FSH_RECORDS_SMALL it allocates a copy of the array, a
-   histogram of threads x buckets counts and the bucket starts (bucket ids
-   are recomputed in chunks, never stored); FSH_ENOMEM leaves the array
+   grade; a mixing or direct-mode rng gets fsh_shuffle itself at every n,
+   since the keyed buckets would bound it by their 256-bit key). Above
+   FSH_RECORDS_SMALL it allocates a copy of the array, a histogram of
+   threads x buckets counts and the bucket starts (bucket ids are
+   recomputed in chunks, never stored); FSH_ENOMEM leaves the array
    unchanged. */
 FSH_API FSH_NODISCARD int fsh_shuffle_records(fsh_rng *rng, void *base,
                                               size_t n, size_t size,
@@ -557,7 +653,10 @@ FSH_API void fsh_rangeperm_free(fsh_rangeperm *perm);
    [drawn, n-1]); FSH_EEMPTY once all n values were drawn. Expected O(1).
    FSH_EENTROPY (nothing drawn) if the rng cannot reach every ordered
    prefix drawn so far, this draw included: d draws of n values need
-   n!/(n-d)! <= 2^bits. */
+   n!/(n-d)! <= 2^bits. A mixing rng (OS-keyed ChaCha) re-keys from 256
+   hardware bits at each draw where the prefix's current group would pass
+   2^256 outcomes, or fails as its policy says (FSH_ENOHWRAND), see
+   Reachability. */
 FSH_API FSH_NODISCARD int fsh_rangeperm_next(fsh_rng *rng,
                                              fsh_rangeperm *perm,
                                              uint64_t *out);
@@ -575,8 +674,10 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
 /* out[0..k) = k distinct values of [lo, hi] in uniformly random order, the
    first k steps of an fsh_rangeperm: O(k) time and memory for any range
    (the full 64-bit range works). k larger than the range, or lo > hi, is
-   FSH_EINVAL; FSH_EENTROPY (out untouched) unless n!/(n-k)! <= 2^bits for
-   the range's n values. */
+   FSH_EINVAL; the reachability rule of fsh_permutation applies with
+   n!/(n-k)! outcomes (a seeded rng: FSH_EENTROPY unless n!/(n-k)! <=
+   2^bits; an OS-keyed one mixes hardware entropy beyond 2^256 or returns
+   FSH_ENOHWRAND), out untouched on any failure. */
 FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
                                            size_t k, uint64_t lo, uint64_t hi);
 

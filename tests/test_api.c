@@ -29,7 +29,8 @@ static void test_rng_args(void)
     CHECK_EQ(fsh_rng_new(NULL), FSH_EINVAL);
     CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
     CHECK_EQ(fsh_rng_entropy_bits(rng), 256);
-    CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
+    /* 57 from the key; more with hardware mixing (tests/test_reach_hw.c). */
+    CHECK(fsh_rng_max_fair_n(rng) >= 57);
     CHECK_EQ(fsh_rng_rekey(NULL), FSH_EINVAL);
     CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)7), FSH_EINVAL);
     CHECK_EQ(fsh_rng_rekey_gen(rng, (fsh_gen)-1), FSH_EINVAL);
@@ -158,8 +159,8 @@ static void test_entropy(void)
         unsigned bits;
         size_t n;
     } rows[] = {{0, 0, 1},    {1, 8, 5},    {8, 64, 20},  {28, 224, 51},
-                {29, 232, 53}, {31, 248, 55}, {32, 256, SIZE_MAX},
-                {100, 256, SIZE_MAX}};
+                {29, 232, 53}, {31, 248, 55}, {32, 256, 57},
+                {100, 256, 57}};
     static const char seed[100] = "some seed material";
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         CHECK_EQ(fsh_rng_seed(rng, seed, rows[r].len), FSH_OK);
@@ -334,7 +335,7 @@ static void test_strerror(void)
     CHECK(strcmp(fsh_strerror(FSH_EEMPTY), "nothing left to deal or draw") ==
           0);
     CHECK_EQ(FSH_VERSION_NUMBER, 200);
-    static const int unknowns[] = {1, 2, -8, -9, 100, INT_MIN, INT_MAX};
+    static const int unknowns[] = {1, 2, -9, -10, 100, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknowns / sizeof unknowns[0]; i++)
         CHECK(strcmp(fsh_strerror(unknowns[i]), "unknown error") == 0);
     /* Released values keep their numbers. */

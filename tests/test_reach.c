@@ -6,13 +6,17 @@
  * deck checks the ordered prefix dealt since its last shuffle, including
  * the cards asked for; the range permutation the ordered prefix drawn so
  * far, including this draw; an Algorithm R step for item `seen` the
- * unordered k-subset of the seen + 1 items. 256 bits (the key size) or
- * simulation grade (fsh_rng_set_simulation, xoshiro256++) accept all.
- * Each operation must refuse exactly at the boundary and accept just below.
- * The boundaries are computed here with a separate exact bignum. */
+ * unordered k-subset of the seen + 1 items. A 32-byte seed (256 bits) is
+ * bound the same way (57 elements, not 58); simulation grade
+ * (fsh_rng_set_simulation, xoshiro256++) accepts all, and so does an
+ * OS-keyed rng with a hardware source (it mixes hardware entropy in:
+ * tests/test_reach_hw.c counts it). Each operation must refuse exactly at
+ * the boundary and accept just below. The boundaries are computed here
+ * with a separate exact bignum. */
 #include "check.h"
 #include "fairshuf.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------------ */
@@ -131,7 +135,7 @@ static uint64_t max_k(uint64_t last, uint64_t kmax, unsigned bits)
 
 /* ------------------------------------------------------------------------ */
 
-static const size_t seed_lens[] = {1, 2, 3, 4, 8, 16, 31};
+static const size_t seed_lens[] = {1, 2, 3, 4, 8, 16, 31, 32};
 static const char seed[32] = "reachability test seed material";
 
 static void seed_rng(fsh_rng *rng, size_t len)
@@ -329,12 +333,35 @@ int main(void)
         CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
         run_all(rng, bits, 1);
     }
-    /* 256 bits (the cap): everything, even 60 of 2^64 in order. */
-    check_seed = 256;
+    /* The issue's cases: all 52 of 52 under a 3-byte seed is refused by
+       fsh_sample_range as by fsh_permutation; a 32-byte seed does 57
+       cards, not 58, in either. */
+    check_seed = 3;
+    static uint64_t o[64];
+    seed_rng(rng, 3);
+    CHECK_EQ(fsh_sample_range(rng, o, 52, 0, 51), FSH_EENTROPY);
+    CHECK_EQ(fsh_permutation(rng, o, 0, 51), FSH_EENTROPY);
     seed_rng(rng, 32);
-    run_all(rng, 256, 1);
+    CHECK_EQ(fsh_sample_range(rng, o, 57, 0, 56), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, o, 0, 56), FSH_OK);
+    CHECK_EQ(fsh_sample_range(rng, o, 58, 0, 57), FSH_EENTROPY);
+    CHECK_EQ(fsh_permutation(rng, o, 0, 57), FSH_EENTROPY);
+    CHECK_EQ(fsh_rng_max_fair_n(rng), 57);
+    /* A raw 256-bit key likewise. */
+    static const uint8_t key[32] = {1};
+    CHECK_EQ(fsh_rng_key_chacha(rng, 20, key, 0, 0), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, o, 0, 56), FSH_OK);
+    CHECK_EQ(fsh_permutation(rng, o, 0, 57), FSH_EENTROPY);
+    /* OS-keyed with a hardware source: everything here, mixed in. Without
+       one, the default refuses beyond 256 bits (test_reach_hw.c fakes
+       both cases). */
+    check_seed = 256;
     CHECK_EQ(fsh_rng_rekey(rng), FSH_OK);
-    run_all(rng, 256, 1);
+    if (fsh_hw_entropy_available())
+        run_all(rng, 256, 1);
+    else
+        fprintf(stderr, "test_reach: no hardware entropy source: OS case "
+                        "left to test_reach_hw\n");
     fsh_rng_free(rng);
     return check_done("test_reach");
 }

@@ -9,7 +9,8 @@
     X(FSH_EEMPTY, "nothing left to deal or draw")                                            \
     X(FSH_ECALLBACK, "random callback returned a value out of range")          \
     X(FSH_ESYSRAND, "OS random source unavailable")                          \
-    X(FSH_ESEED, "server seed too short for this game")
+    X(FSH_ESEED, "server seed too short for this game")                       \
+    X(FSH_ENOHWRAND, "no hardware entropy source for an operation beyond 256 bits")
 
 const char *fsh_strerror(int status)
 {

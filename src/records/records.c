@@ -258,7 +258,8 @@ out:
 int fsh_shuffle_records(fsh_rng *rng, void *base, size_t n, size_t size,
                         unsigned threads)
 {
-    if ((uint64_t)n <= FSH_RECORDS_SMALL)
+    if ((uint64_t)n <= FSH_RECORDS_SMALL ||
+        (rng != NULL && fsh_shuffle_one_stream(rng, n)))
         return fsh_shuffle(rng, base, n, size);
     int done, rc = fsh_shuffle_check(rng, base, n, size, &done);
     if (done)

@@ -41,7 +41,7 @@ static int forked(const fsh_rng *rng)
    which values are drawn, only whether a cache is still valid. */
 static atomic_uint_fast64_t key_ids;
 
-static uint64_t new_key_id(void)
+uint64_t fsh_rng_new_key_id(void)
 {
     return (uint64_t)atomic_fetch_add_explicit(&key_ids, 1,
                                                memory_order_relaxed) + 1;
@@ -86,7 +86,7 @@ static int handle_fork(fsh_rng *rng)
             *rng->fork_canary = 1;
         rng->owner_pid = (long)getpid();
     }
-    rng->key_id = new_key_id();
+    rng->key_id = fsh_rng_new_key_id();
     return FSH_OK;
 }
 
@@ -159,22 +159,43 @@ uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)
 int fsh_rng_check_ordered_slow(const fsh_rng *rng, uint64_t last,
                                uint64_t k)
 {
-    return fsh_ordered_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
+    /* The seed's bound, or for a mixing rng its policy (an incremental
+       caller mixes through fsh_rng_reach_draw). */
+    uint64_t groups;
+    return fsh_rng_plan_ordered(rng, last, k, &groups);
 }
 
 int fsh_rng_check_subset(const fsh_rng *rng, uint64_t last, uint64_t k)
 {
     if (rng->max_fair_n == SIZE_MAX || k == 0)
         return FSH_OK;
-    return fsh_subset_fits(last, k, rng->entropy_bits) ? FSH_OK : FSH_EENTROPY;
+    if (fsh_subset_fits(last, k, rng->entropy_bits))
+        return FSH_OK;
+    /* Beyond the key: Algorithm R's steps are not mixed (no object state
+       to cut groups in), so a mixing rng runs them bounded by the key only
+       where its policy accepts that. */
+    if (fsh_rng_mixable(rng) &&
+        (fsh_rng_reach_flags(rng) & (FSH_REACH_KEY | FSH_REACH_KEY_LARGE)))
+        return FSH_OK;
+    return FSH_EENTROPY;
 }
+
+/* Largest n with n! <= 2^256 (57! ~ 2^254.4, 58! ~ 2^260.4). */
+#define FSH_KEY_MAX_N 57
 
 static void set_entropy(fsh_rng *rng, unsigned bits)
 {
     rng->entropy_bits = bits > 256 ? 256 : bits;
+    /* The fast-path bound: the largest n accepted without looking further.
+       A 256-bit key reaches 57 cards; beyond, a mixing rng consults its
+       policy (fsh_rng_plan_ordered) and every other keyed one refuses. */
     rng->max_fair_n = rng->src == FSH_SRC_NONE ? 0
-                      : rng->simulation || rng->src == FSH_SRC_XOSHIRO
+                      : rng->simulation || rng->src == FSH_SRC_XOSHIRO ||
+                              rng->src == FSH_SRC_WORDS ||
+                              rng->src == FSH_SRC_RANDINT
                           ? SIZE_MAX
+                      : rng->entropy_bits >= 256
+                          ? FSH_KEY_MAX_N
                           : fsh_max_fair_n_for_bits(rng->entropy_bits);
 }
 
@@ -182,12 +203,19 @@ static void set_entropy(fsh_rng *rng, unsigned bits)
 static void reset(fsh_rng *rng)
 {
     volatile uint64_t *canary = rng->fork_canary;
-    int sim = rng->simulation;
+    int sim = rng->simulation, direct = rng->direct;
+    unsigned reach_x = rng->reach_x;
+    uint64_t cap_x = rng->hw_cap_x, os = rng->os_bits, hw = rng->hw_bits;
     sodium_memzero(rng, sizeof *rng);
     rng->fork_canary = canary;
     rng->simulation = sim;
+    rng->direct = direct;
+    rng->reach_x = reach_x;
+    rng->hw_cap_x = cap_x;
+    rng->os_bits = os;
+    rng->hw_bits = hw;
     rng->pos = FSH_BUF_WORDS;
-    rng->key_id = new_key_id();
+    rng->key_id = fsh_rng_new_key_id();
 }
 
 static int gen_rounds(fsh_gen gen)
@@ -224,6 +252,7 @@ static int rekey_from_os(fsh_rng *rng)
             rng->xs[0] = fsh_splitmix64(&x); /* the all-zero state is a fixed point */
     }
     sodium_memzero(k, sizeof k);
+    rng->os_bits += 256;
     /* Drop (and wipe) buffered words from before the fork. */
     sodium_memzero(rng->buf, sizeof rng->buf);
     rng->pos = FSH_BUF_WORDS;
@@ -382,6 +411,9 @@ void fsh_rng_stack_chacha(fsh_rng *r, int rounds, const uint8_t key[32],
     memset(r, 0, sizeof *r); /* no fork canary to keep */
     int rc = fsh_rng_key_chacha(r, rounds, key, stream, 0);
     (void)rc; /* FSH_OK: the arguments are the library's own */
+    /* A derived stream: the caller's call decided reachability already. */
+    r->simulation = 1;
+    set_entropy(r, 256);
 }
 
 void fsh_rng_stack_wipe(fsh_rng *r)
@@ -449,10 +481,6 @@ unsigned fsh_rng_entropy_bits(const fsh_rng *rng)
     return rng == NULL ? 0 : rng->entropy_bits;
 }
 
-size_t fsh_rng_max_fair_n(const fsh_rng *rng)
-{
-    return rng == NULL ? 0 : rng->max_fair_n;
-}
 
 /* One word from any source; a randint source builds it from 8 byte draws
    (k = 256, least significant first) so no draw is made ahead of need. */

@@ -62,7 +62,140 @@ struct fsh_rng {
     int sys_errno;   /* unkeyed: errno of the failed OS keying */
     uint64_t key_id; /* process-unique id of this keying (fsh_rng_key_id) */
     fsh_gen gen;
+    /* Reachability beyond the key (reach.c). Kept across re-keying, like
+       simulation. Stored XOR their defaults, so a zeroed rng (calloc, the
+       stack generators) has the default policy. */
+    unsigned reach_x;  /* fsh_rng_set_reach flags ^ FSH_REACH_DEFAULT */
+    uint64_t hw_cap_x; /* hardware bits per operation ^ FSH_HW_CAP_DEFAULT */
+    int direct;        /* fsh_rng_set_direct: no derived streams */
+    /* Entropy drawn over the rng's life (fsh_rng_entropy_drawn). */
+    uint64_t os_bits;
+    uint64_t hw_bits;
 };
+
+static inline unsigned fsh_rng_reach_flags(const fsh_rng *rng)
+{
+    return rng->reach_x ^ FSH_REACH_DEFAULT;
+}
+
+static inline uint64_t fsh_rng_hw_cap(const fsh_rng *rng)
+{
+    return rng->hw_cap_x ^ FSH_HW_CAP_DEFAULT;
+}
+
+/* The OS-keyed ChaCha generators: the only ones that mix hardware entropy
+   into operations beyond their 256-bit key (a seeded or raw-keyed one is
+   reproducible and refuses instead; xoshiro and callbacks never need it). */
+static inline int fsh_rng_mixable(const fsh_rng *rng)
+{
+    return rng->os_keyed && rng->src == FSH_SRC_CHACHA;
+}
+
+/* An ordered operation's draws, cut into groups (the backward or forward
+   Fisher-Yates steps, ranges r_1, r_2, ... in draw order): a group takes
+   steps while the product of its ranges is at most 2^256, so every joint
+   outcome of a group is reachable from one 256-bit key. acc is the
+   current group's product (320 bits, little-endian). */
+typedef struct fsh_reach_acc {
+    uint64_t l[5];
+} fsh_reach_acc;
+
+/* acc = 1. */
+FSH_HIDDEN void fsh_reach_acc_init(fsh_reach_acc *acc);
+
+/* If acc * (m1 + 1) <= 2^256 (m1 = UINT64_MAX: the range 2^64), acc *= it
+   and 1; else acc unchanged and 0 (the step opens a new group). */
+FSH_HIDDEN int fsh_reach_acc_take(fsh_reach_acc *acc, uint64_t m1);
+
+/* Groups of the k draws with ranges last + 1, last, ..., last + 2 - k; at
+   most max + 1 (the count stops there). */
+FSH_HIDDEN uint64_t fsh_reach_groups(uint64_t last, uint64_t k, uint64_t max);
+
+/* What an ordered operation of k draws over last + 1 items (a shuffle of n:
+   last = n - 1, k = n - 1) needs from rng: FSH_OK with *groups = 1 (run
+   it as is) or G > 1 (mix: G - 1 reseeds of 256 hardware bits, one at
+   each group boundary), or the refusal: FSH_EENTROPY or FSH_ENOHWRAND.
+   Call after fsh_rng_ready. */
+FSH_HIDDEN int fsh_rng_plan_ordered(const fsh_rng *rng, uint64_t last,
+                                    uint64_t k, uint64_t *groups);
+
+/* A one-shot mixed operation (shuffle, fsh_sample_range): the hardware
+   words for every reseed are drawn before anything is changed. */
+typedef struct fsh_mix {
+    fsh_reach_acc acc;
+    uint64_t groups; /* 1: plain, nothing to do per step */
+    uint64_t *hw;    /* 4 words per reseed still to come */
+    uint64_t *heap;
+    size_t nwords;   /* hardware words held (wiped by fsh_mix_done) */
+    int track;       /* incremental: keep the object's group state */
+    uint64_t stack[256];
+} fsh_mix;
+
+/* Prepare m for groups (from fsh_rng_plan_ordered): draw 256 hardware
+   bits per reseed. FSH_OK; FSH_ENOMEM; FSH_ENOHWRAND if the source failed
+   (unless the rng accepts the key bound: then m runs plain). */
+FSH_HIDDEN int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups);
+
+/* Before the draw of range m1 + 1: at a group boundary reseed rng. */
+static inline void fsh_mix_step(fsh_rng *rng, fsh_mix *m, uint64_t m1);
+
+/* Wipe and free m's hardware words. */
+FSH_HIDDEN void fsh_mix_done(fsh_mix *m);
+
+/* Reseed rng (an OS-keyed ChaCha) in place for a new group: key =
+   SHA-256("fairshuf/reach/v1" || 0x00 || 32 bytes of its stream || 32
+   bytes hw), stream 0, counter 0; the unread buffer is dropped and the
+   key id changes (objects drop draws cached from the old key). */
+FSH_HIDDEN void fsh_rng_reseed(fsh_rng *rng, const uint64_t hw[4]);
+
+static inline void fsh_mix_step(fsh_rng *rng, fsh_mix *m, uint64_t m1)
+{
+    if (m->groups > 1 && !fsh_reach_acc_take(&m->acc, m1)) {
+        fsh_rng_reseed(rng, m->hw);
+        m->hw += 4;
+        fsh_reach_acc_init(&m->acc);
+        (void)fsh_reach_acc_take(&m->acc, m1);
+    }
+}
+
+/* Incremental ordered operations (fsh_rangeperm_next; the deck): the
+   object keeps this state, reset with fsh_reach_state_init when its
+   prefix restarts. */
+typedef struct fsh_reach_state {
+    fsh_reach_acc acc; /* the current group's product */
+    uint64_t reseeds;  /* hardware reseeds in this prefix */
+    int keybound;      /* beyond the cap (or no hardware), key bound accepted */
+} fsh_reach_state;
+
+FSH_HIDDEN void fsh_reach_state_init(fsh_reach_state *st);
+
+/* Before draws k0 + 1 .. k0 + k of an incremental ordered operation over
+   last + 1 items (draw i has the range last + 2 - i), whose state since
+   its prefix began is st: the reachability check of the prefix of k0 + k
+   draws (the seed's bound, or the mixing rng's policy), and for a mixing
+   rng the hardware words of every group boundary among these k draws,
+   drawn now into m. FSH_OK: make the k draws, calling fsh_rng_reach_next
+   before each, then fsh_mix_done(m). Else FSH_EENTROPY, FSH_ENOHWRAND or
+   FSH_ENOMEM: nothing drawn, st unchanged, m needs no fsh_mix_done. Call
+   after fsh_rng_ready. */
+FSH_HIDDEN int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st,
+                                   fsh_mix *m, uint64_t last, uint64_t k0,
+                                   uint64_t k);
+
+/* Before the draw of range m1 + 1 begun by fsh_rng_reach_begin: 1 if it
+   opened a new group and rng was reseeded from hardware (the caller drops
+   any draws it made ahead from the old key: they are also stale by key
+   id), else 0. */
+FSH_HIDDEN int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st,
+                                  fsh_mix *m, uint64_t m1);
+
+/* One draw (number k, 1-based) of an incremental operation:
+   fsh_rng_reach_begin(.., k - 1, 1) and fsh_rng_reach_next. */
+FSH_HIDDEN int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st,
+                                  uint64_t last, uint64_t k);
+
+/* A process-unique id for a new keying (or reseed) of an rng. */
+FSH_HIDDEN uint64_t fsh_rng_new_key_id(void);
 
 /* Refill rng->buf from its source and set pos = 0. */
 FSH_HIDDEN void fsh_rng_refill(fsh_rng *rng);
@@ -107,12 +240,9 @@ static inline int fsh_rng_ready(fsh_rng *rng)
     return FSH_LIKELY(!rng->guard) ? FSH_OK : fsh_rng_guard(rng);
 }
 
-/* FSH_EENTROPY if the rng cannot fairly reach all n! orders, else FSH_OK.
-   Operations call it after fsh_rng_ready. */
-static inline int fsh_rng_check_fair(const fsh_rng *rng, size_t n)
-{
-    return n > rng->max_fair_n ? FSH_EENTROPY : FSH_OK;
-}
+/* rng->max_fair_n is the largest shuffle accepted without looking further
+   (the seed's bound; 57 for a mixing rng, which then consults its policy:
+   fsh_rng_plan_ordered; SIZE_MAX for simulation grade). */
 
 /* FSH_EENTROPY unless the rng reaches every ordered k-tuple of distinct
    items of n = last + 1 (n!/(n-k)! <= 2^bits); last = UINT64_MAX is
@@ -122,7 +252,7 @@ FSH_HIDDEN int fsh_rng_check_ordered_slow(const fsh_rng *rng, uint64_t last,
 static inline int fsh_rng_check_ordered(const fsh_rng *rng, uint64_t last,
                                         uint64_t k)
 {
-    if (FSH_LIKELY(rng->max_fair_n == SIZE_MAX)) /* 256 bits or simulation */
+    if (FSH_LIKELY(rng->max_fair_n == SIZE_MAX)) /* simulation grade */
         return FSH_OK;
     return fsh_rng_check_ordered_slow(rng, last, k);
 }

@@ -31,6 +31,7 @@ struct fsh_rangeperm {
     size_t cap;     /* power of two (sparse) */
     size_t count;
     unsigned shift; /* 64 - log2(cap) */
+    fsh_reach_state reach; /* the prefix's groups (hardware reseeds) */
 };
 
 static size_t slot_of(const fsh_rangeperm *p, uint64_t key)
@@ -129,6 +130,7 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
         return FSH_ENOMEM;
     p->lo = lo;
     p->last = last;
+    fsh_reach_state_init(&p->reach);
     /* An array when the range is at most twice the expected draws: then it
        costs no more than the hash map would. */
     if (hint > 0 && last / 2 < (uint64_t)hint &&
@@ -250,8 +252,9 @@ int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
         return rc;
     if (perm->done)
         return FSH_EEMPTY;
-    /* The ordered prefix drawn so far, this draw included. */
-    rc = fsh_rng_check_ordered(rng, perm->last, perm->next + 1);
+    /* The ordered prefix drawn so far, this draw included; a mixing rng
+       reseeds from hardware when this draw opens a new group. */
+    rc = fsh_rng_reach_draw(rng, &perm->reach, perm->last, perm->next + 1);
     if (rc != FSH_OK)
         return rc;
     return perm_step(rng, perm, out);
@@ -268,16 +271,30 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK || k == 0)
         return rc;
-    if ((rc = fsh_rng_check_ordered(rng, last, k)) != FSH_OK)
+    /* The seed-size check of every ordered operation (k of n = last + 1 in
+       order, as fsh_permutation for k = n), and the hardware plan. */
+    uint64_t groups;
+    if ((rc = fsh_rng_plan_ordered(rng, last, k, &groups)) != FSH_OK)
         return rc;
     fsh_rangeperm *p;
     rc = fsh_rangeperm_new(&p, lo, hi, k);
-    /* All the storage the k steps need, before the first is written: a
-       failure then leaves out untouched. */
+    /* All the storage the k steps need, and the hardware entropy, before
+       the first is written: a failure then leaves out untouched. */
     if (rc == FSH_OK && p->array == NULL)
         rc = sparse_reserve(p, k);
-    for (size_t i = 0; rc == FSH_OK && i < k; i++)
+    fsh_mix m;
+    int mixing = 0;
+    if (rc == FSH_OK && groups > 1) {
+        rc = fsh_mix_prepare(rng, &m, groups);
+        mixing = rc == FSH_OK;
+    }
+    for (size_t i = 0; rc == FSH_OK && i < k; i++) {
+        if (mixing)
+            fsh_mix_step(rng, &m, last - i);
         rc = perm_step(rng, p, &out[i]);
+    }
+    if (mixing)
+        fsh_mix_done(&m);
     fsh_rangeperm_free(p);
     return rc;
 }

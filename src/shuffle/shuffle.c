@@ -7,10 +7,13 @@
 #include "shuffle/scatter.h"
 #include "shuffle/thresholds.h"
 
-int fsh_shuffle_check(fsh_rng *rng, const void *base, size_t n, size_t size,
-                      int *done)
+/* The argument check, with the reachability plan: *groups > 1 when the
+   shuffle must mix hardware entropy (fsh_rng_plan_ordered). */
+static int shuffle_check_plan(fsh_rng *rng, const void *base, size_t n,
+                              size_t size, int *done, uint64_t *groups)
 {
     *done = 1;
+    *groups = 1;
     if (rng == NULL || size == 0 || (base == NULL && n > 0))
         return FSH_EINVAL;
     if (n > SIZE_MAX / size)
@@ -20,12 +23,46 @@ int fsh_shuffle_check(fsh_rng *rng, const void *base, size_t n, size_t size,
         int rc = fsh_rng_ready(rng);
         if (rc != FSH_OK || n < 2)
             return rc;
-        rc = fsh_rng_check_fair(rng, n);
-        if (rc != FSH_OK)
-            return rc;
+        if (n > rng->max_fair_n) {
+            rc = fsh_rng_plan_ordered(rng, n - 1, n - 1, groups);
+            if (rc != FSH_OK)
+                return rc;
+        }
     }
     *done = 0;
     return FSH_OK;
+}
+
+int fsh_shuffle_check(fsh_rng *rng, const void *base, size_t n, size_t size,
+                      int *done)
+{
+    uint64_t groups;
+    return shuffle_check_plan(rng, base, n, size, done, &groups);
+}
+
+int fsh_shuffle_one_stream(const fsh_rng *rng, size_t n)
+{
+    uint64_t groups = 1;
+    if (rng->direct)
+        return 1;
+    if (n > rng->max_fair_n && n >= 2 &&
+        fsh_rng_plan_ordered(rng, n - 1, n - 1, &groups) != FSH_OK)
+        return 0;
+    return groups > 1;
+}
+
+/* The backward Fisher-Yates with hardware reseeds at the group boundaries
+   of m (one exact draw per step: the groups cut at steps, and these sizes
+   are small, at most the cap's). */
+static void mixed_fy(fsh_rng *rng, fsh_mix *m, unsigned char *a, size_t n,
+                     size_t size)
+{
+    for (size_t i = n - 1; i > 0; i--) {
+        fsh_mix_step(rng, m, (uint64_t)i);
+        size_t j = (size_t)fsh_uniform_fast(rng, (uint64_t)i + 1);
+        if (j != i)
+            fsh_swap_bytes(a + i * size, a + j * size, size);
+    }
 }
 
 /* The one size switch (thresholds.h): in cache the plain Fisher-Yates,
@@ -36,7 +73,7 @@ static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n,
                          size_t size, unsigned threads)
 {
     if (rng->src != FSH_SRC_RANDINT) {
-        if (n > FSH_SCATTER_MIN_BYTES / size)
+        if (n > FSH_SCATTER_MIN_BYTES / size && !rng->direct)
             return fsh_scatter_shuffle(rng, a, n, size, threads);
         if (n > FSH_PREFETCH_MIN_BYTES / size && fsh_fy_prefetch(rng, a, n, size))
             return FSH_OK;
@@ -45,23 +82,53 @@ static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n,
     return FSH_OK;
 }
 
+/* A checked shuffle of n >= 2: plain (groups 1) or mixed. fill, if not
+   NULL, is called once the hardware entropy is in hand, before the first
+   swap (fsh_permutation fills its output there, so a failure leaves it
+   untouched). */
+static int shuffle_planned(fsh_rng *rng, unsigned char *a, size_t n,
+                           size_t size, unsigned threads, uint64_t groups,
+                           void (*fill)(void *out, size_t n, const void *lo),
+                           const void *lo)
+{
+    int rc;
+    if (FSH_LIKELY(groups <= 1)) {
+        if (fill != NULL)
+            fill(a, n, lo);
+        rc = shuffle_sized(rng, a, n, size, threads);
+        return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
+    }
+    fsh_mix m;
+    rc = fsh_mix_prepare(rng, &m, groups);
+    if (rc != FSH_OK)
+        return rc;
+    if (fill != NULL)
+        fill(a, n, lo);
+    if (m.groups > 1)
+        mixed_fy(rng, &m, a, n, size);
+    else /* no hardware after all, and the key bound is accepted */
+        rc = shuffle_sized(rng, a, n, size, threads);
+    fsh_mix_done(&m);
+    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
+}
+
 int fsh_shuffle(fsh_rng *rng, void *base, size_t n, size_t size)
 {
-    int done, rc = fsh_shuffle_check(rng, base, n, size, &done);
+    uint64_t groups;
+    int done, rc = shuffle_check_plan(rng, base, n, size, &done, &groups);
     if (done)
         return rc;
-    rc = shuffle_sized(rng, base, n, size, 1);
-    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
+    return shuffle_planned(rng, base, n, size, 1, groups, NULL, NULL);
 }
 
 int fsh_shuffle_threads(fsh_rng *rng, void *base, size_t n, size_t size,
                         unsigned threads)
 {
-    int done, rc = fsh_shuffle_check(rng, base, n, size, &done);
+    uint64_t groups;
+    int done, rc = shuffle_check_plan(rng, base, n, size, &done, &groups);
     if (done)
         return rc;
-    rc = shuffle_sized(rng, base, n, size, threads);
-    return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
+    return shuffle_planned(rng, base, n, size, threads, groups, NULL, NULL);
 }
 
 int fsh_shuffle_u32(fsh_rng *rng, uint32_t *a, size_t n)
@@ -83,6 +150,12 @@ int fsh_shuffle_ptr(fsh_rng *rng, void **a, size_t n)
    linear time, and the same permutation of positions as fsh_shuffle for the
    same rng state. */
 #define DEFINE_PERMUTATION(name, T)                                            \
+    static void name##_fill(void *out, size_t n, const void *lo)              \
+    {                                                                          \
+        T *o = out, l = *(const T *)lo;                                        \
+        for (size_t i = 0; i < n; i++)                                         \
+            o[i] = (T)(l + (T)i);                                              \
+    }                                                                          \
     int name(fsh_rng *rng, T *out, T lo, T hi)                                 \
     {                                                                          \
         if (lo > hi)                                                           \
@@ -90,15 +163,17 @@ int fsh_shuffle_ptr(fsh_rng *rng, void **a, size_t n)
         size_t n = (size_t)(hi - lo) + 1;                                      \
         if ((uint64_t)(hi - lo) >= (uint64_t)(SIZE_MAX / sizeof(T)))           \
             return FSH_EINVAL; /* n would overflow or not fit in memory */    \
-        int done, rc = fsh_shuffle_check(rng, out, n, sizeof(T), &done);       \
+        uint64_t groups;                                                       \
+        int done, rc = shuffle_check_plan(rng, out, n, sizeof(T), &done,       \
+                                          &groups);                            \
         if (rc != FSH_OK)                                                      \
             return rc;                                                         \
-        for (size_t i = 0; i < n; i++)                                         \
-            out[i] = (T)(lo + (T)i);                                           \
-        if (done)                                                              \
+        if (done) {                                                            \
+            name##_fill(out, n, &lo);                                          \
             return FSH_OK;                                                     \
-        rc = shuffle_sized(rng, (unsigned char *)out, n, sizeof(T), 1);        \
-        return rc != FSH_OK ? rc : fsh_rng_take_error(rng);                    \
+        }                                                                      \
+        return shuffle_planned(rng, (unsigned char *)out, n, sizeof(T), 1,     \
+                               groups, name##_fill, &lo);                      \
     }
 
 DEFINE_PERMUTATION(fsh_permutation, uint64_t)

@@ -14,4 +14,10 @@
 FSH_HIDDEN int fsh_shuffle_check(fsh_rng *rng, const void *base, size_t n,
                                  size_t size, int *done);
 
+/* 1 if a shuffle of n with rng must draw every index from rng itself (no
+   keyed sub-streams, as the record permutation's large case uses): the
+   rng is in direct mode (fsh_rng_set_direct), or the shuffle mixes
+   hardware entropy. */
+FSH_HIDDEN int fsh_shuffle_one_stream(const fsh_rng *rng, size_t n);
+
 #endif /* FSH_SHUFFLE_H */

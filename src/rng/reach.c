@@ -1,0 +1,427 @@
+/* Reachability beyond the key: the group cut of an operation's draws, the
+   reach policy (FSH_REACH_*, hardware cap), the hardware reseed, and the
+   bit counts. */
+#include "rng/rng.h"
+
+#include "common/wide.h"
+#include "rng/chacha.h"
+#include "rng/hwrand.h"
+
+#include <math.h>
+#include <sodium.h>
+#include <stdlib.h>
+
+void fsh_reach_acc_init(fsh_reach_acc *acc)
+{
+    memset(acc, 0, sizeof *acc);
+    acc->l[0] = 1;
+}
+
+int fsh_reach_acc_take(fsh_reach_acc *acc, uint64_t m1)
+{
+    uint64_t p[6];
+    if (m1 == UINT64_MAX) { /* the range 2^64: one limb up */
+        p[0] = 0;
+        memcpy(p + 1, acc->l, sizeof acc->l);
+    } else {
+        uint64_t f = m1 + 1, carry = 0;
+        for (int j = 0; j < 5; j++) {
+            uint64_t lo, hi = fsh_mul128(acc->l[j], f, &lo);
+            lo += carry;
+            hi += lo < carry;
+            p[j] = lo;
+            carry = hi;
+        }
+        p[5] = carry;
+    }
+    /* p <= 2^256: nothing above limb 4, and limb 4 is 0, or 1 over zeros. */
+    if (p[5] != 0 || p[4] > 1 ||
+        (p[4] == 1 && (p[0] | p[1] | p[2] | p[3]) != 0))
+        return 0;
+    memcpy(acc->l, p, sizeof acc->l);
+    return 1;
+}
+
+uint64_t fsh_reach_groups(uint64_t last, uint64_t k, uint64_t max)
+{
+    fsh_reach_acc acc;
+    fsh_reach_acc_init(&acc);
+    uint64_t g = k > 0;
+    for (uint64_t i = 0; i < k && g <= max; i++) {
+        if (!fsh_reach_acc_take(&acc, last - i)) {
+            g++;
+            fsh_reach_acc_init(&acc);
+            (void)fsh_reach_acc_take(&acc, last - i);
+        }
+    }
+    return g;
+}
+
+/* The groups a call may have within the cap: 256 hardware bits per group
+   after the first. */
+static uint64_t max_groups(const fsh_rng *rng)
+{
+    uint64_t cap = fsh_rng_hw_cap(rng);
+    return cap / 256 + 1;
+}
+
+/* Beyond the key, for a mixing rng: accept bounded by the key? over: the
+   call needs more than the cap; hw: mixing is possible (FULL and a
+   source). Returns FSH_OK (run plain), or the refusal. */
+static int key_bound_or(const fsh_rng *rng, int over)
+{
+    unsigned fl = fsh_rng_reach_flags(rng);
+    if (over)
+        return fl & (FSH_REACH_KEY | FSH_REACH_KEY_LARGE) ? FSH_OK
+                                                         : FSH_EENTROPY;
+    if (fl & FSH_REACH_KEY)
+        return FSH_OK;
+    return fl & FSH_REACH_FULL ? FSH_ENOHWRAND : FSH_EENTROPY;
+}
+
+/* 1 when the k draws over last + 1 items surely need more than max groups:
+   their product is at least 2^lb and each group holds at most 2^256, so
+   lb > 256 max means more than max groups. lb: n! >= sqrt(2 pi n)
+   (n/e)^n for a shuffle (k >= last), else (last + 2 - k)^k. One bit of
+   margin absorbs rounding; near the boundary the exact count decides. Keeps the count
+   (a walk over the draws) off large calls above the cap. */
+static int surely_over(uint64_t last, uint64_t k, uint64_t max)
+{
+    double lb;
+    if (k >= last) {
+        double n = (double)last + 1;
+        lb = n * (log2(n) - 1.4426950408889634) +
+             0.5 * log2(2 * 3.14159265358979323846 * n);
+    } else {
+        lb = (double)k * log2((double)(last - k) + 2);
+    }
+    return lb > 256.0 * (double)max + 1;
+}
+
+int fsh_rng_plan_ordered(const fsh_rng *rng, uint64_t last, uint64_t k,
+                         uint64_t *groups)
+{
+    *groups = 1;
+    if (rng->max_fair_n == SIZE_MAX || k == 0)
+        return FSH_OK;
+    if (!fsh_rng_mixable(rng))
+        return fsh_ordered_fits(last, k, rng->entropy_bits) ? FSH_OK
+                                                             : FSH_EENTROPY;
+    /* A shuffle (k >= last) of more than 57 never fits: skip the walk. */
+    if ((k < last || last < 57) && fsh_ordered_fits(last, k, 256))
+        return FSH_OK;
+    int can_mix = (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
+                  fsh_hw_available();
+    if (!can_mix && (fsh_rng_reach_flags(rng) & FSH_REACH_KEY))
+        return FSH_OK; /* bounded by the key, whatever the count */
+    uint64_t maxg = max_groups(rng);
+    uint64_t g = surely_over(last, k, maxg) ? maxg + 1
+                                            : fsh_reach_groups(last, k, maxg);
+    int over = g > maxg;
+    if (!over && can_mix) {
+        *groups = g;
+        return FSH_OK;
+    }
+    return key_bound_or(rng, over);
+}
+
+void fsh_rng_reseed(fsh_rng *rng, const uint64_t hw[4])
+{
+    static const char dom[] = "fairshuf/reach/v1"; /* 17 bytes + NUL */
+    uint8_t in[sizeof dom + 64], key[32];
+    memcpy(in, dom, sizeof dom);
+    for (size_t w = 0; w < 4; w++) {
+        uint64_t x = fsh_next_word(rng), h = hw[w];
+        for (size_t b = 0; b < 8; b++) {
+            in[sizeof dom + 8 * w + b] = (uint8_t)(x >> (8 * b));
+            in[sizeof dom + 32 + 8 * w + b] = (uint8_t)(h >> (8 * b));
+        }
+    }
+    crypto_hash_sha256(key, in, sizeof in);
+    /* The unread words of the old key are dropped, never handed out (and
+       not counted as used). */
+    rng->words_made -= FSH_BUF_WORDS - rng->pos;
+    sodium_memzero(rng->buf, sizeof rng->buf);
+    rng->pos = FSH_BUF_WORDS;
+    fsh_chacha_key(rng->key, key);
+    rng->counter = 0;
+    rng->stream = 0;
+    rng->hw_bits += 256;
+    rng->key_id = fsh_rng_new_key_id();
+    sodium_memzero(key, sizeof key);
+    sodium_memzero(in, sizeof in);
+}
+
+static void mix_init(fsh_mix *m)
+{
+    fsh_reach_acc_init(&m->acc);
+    m->groups = 1;
+    m->heap = NULL;
+    m->hw = m->stack;
+    m->nwords = 0;
+    m->track = 0;
+}
+
+int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
+{
+    mix_init(m);
+    m->groups = groups;
+    if (groups <= 1)
+        return FSH_OK;
+    uint64_t words = 4 * (groups - 1);
+    if (words > sizeof m->stack / sizeof m->stack[0]) {
+        if (words > SIZE_MAX / sizeof(uint64_t))
+            return FSH_ENOMEM;
+        m->heap = malloc((size_t)words * sizeof(uint64_t));
+        if (m->heap == NULL)
+            return FSH_ENOMEM;
+        m->hw = m->heap;
+    }
+    m->nwords = (size_t)words;
+    int rc = fsh_hw_words(m->hw, (size_t)words);
+    if (rc != FSH_OK) {
+        fsh_mix_done(m);
+        m->groups = 1;
+        return fsh_rng_reach_flags(rng) & FSH_REACH_KEY ? FSH_OK : rc;
+    }
+    return FSH_OK;
+}
+
+void fsh_mix_done(fsh_mix *m)
+{
+    uint64_t *base = m->heap != NULL ? m->heap : m->stack;
+    if (m->nwords > 0)
+        sodium_memzero(base, m->nwords * sizeof(uint64_t));
+    free(m->heap);
+    m->heap = NULL;
+    m->nwords = 0;
+    m->hw = m->stack;
+}
+
+void fsh_reach_state_init(fsh_reach_state *st)
+{
+    fsh_reach_acc_init(&st->acc);
+    st->reseeds = 0;
+    st->keybound = 0;
+}
+
+int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                        uint64_t last, uint64_t k0, uint64_t k)
+{
+    mix_init(m);
+    if (k == 0 || rng->max_fair_n == SIZE_MAX)
+        return FSH_OK;
+    if (!fsh_rng_mixable(rng))
+        return fsh_rng_check_ordered(rng, last, k0 + k);
+    if (st->keybound)
+        return FSH_OK;
+    /* The group boundaries among these k draws. */
+    fsh_reach_acc a = st->acc;
+    uint64_t r = 0;
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t m1 = last - (k0 + i);
+        if (!fsh_reach_acc_take(&a, m1)) {
+            r++;
+            fsh_reach_acc_init(&a);
+            (void)fsh_reach_acc_take(&a, m1);
+        }
+    }
+    if (r == 0) {
+        m->track = 1;
+        return FSH_OK;
+    }
+    int over = st->reseeds + r + 1 > max_groups(rng);
+    if (!over && (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
+        fsh_hw_available()) {
+        int rc = fsh_mix_prepare(rng, m, r + 1);
+        if (rc != FSH_OK)
+            return rc;
+        if (m->groups > 1)
+            m->track = 1;
+        else /* the source failed; the key bound is accepted */
+            st->keybound = 1;
+        return FSH_OK;
+    }
+    int rc = key_bound_or(rng, over);
+    if (rc == FSH_OK)
+        st->keybound = 1;
+    return rc;
+}
+
+int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                       uint64_t m1)
+{
+    if (!m->track || fsh_reach_acc_take(&st->acc, m1))
+        return 0;
+    fsh_rng_reseed(rng, m->hw);
+    m->hw += 4;
+    st->reseeds++;
+    fsh_reach_acc_init(&st->acc);
+    (void)fsh_reach_acc_take(&st->acc, m1);
+    return 1;
+}
+
+int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st, uint64_t last,
+                       uint64_t k)
+{
+    fsh_mix m;
+    int rc = fsh_rng_reach_begin(rng, st, &m, last, k - 1, 1);
+    if (rc != FSH_OK)
+        return rc;
+    (void)fsh_rng_reach_next(rng, st, &m, last - (k - 1));
+    fsh_mix_done(&m);
+    return FSH_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public: policy, counters, plans, bit counts                              */
+
+int fsh_rng_set_reach(fsh_rng *rng, unsigned flags)
+{
+    if (rng == NULL ||
+        (flags & ~(FSH_REACH_FULL | FSH_REACH_KEY | FSH_REACH_KEY_LARGE)) != 0)
+        return FSH_EINVAL;
+    rng->reach_x = flags ^ FSH_REACH_DEFAULT;
+    return FSH_OK;
+}
+
+unsigned fsh_rng_get_reach(const fsh_rng *rng)
+{
+    return rng == NULL ? 0 : fsh_rng_reach_flags(rng);
+}
+
+int fsh_rng_set_hw_cap(fsh_rng *rng, uint64_t bits)
+{
+    if (rng == NULL)
+        return FSH_EINVAL;
+    rng->hw_cap_x = bits ^ FSH_HW_CAP_DEFAULT;
+    return FSH_OK;
+}
+
+uint64_t fsh_rng_get_hw_cap(const fsh_rng *rng)
+{
+    return rng == NULL ? 0 : fsh_rng_hw_cap(rng);
+}
+
+int fsh_rng_set_direct(fsh_rng *rng, int on)
+{
+    if (rng == NULL)
+        return FSH_EINVAL;
+    rng->direct = on != 0;
+    return FSH_OK;
+}
+
+int fsh_rng_entropy_drawn(const fsh_rng *rng, uint64_t *os_bits,
+                          uint64_t *hw_bits)
+{
+    if (rng == NULL)
+        return FSH_EINVAL;
+    if (os_bits != NULL)
+        *os_bits = rng->os_bits;
+    if (hw_bits != NULL)
+        *hw_bits = rng->hw_bits;
+    return FSH_OK;
+}
+
+int fsh_hw_entropy_available(void)
+{
+    return fsh_hw_available();
+}
+
+int fsh_rng_reach_plan(const fsh_rng *rng, uint64_t *hw_bits, uint64_t last,
+                       uint64_t k)
+{
+    if (rng == NULL || hw_bits == NULL || (k > 0 && k - 1 > last))
+        return FSH_EINVAL;
+    if (rng->src == FSH_SRC_NONE)
+        return FSH_ESYSRAND;
+    uint64_t g;
+    int rc = fsh_rng_plan_ordered(rng, last, k, &g);
+    if (rc == FSH_OK)
+        *hw_bits = 256 * (g - 1);
+    return rc;
+}
+
+/* Largest n whose shuffle (n - 1 draws) the cap covers with mixing; the
+   group count grows with n (a greedy cut is optimal, and prepending a
+   range never lowers the optimum), so bisect. */
+static size_t max_mixed_n(const fsh_rng *rng)
+{
+    uint64_t maxg = max_groups(rng);
+    size_t lo = 57, hi = 64; /* lo fits; find hi that does not */
+    while (fsh_reach_groups(hi - 1, hi - 1, maxg) <= maxg) {
+        lo = hi;
+        if (hi > SIZE_MAX / 2)
+            return SIZE_MAX;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (fsh_reach_groups(mid - 1, mid - 1, maxg) <= maxg)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t fsh_rng_max_fair_n(const fsh_rng *rng)
+{
+    if (rng == NULL)
+        return 0;
+    if (rng->max_fair_n != SIZE_MAX && fsh_rng_mixable(rng) &&
+        (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) && fsh_hw_available())
+        return max_mixed_n(rng);
+    return rng->max_fair_n;
+}
+
+/* log2 of x!: a sum below 10^6, Stirling's series beyond (relative error
+   below 1e-15; lgamma is avoided: it writes the global signgam). */
+static double log2_fact(uint64_t x)
+{
+    if (x < 1000000) {
+        double s = 0;
+        for (uint64_t i = 2; i <= x; i++)
+            s += log2((double)i);
+        return s;
+    }
+    double d = (double)x;
+    double ln = d * log(d) - d + 0.5 * log(2 * 3.14159265358979323846 * d) +
+                1 / (12 * d) - 1 / (360 * d * d * d);
+    return ln / log(2.0);
+}
+
+double fsh_ordered_bits(uint64_t n, uint64_t k)
+{
+    if (k > n)
+        return 0;
+    if (k < 100000) { /* a direct sum: accurate for any n */
+        double s = 0;
+        for (uint64_t i = 0; i < k; i++)
+            s += log2((double)(n - i));
+        return s;
+    }
+    return log2_fact(n) - log2_fact(n - k);
+}
+
+double fsh_subset_bits(uint64_t n, uint64_t k)
+{
+    if (k > n)
+        return 0;
+    if (n - k < k)
+        k = n - k;
+    return fsh_ordered_bits(n, k) - log2_fact(k);
+}
+
+double fsh_multiset_bits(const uint64_t *counts, size_t m)
+{
+    if (counts == NULL)
+        return 0;
+    uint64_t n = 0;
+    double d = 0;
+    for (size_t i = 0; i < m; i++) {
+        n += counts[i];
+        d += log2_fact(counts[i]);
+    }
+    return log2_fact(n) - d;
+}

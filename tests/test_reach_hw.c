@@ -1,0 +1,718 @@
+/* Reachability beyond the 256-bit key, instrumented: the hardware source is
+ * replaced by a counting fake (rng/hwrand.h's test hook), which can also be
+ * absent or failing, and every operation's draws are counted per source:
+ * OS key bits and hardware bits (fsh_rng_entropy_drawn), stream words
+ * (fsh_rng_bits_used), and the fake's own count. Cases: 52, 57, 58 and 60
+ * cards, 416 distinct cards (an 8-deck shoe's size), 10^6 elements, ordered
+ * samples and the incremental range permutation, the reservoir, the
+ * policies (default, strict FULL, KEY, FULL | KEY, 0), the cap boundary,
+ * seeded and simulation grade, the certified-source (direct) mode against
+ * the plain Fisher-Yates kernel on the same words, and a chi-square of
+ * the mixed path. The group counts are recomputed here with a separate
+ * bignum: a group takes draws while the product of their ranges is at
+ * most 2^256. */
+#include "check.h"
+#include "fairshuf.h"
+#include "rng/hwrand.h"
+#include "rng/rng.h"
+#include "shuffle/fy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* The fake hardware source                                                 */
+
+typedef struct fake {
+    uint64_t words; /* words handed out */
+    uint64_t calls;
+    uint64_t state;
+    int fail; /* present but failing */
+} fake;
+
+static fake hw;
+
+static int fake_words(void *ctx, uint64_t *out, size_t n)
+{
+    fake *f = ctx;
+    f->calls++;
+    if (f->fail)
+        return FSH_ENOHWRAND;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (f->state += UINT64_C(0x9E3779B97F4A7C15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+        out[i] = z ^ (z >> 31);
+    }
+    f->words += n;
+    return FSH_OK;
+}
+
+static void fake_on(int present, int fail)
+{
+    hw.fail = fail;
+    fsh_hw_set_hook(fake_words, present, &hw);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Group counts, separately: 32-bit limbs, product <= 2^256.                */
+
+#define L 12
+typedef struct big {
+    uint32_t l[L];
+} big;
+
+static void one(big *x)
+{
+    memset(x, 0, sizeof *x);
+    x->l[0] = 1;
+}
+
+/* y = x * (m1 + 1); m1 = UINT64_MAX is the factor 2^64. */
+static void mul(big *y, const big *x, uint64_t m1)
+{
+    memset(y, 0, sizeof *y);
+    if (m1 == UINT64_MAX) {
+        for (int i = 0; i + 2 < L; i++)
+            y->l[i + 2] = x->l[i];
+        return;
+    }
+    uint64_t f = m1 + 1;
+    uint32_t fl[2] = {(uint32_t)f, (uint32_t)(f >> 32)};
+    for (int a = 0; a < 2; a++) {
+        uint64_t carry = 0;
+        for (int i = 0; i + a < L; i++) {
+            uint64_t t = (uint64_t)x->l[i] * fl[a] + y->l[i + a] + carry;
+            y->l[i + a] = (uint32_t)t;
+            carry = t >> 32;
+        }
+    }
+}
+
+static int le_2_256(const big *x)
+{
+    for (int i = 9; i < L; i++)
+        if (x->l[i])
+            return 0;
+    if (x->l[8] > 1)
+        return 0;
+    if (x->l[8] == 1)
+        for (int i = 0; i < 8; i++)
+            if (x->l[i])
+                return 0;
+    return 1;
+}
+
+/* Groups of the k draws with ranges last + 1, last, ... */
+static uint64_t groups(uint64_t last, uint64_t k)
+{
+    big acc, t;
+    one(&acc);
+    uint64_t g = k > 0;
+    for (uint64_t i = 0; i < k; i++) {
+        mul(&t, &acc, last - i);
+        if (le_2_256(&t)) {
+            acc = t;
+        } else {
+            g++;
+            one(&acc);
+            mul(&t, &acc, last - i);
+            acc = t;
+        }
+    }
+    return g;
+}
+
+/* Hardware bits a shuffle of n mixes in: 256 per group after the first. */
+static uint64_t shuffle_hw(uint64_t n)
+{
+    return n < 2 ? 0 : 256 * (groups(n - 1, n - 1) - 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Counters around one operation                                            */
+
+typedef struct meter {
+    uint64_t os, hw, words, fake_words;
+} meter;
+
+static meter read_meter(const fsh_rng *rng)
+{
+    meter m;
+    CHECK_EQ(fsh_rng_entropy_drawn(rng, &m.os, &m.hw), FSH_OK);
+    m.words = fsh_rng_bits_used(rng) / 64;
+    m.fake_words = hw.words;
+    return m;
+}
+
+static uint32_t *arr;
+
+static void iota32(size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        arr[i] = (uint32_t)i;
+}
+
+static int is_perm(size_t n)
+{
+    char *seen = calloc(n, 1);
+    int ok = seen != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        ok = arr[i] < n && !seen[arr[i]];
+        if (ok)
+            seen[arr[i]] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
+static int untouched(size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (arr[i] != i)
+            return 0;
+    return 1;
+}
+
+/* Shuffle n with rng; the meter's deltas: hardware bits, stream words,
+   the fake's words, OS bits (never drawn by an operation). */
+static int shuffle_metered(fsh_rng *rng, size_t n, meter *d)
+{
+    iota32(n);
+    meter a = read_meter(rng);
+    int rc = fsh_shuffle_u32(rng, arr, n);
+    meter b = read_meter(rng);
+    d->os = b.os - a.os;
+    d->hw = b.hw - a.hw;
+    d->words = b.words - a.words;
+    d->fake_words = b.fake_words - a.fake_words;
+    if (rc == FSH_OK)
+        CHECK(is_perm(n));
+    else
+        CHECK(untouched(n));
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* The default policy with a (fake) hardware source. */
+static void test_default_shuffles(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    meter m = read_meter(rng);
+    CHECK_EQ(m.os, 256); /* the one OS key */
+    CHECK_EQ(m.hw, 0);
+    CHECK_EQ(fsh_rng_get_reach(rng), FSH_REACH_DEFAULT);
+    CHECK_EQ(fsh_rng_get_hw_cap(rng), FSH_HW_CAP_DEFAULT);
+
+    static const size_t ns[] = {2, 52, 57, 58, 60, 100, 416, 1000, 5000};
+    for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+        size_t n = ns[t];
+        check_seed = n;
+        meter d;
+        uint64_t plan = 1;
+        CHECK_EQ(fsh_rng_reach_plan(rng, &plan, n - 1, n - 1), FSH_OK);
+        CHECK_EQ(shuffle_metered(rng, n, &d), FSH_OK);
+        uint64_t want = shuffle_hw(n);
+        CHECK_EQ(d.hw, want);
+        CHECK_EQ(plan, want);
+        CHECK_EQ(d.fake_words, want / 64);
+        CHECK_EQ(d.os, 0);
+        /* The fresh entropy behind the call covers its orders: the key's
+           256 bits plus the hardware's, against log2 n!. */
+        CHECK(256.0 + (double)d.hw >= fsh_ordered_bits(n, n));
+        CHECK(d.words >= n - 1 || n <= 57); /* one word per step when mixed */
+        if (n <= 57)
+            CHECK_EQ(d.hw, 0);
+        else
+            CHECK(d.hw > 0);
+    }
+    /* Every entry point mixes the same: typed, any element size, threaded,
+       permutations, record shuffles (fsh_shuffle below 2^20 records). */
+    {
+        static unsigned char b3[3 * 416];
+        static uint64_t p64[416];
+        static uint32_t p32[416];
+        for (size_t i = 0; i < sizeof b3; i++)
+            b3[i] = (unsigned char)(i / 3);
+        meter a = read_meter(rng);
+        CHECK_EQ(fsh_shuffle(rng, b3, 416, 3), FSH_OK);
+        CHECK_EQ(fsh_shuffle_threads(rng, p64, 416, 8, 2), FSH_OK);
+        CHECK_EQ(fsh_permutation(rng, p64, 1, 416), FSH_OK);
+        CHECK_EQ(fsh_permutation_u32(rng, p32, 1, 416), FSH_OK);
+        CHECK_EQ(fsh_shuffle_records(rng, p32, 416, 4, 2), FSH_OK);
+        CHECK_EQ(fsh_shuffle_ptr(rng, (void **)p64, 416), FSH_OK);
+        CHECK_EQ(read_meter(rng).hw - a.hw, 6 * 3072);
+        /* Elements of 3 bytes stay whole: each triple is one value. */
+        int whole = 1;
+        for (size_t i = 0; i < 416; i++)
+            whole &= b3[3 * i] == b3[3 * i + 1] && b3[3 * i] == b3[3 * i + 2];
+        CHECK(whole);
+    }
+    /* The figures of docs/FAIRNESS.md. */
+    CHECK_EQ(shuffle_hw(60), 256);
+    CHECK_EQ(shuffle_hw(416), 3072);
+    fprintf(stderr, "test_reach_hw: hardware bits: 58 -> %llu, 60 -> %llu, "
+                    "416 -> %llu (log2 416! = %.1f)\n",
+            (unsigned long long)shuffle_hw(58),
+            (unsigned long long)shuffle_hw(60),
+            (unsigned long long)shuffle_hw(416), fsh_ordered_bits(416, 416));
+
+    /* 10^6 elements: above the default cap, bounded by the key (no
+       hardware, the speed of before); strict FULL refuses; with the cap
+       raised the hardware covers log2(10^6!) ~ 18.5 Mbit. */
+    size_t big_n = 1000000;
+    meter d;
+    check_seed = big_n;
+    CHECK_EQ(shuffle_metered(rng, big_n, &d), FSH_OK);
+    CHECK_EQ(d.hw, 0);
+    CHECK_EQ(d.fake_words, 0);
+    uint64_t plan = 1;
+    CHECK_EQ(fsh_rng_reach_plan(rng, &plan, big_n - 1, big_n - 1), FSH_OK);
+    CHECK_EQ(plan, 0);
+    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_FULL), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, big_n, &d), FSH_EENTROPY);
+    CHECK_EQ(d.hw, 0);
+    CHECK_EQ(d.words, 0);
+    CHECK_EQ(fsh_rng_set_hw_cap(rng, 20000000), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, big_n, &d), FSH_OK);
+    uint64_t want = shuffle_hw(big_n);
+    CHECK_EQ(d.hw, want);
+    CHECK_EQ(d.fake_words, want / 64);
+    CHECK(256.0 + (double)d.hw >= fsh_ordered_bits(big_n, big_n));
+    /* The groups' products leave part of each 256 bits unused: about half
+       a step's range per group (~4 % at this size). */
+    CHECK(d.hw < (uint64_t)(fsh_ordered_bits(big_n, big_n) * 1.05));
+    fprintf(stderr, "test_reach_hw: 1e6 elements: log2 n! = %.0f, hardware "
+                    "bits mixed = %llu\n",
+            fsh_ordered_bits(big_n, big_n), (unsigned long long)d.hw);
+    fsh_rng_free(rng);
+}
+
+/* The cap's boundary: the largest n the cap covers is fsh_rng_max_fair_n,
+   accepted with mixing under strict FULL; n + 1 is refused. */
+static void test_cap_boundary(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    static const uint64_t caps[] = {0, 255, 256, 1024, 4096, 65536};
+    for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+        check_seed = caps[c];
+        CHECK_EQ(fsh_rng_set_hw_cap(rng, caps[c]), FSH_OK);
+        CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_FULL), FSH_OK);
+        size_t n = fsh_rng_max_fair_n(rng);
+        CHECK(n >= 57 && n < 10000);
+        CHECK(shuffle_hw(n) <= caps[c]);
+        CHECK(shuffle_hw(n + 1) > caps[c]);
+        meter d;
+        CHECK_EQ(shuffle_metered(rng, n, &d), FSH_OK);
+        CHECK_EQ(d.hw, shuffle_hw(n));
+        CHECK_EQ(shuffle_metered(rng, n + 1, &d), FSH_EENTROPY);
+        CHECK_EQ(d.hw, 0);
+        /* The default (FULL | KEY_LARGE) runs n + 1 bounded by the key. */
+        CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_DEFAULT), FSH_OK);
+        CHECK_EQ(shuffle_metered(rng, n + 1, &d), FSH_OK);
+        CHECK_EQ(d.hw, 0);
+        if (caps[c] == FSH_HW_CAP_DEFAULT)
+            fprintf(stderr, "test_reach_hw: default cap covers shuffles of "
+                            "up to %zu elements\n", n);
+    }
+    /* 57 needs no hardware under any policy; 58 is the first that does. */
+    CHECK_EQ(fsh_rng_set_hw_cap(rng, FSH_HW_CAP_DEFAULT), FSH_OK);
+    CHECK_EQ(fsh_rng_set_reach(rng, 0), FSH_OK);
+    meter d;
+    CHECK_EQ(shuffle_metered(rng, 57, &d), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, 58, &d), FSH_EENTROPY);
+    CHECK_EQ(fsh_rng_max_fair_n(rng), 57);
+    CHECK_EQ(fsh_rng_set_reach(rng, 8), FSH_EINVAL);
+    fsh_rng_free(rng);
+}
+
+/* No hardware source, and a failing one. */
+static void test_absent(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    for (int mode = 0; mode < 2; mode++) {
+        fake_on(mode == 0 ? 0 : 1, mode == 1);
+        check_seed = (uint64_t)mode;
+        CHECK_EQ(fsh_hw_entropy_available(), mode == 1);
+        CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_DEFAULT), FSH_OK);
+        meter d;
+        CHECK_EQ(shuffle_metered(rng, 57, &d), FSH_OK);
+        CHECK_EQ(shuffle_metered(rng, 58, &d), FSH_ENOHWRAND);
+        CHECK_EQ(shuffle_metered(rng, 416, &d), FSH_ENOHWRAND);
+        CHECK_EQ(d.hw, 0);
+        uint64_t o[64];
+        memset(o, 0, sizeof o);
+        CHECK_EQ(fsh_sample_range(rng, o, 60, 0, 59), FSH_ENOHWRAND);
+        CHECK_EQ(o[0] | o[59], 0);
+        CHECK_EQ(fsh_permutation(rng, o, 0, 59), FSH_ENOHWRAND);
+        CHECK_EQ(o[0] | o[59], 0);
+        /* Above the cap the default never asks for hardware. */
+        CHECK_EQ(shuffle_metered(rng, 100000, &d), FSH_OK);
+        /* The caller accepts the key's bound. */
+        CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_FULL | FSH_REACH_KEY),
+                 FSH_OK);
+        CHECK_EQ(shuffle_metered(rng, 416, &d), FSH_OK);
+        CHECK_EQ(d.hw, 0);
+        CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_KEY), FSH_OK);
+        CHECK_EQ(shuffle_metered(rng, 60, &d), FSH_OK);
+        CHECK_EQ(d.hw, 0);
+        /* Strict: no. */
+        CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_FULL), FSH_OK);
+        CHECK_EQ(shuffle_metered(rng, 60, &d), FSH_ENOHWRAND);
+        CHECK_EQ(shuffle_metered(rng, 100000, &d), FSH_EENTROPY);
+        CHECK(strcmp(fsh_strerror(FSH_ENOHWRAND),
+                     "no hardware entropy source for an operation beyond 256 "
+                     "bits") == 0);
+    }
+    fake_on(1, 0);
+    fsh_rng_free(rng);
+}
+
+/* Seeded and simulation grade: refused past the seed's bits, never mixed. */
+static void test_seeded(void)
+{
+    fsh_rng *rng;
+    static const char seed[] = "test_reach_hw: thirty-two bytes!";
+    CHECK_EQ(fsh_rng_new_seeded(&rng, seed, 32), FSH_OK);
+    meter d;
+    CHECK_EQ(shuffle_metered(rng, 57, &d), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, 58, &d), FSH_EENTROPY);
+    CHECK_EQ(shuffle_metered(rng, 60, &d), FSH_EENTROPY);
+    CHECK_EQ(d.words, 0);
+    uint64_t o[64];
+    CHECK_EQ(fsh_sample_range(rng, o, 58, 0, 57), FSH_EENTROPY);
+    /* 58!/4! ~ 2^255.8, 58!/3! ~ 2^257.8. */
+    CHECK_EQ(fsh_sample_range(rng, o, 54, 0, 57), FSH_OK);
+    CHECK_EQ(fsh_sample_range(rng, o, 55, 0, 57), FSH_EENTROPY);
+    /* The reach policy does not apply to a seeded rng. */
+    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_KEY), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, 58, &d), FSH_EENTROPY);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, 60, &d), FSH_OK);
+    CHECK_EQ(d.hw, 0);
+    CHECK_EQ(d.os, 0);
+    CHECK_EQ(shuffle_metered(rng, 416, &d), FSH_OK);
+    CHECK_EQ(d.hw, 0);
+    /* Simulation on an OS rng: no mixing either. */
+    CHECK_EQ(fsh_rng_rekey(rng), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, 416, &d), FSH_OK);
+    CHECK_EQ(d.hw, 0);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
+    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_DEFAULT), FSH_OK);
+    CHECK_EQ(shuffle_metered(rng, 416, &d), FSH_OK);
+    CHECK_EQ(d.hw, 3072);
+    uint64_t os;
+    CHECK_EQ(fsh_rng_entropy_drawn(rng, &os, NULL), FSH_OK);
+    CHECK_EQ(os, 256); /* one OS keying: fsh_rng_rekey */
+    fsh_rng_free(rng);
+}
+
+/* Ordered samples: fsh_sample_range plans like a shuffle; fsh_rangeperm
+   reseeds draw by draw at the same boundaries. */
+static void test_samples(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    static const uint64_t lasts[] = {59, 415, 999999, UINT64_MAX};
+    static uint64_t o[1000];
+    for (size_t r = 0; r < sizeof lasts / sizeof lasts[0]; r++) {
+        uint64_t last = lasts[r];
+        uint64_t k = last < 415 ? last + 1 : 416;
+        check_seed = last;
+        meter a = read_meter(rng);
+        CHECK_EQ(fsh_sample_range(rng, o, (size_t)k, 0, last), FSH_OK);
+        meter b = read_meter(rng);
+        CHECK_EQ(b.hw - a.hw, 256 * (groups(last, k) - 1));
+        int distinct = 1;
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < i; j++)
+                distinct &= o[i] != o[j];
+        CHECK(distinct);
+        /* Draw by draw: the hardware bits after each draw are those of the
+           prefix's groups. */
+        fsh_rangeperm *p;
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, last, 0), FSH_OK);
+        a = read_meter(rng);
+        int ok = 1;
+        for (uint64_t i = 1; i <= k; i++) {
+            uint64_t v;
+            ok &= fsh_rangeperm_next(rng, p, &v) == FSH_OK;
+            b = read_meter(rng);
+            ok &= b.hw - a.hw == 256 * (groups(last, i) - 1);
+        }
+        CHECK(ok);
+        fsh_rangeperm_free(p);
+    }
+    /* The range permutation past the cap: the default goes on bounded by
+       the key, strict FULL refuses (nothing drawn). */
+    CHECK_EQ(fsh_rng_set_hw_cap(rng, 512), FSH_OK);
+    for (int strict = 0; strict < 2; strict++) {
+        CHECK_EQ(fsh_rng_set_reach(rng, strict ? FSH_REACH_FULL
+                                               : FSH_REACH_DEFAULT),
+                 FSH_OK);
+        fsh_rangeperm *p;
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, UINT64_MAX, 0), FSH_OK);
+        meter a = read_meter(rng);
+        uint64_t v, drawn = 0;
+        int rc = FSH_OK;
+        while (drawn < 40 && (rc = fsh_rangeperm_next(rng, p, &v)) == FSH_OK)
+            drawn++;
+        meter b = read_meter(rng);
+        CHECK_EQ(b.hw - a.hw, 512);
+        if (strict) {
+            /* Groups of 4 draws of 2^64 each: 3 groups fit the cap. */
+            CHECK_EQ(drawn, 12);
+            CHECK_EQ(rc, FSH_EENTROPY);
+            CHECK_EQ(fsh_rangeperm_drawn(p), 12);
+        } else {
+            CHECK_EQ(drawn, 40);
+        }
+        fsh_rangeperm_free(p);
+    }
+    /* The reservoir (no object to cut groups in) is not mixed: beyond 2^256
+       subsets the default runs it bounded by the key, strict FULL
+       refuses. C(2^64, 5) > 2^256. */
+    size_t slot;
+    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_DEFAULT), FSH_OK);
+    meter a = read_meter(rng);
+    CHECK_EQ(fsh_reservoir_slot(rng, &slot, 5, UINT64_MAX - 1), FSH_OK);
+    CHECK_EQ(read_meter(rng).hw, a.hw);
+    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_FULL), FSH_OK);
+    CHECK_EQ(fsh_reservoir_slot(rng, &slot, 5, UINT64_MAX - 1), FSH_EENTROPY);
+    CHECK_EQ(fsh_reservoir_slot(rng, &slot, 5, 1000), FSH_OK);
+    fsh_rng_free(rng);
+}
+
+/* The mixed path is uniform: where element 0 lands in a 60-element
+   shuffle, 60,000 times (chi-square, 59 degrees of freedom; 130 is far
+   beyond the 0.9999 quantile, ~ 109). */
+static void test_uniform_mixed(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    enum { N = 60, T = 60000 };
+    uint64_t cnt[N] = {0}, h0 = read_meter(rng).hw;
+    for (int t = 0; t < T; t++) {
+        iota32(N);
+        if (fsh_shuffle_u32(rng, arr, N) != FSH_OK)
+            break;
+        for (size_t i = 0; i < N; i++)
+            if (arr[i] == 0)
+                cnt[i]++;
+    }
+    CHECK_EQ(read_meter(rng).hw - h0, (uint64_t)T * 256);
+    double e = (double)T / N, chi = 0;
+    for (size_t i = 0; i < N; i++)
+        chi += ((double)cnt[i] - e) * ((double)cnt[i] - e) / e;
+    CHECK(chi < 130);
+    fprintf(stderr, "test_reach_hw: mixed 60-shuffle, position of 0: "
+                    "chi2 = %.1f (59 df)\n", chi);
+    fsh_rng_free(rng);
+}
+
+/* The real source, when the machine has one: 60 cards draw 256 bits. */
+static void test_real_hardware(void)
+{
+    fsh_hw_set_hook(NULL, 0, NULL);
+    if (!fsh_hw_entropy_available()) {
+        fprintf(stderr, "test_reach_hw: no RDSEED here: real-source case "
+                        "skipped\n");
+        fake_on(1, 0);
+        return;
+    }
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    meter d;
+    uint64_t before = hw.words;
+    CHECK_EQ(shuffle_metered(rng, 60, &d), FSH_OK);
+    CHECK_EQ(d.hw, 256);
+    CHECK_EQ(hw.words, before); /* not the fake */
+    CHECK_EQ(shuffle_metered(rng, 416, &d), FSH_OK);
+    CHECK_EQ(d.hw, 3072);
+    fsh_rng_free(rng);
+    fake_on(1, 0);
+}
+
+/* The helper the deck will call (src/rng: fsh_rng_reach_begin / _next):
+   a lazy Fisher-Yates dealing 416 distinct cards in hands of 7, with
+   batched dice drawn ahead as the deck does, dropped at each reseed. */
+typedef struct mini_deck {
+    uint32_t cards[416];
+    size_t n, remaining;
+    fsh_reach_state reach;
+} mini_deck;
+
+static int mini_deal(fsh_rng *rng, mini_deck *d, uint32_t *out, size_t k)
+{
+    fsh_mix m;
+    int rc = fsh_rng_reach_begin(rng, &d->reach, &m, d->n - 1,
+                                 d->n - d->remaining, k);
+    if (rc != FSH_OK)
+        return rc;
+    for (size_t i = 0; i < k; i++) {
+        size_t r = d->remaining;
+        (void)fsh_rng_reach_next(rng, &d->reach, &m, r - 1);
+        uint64_t j;
+        if ((rc = fsh_uniform(rng, &j, r)) != FSH_OK)
+            break;
+        uint32_t c = d->cards[j];
+        d->cards[j] = d->cards[r - 1];
+        d->cards[r - 1] = c;
+        d->remaining = r - 1;
+        out[i] = c;
+    }
+    fsh_mix_done(&m);
+    return rc;
+}
+
+static void test_deck_helper(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    static mini_deck d;
+    uint32_t out[416];
+    for (int absent = 0; absent < 2; absent++) {
+        fake_on(!absent, 0);
+        d.n = d.remaining = 416;
+        for (uint32_t i = 0; i < 416; i++)
+            d.cards[i] = i;
+        fsh_reach_state_init(&d.reach);
+        meter a = read_meter(rng);
+        size_t dealt = 0;
+        int rc = FSH_OK;
+        while (dealt < 416) {
+            size_t k = 416 - dealt < 7 ? 416 - dealt : 7;
+            if ((rc = mini_deal(rng, &d, out + dealt, k)) != FSH_OK)
+                break;
+            dealt += k;
+            /* After each hand, the hardware bits are those of the prefix's
+               groups. */
+            CHECK_EQ(read_meter(rng).hw - a.hw,
+                     256 * (groups(415, dealt) - 1));
+        }
+        if (absent) {
+            /* The hand that would cross 2^256 outcomes is refused whole
+               (nothing dealt from it). */
+            CHECK_EQ(rc, FSH_ENOHWRAND);
+            CHECK(dealt > 0 && dealt < 60);
+            CHECK(groups(415, dealt) == 1 && groups(415, dealt + 7) == 2);
+            CHECK_EQ(d.remaining, 416 - dealt);
+        } else {
+            CHECK_EQ(rc, FSH_OK);
+            CHECK_EQ(read_meter(rng).hw - a.hw, 3072);
+            char seen[416] = {0};
+            int ok = 1;
+            for (size_t i = 0; i < 416; i++) {
+                ok &= out[i] < 416 && !seen[out[i]];
+                seen[out[i] % 416] = 1;
+            }
+            CHECK(ok);
+        }
+    }
+    fake_on(1, 0);
+    fsh_rng_free(rng);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Certified source: every draw from the caller's words                     */
+
+typedef struct wsrc_ctx {
+    uint64_t state, calls;
+} wsrc_ctx;
+
+static uint64_t words_fn(void *ctx)
+{
+    wsrc_ctx *c = ctx;
+    c->calls++;
+    uint64_t z = (c->state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static void test_direct(void)
+{
+    /* 4.5 Mi u64 = 36 MiB: above the scatter threshold (24 MiB). */
+    size_t n = (size_t)9 << 19;
+    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    CHECK(a != NULL && b != NULL);
+    if (a == NULL || b == NULL) {
+        free(a);
+        free(b);
+        return;
+    }
+    for (int direct = 0; direct < 2; direct++) {
+        check_seed = (uint64_t)direct;
+        wsrc_ctx c1 = {7, 0}, c2 = {7, 0};
+        fsh_rng *r1, *r2;
+        CHECK_EQ(fsh_rng_new_seeded(&r1, "x", 1), FSH_OK);
+        CHECK_EQ(fsh_rng_new_seeded(&r2, "x", 1), FSH_OK);
+        CHECK_EQ(fsh_rng_from_words(r1, words_fn, &c1), FSH_OK);
+        CHECK_EQ(fsh_rng_from_words(r2, words_fn, &c2), FSH_OK);
+        CHECK_EQ(fsh_rng_set_direct(r1, direct), FSH_OK);
+        for (size_t i = 0; i < n; i++)
+            a[i] = b[i] = i;
+        CHECK_EQ(fsh_shuffle_threads(r1, a, n, 8, 2), FSH_OK);
+        uint64_t used = fsh_rng_bits_used(r1) / 64;
+        /* The reference: the plain Fisher-Yates kernel on the same words. */
+        fsh_fy_kernel(r2, (unsigned char *)b, n, 8);
+        uint64_t ref_used = fsh_rng_bits_used(r2) / 64;
+        if (direct) {
+            CHECK(memcmp(a, b, n * sizeof *a) == 0);
+            CHECK_EQ(used, ref_used);
+            /* Every word the shuffle used came from the source; at most
+               one read-ahead block (128 words) is left over. */
+            CHECK(c1.calls >= used && c1.calls - used < 128);
+            CHECK(used >= n / 6); /* at least one word per 6 indices */
+            fprintf(stderr, "test_reach_hw: direct shuffle of %zu: %llu "
+                            "source words (scatter: keyed from 4)\n", n,
+                    (unsigned long long)c1.calls);
+        } else {
+            /* The scatter shuffle keys its streams from 4 words. */
+            CHECK(c1.calls <= 128);
+            CHECK(memcmp(a, b, n * sizeof *a) != 0);
+        }
+        /* The record permutation above FSH_RECORDS_SMALL: in direct mode
+           it is fsh_shuffle on the same words (no bucket key). */
+        if (direct) {
+            wsrc_ctx c3 = {9, 0}, c4 = {9, 0};
+            CHECK_EQ(fsh_rng_from_words(r1, words_fn, &c3), FSH_OK);
+            CHECK_EQ(fsh_rng_from_words(r2, words_fn, &c4), FSH_OK);
+            size_t m = (size_t)3 << 20;
+            for (size_t i = 0; i < m; i++)
+                a[i] = b[i] = i;
+            CHECK_EQ(fsh_shuffle_records(r1, a, m, 8, 2), FSH_OK);
+            fsh_fy_kernel(r2, (unsigned char *)b, m, 8);
+            CHECK(memcmp(a, b, m * sizeof *a) == 0);
+            CHECK(c3.calls - fsh_rng_bits_used(r1) / 64 < 128);
+        }
+        fsh_rng_free(r1);
+        fsh_rng_free(r2);
+    }
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    arr = malloc(1000000 * sizeof *arr);
+    if (arr == NULL)
+        return 1;
+    fake_on(1, 0);
+    test_default_shuffles();
+    test_cap_boundary();
+    test_absent();
+    test_seeded();
+    test_samples();
+    test_deck_helper();
+    test_uniform_mixed();
+    test_real_hardware();
+    test_direct();
+    fsh_hw_set_hook(NULL, 0, NULL);
+    free(arr);
+    return check_done("test_reach_hw");
+}
