@@ -182,7 +182,13 @@ static void test_deck(void)
     CHECK_EQ(fsh_deck_new_from(&s, shoe, 104), FSH_OK);
     CHECK_EQ(fsh_deck_size(s), 104);
     uint32_t dealt[104], hist[52] = {0};
+    /* A 32-byte seed reaches 57 cards: the shoe is refused whole, then
+       dealt once the caller opts into simulation grade. */
+    CHECK_EQ(fsh_deck_deal_n(rng, s, dealt, 104), FSH_EENTROPY);
+    CHECK_EQ(fsh_deck_remaining(s), 104);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
     CHECK_EQ(fsh_deck_deal_n(rng, s, dealt, 104), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
     for (int i = 0; i < 104; i++)
         hist[dealt[i] % 52] += dealt[i] < 52;
     int ok = 1;

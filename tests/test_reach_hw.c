@@ -617,6 +617,61 @@ static void test_deck_helper(void)
     fsh_rng_free(rng);
 }
 
+/* The same through the public deck: an 8-deck shoe (416 cards) dealt in
+   hands of 7 by a default rng mixes in 256 hardware bits at each group
+   boundary of its prefix, 3,072 in all; without hardware the hand that
+   would cross 2^256 outcomes is refused whole; a reset starts a new
+   prefix (group state and all). */
+static void test_deck_public(void)
+{
+    fsh_rng *rng;
+    fsh_cardset *set;
+    fsh_deck *deck;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_cardset_standard(&set, 8, 0), FSH_OK);
+    CHECK_EQ(fsh_deck_new_set(&deck, set), FSH_OK);
+    uint32_t out[416];
+    for (int round = 0; round < 3; round++) {
+        int absent = round == 1;
+        fake_on(!absent, 0);
+        CHECK_EQ(fsh_deck_reset(deck), FSH_OK);
+        meter a = read_meter(rng);
+        size_t dealt = 0;
+        int rc = FSH_OK;
+        while (dealt < 416) {
+            size_t k = 416 - dealt < 7 ? 416 - dealt : 7;
+            if ((rc = fsh_deck_deal_n(rng, deck, out + dealt, k)) != FSH_OK)
+                break;
+            dealt += k;
+            CHECK_EQ(read_meter(rng).hw - a.hw,
+                     256 * (groups(415, dealt) - 1));
+        }
+        if (absent) {
+            CHECK_EQ(rc, FSH_ENOHWRAND);
+            CHECK(dealt > 0 && dealt < 60);
+            CHECK(groups(415, dealt) == 1 && groups(415, dealt + 7) == 2);
+            CHECK_EQ(fsh_deck_remaining(deck), 416 - dealt);
+        } else {
+            CHECK_EQ(rc, FSH_OK);
+            CHECK_EQ(read_meter(rng).hw - a.hw, 3072);
+            /* Each of the 52 faces exactly 8 times. */
+            unsigned count[52] = {0};
+            int ok = 1;
+            for (size_t i = 0; i < 416; i++) {
+                ok &= out[i] < 52;
+                count[out[i] % 52]++;
+            }
+            for (int f = 0; f < 52; f++)
+                ok &= count[f] == 8;
+            CHECK(ok);
+        }
+    }
+    fake_on(1, 0);
+    fsh_deck_free(deck);
+    fsh_cardset_free(set);
+    fsh_rng_free(rng);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Certified source: every draw from the caller's words                     */
 
@@ -709,6 +764,7 @@ int main(void)
     test_seeded();
     test_samples();
     test_deck_helper();
+    test_deck_public();
     test_uniform_mixed();
     test_real_hardware();
     test_direct();

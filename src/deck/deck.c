@@ -17,6 +17,9 @@ struct fsh_deck {
     unsigned pos, npend;
     uint64_t pend_key; /* key id of the rng keying that drew pend */
     uint64_t pend[64];
+    /* Reachability of the prefix dealt since the last reset: the group
+       state of a mixing rng (rng/rng.h, fsh_rng_reach_begin). */
+    fsh_reach_state reach;
     uint32_t cards[]; /* dealt cards sit at the end, last dealt first;
                          undo follows the n cards */
 };
@@ -41,6 +44,7 @@ static int deck_alloc(fsh_deck **out, size_t n)
     d->undo = d->cards + n;
     d->pos = d->npend = 0;
     d->pend_key = 0;
+    fsh_reach_state_init(&d->reach);
     *out = d;
     return FSH_OK;
 }
@@ -108,6 +112,7 @@ int fsh_deck_reset(fsh_deck *deck)
        so dropping them biases nothing, and a fresh deck has none). */
     deck->remaining = deck->n;
     deck->pos = deck->npend = 0;
+    fsh_reach_state_init(&deck->reach);
     return FSH_OK;
 }
 
@@ -135,6 +140,14 @@ static size_t next_index(fsh_rng *rng, fsh_deck *d)
     return (size_t)fsh_uniform_fast(rng, r);
 }
 
+/* Forget the dice drawn ahead; later ones come from rng's current key. */
+static void drop_pending(fsh_deck *d, const fsh_rng *rng)
+{
+    sodium_memzero(d->pend, sizeof d->pend);
+    d->pos = d->npend = 0;
+    d->pend_key = rng->key_id;
+}
+
 /* Lazy Fisher-Yates step: pick among the remaining, swap it to the end. */
 static uint32_t deal_one(fsh_rng *rng, fsh_deck *d)
 {
@@ -154,41 +167,52 @@ int fsh_deck_deal(fsh_rng *rng, fsh_deck *deck, uint32_t *card)
 }
 
 /* The checks before dealing k more cards (arguments already checked):
-   the rng is keyed, k remain, the prefix is reachable; then pending dice
-   from another keying are dropped. */
-static int deal_begin(fsh_rng *rng, fsh_deck *deck, size_t k)
+   the rng is keyed, k remain, the prefix dealt since the last reset is
+   reachable, these k cards included (the seed's bound, or a mixing rng's
+   policy, whose hardware words for the group boundaries among these k
+   cards are drawn into m now: a deal that cannot be mixed is refused
+   whole); then pending dice from another keying are dropped. On FSH_OK
+   the caller deals through deal_step and ends with fsh_mix_done(m). */
+static int deal_begin(fsh_rng *rng, fsh_deck *deck, size_t k, fsh_mix *m)
 {
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
         return rc;
     if (k > deck->remaining)
         return FSH_EEMPTY;
-    /* Reachability of the ordered prefix dealt since the last shuffle,
-       these k cards included. */
-    if (k > 0 && (rc = fsh_rng_check_ordered(
-                      rng, deck->n - 1,
-                      deck->n - deck->remaining + k)) != FSH_OK)
+    rc = fsh_rng_reach_begin(rng, &deck->reach, m, deck->n - 1,
+                             deck->n - deck->remaining, k);
+    if (rc != FSH_OK)
         return rc;
     /* Pending dice drawn under another keying (another rng, a re-key, or
        the parent of this forked child) are dropped unseen: they may be
        known elsewhere, and dropping unseen draws biases nothing. */
-    if (deck->pend_key != rng->key_id) {
-        sodium_memzero(deck->pend, sizeof deck->pend);
-        deck->pos = deck->npend = 0;
-        deck->pend_key = rng->key_id;
-    }
+    if (deck->pend_key != rng->key_id)
+        drop_pending(deck, rng);
     return FSH_OK;
+}
+
+/* One card, after the mixing rng's group boundary if this card opens a
+   new group (the rng is then reseeded and dice drawn ahead from the old
+   key are dropped). */
+static uint32_t deal_step(fsh_rng *rng, fsh_deck *deck, fsh_mix *m)
+{
+    if (fsh_rng_reach_next(rng, &deck->reach, m, deck->remaining - 1))
+        drop_pending(deck, rng);
+    return deal_one(rng, deck);
 }
 
 int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out, size_t k)
 {
     if (rng == NULL || deck == NULL || (out == NULL && k > 0))
         return FSH_EINVAL;
-    int rc = deal_begin(rng, deck, k);
+    fsh_mix m;
+    int rc = deal_begin(rng, deck, k, &m);
     if (rc != FSH_OK)
         return rc;
     for (size_t i = 0; i < k; i++)
-        out[i] = deal_one(rng, deck);
+        out[i] = deal_step(rng, deck, &m);
+    fsh_mix_done(&m);
     return fsh_rng_take_error(rng);
 }
 
@@ -196,11 +220,13 @@ int fsh_deck_burn(fsh_rng *rng, fsh_deck *deck, size_t k)
 {
     if (rng == NULL || deck == NULL)
         return FSH_EINVAL;
-    int rc = deal_begin(rng, deck, k);
+    fsh_mix m;
+    int rc = deal_begin(rng, deck, k, &m);
     if (rc != FSH_OK)
         return rc;
     for (size_t i = 0; i < k; i++)
-        (void)deal_one(rng, deck);
+        (void)deal_step(rng, deck, &m);
+    fsh_mix_done(&m);
     return fsh_rng_take_error(rng);
 }
 
@@ -238,19 +264,21 @@ int fsh_deck_deal_hands(fsh_rng *rng, fsh_deck *deck, uint32_t *out,
         hands_size(players, cards, layout, &total) != FSH_OK ||
         (out == NULL && total > 0))
         return FSH_EINVAL;
-    int rc = deal_begin(rng, deck, total);
+    fsh_mix m;
+    int rc = deal_begin(rng, deck, total, &m);
     if (rc != FSH_OK)
         return rc;
     if (layout == FSH_DEAL_BLOCKS) {
         for (size_t t = 0; t < total; t++)
-            out[t] = deal_one(rng, deck);
+            out[t] = deal_step(rng, deck, &m);
     } else {
         /* Deal order t = card * players + player: walk players fastest and
            write each card straight to its hand, no division per card. */
         for (size_t card = 0; card < cards; card++)
             for (size_t p = 0; p < players; p++)
-                out[p * cards + card] = deal_one(rng, deck);
+                out[p * cards + card] = deal_step(rng, deck, &m);
     }
+    fsh_mix_done(&m);
     return fsh_rng_take_error(rng);
 }
 
