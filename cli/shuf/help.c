@@ -5,6 +5,7 @@
 #include "io/output.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void shuf_help(void)
 {
@@ -64,18 +65,29 @@ void shuf_help(void)
         "complete.\n"
         "Under --seed, inputs with the same number of lines get the same order,\n"
         "whatever --memory or --threads. Long options may be abbreviated as in\n"
-        "GNU shuf; abbreviations of the options above only when unambiguous.\n"
-        "%s%s%s",
+        "GNU shuf; abbreviations of the options above only when unambiguous.\n",
         program_name, program_name, program_name,
         as_shuf ? "" : "  or:  ", as_shuf ? "" : program_name,
-        as_shuf ? "" : " deal [OPTION]...\n",
-        as_shuf ? "" : "\n"
-        "Subcommands are recognised only as the first argument:\n"
-        "  deal      deal a shuffled deck of cards (see '",
-        as_shuf ? "" : program_name,
-        as_shuf ? "" : " deal --help')\n"
-        "To shuffle a file named like a subcommand, write ./deal or put -- "
-        "first.\n");
+        as_shuf ? "" : " SUBCOMMAND [OPTION]...\n");
+    if (!as_shuf) {
+        /* The subcommands, recognised only as the first argument. */
+        static const char *const sub[][2] = {
+            {"deal", "deal a shuffled deck, shoe or table round of cards"},
+            {"verify", "check a provably fair deal from its revealed seed"},
+        };
+        size_t len = strlen(text);
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "\nSubcommands are recognised only as the "
+                                "first argument:\n");
+        for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++)
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    "  %-9s %s\n", sub[i][0], sub[i][1]);
+        snprintf(text + len, sizeof text - len,
+                 "Each has its own --help ('%s deal --help'). To shuffle a "
+                 "file named\nlike a subcommand, write ./deal or put -- "
+                 "first.\n",
+                 program_name);
+    }
     emit_text(text);
 }
 
