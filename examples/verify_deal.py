@@ -68,6 +68,16 @@ def seed_min(faces, copies):
     return max(32, (bits + 7) // 8)
 
 
+def reduce_word(x, r):
+    """Lemire's multiply with the exact rejection: j in [0, r) for the 64-bit
+    word x, or None when the word is rejected (the low half of x * r is
+    below 2^64 mod r) and the next word must be drawn."""
+    p = x * r
+    if p % 2 ** 64 < 2 ** 64 % r:
+        return None
+    return p >> 64
+
+
 def deal_order(seed, client, nonce, faces, copies):
     """The deal order d[0..n) of the round, as face numbers."""
     n = faces * copies
@@ -105,12 +115,9 @@ def deal_order(seed, client, nonce, faces, copies):
             words.clear()
             block = 0
         product *= r
-        threshold = 2 ** 64 % r
-        while True:
-            p = next_word() * r
-            if p % 2 ** 64 >= threshold:
-                j = p >> 64
-                break
+        j = reduce_word(next_word(), r)
+        while j is None:
+            j = reduce_word(next_word(), r)
         a[i], a[j] = a[j], a[i]
     return a[::-1]
 

@@ -689,10 +689,30 @@ static int order_main(int argc, char **argv)
     return 0;
 }
 
+/* test_fair reduce: for each "X R" line on standard input, "reject" or j
+   (fsh_fair_reduce, proven exact above): the reference for the Python and
+   browser reductions. */
+static int reduce_main(void)
+{
+    unsigned long long x, r;
+    uint64_t j;
+    while (scanf("%llu %llu", &x, &r) == 2) {
+        if (r == 0)
+            return 2;
+        if (fsh_fair_reduce(x, r, &j))
+            printf("%llu\n", (unsigned long long)j);
+        else
+            printf("reject\n");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "order") == 0)
         return order_main(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "reduce") == 0)
+        return reduce_main();
     test_vectors();
     test_seed_rule();
     test_group_cut();

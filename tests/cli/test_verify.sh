@@ -154,6 +154,24 @@ if command -v python3 >/dev/null 2>&1; then
     sed 's/"Ad"/"Zz"/' "$T/j1.json" >"$T/unk.json"
     v --server-seed=$S1 --json="$T/unk.json"
     check "JSON with an unknown card" err_is "fairshuf: unknown card: 'Zz'"
+    # Hostile JSON: every one is a message and exit 1, never a crash.
+    i=0
+    for doc in '' '[' '{"a":1,"a":2}' '"\ud800"' '"\x"' '{"schema":"fairshuf-deal/1"} x' \
+        "$(python3 -c 'print("[" * 100 + "]" * 100)')" '01' '-' '1e' '{"schema":7}' \
+        '{"schema":"fairshuf-deal/2"}' \
+        "$(sed 's/"nonce": 0/"nonce": 18446744073709551616/' "$T/j1.json")" \
+        "$(sed 's/"nonce": 0/"nonce": -1/' "$T/j1.json")" \
+        "$(sed 's/"nonce": 0/"nonce": 1.5/' "$T/j1.json")" \
+        "$(sed 's/"decks": 1/"decks": 0/' "$T/j1.json")" \
+        "$(sed 's/"players": 4/"players": 5/' "$T/j1.json")" \
+        "$(sed 's/"layout": "round-robin"/"layout": "spiral"/' "$T/j1.json")" \
+        "$(sed 's/"cards_in_shoe": 52/"cards_in_shoe": 53/' "$T/j1.json")" \
+        "$(sed 's/"fairshuf-deal-v1"/"fairshuf-deal-v0"/' "$T/j1.json")"; do
+        i=$((i + 1))
+        printf '%s' "$doc" >"$T/h.json"
+        v --server-seed=$S1 --json="$T/h.json"
+        check "hostile JSON $i: message, exit 1" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: ' '$T/v.err' && [ ! -s '$T/v.out' ]"
+    done
 else
     skipped "JSON checks need python3 to write the documents"
 fi

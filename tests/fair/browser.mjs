@@ -61,6 +61,18 @@ try {
     }
     if (v.screenshot) await page.screenshot({ path: shot, fullPage: true });
   }
+  // The exact rejection, word by word, against the C library's answers.
+  if (process.env.REDUCE_CASES) {
+    const cases = readFileSync(process.env.REDUCE_CASES, "utf8").trim().split("\n")
+      .filter((l) => l).map((l) => l.split(" "));
+    const wrong = await page.evaluate((cs) => cs.filter(([x, r, want]) => {
+      const j = window.fairshuf.reduceWord(BigInt(x), BigInt(r));
+      return (j === null ? "reject" : j.toString()) !== want;
+    }), cases);
+    ok("reduction = C on " + cases.length + " words (" +
+       cases.filter((c) => c[2] === "reject").length + " rejected)",
+       cases.length > 0 && wrong.length === 0, JSON.stringify(wrong.slice(0, 3)));
+  }
   ok("no network requests", requests.length === 0, requests.join(" "));
   ok("no page errors", errors.length === 0, errors.join(" | "));
 } finally {

@@ -67,6 +67,13 @@ deal_json = json.dumps({"schema": "fairshuf-deal/1", "decks": 1, "jokers": 0, "c
     "players": 3, "cards_per_hand": 2, "layout": "round-robin", "burn": d1[:1], "hands": hands,
     "rest": d1[7:], "penetration": None, "mode": "fair",
     "fair": {"algorithm": "fairshuf-deal-v1", "commitment": "$C1", "client_seed": "player-1", "nonce": 0}})
+d4 = O4.split()
+h4 = [[d4[1 + p * 2 + c] for c in range(2)] for p in range(7)]
+deal_json4 = json.dumps({"schema": "fairshuf-deal/1", "decks": 8, "jokers": 0, "cards_in_shoe": 416,
+    "players": 7, "cards_per_hand": 2, "layout": "blocks", "burn": d4[:1], "hands": h4,
+    "rest": d4[15:], "penetration": 312, "mode": "fair",
+    "fair": {"algorithm": "fairshuf-deal-v1", "commitment": "$C4", "server_seed": "$S4",
+             "client_seed": "", "nonce": 18446744073709551615}})
 V = [
   dict(name="vector 1 (one deck)", seed="$S1", commitment="$C1", client="player-1", nonce="0",
        decks=1, jokers=0, dealt=" ".join(d1[:10]), status="VALID", order=O1),
@@ -77,6 +84,8 @@ V = [
   dict(name="random 3-deck shoe with a joker, nonce 2^53+1", seed="$S5", commitment="$C5", client="ŝeed ♠ 5",
        nonce="$N5", decks=3, jokers=1, dealt=O5, status="VALID", order=O5),
   dict(name="deal JSON", seed="$S1", json=deal_json, status="VALID", order=O1),
+  dict(name="deal JSON, 8 decks, blocks, revealed seed inside, nonce 2^64-1", seed="", json=deal_json4,
+       status="VALID", order=O4),
   dict(name="tampered card", seed="$S1", commitment="$C1", client="player-1", nonce="0",
        dealt=" ".join(tampered), status="NOT VALID", order=O1,
        problem="card 5 differs: dealt 7d, the server seed gives 7h; 1 of 10 cards differ"),
@@ -95,6 +104,21 @@ V = [
 json.dump(V, open(sys.argv[1], "w"), ensure_ascii=False)
 PYEOF
 
+# The exact rejection, word by word: fsh_fair_reduce's answers
+# (test_fair reduce) for the words of reduce_cases.py.
+helper=
+for h in "$(dirname "$FAIRSHUF")/tests/test_fair" "$(dirname "$FAIRSHUF")/build/tests/test_fair"; do
+    [ -x "$h" ] && { helper=$h; break; }
+done
+python3 "$ROOT/tests/fair/reduce_cases.py" >"$T/words"
+if [ -n "$helper" ]; then
+    "$helper" reduce <"$T/words" | paste -d' ' "$T/words" - >"$T/reduce.txt"
+else
+    bad "no test_fair helper beside $FAIRSHUF"
+    : >"$T/reduce.txt"
+fi
+export REDUCE_CASES="$T/reduce.txt"
+
 shot=${FSH_SCREENSHOT:-$T/verify.png}
 case $shot in /*) ;; *) shot=$PWD/$shot ;; esac
 node "$ROOT/tests/fair/browser.mjs" "$pw" "$ROOT/web/verify.html" "$T/vectors.json" "$shot" \
@@ -107,6 +131,6 @@ while IFS= read -r line; do
     "not ok "*) bad "${line#not ok }" ;;
     esac
 done <"$T/browser.out"
-check "at least 30 browser checks ran" [ "$(grep -c '^ok ' "$T/browser.out")" -ge 30 ]
+check "at least 34 browser checks ran" [ "$(grep -c '^ok ' "$T/browser.out")" -ge 34 ]
 check "screenshot written" sh -c "head -c 8 '$shot' | od -An -c | grep -q 'P   N   G'"
 finish
