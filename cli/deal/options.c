@@ -87,6 +87,10 @@ static _Noreturn void help(void)
         "      --help             display this help and exit\n"
         "      --version          output version information and exit\n"
         "\n"
+        "Without --seed, randomness is ChaCha20 keyed from the OS; a shoe "
+        "of more\nthan 57 cards also mixes in the CPU's hardware entropy "
+        "(RDSEED) so that\nevery order is reachable, and is refused where "
+        "there is none.\n"
         "On a terminal, columns are aligned and red suits are coloured "
         "(unless\nNO_COLOR is set). The JSON schema is fairshuf-deal/1 "
         "(docs/CARDS.md).\n",
