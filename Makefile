@@ -37,13 +37,18 @@ EX_SRC   := $(sort $(wildcard examples/*.c))
 EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
 
-.PHONY: all run check sanitize bench install uninstall clean deps examples check-san \
+.PHONY: all run check sanitize bench install uninstall clean deps deps-test examples check-san \
         tsan check-tsan fuzz fuzz-build fuzz-bins
 
 all: $(LIBA) $(LIBSO) $(BIN)
 
 deps:
 	@sh scripts/deps.sh
+
+# What the tests need beyond the build (python3, chromium, node, npm,
+# playwright-core): make check installs it on a fresh Debian machine.
+deps-test:
+	@sh scripts/deps.sh --test
 
 $(BUILD)/src/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
@@ -122,7 +127,7 @@ $(BUILD)/tests/test_fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DEP
 	    $(FUZZ_DIR)/common.c $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
 
 # Every test program, then the CLI suite; ends with "N checks passed, N failed, N skipped (P programs)".
-check: deps all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM)
+check: deps deps-test all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests.

@@ -2,7 +2,10 @@
 # Install what fairshuf needs to build and test, on Debian-like systems.
 # Uses apt-get when it can (root, or sudo without a password); otherwise
 # prints the exact command to run. With --fuzz, also clang and its
-# sanitizer/libFuzzer runtimes (make fuzz, make tsan with clang).
+# sanitizer/libFuzzer runtimes (make fuzz, make tsan with clang). With
+# --test (make check), also what the tests use: python3, Chromium, Node.js
+# and npm, and playwright-core from npm in tests/fair/node_modules (the
+# browser test of web/verify.html).
 set -u
 PKGS="build-essential g++ libsodium-dev pkg-config time"
 missing=""
@@ -12,17 +15,36 @@ if [ "${1:-}" = --fuzz ]; then
         clang -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1 ||
         missing="$missing clang libclang-rt-14-dev"
 fi
+if [ "${1:-}" = --test ]; then
+    PKGS="$PKGS python3 chromium nodejs npm"
+    command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+    [ -x /usr/bin/chromium ] || missing="$missing chromium"
+    command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+    command -v npm >/dev/null 2>&1 || missing="$missing npm"
+fi
+# playwright-core (npm) for the browser test, once node and npm are there.
+npm_deps() {
+    [ "${1:-}" = --test ] || return 0
+    [ -f tests/fair/node_modules/playwright-core/package.json ] && return 0
+    command -v npm >/dev/null 2>&1 || return 1
+    npm install --prefix tests/fair --no-save --no-package-lock --no-audit \
+        --no-fund playwright-core >/dev/null 2>&1 || {
+        echo "deps: run: npm install --prefix tests/fair playwright-core" >&2
+        return 1
+    }
+}
 have_hdr() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 have_hdr sodium.h || missing="$missing libsodium-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then npm_deps "${1:-}"; exit $?; fi
 echo "deps: missing:$missing" >&2
 if command -v apt-get >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else SUDO=none; fi
     if [ "$SUDO" != none ]; then
-        $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $PKGS >/dev/null && exit 0
+        $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $PKGS >/dev/null &&
+            { npm_deps "${1:-}"; exit $?; }
     fi
     echo "deps: run: sudo apt-get update && sudo apt-get install -y $PKGS" >&2
 else

@@ -2,7 +2,10 @@
 # The README's library example is real code: every ```c block of README.md
 # is compiled with -Werror against the tree's header and the static
 # library beside the binary under test, and run; it must exit 0 and print
-# "first of 1000: N, a card: C" with N in 0..999 and C a card name.
+# "first of 1000: N, a card: C" with N in 0..999 and C a card name. The
+# shell block of "Cards, shoes and provably fair deals" runs as written
+# (fairshuf on PATH, from a copy of examples/): every command succeeds and
+# both verifiers say VALID.
 NAME=test_readme
 . "$(dirname "$0")/lib.sh"
 top=$(pwd)
@@ -32,4 +35,20 @@ for src in "$@"; do
     echo "$out" | grep -Eq '^first of 1000: ([0-9]|[1-9][0-9]{1,2}), a card: (10|[2-9JQKA])(♣|♦|♥|♠)$' &&
         ok || bad "$(basename "$src") printed: $out"
 done
+blk="$T/cards.sh"
+awk '/^## Cards, shoes/ { f = 1 } f && /^```sh$/ { on = 1; next }
+     on && /^```$/ { exit } on { print }' "$top/README.md" >"$blk"
+if [ ! -s "$blk" ]; then
+    bad "README.md has no shell block under \"Cards, shoes\""
+elif ! command -v python3 >/dev/null 2>&1; then
+    skipped "python3 not installed: README's cards block not run"
+else
+    mkdir "$T/cards" && cp -r "$top/examples" "$T/cards/" &&
+        (cd "$T/cards" && PATH="$(dirname "$FAIRSHUF"):$PATH" sh -e "$blk") \
+            >"$T/cards.out" 2>&1
+    rc=$?
+    check "README cards block runs (exit $rc)" test "$rc" = 0
+    check "README cards block: two verifiers say VALID" \
+        test "$(grep -c '^VALID' "$T/cards.out")" = 2
+fi
 finish
