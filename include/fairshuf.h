@@ -684,11 +684,15 @@ FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
 /* Algorithm R step for the stream item with 0-based index seen: *slot =
    seen while seen < k (fill the reservoir), else j uniform in [0, seen],
    with *slot = j when j < k (replace that slot) and *slot = k meaning
-   "drop the item". k = 0 always drops and draws nothing. Reachability:
-   a step that draws (seen >= k >= 1) returns FSH_EENTROPY unless every
-   k-subset of the seen + 1 items so far is reachable, C(seen + 1, k) <=
-   2^bits (the kept set; its order needs a separate shuffle, checked
-   there). */
+   "drop the item". k = 0 always drops and draws nothing. Reachability of
+   the kept set (its order needs a separate shuffle, checked there): with
+   a seeded rng a step that draws (seen >= k >= 1) returns FSH_EENTROPY
+   unless C(seen + 1, k) <= 2^bits. The OS-keyed rng is reseeded with 256
+   bits of hardware entropy each time log2 C(seen + 1, k) passes another
+   256 bits beyond its key along one stream (the steps since seen = k, or
+   since a step with another k), within its reach policy and cap, so it
+   fails as the shuffles do (FSH_ENOHWRAND, or FSH_EENTROPY beyond the cap
+   under FSH_REACH_FULL alone). */
 FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
                                              size_t k, uint64_t seen);
 

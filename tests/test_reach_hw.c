@@ -12,6 +12,7 @@
  * bignum: a group takes draws while the product of their ranges is at
  * most 2^256. */
 #include "check.h"
+#include <math.h>
 #include "fairshuf.h"
 #include "rng/hwrand.h"
 #include "rng/rng.h"
@@ -473,17 +474,63 @@ static void test_samples(void)
         }
         fsh_rangeperm_free(p);
     }
-    /* The reservoir (no object to cut groups in) is not mixed: beyond 2^256
-       subsets the default runs it bounded by the key, strict FULL
-       refuses. C(2^64, 5) > 2^256. */
+    /* The reservoir: along one Algorithm R stream (k = 100 of 2,000 items)
+       the rng is reseeded from hardware each time log2 C(seen + 1, k)
+       passes another 256 bits beyond the key, so the hardware bits after
+       each step are 256 ceil((log2 C - 256) / 256) (log2 C from lgamma
+       here, a separate computation). */
     size_t slot;
     CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_DEFAULT), FSH_OK);
+    CHECK_EQ(fsh_rng_set_hw_cap(rng, FSH_HW_CAP_DEFAULT), FSH_OK);
+    for (int absent = 0; absent < 2; absent++) {
+        fake_on(!absent, 0);
+        meter a = read_meter(rng);
+        int ok = 1, rc = FSH_OK;
+        uint64_t seen;
+        for (seen = 100; seen < 2000; seen++) {
+            double c = (lgamma((double)seen + 2) - lgamma(101.0) -
+                        lgamma((double)seen - 98)) / log(2.0);
+            uint64_t need = c <= 256 ? 0 : (uint64_t)ceil((c - 256) / 256);
+            if ((rc = fsh_reservoir_slot(rng, &slot, 100, seen)) != FSH_OK) {
+                /* Without hardware: refused exactly where mixing is due. */
+                ok &= absent && rc == FSH_ENOHWRAND && need == 1;
+                break;
+            }
+            ok &= slot <= 100 && read_meter(rng).hw - a.hw == 256 * need;
+        }
+        CHECK(ok);
+        if (absent) {
+            CHECK(seen > 100 && seen < 2000);
+        } else {
+            /* log2 C(2000, 100) is about 621: two reseeds. */
+            CHECK_EQ(read_meter(rng).hw - a.hw, 512);
+        }
+    }
+    fake_on(1, 0);
+    /* Past the cap (512 bits: two reseeds), the default goes on bounded by
+       the key (no more hardware); strict FULL refuses the step that would
+       need a third. C(20000, 100) is about 2^1040. */
+    CHECK_EQ(fsh_rng_set_hw_cap(rng, 512), FSH_OK);
+    for (int strict = 0; strict < 2; strict++) {
+        CHECK_EQ(fsh_rng_set_reach(rng, strict ? FSH_REACH_FULL
+                                               : FSH_REACH_DEFAULT),
+                 FSH_OK);
+        meter a = read_meter(rng);
+        int rc = FSH_OK;
+        uint64_t seen;
+        for (seen = 100; seen < 20000; seen++)
+            if ((rc = fsh_reservoir_slot(rng, &slot, 100, seen)) != FSH_OK)
+                break;
+        CHECK_EQ(read_meter(rng).hw - a.hw, 512);
+        CHECK_EQ(rc, strict ? FSH_EENTROPY : FSH_OK);
+        CHECK(strict ? seen < 20000 : seen == 20000);
+    }
+    CHECK_EQ(fsh_rng_set_hw_cap(rng, FSH_HW_CAP_DEFAULT), FSH_OK);
+    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_DEFAULT), FSH_OK);
+    /* A single step far out: C(2^64 - 1, 5) is about 2^313, one reseed. */
     meter a = read_meter(rng);
     CHECK_EQ(fsh_reservoir_slot(rng, &slot, 5, UINT64_MAX - 1), FSH_OK);
-    CHECK_EQ(read_meter(rng).hw, a.hw);
-    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_FULL), FSH_OK);
-    CHECK_EQ(fsh_reservoir_slot(rng, &slot, 5, UINT64_MAX - 1), FSH_EENTROPY);
-    CHECK_EQ(fsh_reservoir_slot(rng, &slot, 5, 1000), FSH_OK);
+    CHECK_EQ(read_meter(rng).hw - a.hw, 256);
     fsh_rng_free(rng);
 }
 

@@ -276,6 +276,49 @@ int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st, uint64_t last,
 /* ------------------------------------------------------------------------ */
 /* Public: policy, counters, plans, bit counts                              */
 
+int fsh_rng_reach_subset(fsh_rng *rng, uint64_t last, uint64_t k)
+{
+    if (rng->max_fair_n == SIZE_MAX || k == 0)
+        return FSH_OK;
+    if (!fsh_rng_mixable(rng))
+        return fsh_rng_check_subset(rng, last, k);
+    if (last == k || k != rng->res_k) { /* a new stream */
+        rng->res_reseeds = rng->res_next = 0;
+        rng->res_k = k;
+    }
+    if (last < rng->res_next)
+        return FSH_OK;
+    /* Reseeds due: one per 256 bits of C(last + 1, k) beyond the key. Each
+       step adds log2((last + 2) / (last + 2 - k)) <= 64 bits, so at most
+       one is due per draw. */
+    double bits = fsh_subset_bits(last + 1, k);
+    uint64_t need = bits <= 256 ? 0 : (uint64_t)ceil((bits - 256) / 256);
+    if (need > rng->res_reseeds) {
+        int over = need > max_groups(rng) - 1;
+        int can_mix = (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
+                      fsh_hw_available();
+        uint64_t hw[4];
+        int rc = !over && can_mix ? fsh_hw_words(hw, 4) : FSH_ENOHWRAND;
+        if (rc != FSH_OK) {
+            if ((rc = key_bound_or(rng, over)) != FSH_OK)
+                return rc;
+            rng->res_next = UINT64_MAX; /* bounded by the key from here */
+            return FSH_OK;
+        }
+        fsh_rng_reseed(rng, hw);
+        sodium_memzero(hw, sizeof hw);
+        rng->res_reseeds++;
+    }
+    /* The increments shrink as the stream grows: the next reseed is at
+       least gap / inc draws away. */
+    double inc = log2(((double)last + 2) / ((double)last + 2 - (double)k));
+    double gap = 256.0 * (double)(rng->res_reseeds + 1) - bits;
+    double steps = inc > 0 ? floor(gap / inc) - 1 : 0;
+    rng->res_next = steps >= 1 && steps < 1e18 ? last + 1 + (uint64_t)steps
+                                               : last + 1;
+    return FSH_OK;
+}
+
 int fsh_rng_set_reach(fsh_rng *rng, unsigned flags)
 {
     if (rng == NULL ||

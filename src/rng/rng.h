@@ -71,6 +71,12 @@ struct fsh_rng {
     /* Entropy drawn over the rng's life (fsh_rng_entropy_drawn). */
     uint64_t os_bits;
     uint64_t hw_bits;
+    /* Algorithm R streams (fsh_rng_reach_subset): hardware reseeds made
+       for the current stream, and the item index below which the next one
+       surely is not due. Reset at each stream's first draw and by keying. */
+    uint64_t res_reseeds;
+    uint64_t res_next;
+    uint64_t res_k; /* the stream's k (another k: another stream) */
 };
 
 static inline unsigned fsh_rng_reach_flags(const fsh_rng *rng)
@@ -261,6 +267,15 @@ static inline int fsh_rng_check_ordered(const fsh_rng *rng, uint64_t last,
    items (C(n, k) <= 2^bits); k <= n. */
 FSH_HIDDEN int fsh_rng_check_subset(const fsh_rng *rng, uint64_t last,
                                     uint64_t k);
+
+/* Before Algorithm R's draw for item last (0-based; the stream's first
+   draw is last = k): the kept set is a k-subset of last + 1 items. A
+   seeded rng: fsh_rng_check_subset. A mixing rng: reseed it from hardware
+   (fsh_rng_reseed) whenever log2 C(last + 1, k) passes 256 bits more than
+   its stream (the calls since one with last = k, or with another k) has
+   had, within its cap and policy; FSH_ENOHWRAND or
+   FSH_EENTROPY as for the ordered operations when that cannot be done. */
+FSH_HIDDEN int fsh_rng_reach_subset(fsh_rng *rng, uint64_t last, uint64_t k);
 
 /* The seed rule: out = SHA-256("fairshuf/seed/v1" || 0x00 || seed). */
 FSH_HIDDEN int fsh_seed_digest(const void *seed, size_t len, uint8_t out[32]);

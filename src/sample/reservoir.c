@@ -16,8 +16,9 @@ int fsh_reservoir_slot(fsh_rng *rng, size_t *slot, size_t k, uint64_t seen)
         *slot = 0;
         return FSH_OK;
     }
-    /* The kept items are a k-subset of the seen + 1 so far. */
-    if ((rc = fsh_rng_check_subset(rng, seen, k)) != FSH_OK)
+    /* The kept items are a k-subset of the seen + 1 so far: reachable by
+       the seed, or by hardware entropy mixed in along the stream. */
+    if ((rc = fsh_rng_reach_subset(rng, seen, k)) != FSH_OK)
         return rc;
     /* Item seen+1 of the stream survives with probability k/(seen+1), and
        then evicts a uniformly chosen slot. */
