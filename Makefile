@@ -99,6 +99,13 @@ $(BUILD)/tests/lib%.so: tests/shim/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O1 -fPIC -shared -o $@ $< -ldl
 
+# The shufflers fairshuf audit is tested on (tests/audit/*.c: fair ones and
+# the classic flawed ones), run by tests/cli/test_audit.sh.
+AUDIT_BIN := $(patsubst tests/audit/%.c,$(BUILD)/tests/audit/%,$(wildcard tests/audit/*.c))
+$(BUILD)/tests/audit/%: tests/audit/%.c tests/audit/shuffler.h $(LIBA) include/fairshuf.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
 $(BUILD)/examples/%: examples/%.c $(LIBA) include/fairshuf.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS)
@@ -122,7 +129,7 @@ $(BUILD)/tests/test_fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DEP
 	    $(FUZZ_DIR)/common.c $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
 
 # Every test program, then the CLI suite; ends with "N checks passed, N failed, N skipped (P programs)".
-check: deps all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM)
+check: deps all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM) $(AUDIT_BIN)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests.
@@ -131,7 +138,7 @@ sanitize:
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	    LDLIBS="-fsanitize=address,undefined" check-san
 
-check-san: $(LIBA) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM)
+check-san: $(LIBA) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM) $(AUDIT_BIN)
 	@FSH_SANITIZE=1 sh tests/run.sh $(BUILD) $(BIN)
 
 # libFuzzer runs (clang): every target for FUZZ_TIME seconds, FUZZ_JOBS at
