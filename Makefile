@@ -38,7 +38,7 @@ EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
 
 .PHONY: all run check sanitize bench install uninstall clean deps examples check-san \
-        tsan check-tsan fuzz fuzz-build fuzz-bins
+        tsan check-tsan fuzz fuzz-build fuzz-bins audit-calibrate
 
 all: $(LIBA) $(LIBSO) $(BIN)
 
@@ -195,6 +195,13 @@ check-tsan: $(BIN) $(BUILD)/tests/test_scatter
 	run small "" --threads=2 --memory=1K; \
 	run small "" --threads=4 --header=1 --memory=1K; \
 	echo "tsan: all runs clean"
+
+# The audit's full calibration (docs/AUDIT.md): AUDIT_RUNS audits of each
+# correct shuffler at AUDIT_ALPHA; make check runs a small one.
+AUDIT_RUNS  ?= 500
+AUDIT_ALPHA ?= 0.01
+audit-calibrate: all $(AUDIT_BIN)
+	@sh scripts/audit-calibrate.sh $(BIN) $(BUILD)/tests/audit $(AUDIT_RUNS) $(AUDIT_ALPHA)
 
 bench: all
 	@$(MAKE) --no-print-directory -C bench run

@@ -598,6 +598,10 @@ static pid_t spawn(char **cmd, int *fd)
     if (pid < 0)
         fail("fork: %s", strerror(errno));
     if (pid == 0) {
+        /* Its own process group, so a time limit stops all of it; the
+           default SIGPIPE, which we ignore. */
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
         close(p[0]);
         if (p[1] != STDOUT_FILENO) {
             dup2(p[1], STDOUT_FILENO);
@@ -748,6 +752,7 @@ static int collect_stream(dealer *d, const aopts *o, int fd, pbar *pb,
         if ((d->deals & 1023) == 0)
             pbar_show(pb, d->deals, o->trials);
     }
+    pbar_show(pb, d->deals, d->deals);
     if (rc < 0)
         stopped = 1;
     if (rc == 0 && d->len > 0)
@@ -888,7 +893,7 @@ int cmd_audit(int argc, char **argv)
         pid_t pid = spawn(o.cmd, &fd);
         stopped = collect_stream(&d, &o, fd, &pb, deadline, &cut);
         if (stopped || cut)
-            kill(pid, SIGTERM);
+            kill(-pid, SIGTERM);
         close(fd);
         reap(pid, o.cmd[0], stopped || cut);
     }

@@ -182,6 +182,11 @@ audit t_lim --time-limit 1 -- sh -c "'$A/fair' 2000 8 t; sleep 30"
 check "--time-limit stops a command and tests what came" sh -c \
     'rc=$(cat t_lim.rc); [ "$rc" = 0 ] && grep -q "time limit of 1 s reached" t_lim.out'
 
+# --- the progress bar (forced; on a terminal by default) -----------------
+"$A/fair" 3000 8 pb | $TO "$F" audit --progress --trials 3000 --input - \
+    >pb.out 2>pb.err
+check "--progress draws a bar on stderr" grep -q "3000/3000 deals" pb.err
+
 # --- JSON and SVG ---------------------------------------------------------
 if command -v python3 >/dev/null 2>&1; then
     "$A/naive" 2000 10 n10 >naive10
