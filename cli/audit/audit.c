@@ -945,6 +945,12 @@ int cmd_audit(int argc, char **argv)
         printf("power: position by value needs about %.3g deals to see one "
                "card %g%% more likely at one position (power 1/2)\n",
                need, o.power * 100);
+        /* About 3 expected pairs: T = sqrt(6 * 2^k). */
+        printf("power: duplicate decks needs about %.2g deals to expose "
+               "24-bit seeds, %.2g for 32-bit, %.2g for 48-bit, %.2g for "
+               "64-bit (3 expected pairs)\n",
+               sqrt(6 * ldexp(1, 24)), sqrt(6 * ldexp(1, 32)),
+               sqrt(6 * ldexp(1, 48)), sqrt(6 * ldexp(1, 64)));
     }
     printf("not shown by any black-box test: a 16-bit modulo bias at n = 52 "
            "needs about 1e9 deals; a 64-bit seed about 1e10 deals for the "

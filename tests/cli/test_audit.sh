@@ -182,6 +182,11 @@ audit t_lim --time-limit 1 -- sh -c "'$A/fair' 2000 8 t; sleep 30"
 check "--time-limit stops a command and tests what came" sh -c \
     'rc=$(cat t_lim.rc); [ "$rc" = 0 ] && grep -q "time limit of 1 s reached" t_lim.out'
 
+audit pw --input fair6 --power=0.05
+check "--power prints the deals needed" sh -c \
+    'grep -q "^power: position by value needs about" pw.out &&
+     grep -q "1e+10 for 64-bit" pw.out'
+
 # --- the progress bar (forced; on a terminal by default) -----------------
 "$A/fair" 3000 8 pb | $TO "$F" audit --progress --trials 3000 --input - \
     >pb.out 2>pb.err
