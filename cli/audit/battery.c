@@ -250,12 +250,20 @@ static int ran(test_result *r, const char *name, double stat, double df,
     return 0;
 }
 
-/* Goodness of fit of a histogram to an exact law, pooled to >= 5 expected. */
+/* Goodness of fit of a histogram to an exact law, pooled until each group
+   expects max(5, total/100): at most about 100 groups. With many groups of
+   5 the statistic's variance exceeds 2 df by about groups/5 (the sum of
+   1/E), which over-rejects in the far tail (measured: 2.8 % at 1 % for
+   the Kendall distance of 52 cards with 5000 pairs); with E >= total/100
+   the excess stays under 1 %. */
 static int gof(test_result *r, const char *name, const uint64_t *h,
                const double *law, size_t k)
 {
-    double st, df, p;
-    if (fsh_stats_chi2_gof(h, law, k, 5, &st, &df, &p) != FSH_OK) {
+    double st, df, p, total = 0;
+    for (size_t i = 0; i < k; i++)
+        total += (double)h[i];
+    double min_e = fmax(5, total / 100);
+    if (fsh_stats_chi2_gof(h, law, k, min_e, &st, &df, &p) != FSH_OK) {
         skip(r, name, "no goodness of fit");
         return 0;
     }
