@@ -38,7 +38,7 @@ EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
 
 .PHONY: all run check sanitize bench install uninstall clean deps deps-test examples check-san \
-        tsan check-tsan fuzz fuzz-build fuzz-bins
+        tsan check-tsan fuzz fuzz-build fuzz-bins audit-calibrate
 
 all: $(LIBA) $(LIBSO) $(BIN)
 
@@ -104,6 +104,13 @@ $(BUILD)/tests/lib%.so: tests/shim/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O1 -fPIC -shared -o $@ $< -ldl
 
+# The shufflers fairshuf audit is tested on (tests/audit/*.c: fair ones and
+# the classic flawed ones), run by tests/cli/test_audit.sh.
+AUDIT_BIN := $(patsubst tests/audit/%.c,$(BUILD)/tests/audit/%,$(wildcard tests/audit/*.c))
+$(BUILD)/tests/audit/%: tests/audit/%.c tests/audit/shuffler.h $(LIBA) include/fairshuf.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
 $(BUILD)/examples/%: examples/%.c $(LIBA) include/fairshuf.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS)
@@ -127,7 +134,7 @@ $(BUILD)/tests/test_fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DEP
 	    $(FUZZ_DIR)/common.c $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
 
 # Every test program, then the CLI suite; ends with "N checks passed, N failed, N skipped (P programs)".
-check: deps deps-test all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM)
+check: deps deps-test all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM) $(AUDIT_BIN)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests.
@@ -136,7 +143,7 @@ sanitize:
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	    LDLIBS="-fsanitize=address,undefined" check-san
 
-check-san: $(LIBA) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM)
+check-san: $(LIBA) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM) $(AUDIT_BIN)
 	@FSH_SANITIZE=1 sh tests/run.sh $(BUILD) $(BIN)
 
 # libFuzzer runs (clang): every target for FUZZ_TIME seconds, FUZZ_JOBS at
@@ -193,6 +200,13 @@ check-tsan: $(BIN) $(BUILD)/tests/test_scatter
 	run small "" --threads=2 --memory=1K; \
 	run small "" --threads=4 --header=1 --memory=1K; \
 	echo "tsan: all runs clean"
+
+# The audit's full calibration (docs/AUDIT.md): AUDIT_RUNS audits of each
+# correct shuffler at AUDIT_ALPHA; make check runs a small one.
+AUDIT_RUNS  ?= 500
+AUDIT_ALPHA ?= 0.01
+audit-calibrate: all $(AUDIT_BIN)
+	@sh scripts/audit-calibrate.sh $(BIN) $(BUILD)/tests/audit $(AUDIT_RUNS) $(AUDIT_ALPHA)
 
 bench: all
 	@$(MAKE) --no-print-directory -C bench run

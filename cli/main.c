@@ -1,6 +1,7 @@
 /* fairshuf command: subcommands (first argument only), else shuf mode.
    Invoked under another name than "fairshuf" (installed as shuf), it is
    GNU shuf: no subcommands, GNU's name in messages and --version. */
+#include "audit/audit.h"
 #include "common/msg.h"
 #include "deal/deal.h"
 #include "shuf/shuf.h"
@@ -16,10 +17,12 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     set_program_name(argv[0]);
     /* Only the very first argument can name a subcommand, so a file called
-       "deal" is still reachable as ./deal or after --. */
+       "deal" or "audit" is still reachable as ./deal or after --. */
     if (!as_shuf && argc >= 2 && strcmp(argv[1], "deal") == 0)
         return cmd_deal(argc - 1, argv + 1);
     if (!as_shuf && argc >= 2 && strcmp(argv[1], "verify") == 0)
         return cmd_verify(argc - 1, argv + 1);
+    if (!as_shuf && argc >= 2 && strcmp(argv[1], "audit") == 0)
+        return cmd_audit(argc - 1, argv + 1);
     return cmd_shuf(argc, argv);
 }

@@ -372,6 +372,76 @@ FSH_API FSH_NODISCARD int fsh_permutation_u32(fsh_rng *rng, uint32_t *out,
                                               uint32_t lo, uint32_t hi);
 
 /* ------------------------------------------------------------------------ */
+/* Statistics for audits                                                    */
+/*
+ * The distributions the audit command (fairshuf audit, docs/AUDIT.md) and
+ * the statistical tests use: chi-square, normal and Poisson tails, and the
+ * exact laws of permutation statistics under a uniform shuffle. Pure
+ * computations: no rng, no allocation unless said. Tails are upper tails
+ * computed directly (never 1 - lower), so tiny p-values keep their relative
+ * accuracy (about 1e-12 for moderate arguments; tested to 1e-9 against
+ * published values down to 1e-300). NaN, infinite or out-of-range
+ * arguments and NULL outputs are FSH_EINVAL and leave the outputs unchanged.
+ */
+
+/* Regularized incomplete gamma functions for a > 0, x >= 0:
+   *p = P(a, x) = gamma(a, x) / Gamma(a) and *q = Q(a, x) = 1 - P(a, x),
+   each computed without cancellation (series where x < a + 1, Lentz's
+   continued fraction otherwise). Either output may be NULL, not both. */
+FSH_API FSH_NODISCARD int fsh_stats_gamma_pq(double a, double x, double *p,
+                                             double *q);
+
+/* *p = P(X >= x) for X chi-square with df > 0 degrees of freedom (x < 0
+   gives 1). */
+FSH_API FSH_NODISCARD int fsh_stats_chi2_sf(double x, double df, double *p);
+
+/* *x = the upper p quantile of chi-square(df): P(X >= *x) = p, 0 < p < 1,
+   to a relative accuracy of 1e-12 (bisection on fsh_stats_chi2_sf). */
+FSH_API FSH_NODISCARD int fsh_stats_chi2_isf(double p, double df, double *x);
+
+/* *p = P(Z >= z) for a standard normal Z (erfc, accurate far into both
+   tails). */
+FSH_API FSH_NODISCARD int fsh_stats_normal_sf(double z, double *p);
+
+/* *p = P(X >= k) for X Poisson with mean lambda >= 0 (= P(k, lambda) for
+   k >= 1; 1 for k = 0). */
+FSH_API FSH_NODISCARD int fsh_stats_poisson_sf(uint64_t k, double lambda,
+                                               double *p);
+
+/* The exact law of the number of fixed points of a uniform permutation of
+   n >= 1 items (rencontres numbers): pmf[k] = P(k fixed points) =
+   D(n-k) / ((n-k)! k!) for k = 0..n, D the derangement numbers; pmf holds
+   n + 1 values. Also the law of the number of positions where two
+   independent uniform permutations agree. */
+FSH_API FSH_NODISCARD int fsh_stats_fixed_points_law(size_t n, double *pmf);
+
+/* The exact law of the number of successions (positions i with
+   a[i+1] = a[i] + 1) of a uniform permutation of n >= 1 items: pmf[k] =
+   C(n-1, k) (D(n-k) + D(n-k-1)) / n! for k = 0..n-1; pmf holds n values. */
+FSH_API FSH_NODISCARD int fsh_stats_successions_law(size_t n, double *pmf);
+
+/* The exact (Mahonian) law of the number of inversions of a uniform
+   permutation of n items, 1 <= n <= 4096: pmf[k] for k = 0..n(n-1)/2, so
+   len must be n(n-1)/2 + 1 (else FSH_EINVAL). Dynamic programming in long
+   double, O(n^3) time; allocates O(len) (FSH_ENOMEM). Also the law of the
+   Kendall distance between two independent uniform permutations. */
+FSH_API FSH_NODISCARD int fsh_stats_inversions_law(size_t n, double *pmf,
+                                                   size_t len);
+
+/* Chi-square goodness of fit of counts obs[0..k) to the probabilities
+   prob[0..k) (non-negative, summing to 1 within 1e-9) over total =
+   sum obs trials. Adjacent categories are pooled from the left until
+   each pooled group expects at least min_expected (>= 0) counts; a short
+   last group joins the one before it. *stat = sum (O - E)^2 / E over the
+   groups, *df = groups - 1, *p = the chi-square(df) upper tail (1 when
+   df = 0). A count in a category of probability 0 gives *stat = INFINITY
+   and *p = 0. Any output may be NULL. */
+FSH_API FSH_NODISCARD int fsh_stats_chi2_gof(const uint64_t *obs,
+                                             const double *prob, size_t k,
+                                             double min_expected, double *stat,
+                                             double *df, double *p);
+
+/* ------------------------------------------------------------------------ */
 /* Record shuffles by key                                                   */
 /*
  * The permutation fairshuf (the command) gives n records, defined by n and

@@ -1,10 +1,10 @@
 /* Statistical tests with fixed seeds, each with a false-failure rate below
  * 1e-6 computed here, and each shown to catch biased kernels.
  *
- * Thresholds. The chi-square quantiles are computed in this program from the
- * regularized upper incomplete gamma function Q(k/2, x/2) (series for
- * x < k/2 + 1, Lentz's continued fraction otherwise, as in Numerical Recipes
- * 6.2, written from the formulas), solved for Q = 1e-6 by bisection. The
+ * Thresholds. The chi-square quantiles come from the library's
+ * fsh_stats_chi2_isf (the regularized upper incomplete gamma function
+ * Q(k/2, x/2), series or continued fraction, solved by bisection; the
+ * code the audit command uses, tested in test_statlib.c). The
  * Wilson-Hilferty approximation k (1 - 2/(9k) + z sqrt(2/(9k)))^3 with
  * z = 4.7534 (the standard normal 1 - 1e-6 quantile) is printed next to it as
  * a cross-check.
@@ -38,60 +38,21 @@
 /* ------------------------------------------------------------------------ */
 /* Chi-square tail                                                          */
 
-/* Regularized upper incomplete gamma Q(a, x). */
-static double gamma_q(double a, double x)
-{
-    if (x <= 0)
-        return 1.0;
-    double lpre = -x + a * log(x) - lgamma(a);
-    if (x < a + 1) {
-        /* P(a, x) = x^a e^-x / Gamma(a) * sum x^n / (a (a+1) ... (a+n)) */
-        double term = 1.0 / a, sum = term;
-        for (int n = 1; n < 100000; n++) {
-            term *= x / (a + n);
-            sum += term;
-            if (term < sum * 1e-17)
-                break;
-        }
-        return 1.0 - sum * exp(lpre);
-    }
-    /* Continued fraction for Q (modified Lentz). */
-    double tiny = 1e-300, b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
-    for (int i = 1; i < 100000; i++) {
-        double an = -i * (i - a);
-        b += 2;
-        d = an * d + b;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = b + an / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1) < 1e-16)
-            break;
-    }
-    return exp(lpre) * h;
-}
-
+/* The library's tails (fsh_stats_*, tested against published values in
+   test_statlib.c): the same code the audit command uses. */
 static double chi2_sf(double x, double k)
 {
-    return gamma_q(k / 2, x / 2);
+    double p = NAN;
+    CHECK_EQ(fsh_stats_chi2_sf(x, k, &p), FSH_OK);
+    return p;
 }
 
-/* x with chi2_sf(x, k) = p, by bisection. */
+/* x with chi2_sf(x, k) = p. */
 static double chi2_quantile_upper(double p, double k)
 {
-    double lo = 0, hi = k + 40 * sqrt(2 * k) + 100;
-    for (int i = 0; i < 200; i++) {
-        double mid = (lo + hi) / 2;
-        if (chi2_sf(mid, k) > p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (lo + hi) / 2;
+    double x = NAN;
+    CHECK_EQ(fsh_stats_chi2_isf(p, k, &x), FSH_OK);
+    return x;
 }
 
 static double wilson_hilferty(double z, double k)

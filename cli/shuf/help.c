@@ -74,6 +74,7 @@ void shuf_help(void)
         static const char *const sub[][2] = {
             {"deal", "deal a shuffled deck, shoe or table round of cards"},
             {"verify", "check a provably fair deal from its revealed seed"},
+            {"audit", "test a shuffler's output for uniformity and independence"},
         };
         size_t len = strlen(text);
         len += (size_t)snprintf(text + len, sizeof text - len,

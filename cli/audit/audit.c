@@ -1,0 +1,976 @@
+/* `fairshuf audit`: read deals from a file or a command's output (one deal
+   per line; or, with --per-run, one deal per run of the command, or per N
+   lines of the file), check that each is a permutation, feed the battery
+   (battery.c), report PASS/FAIL lines, a verdict and "N passed, N failed";
+   optionally JSON (--json) and an SVG picture (--plot, plot.c).
+   Exit status: 0 all passed, 1 a test failed, 2 usage or input errors. */
+#include "audit/audit.h"
+
+#include "audit/battery.h"
+#include "audit/plot.h"
+#include "common/msg.h"
+#include "common/quote.h"
+#include "common/sysio.h"
+#include "fairshuf.h"
+#include "version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXIT_TROUBLE 2
+
+enum {
+    OPT_INPUT = 256,
+    OPT_N,
+    OPT_TRIALS,
+    OPT_PER_RUN,
+    OPT_JOBS,
+    OPT_TIME,
+    OPT_ALPHA,
+    OPT_JSON,
+    OPT_BASE,
+    OPT_PLOT,
+    OPT_POWER,
+    OPT_PROGRESS,
+    OPT_NO_PROGRESS,
+    OPT_HELP,
+    OPT_VERSION
+};
+
+static _Noreturn void trouble(void)
+{
+    exit(EXIT_TROUBLE);
+}
+
+__attribute__((format(printf, 1, 2))) static _Noreturn void fail(
+    const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    error_msg(0, "audit: %s", buf);
+    trouble();
+}
+
+static _Noreturn void audit_usage_error(void)
+{
+    fprintf(stderr, "Try '%s audit --help' for more information.\n",
+            program_name);
+    trouble();
+}
+
+static void *amalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL)
+        fail("memory exhausted");
+    return p;
+}
+
+static void *arealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (p == NULL)
+        fail("memory exhausted");
+    return p;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                  */
+
+typedef struct aopts {
+    const char *input, *json, *plot;
+    size_t n;          /* 0: from the first deal */
+    uint64_t trials;   /* 0: all (file), default (command) */
+    int per_run, base; /* base -1: auto */
+    unsigned jobs;
+    double time_limit, alpha, power;
+    int progress; /* -1 terminal only, 0 off, 1 on */
+    char **cmd;
+} aopts;
+
+static _Noreturn void help(void)
+{
+    printf("Usage: %s audit [OPTION]... --input=FILE\n"
+           "  or:  %s audit [OPTION]... -- COMMAND [ARG]...\n"
+           "Test a shuffler's output for uniformity and independence between deals.\n"
+           "Input: one deal per line, a permutation of 1..N (or 0..N-1) separated by\n"
+           "spaces or commas, or card names (As Th, A\xE2\x99\xA0 10\xE2\x99\xA5).\n"
+           "\n"
+           "      --input=FILE      read deals from FILE ('-': standard input)\n"
+           "      --per-run         one value per line; each run of COMMAND (or each\n"
+           "                        N lines of FILE) is one deal\n"
+           "      --n=N             values per deal (default: the first deal's count)\n"
+           "      --trials=T        number of deals (file: exactly T; command: stop\n"
+           "                        after T; default 10000 with --per-run)\n"
+           "      --base=0|1        values start at 0 or 1 (default: 0 if the first\n"
+           "                        deal holds 0, else 1)\n"
+           "      --jobs=J          with --per-run, run COMMAND J at a time\n"
+           "      --time-limit=S    stop collecting after S seconds; test what came\n"
+           "      --alpha=A         family-wise false-failure rate (default 0.01)\n"
+           "      --json=FILE       also write the results as JSON to FILE\n"
+           "      --plot=FILE.svg   write an SVG picture of the results\n"
+           "      --power[=BIAS]    print the deals needed to see a relative bias\n"
+           "                        BIAS (default 0.01) in one card's position\n"
+           "      --progress, --no-progress  progress bar (default: on a terminal)\n"
+           "      --help            display this help and exit\n"
+           "      --version         output version information and exit\n"
+           "\n"
+           "Exit status: 0 if every test passes, 1 if any fails, 2 for trouble.\n"
+           "The tests and their exact null distributions: docs/AUDIT.md.\n",
+           program_name, program_name);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        fail("write error");
+    exit(0);
+}
+
+static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    if (v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || errno != 0 || isnan(v) || isinf(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void parse_options(int argc, char **argv, aopts *o)
+{
+    static const struct option lo[] = {
+        {"input", required_argument, NULL, OPT_INPUT},
+        {"n", required_argument, NULL, OPT_N},
+        {"trials", required_argument, NULL, OPT_TRIALS},
+        {"per-run", no_argument, NULL, OPT_PER_RUN},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"time-limit", required_argument, NULL, OPT_TIME},
+        {"alpha", required_argument, NULL, OPT_ALPHA},
+        {"json", required_argument, NULL, OPT_JSON},
+        {"base", required_argument, NULL, OPT_BASE},
+        {"plot", required_argument, NULL, OPT_PLOT},
+        {"power", optional_argument, NULL, OPT_POWER},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->base = -1;
+    o->jobs = 1;
+    o->alpha = 0.01;
+    o->progress = -1;
+    int c;
+    uint64_t v;
+    argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
+    /* '+': options end at COMMAND, whose own options are its business. */
+    while ((c = getopt_long(argc, argv, "+", lo, NULL)) != -1) {
+        switch (c) {
+        case OPT_INPUT:
+            o->input = optarg;
+            break;
+        case OPT_N:
+            if (parse_u64(optarg, 2, AUDIT_MAX_N, &v) != 0)
+                fail("invalid --n: %s (2 to %d)", quote(optarg), AUDIT_MAX_N);
+            o->n = (size_t)v;
+            break;
+        case OPT_TRIALS:
+            if (parse_u64(optarg, 1, UINT64_MAX / 2, &o->trials) != 0)
+                fail("invalid --trials: %s", quote(optarg));
+            break;
+        case OPT_PER_RUN:
+            o->per_run = 1;
+            break;
+        case OPT_JOBS:
+            if (parse_u64(optarg, 1, 256, &v) != 0)
+                fail("invalid --jobs: %s (1 to 256)", quote(optarg));
+            o->jobs = (unsigned)v;
+            break;
+        case OPT_TIME:
+            if (parse_double(optarg, &o->time_limit) != 0 ||
+                !(o->time_limit > 0))
+                fail("invalid --time-limit: %s (seconds > 0)",
+                     quote(optarg));
+            break;
+        case OPT_ALPHA:
+            if (parse_double(optarg, &o->alpha) != 0 ||
+                !(o->alpha > 0 && o->alpha < 1))
+                fail("invalid --alpha: %s (between 0 and 1)", quote(optarg));
+            break;
+        case OPT_JSON:
+            o->json = optarg;
+            break;
+        case OPT_PLOT:
+            o->plot = optarg;
+            break;
+        case OPT_POWER:
+            o->power = 0.01;
+            if (optarg != NULL &&
+                (parse_double(optarg, &o->power) != 0 ||
+                 !(o->power > 0 && o->power < 1)))
+                fail("invalid --power: %s (a relative bias between 0 and 1)",
+                     quote(optarg));
+            break;
+        case OPT_BASE:
+            if (strcmp(optarg, "0") != 0 && strcmp(optarg, "1") != 0)
+                fail("invalid --base: %s (0 or 1)", quote(optarg));
+            o->base = optarg[0] - '0';
+            break;
+        case OPT_PROGRESS:
+            o->progress = 1;
+            break;
+        case OPT_NO_PROGRESS:
+            o->progress = 0;
+            break;
+        case OPT_HELP:
+            help();
+        case OPT_VERSION:
+            print_version();
+        default:
+            audit_usage_error();
+        }
+    }
+    if (optind < argc)
+        o->cmd = argv + optind;
+    if (o->input != NULL && o->cmd != NULL) {
+        error_msg(0, "audit: --input and a COMMAND: give one");
+        audit_usage_error();
+    }
+    if (o->input == NULL && o->cmd == NULL) {
+        error_msg(0, "audit: nothing to audit: give --input=FILE or "
+                     "-- COMMAND");
+        audit_usage_error();
+    }
+    if (o->jobs > 1 && !(o->per_run && o->cmd != NULL))
+        fail("--jobs needs --per-run and a COMMAND");
+    if (o->per_run && o->input != NULL && o->n == 0)
+        fail("--per-run with --input needs --n (values per deal)");
+    if (o->per_run && o->cmd != NULL && o->trials == 0)
+        o->trials = 10000;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Progress bar (stderr, on a terminal)                                     */
+
+typedef struct pbar {
+    int on, shown;
+    double last;
+} pbar;
+
+static void pbar_show(pbar *pb, uint64_t done, uint64_t total)
+{
+    if (!pb->on)
+        return;
+    double t = now();
+    if (t - pb->last < 0.2 && done != total)
+        return;
+    pb->last = t;
+    pb->shown = 1;
+    char bar[31];
+    size_t fill = total ? (size_t)(30.0 * (double)done / (double)total) : 0;
+    if (fill > 30)
+        fill = 30;
+    memset(bar, '#', fill);
+    memset(bar + fill, '.', 30 - fill);
+    bar[30] = '\0';
+    if (total)
+        fprintf(stderr, "\r%s audit: [%s] %3d%% %llu/%llu deals", program_name,
+                bar, (int)(100.0 * (double)done / (double)total),
+                (unsigned long long)done, (unsigned long long)total);
+    else
+        fprintf(stderr, "\r%s audit: %llu deals", program_name,
+                (unsigned long long)done);
+    fflush(stderr);
+}
+
+static void pbar_end(pbar *pb)
+{
+    if (pb->shown)
+        fprintf(stderr, "\r\033[K");
+    pb->shown = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Deals: tokens to a checked permutation of 0..n-1                         */
+
+enum { MODE_UNKNOWN, MODE_NUMBER, MODE_CARD };
+
+typedef struct dealer {
+    const aopts *o;
+    const char *src; /* for messages */
+    size_t n;        /* 0 until the first deal */
+    int mode, base;
+    uint32_t *raw;   /* values of the deal being read */
+    size_t len, cap;
+    uint32_t *deal;  /* checked, 0-based */
+    uint64_t *seen;  /* deal stamp per value */
+    int32_t cardmap[256]; /* card code -> index, -1 */
+    uint64_t deals;
+    battery *bat;
+} dealer;
+
+__attribute__((format(printf, 3, 4))) static _Noreturn void bad_input(
+    const dealer *d, unsigned long line, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (line)
+        fail("%s:%lu: %s", d->src, line, buf);
+    fail("%s: %s", d->src, buf);
+}
+
+static void add_token(dealer *d, const char *tok, size_t tlen,
+                      unsigned long line)
+{
+    char tmp[64];
+    int digits = tlen > 0;
+    for (size_t i = 0; i < tlen; i++)
+        digits &= tok[i] >= '0' && tok[i] <= '9';
+    int mode = digits ? MODE_NUMBER : MODE_CARD;
+    if (tlen >= sizeof tmp)
+        bad_input(d, line, "value too long: %.20s...", tok);
+    memcpy(tmp, tok, tlen);
+    tmp[tlen] = '\0';
+    uint32_t v;
+    if (mode == MODE_NUMBER) {
+        uint64_t x;
+        if (parse_u64(tmp, 0, UINT32_MAX, &x) != 0)
+            bad_input(d, line, "value %s too large", quote(tmp));
+        v = (uint32_t)x;
+    } else if (fsh_card_parse(&v, tmp) != FSH_OK || v > 255) {
+        bad_input(d, line, "%s is neither a number nor a card name",
+                  quote(tmp));
+    }
+    if (d->mode == MODE_UNKNOWN)
+        d->mode = mode;
+    else if (d->mode != mode)
+        bad_input(d, line, "%s: numbers and card names mixed", quote(tmp));
+    if (d->len == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 64;
+        if (d->cap > (size_t)AUDIT_MAX_N * 2)
+            bad_input(d, line, "more than %d values in a deal", AUDIT_MAX_N);
+        d->raw = arealloc(d->raw, d->cap * sizeof *d->raw);
+    }
+    d->raw[d->len++] = v;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void first_deal(dealer *d, unsigned long line)
+{
+    size_t n = d->o->n ? d->o->n : d->len;
+    if (d->len == 0)
+        bad_input(d, line, "empty deal");
+    if (d->len != n)
+        bad_input(d, line, "%zu values, expected %zu (--n)", d->len, n);
+    if (n < 2 || n > AUDIT_MAX_N)
+        bad_input(d, line, "%zu values in a deal (2 to %d)", n, AUDIT_MAX_N);
+    d->n = n;
+    if (d->mode == MODE_NUMBER) {
+        d->base = d->o->base;
+        if (d->base < 0) {
+            d->base = 1;
+            for (size_t i = 0; i < n; i++)
+                if (d->raw[i] == 0)
+                    d->base = 0;
+        }
+    } else {
+        /* The first deal defines the deck: its cards, in code order. */
+        uint32_t *s = amalloc(n * sizeof *s);
+        memcpy(s, d->raw, n * sizeof *s);
+        qsort(s, n, sizeof *s, cmp_u32);
+        for (size_t i = 0; i < 256; i++)
+            d->cardmap[i] = -1;
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0 && s[i] == s[i - 1]) {
+                char name[16];
+                if (fsh_card_name(name, sizeof name, s[i], FSH_CARD_POKER) !=
+                    FSH_OK)
+                    snprintf(name, sizeof name, "#%u", s[i]);
+                bad_input(d, line, "card %s repeated", name);
+            }
+            d->cardmap[s[i]] = (int32_t)i;
+        }
+        free(s);
+    }
+    d->deal = amalloc(n * sizeof *d->deal);
+    d->seen = calloc(n, sizeof *d->seen);
+    if (d->seen == NULL)
+        fail("memory exhausted");
+    d->bat = battery_new(n);
+    if (d->bat == NULL)
+        fail("memory exhausted");
+}
+
+static void end_deal(dealer *d, unsigned long line)
+{
+    if (d->n == 0)
+        first_deal(d, line);
+    size_t n = d->n;
+    if (d->len != n)
+        bad_input(d, line, "%zu values, expected %zu", d->len, n);
+    uint64_t stamp = d->deals + 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = d->raw[i], idx;
+        if (d->mode == MODE_NUMBER) {
+            if (v < (uint32_t)d->base || v - (uint32_t)d->base >= n)
+                bad_input(d, line, "value %u out of range %d..%zu", v,
+                          d->base, n - 1 + (size_t)d->base);
+            idx = v - (uint32_t)d->base;
+        } else {
+            if (d->cardmap[v] < 0) {
+                char name[16];
+                if (fsh_card_name(name, sizeof name, v, FSH_CARD_POKER) !=
+                    FSH_OK)
+                    snprintf(name, sizeof name, "#%u", v);
+                bad_input(d, line, "card %s is not in the first deal's deck",
+                          name);
+            }
+            idx = (uint32_t)d->cardmap[v];
+        }
+        if (d->seen[idx] == stamp) {
+            size_t miss = 0;
+            for (size_t j = 0; j < n; j++)
+                if (d->seen[j] != stamp) {
+                    /* The first value not yet seen (some may come later:
+                       then it is another that is missing). */
+                    int later = 0;
+                    for (size_t k = i + 1; k < n; k++) {
+                        uint32_t w = d->raw[k];
+                        uint32_t wi = d->mode == MODE_NUMBER
+                                          ? w - (uint32_t)d->base
+                                          : (uint32_t)d->cardmap[w];
+                        later |= wi == j;
+                    }
+                    if (!later) {
+                        miss = j;
+                        break;
+                    }
+                }
+            if (d->mode == MODE_NUMBER)
+                bad_input(d, line, "value %u repeated (value %zu missing)", v,
+                          miss + (size_t)d->base);
+            bad_input(d, line, "card repeated (position %zu)", i + 1);
+        }
+        d->seen[idx] = stamp;
+        d->deal[i] = idx;
+    }
+    battery_add(d->bat, d->deal);
+    d->deals++;
+    d->len = 0;
+}
+
+/* Tokens of text[0..len) (separators: blanks, commas), line by line from
+   *line; a line break ends a deal when per_line. */
+static void add_text(dealer *d, const char *s, size_t len, unsigned long line)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ',' ||
+                           s[i] == '\r'))
+            i++;
+        size_t j = i;
+        while (j < len && s[j] != ' ' && s[j] != '\t' && s[j] != ',' &&
+               s[j] != '\r' && s[j] != '\n')
+            j++;
+        if (j > i)
+            add_token(d, s + i, j - i, line);
+        if (j < len && s[j] == '\n') {
+            line++;
+            j++;
+        }
+        i = j;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Line reader on a descriptor, with a deadline                             */
+
+typedef struct lreader {
+    int fd, eof;
+    char *buf;
+    size_t len, pos, cap;
+} lreader;
+
+/* Next line (without '\n') in *line and *len: 1; 0 at the end; -1 when the
+   deadline (0: none) passed. A last line without '\n' counts. */
+static int next_line(lreader *r, double deadline, char **line, size_t *len)
+{
+    for (;;) {
+        char *nl = r->pos < r->len
+                       ? memchr(r->buf + r->pos, '\n', r->len - r->pos)
+                       : NULL;
+        if (nl != NULL || (r->eof && r->pos < r->len)) {
+            size_t end = nl ? (size_t)(nl - r->buf) : r->len;
+            *line = r->buf + r->pos;
+            *len = end - r->pos;
+            r->pos = nl ? end + 1 : end;
+            return 1;
+        }
+        if (r->eof)
+            return 0;
+        if (r->pos > 0) {
+            memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+            r->len -= r->pos;
+            r->pos = 0;
+        }
+        if (r->len == r->cap) {
+            r->cap = r->cap ? 2 * r->cap : 1 << 16;
+            r->buf = arealloc(r->buf, r->cap);
+        }
+        if (deadline > 0) {
+            double left = deadline - now();
+            if (left <= 0)
+                return -1;
+            struct pollfd p = {r->fd, POLLIN, 0};
+            int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+            int pr = poll(&p, 1, ms);
+            if (pr < 0 && errno != EINTR)
+                fail("poll: %s", strerror(errno));
+            if (pr <= 0)
+                continue;
+        }
+        ssize_t got = read_retry(r->fd, r->buf + r->len, r->cap - r->len);
+        if (got < 0)
+            fail("read error on %s: %s", "input", strerror(errno));
+        if (got == 0)
+            r->eof = 1;
+        r->len += (size_t)got;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running COMMAND                                                          */
+
+static pid_t spawn(char **cmd, int *fd)
+{
+    int p[2];
+    if (pipe(p) != 0)
+        fail("pipe: %s", strerror(errno));
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        fail("fork: %s", strerror(errno));
+    if (pid == 0) {
+        /* Its own process group, so a time limit stops all of it; the
+           default SIGPIPE, which we ignore. */
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        close(p[0]);
+        if (p[1] != STDOUT_FILENO) {
+            dup2(p[1], STDOUT_FILENO);
+            close(p[1]);
+        }
+        int dn = open("/dev/null", O_RDONLY);
+        if (dn >= 0 && dn != STDIN_FILENO) {
+            dup2(dn, STDIN_FILENO);
+            close(dn);
+        }
+        execvp(cmd[0], cmd);
+        error_msg(errno, "audit: cannot run %s", quote(cmd[0]));
+        _exit(127);
+    }
+    close(p[1]);
+    *fd = p[0];
+    return pid;
+}
+
+/* Wait for pid; die unless it exited 0 (or we killed it: killed = 1). */
+static void reap(pid_t pid, const char *what, int killed)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            fail("waitpid: %s", strerror(errno));
+    if (killed)
+        return;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return;
+    if (WIFEXITED(st))
+        fail("%s exited with status %d", what, WEXITSTATUS(st));
+    fail("%s killed by signal %d", what, WTERMSIG(st));
+}
+
+/* The whole output of a run into buf. */
+typedef struct job {
+    pid_t pid;
+    int fd;
+    char *buf;
+    size_t len, cap;
+} job;
+
+static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
+                           double deadline)
+{
+    job *jobs = calloc(o->jobs, sizeof *jobs);
+    if (jobs == NULL)
+        fail("memory exhausted");
+    int stopped = 0;
+    char what[64];
+    while (d->deals < o->trials && !stopped) {
+        unsigned nj = o->jobs;
+        if (o->trials - d->deals < nj)
+            nj = (unsigned)(o->trials - d->deals);
+        for (unsigned j = 0; j < nj; j++) {
+            jobs[j].pid = spawn(o->cmd, &jobs[j].fd);
+            jobs[j].len = 0;
+        }
+        struct pollfd pf[256];
+        unsigned open_fds = nj;
+        for (unsigned j = 0; j < nj; j++)
+            pf[j] = (struct pollfd){jobs[j].fd, POLLIN, 0};
+        while (open_fds > 0) {
+            int pr = poll(pf, nj, -1);
+            if (pr < 0) {
+                if (errno == EINTR)
+                    continue;
+                fail("poll: %s", strerror(errno));
+            }
+            for (unsigned j = 0; j < nj; j++) {
+                if (pf[j].fd < 0 || pf[j].revents == 0)
+                    continue;
+                job *jb = &jobs[j];
+                if (jb->cap - jb->len < 4096) {
+                    jb->cap = jb->cap ? 2 * jb->cap : 8192;
+                    jb->buf = arealloc(jb->buf, jb->cap);
+                }
+                ssize_t got =
+                    read_retry(jb->fd, jb->buf + jb->len, jb->cap - jb->len);
+                if (got < 0)
+                    fail("read error: %s", strerror(errno));
+                if (got == 0) {
+                    close(jb->fd);
+                    pf[j].fd = -1;
+                    open_fds--;
+                } else {
+                    jb->len += (size_t)got;
+                }
+            }
+        }
+        for (unsigned j = 0; j < nj; j++) {
+            snprintf(what, sizeof what, "run %llu",
+                     (unsigned long long)d->deals + 1);
+            char src[96];
+            snprintf(src, sizeof src, "%s (%s)", o->cmd[0], what);
+            d->src = src;
+            reap(jobs[j].pid, src, 0);
+            add_text(d, jobs[j].buf, jobs[j].len, 1);
+            end_deal(d, 0);
+            d->src = o->cmd[0];
+        }
+        pbar_show(pb, d->deals, o->trials);
+        if (deadline > 0 && now() >= deadline)
+            stopped = 1;
+    }
+    for (unsigned j = 0; j < o->jobs; j++)
+        free(jobs[j].buf);
+    free(jobs);
+    return stopped;
+}
+
+/* Deals from a descriptor: lines (or n lines of one value with per_run).
+   Returns 1 when stopped by the deadline or by --trials before the end. */
+static int collect_stream(dealer *d, const aopts *o, int fd, pbar *pb,
+                          double deadline, int *cut)
+{
+    lreader r = {fd, 0, NULL, 0, 0, 0};
+    char *line;
+    size_t len;
+    unsigned long ln = 0;
+    int rc, stopped = 0;
+    *cut = 0;
+    while ((rc = next_line(&r, deadline, &line, &len)) == 1) {
+        ln++;
+        if (o->trials && d->deals >= o->trials) {
+            if (o->cmd != NULL) { /* enough: stop the command */
+                *cut = 1;
+                break;
+            }
+            bad_input(d, ln, "more deals than --trials=%llu",
+                      (unsigned long long)o->trials);
+        }
+        size_t before = d->len;
+        add_text(d, line, len, ln);
+        if (o->per_run) {
+            if (d->len != before + 1)
+                bad_input(d, ln, "%zu values on a line; --per-run takes one "
+                                 "value per line",
+                          d->len - before);
+            if (d->len == o->n)
+                end_deal(d, ln);
+        } else {
+            if (d->len == 0)
+                bad_input(d, ln, "empty line");
+            end_deal(d, ln);
+        }
+        if ((d->deals & 1023) == 0)
+            pbar_show(pb, d->deals, o->trials);
+    }
+    pbar_show(pb, d->deals, d->deals);
+    if (rc < 0)
+        stopped = 1;
+    if (rc == 0 && d->len > 0)
+        bad_input(d, ln, "last deal incomplete: %zu of %zu values", d->len,
+                  o->n);
+    if (!stopped && !*cut && o->trials && d->deals < o->trials)
+        bad_input(d, 0, "%llu deals, expected %llu (--trials)",
+                  (unsigned long long)d->deals,
+                  (unsigned long long)o->trials);
+    free(r.buf);
+    return stopped;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Report                                                                   */
+
+/* Deals the position-by-value test needs to see one value at one position
+   with probability (1 + bias)/n instead of 1/n (the others in its row and
+   column lowered evenly), with power 1/2 at level alpha / tests: the
+   noncentrality T * sum (p - p0)^2 / p0 must reach the critical value
+   minus the degrees of freedom (normal approximation of the noncentral
+   chi-square's median). */
+static double deals_needed(size_t n, double bias, double alpha, int tests)
+{
+    double dn = (double)n, df = (dn - 1) * (dn - 1), crit;
+    if (fsh_stats_chi2_isf(alpha / tests, df, &crit) != FSH_OK)
+        return NAN;
+    /* The cell gains bias/n; its row and column each lose it evenly over
+       n - 1 cells, the rest of the matrix gains bias/(n(n-1)^2) per
+       cell: about bias^2/n * (1 + 2/(n-1)) in sum (p-p0)^2/p0 (p0 = 1/n),
+       scaled by (n-1)/n as the statistic is. */
+    double per_deal = bias * bias / dn * (1 + 2 / (dn - 1)) * (dn - 1) / dn;
+    return (crit - df) / per_deal;
+}
+
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void jnum(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else
+        fprintf(f, "%.17g", v);
+}
+
+static void write_json(const char *path, const aopts *o, const dealer *d,
+                       const test_result *r, int k, int passed, int failed,
+                       int stopped)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (f == NULL)
+        fail("%s: %s", quotef(path), strerror(errno));
+    fprintf(f, "{\n  \"deals\": %llu,\n  \"n\": %zu,\n  \"alpha\": ",
+            (unsigned long long)d->deals, d->n);
+    jnum(f, o->alpha);
+    fprintf(f, ",\n  \"correction\": \"Holm\",\n  \"time_limit_reached\": %s,"
+               "\n  \"tests\": [\n",
+            stopped ? "true" : "false");
+    for (int i = 0; i < k; i++) {
+        fputs("    {\"name\": ", f);
+        jstr(f, r[i].name);
+        fprintf(f, ", \"result\": \"%s\", \"statistic\": ",
+                r[i].status == T_PASS   ? "PASS"
+                : r[i].status == T_FAIL ? "FAIL"
+                                        : "SKIP");
+        jnum(f, r[i].stat);
+        fputs(", \"df\": ", f);
+        jnum(f, r[i].df);
+        fputs(", \"p\": ", f);
+        jnum(f, r[i].p);
+        fputs(", \"p_holm\": ", f);
+        jnum(f, r[i].p_holm);
+        fputs(", \"note\": ", f);
+        jstr(f, r[i].note);
+        fprintf(f, "}%s\n", i + 1 < k ? "," : "");
+    }
+    fputs("  ],\n  \"duplicates\": {\"pairs\": ", f);
+    jnum(f, battery_dup_pairs(d->bat));
+    fputs(", \"expected_uniform\": ", f);
+    jnum(f, battery_dup_expected(d->bat, 0));
+    static const unsigned bits[] = {24, 32, 48, 64};
+    for (int i = 0; i < 4; i++) {
+        fprintf(f, ", \"expected_%u_bit_seed\": ", bits[i]);
+        jnum(f, battery_dup_expected(d->bat, bits[i]));
+    }
+    fprintf(f, "},\n  \"passed\": %d,\n  \"failed\": %d\n}\n", passed,
+            failed);
+    if (f == stdout) {
+        if (fflush(f) != 0)
+            fail("write error: %s", strerror(errno));
+    } else if (ferror(f) | (fclose(f) != 0)) {
+        fail("%s: %s", quotef(path), strerror(errno));
+    }
+}
+
+int cmd_audit(int argc, char **argv)
+{
+    aopts o;
+    set_die_hook(NULL, NULL);
+    parse_options(argc, argv, &o);
+    signal(SIGPIPE, SIG_IGN); /* a command that stops reading is not us */
+
+    dealer d;
+    memset(&d, 0, sizeof d);
+    d.o = &o;
+    pbar pb = {0, 0, 0};
+    pb.on = o.progress == 1 || (o.progress < 0 && isatty(STDERR_FILENO));
+    double t0 = now(), deadline = o.time_limit > 0 ? t0 + o.time_limit : 0;
+    int stopped = 0, cut = 0;
+    if (o.input != NULL) {
+        int fd = STDIN_FILENO;
+        d.src = strcmp(o.input, "-") == 0 ? "(standard input)" : o.input;
+        if (strcmp(o.input, "-") != 0 &&
+            (fd = open_safer(o.input, O_RDONLY, 0)) < 0)
+            fail("%s: %s", quotef(o.input), strerror(errno));
+        stopped = collect_stream(&d, &o, fd, &pb, deadline, &cut);
+        if (fd != STDIN_FILENO)
+            close(fd);
+    } else if (o.per_run) {
+        d.src = o.cmd[0];
+        stopped = collect_per_run(&d, &o, &pb, deadline);
+    } else {
+        int fd;
+        d.src = o.cmd[0];
+        pid_t pid = spawn(o.cmd, &fd);
+        stopped = collect_stream(&d, &o, fd, &pb, deadline, &cut);
+        if (stopped || cut)
+            kill(-pid, SIGTERM);
+        close(fd);
+        reap(pid, o.cmd[0], stopped || cut);
+    }
+    pbar_end(&pb);
+    double secs = now() - t0;
+    if (d.deals == 0)
+        bad_input(&d, 0, "no deals");
+
+    test_result r[BATTERY_TESTS];
+    int k = battery_run(d.bat, o.alpha, r);
+    if (k < 0)
+        fail("memory exhausted");
+    int passed = 0, failed = 0, ran = 0;
+    for (int i = 0; i < k; i++) {
+        passed += r[i].status == T_PASS;
+        failed += r[i].status == T_FAIL;
+        ran += r[i].status != T_SKIP;
+    }
+
+    printf("fairshuf audit: %llu deals of %zu %s from %s (%.2f s)\n",
+           (unsigned long long)d.deals, d.n,
+           d.mode == MODE_CARD ? "cards"
+           : d.base == 0       ? "values (0-based)"
+                               : "values (1-based)",
+           o.input ? d.src : o.cmd[0], secs);
+    if (stopped)
+        printf("time limit of %g s reached: testing the deals collected\n",
+               o.time_limit);
+    printf("%d tests, Holm's correction, family-wise alpha = %g\n\n", ran,
+           o.alpha);
+    for (int i = 0; i < k; i++) {
+        if (r[i].status == T_SKIP) {
+            printf("SKIP  %-42s (%s)\n", r[i].name, r[i].note);
+            continue;
+        }
+        printf("%s  %-42s stat = %-11.6g df = %-7g p = %-10.4g p(Holm) = "
+               "%.4g\n",
+               r[i].status == T_PASS ? "PASS" : "FAIL", r[i].name,
+               r[i].stat, r[i].df, r[i].p, r[i].p_holm);
+    }
+    printf("\nduplicate decks: %.0f pairs of equal deals; expected %.3g with "
+           "a uniform shuffle, %.3g with 24-bit seeds, %.3g with 32-bit, "
+           "%.3g with 64-bit\n",
+           battery_dup_pairs(d.bat), battery_dup_expected(d.bat, 0),
+           battery_dup_expected(d.bat, 24), battery_dup_expected(d.bat, 32),
+           battery_dup_expected(d.bat, 64));
+    if (o.power > 0) {
+        double need = deals_needed(d.n, o.power, o.alpha, ran ? ran : 1);
+        printf("power: position by value needs about %.3g deals to see one "
+               "card %g%% more likely at one position (power 1/2)\n",
+               need, o.power * 100);
+        /* About 3 expected pairs: T = sqrt(6 * 2^k). */
+        printf("power: duplicate decks needs about %.2g deals to expose "
+               "24-bit seeds, %.2g for 32-bit, %.2g for 48-bit, %.2g for "
+               "64-bit (3 expected pairs)\n",
+               sqrt(6 * ldexp(1, 24)), sqrt(6 * ldexp(1, 32)),
+               sqrt(6 * ldexp(1, 48)), sqrt(6 * ldexp(1, 64)));
+    }
+    printf("not shown by any black-box test: a 16-bit modulo bias at n = 52 "
+           "needs about 1e9 deals; a 64-bit seed about 1e10 deals for the "
+           "birthday test; unpredictability needs a source review "
+           "(docs/AUDIT.md)\n");
+    printf("verdict: %s\n",
+           failed ? "FAIL: the output is not that of a uniform shuffle with "
+                    "independent deals"
+                  : "PASS: no evidence against a uniform shuffle with "
+                    "independent deals");
+    printf("%d passed, %d failed\n", passed, failed);
+    if (o.json != NULL)
+        write_json(o.json, &o, &d, r, k, passed, failed, stopped);
+    if (o.plot != NULL && plot_write(o.plot, d.bat, r, k) != 0)
+        fail("%s: %s", quotef(o.plot), strerror(errno));
+    if (fflush(stdout) != 0 || ferror(stdout))
+        fail("write error: %s", strerror(errno));
+    battery_free(d.bat);
+    free(d.raw);
+    free(d.deal);
+    free(d.seen);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,469 @@
+/* The audit's battery (battery.h). Null distributions: docs/AUDIT.md. */
+#include "audit/battery.h"
+
+#include "fairshuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct battery {
+    size_t n, kmax;   /* values per deal; n(n-1)/2 */
+    uint64_t t;       /* deals added */
+    uint64_t *full;   /* n! cells when n <= 8 */
+    uint64_t *pbv;    /* n x n */
+    uint64_t *fix;    /* n + 1 */
+    uint64_t *succ;   /* n */
+    uint64_t *inv;    /* kmax + 1, or NULL */
+    uint64_t *match;  /* n + 1: agreements within deal pairs (2t, 2t+1) */
+    uint64_t *kend;   /* kmax + 1: Kendall distance within pairs, or NULL */
+    uint64_t *dtop, *dbot; /* n: (b[0] - a[0]) mod n, last position */
+    uint64_t (*hash)[2];   /* per deal, for the duplicate test */
+    uint64_t hcap;
+    uint32_t *prev, *pos, *tmp; /* the previous deal, its inverse, scratch */
+    uint32_t *fen;              /* Fenwick tree, n + 1 */
+    double dup_pairs;
+};
+
+static void *zalloc(size_t count, size_t size)
+{
+    return count == 0 ? NULL : calloc(count, size);
+}
+
+void battery_free(battery *b)
+{
+    if (b == NULL)
+        return;
+    free(b->full);
+    free(b->pbv);
+    free(b->fix);
+    free(b->succ);
+    free(b->inv);
+    free(b->match);
+    free(b->kend);
+    free(b->dtop);
+    free(b->dbot);
+    free(b->hash);
+    free(b->prev);
+    free(b->pos);
+    free(b->tmp);
+    free(b->fen);
+    free(b);
+}
+
+battery *battery_new(size_t n)
+{
+    if (n < 2 || n > AUDIT_MAX_N)
+        return NULL;
+    battery *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->n = n;
+    b->kmax = n * (n - 1) / 2;
+    int ok = 1;
+    if (n <= 8) {
+        size_t f = 1;
+        for (size_t i = 2; i <= n; i++)
+            f *= i;
+        ok &= (b->full = zalloc(f, sizeof *b->full)) != NULL;
+    }
+    ok &= (b->pbv = zalloc(n * n, sizeof *b->pbv)) != NULL;
+    ok &= (b->fix = zalloc(n + 1, sizeof *b->fix)) != NULL;
+    ok &= (b->succ = zalloc(n, sizeof *b->succ)) != NULL;
+    ok &= (b->match = zalloc(n + 1, sizeof *b->match)) != NULL;
+    ok &= (b->dtop = zalloc(n, sizeof *b->dtop)) != NULL;
+    ok &= (b->dbot = zalloc(n, sizeof *b->dbot)) != NULL;
+    if (n <= AUDIT_MAX_N_INV) {
+        ok &= (b->inv = zalloc(b->kmax + 1, sizeof *b->inv)) != NULL;
+        ok &= (b->kend = zalloc(b->kmax + 1, sizeof *b->kend)) != NULL;
+    }
+    ok &= (b->prev = zalloc(n, sizeof *b->prev)) != NULL;
+    ok &= (b->pos = zalloc(n, sizeof *b->pos)) != NULL;
+    ok &= (b->tmp = zalloc(n, sizeof *b->tmp)) != NULL;
+    ok &= (b->fen = zalloc(n + 1, sizeof *b->fen)) != NULL;
+    if (!ok) {
+        battery_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* Inversions of a permutation of 0..n-1: Fenwick tree, O(n log n). */
+static uint64_t inversions(battery *b, const uint32_t *a)
+{
+    size_t n = b->n;
+    memset(b->fen, 0, (n + 1) * sizeof *b->fen);
+    uint64_t inv = 0;
+    for (size_t i = n; i-- > 0;) {
+        /* Values smaller than a[i] already seen (to its right). */
+        uint64_t less = 0;
+        for (size_t j = a[i]; j > 0; j -= j & (~j + 1))
+            less += b->fen[j];
+        inv += less;
+        for (size_t j = (size_t)a[i] + 1; j <= n; j += j & (~j + 1))
+            b->fen[j]++;
+    }
+    return inv;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void battery_add(battery *b, const uint32_t *a)
+{
+    size_t n = b->n;
+    uint64_t f = 0, s = 0, h1 = 0x6a09e667f3bcc908ULL,
+             h2 = 0xbb67ae8584caa73bULL;
+    for (size_t i = 0; i < n; i++) {
+        b->pbv[i * n + a[i]]++;
+        f += a[i] == i;
+        s += i + 1 < n && a[i + 1] == a[i] + 1;
+        h1 = mix64(h1 ^ a[i]) + i;
+        h2 = mix64(h2 + a[i] * 0x9e3779b97f4a7c15ULL) ^ i;
+    }
+    b->fix[f]++;
+    b->succ[s]++;
+    if (b->full != NULL) {
+        /* Lehmer rank. */
+        uint64_t r = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t smaller = 0;
+            for (size_t j = i + 1; j < n; j++)
+                smaller += a[j] < a[i];
+            r = r * (n - i) + smaller;
+        }
+        b->full[r]++;
+    }
+    if (b->inv != NULL)
+        b->inv[inversions(b, a)]++;
+    if (b->t >= b->hcap) {
+        uint64_t cap = b->hcap ? b->hcap * 2 : 4096;
+        void *p = realloc(b->hash, cap * sizeof *b->hash);
+        if (p != NULL) {
+            b->hash = p;
+            b->hcap = cap;
+        }
+    }
+    if (b->t < b->hcap) {
+        b->hash[b->t][0] = h1;
+        b->hash[b->t][1] = h2;
+    }
+    if (b->t % 2 == 1) {
+        /* The pair (previous deal, this one): a = prev, c = this. */
+        uint64_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            m += b->prev[i] == a[i];
+            b->pos[b->prev[i]] = (uint32_t)i;
+        }
+        b->match[m]++;
+        b->dtop[(a[0] + n - b->prev[0]) % n]++;
+        b->dbot[(a[n - 1] + n - b->prev[n - 1]) % n]++;
+        if (b->kend != NULL) {
+            /* Kendall distance = inversions of prev^-1 o this. */
+            for (size_t i = 0; i < n; i++)
+                b->tmp[i] = b->pos[a[i]];
+            b->kend[inversions(b, b->tmp)]++;
+        }
+    } else {
+        memcpy(b->prev, a, n * sizeof *a);
+    }
+    b->t++;
+}
+
+uint64_t battery_deals(const battery *b)
+{
+    return b->t;
+}
+size_t battery_n(const battery *b)
+{
+    return b->n;
+}
+const uint64_t *battery_pbv(const battery *b)
+{
+    return b->pbv;
+}
+const uint64_t *battery_fixed_hist(const battery *b)
+{
+    return b->fix;
+}
+const uint64_t *battery_inv_hist(const battery *b)
+{
+    return b->inv;
+}
+
+static int cmp_hash(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    if (a[1] != b[1])
+        return a[1] < b[1] ? -1 : 1;
+    return 0;
+}
+
+double battery_dup_pairs(const battery *b)
+{
+    return b->dup_pairs;
+}
+
+/* log(n!) */
+static double lfact(size_t n)
+{
+    return lgamma((double)n + 1);
+}
+
+double battery_dup_expected(const battery *b, unsigned bits)
+{
+    double t = (double)b->t, pairs = t * (t - 1) / 2;
+    double perm = exp(-lfact(b->n)); /* 1/n!, 0 when tiny */
+    if (bits == 0)
+        return pairs * perm;
+    /* Two deals from uniform k-bit seeds agree when the seeds do (2^-k),
+       or by chance otherwise. */
+    double s = ldexp(1.0, -(int)bits);
+    return pairs * (s + (1 - s) * perm);
+}
+
+static void skip(test_result *r, const char *name, const char *why)
+{
+    r->name = name;
+    r->status = T_SKIP;
+    r->stat = r->df = r->p = r->p_holm = NAN;
+    snprintf(r->note, sizeof r->note, "%s", why);
+}
+
+static int ran(test_result *r, const char *name, double stat, double df,
+               double p)
+{
+    r->name = name;
+    r->status = T_PASS;
+    r->stat = stat;
+    r->df = df;
+    r->p = p;
+    r->p_holm = p;
+    r->note[0] = '\0';
+    return 0;
+}
+
+/* Goodness of fit of a histogram to an exact law, pooled until each group
+   expects max(5, total/100): at most about 100 groups. With many groups of
+   5 the statistic's variance exceeds 2 df by about groups/5 (the sum of
+   1/E), which over-rejects in the far tail (measured: 2.8 % at 1 % for
+   the Kendall distance of 52 cards with 5000 pairs); with E >= total/100
+   the excess stays under 1 %. */
+static int gof(test_result *r, const char *name, const uint64_t *h,
+               const double *law, size_t k)
+{
+    double st, df, p, total = 0;
+    for (size_t i = 0; i < k; i++)
+        total += (double)h[i];
+    double min_e = fmax(5, total / 100);
+    if (fsh_stats_chi2_gof(h, law, k, min_e, &st, &df, &p) != FSH_OK) {
+        skip(r, name, "no goodness of fit");
+        return 0;
+    }
+    if (df < 1) {
+        skip(r, name, "too few deals to pool 5 expected in 2 groups");
+        return 0;
+    }
+    return ran(r, name, st, df, p);
+}
+
+/* Uniform multinomial chi-square of k cells (needs 5 per cell). */
+static void uniform_cells(test_result *r, const char *name, const uint64_t *c,
+                          size_t k, double deals_per_count)
+{
+    uint64_t tot = 0;
+    for (size_t i = 0; i < k; i++)
+        tot += c[i];
+    double e = (double)tot / (double)k;
+    if (e < 5) {
+        char why[120];
+        snprintf(why, sizeof why, "needs %g deals (5 expected per cell)",
+                 5.0 * (double)k * deals_per_count);
+        skip(r, name, why);
+        return;
+    }
+    double x = 0;
+    for (size_t i = 0; i < k; i++) {
+        double d = (double)c[i] - e;
+        x += d * d / e;
+    }
+    double p;
+    if (fsh_stats_chi2_sf(x, (double)(k - 1), &p) != FSH_OK)
+        p = NAN;
+    ran(r, name, x, (double)(k - 1), p);
+}
+
+int battery_run(battery *b, double alpha, test_result *out)
+{
+    size_t n = b->n, i = 0;
+    double dn = (double)n, t = (double)b->t;
+    test_result *r;
+
+    /* 1. Full permutation (n <= 8): multinomial over n! orders. */
+    r = &out[i++];
+    if (b->full == NULL) {
+        skip(r, "full permutation", "only for n <= 8");
+    } else {
+        size_t f = 1;
+        for (size_t j = 2; j <= n; j++)
+            f *= j;
+        uniform_cells(r, "full permutation", b->full, f, 1);
+    }
+
+    /* 2. Position by value: Y = X (n-1)/n ~ chi2((n-1)^2). */
+    r = &out[i++];
+    double e = t / dn;
+    if (e < 5) {
+        char why[120];
+        snprintf(why, sizeof why, "needs %g deals (5 expected per cell)",
+                 5 * dn);
+        skip(r, "position by value", why);
+        skip(&out[i++], "worst row or column", why);
+    } else {
+        double x = 0, worst = 0;
+        for (size_t p = 0; p < n; p++) {
+            double row = 0;
+            for (size_t v = 0; v < n; v++) {
+                double d = (double)b->pbv[p * n + v] - e;
+                row += d * d / e;
+            }
+            x += row;
+            if (row > worst)
+                worst = row;
+        }
+        for (size_t v = 0; v < n; v++) {
+            double col = 0;
+            for (size_t p = 0; p < n; p++) {
+                double d = (double)b->pbv[p * n + v] - e;
+                col += d * d / e;
+            }
+            if (col > worst)
+                worst = col;
+        }
+        double y = x * (dn - 1) / dn, p, pw;
+        if (fsh_stats_chi2_sf(y, (dn - 1) * (dn - 1), &p) != FSH_OK)
+            p = NAN;
+        ran(r, "position by value", y, (dn - 1) * (dn - 1), p);
+        snprintf(r->note, sizeof r->note,
+                 "statistic = Pearson X * (n-1)/n (permutation matrices)");
+        /* 3. Worst row or column: each is multinomial, chi2(n-1); Bonferroni
+           over the 2n lines. */
+        r = &out[i++];
+        if (fsh_stats_chi2_sf(worst, dn - 1, &pw) != FSH_OK)
+            pw = NAN;
+        pw = fmin(1, pw * 2 * dn);
+        ran(r, "worst row or column", worst, dn - 1, pw);
+        snprintf(r->note, sizeof r->note,
+                 "largest single-line chi-square, p = 2n x its tail");
+    }
+
+    /* 4-6. Successions, fixed points, inversions against exact laws. */
+    double *law = malloc((b->kmax + 1 > n + 1 ? b->kmax + 1 : n + 1) *
+                         sizeof *law);
+    if (law == NULL)
+        return -1;
+    r = &out[i++];
+    if (fsh_stats_successions_law(n, law) == FSH_OK)
+        gof(r, "successor pairs", b->succ, law, n);
+    else
+        skip(r, "successor pairs", "no law");
+    r = &out[i++];
+    if (fsh_stats_fixed_points_law(n, law) == FSH_OK)
+        gof(r, "fixed points", b->fix, law, n + 1);
+    else
+        skip(r, "fixed points", "no law");
+    /* Independence 1: agreements within pairs of consecutive deals have the
+       fixed-point law. */
+    test_result *rmatch = &out[i++];
+    if (b->t >= 2)
+        gof(rmatch, "consecutive deals: matches", b->match, law, n + 1);
+    else
+        skip(rmatch, "consecutive deals: matches", "needs 2 deals");
+    r = &out[i++];
+    test_result *rkend = &out[i++];
+    if (b->inv == NULL) {
+        skip(r, "inversions", "only for n <= 1024");
+        skip(rkend, "consecutive deals: Kendall distance",
+             "only for n <= 1024");
+    } else if (fsh_stats_inversions_law(n, law, b->kmax + 1) != FSH_OK) {
+        free(law);
+        return -1;
+    } else {
+        gof(r, "inversions", b->inv, law, b->kmax + 1);
+        if (b->t >= 2)
+            gof(rkend, "consecutive deals: Kendall distance", b->kend, law,
+                b->kmax + 1);
+        else
+            skip(rkend, "consecutive deals: Kendall distance",
+                 "needs 2 deals");
+    }
+    free(law);
+
+    /* Independence 2: differences of the first and of the last card. */
+    uniform_cells(&out[i++], "consecutive deals: first-card difference",
+                  b->dtop, n, 2);
+    uniform_cells(&out[i++], "consecutive deals: last-card difference",
+                  b->dbot, n, 2);
+
+    /* Duplicate decks: pairs of equal deals vs Poisson(C(T,2)/n!). */
+    r = &out[i++];
+    b->dup_pairs = 0;
+    double lam = battery_dup_expected(b, 0);
+    if (b->hash == NULL || b->hcap < b->t) {
+        skip(r, "duplicate decks", "out of memory for the deal hashes");
+    } else if (b->t < 2) {
+        skip(r, "duplicate decks", "needs 2 deals");
+    } else if (lfact(n) < log(t) + log(100.0)) {
+        skip(r, "duplicate decks",
+             "n! < 100 x deals: repeats are expected (the full-permutation "
+             "test covers them)");
+    } else {
+        qsort(b->hash, b->t, sizeof *b->hash, cmp_hash);
+        double pairs = 0, run = 1;
+        for (uint64_t j = 1; j <= b->t; j++) {
+            if (j < b->t && cmp_hash(b->hash[j], b->hash[j - 1]) == 0) {
+                run++;
+            } else {
+                pairs += run * (run - 1) / 2;
+                run = 1;
+            }
+        }
+        b->dup_pairs = pairs;
+        double p;
+        if (fsh_stats_poisson_sf((uint64_t)pairs, lam, &p) != FSH_OK)
+            p = NAN;
+        ran(r, "duplicate decks", pairs, 0, p);
+        snprintf(r->note, sizeof r->note,
+                 "pairs of equal deals; Poisson, mean %.3g", lam);
+    }
+
+    /* Holm's step-down over the tests that ran. */
+    int order[BATTERY_TESTS], m = 0;
+    for (size_t j = 0; j < i; j++)
+        if (out[j].status != T_SKIP)
+            order[m++] = (int)j;
+    for (int a = 1; a < m; a++)
+        for (int c = a; c > 0 && !(out[order[c - 1]].p <= out[order[c]].p);
+             c--) {
+            int tmp = order[c];
+            order[c] = order[c - 1];
+            order[c - 1] = tmp;
+        }
+    double run_max = 0;
+    for (int j = 0; j < m; j++) {
+        test_result *x = &out[order[j]];
+        double adj = isnan(x->p) ? 1 : fmin(1, (double)(m - j) * x->p);
+        if (adj > run_max)
+            run_max = adj;
+        x->p_holm = run_max;
+        x->status = run_max <= alpha ? T_FAIL : T_PASS;
+    }
+    return (int)i;
+}

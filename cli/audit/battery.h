@@ -1,0 +1,57 @@
+/* The audit's battery: statistics accumulated deal by deal (nothing but
+   counts is kept, so 10^6 deals take little memory), then the tests, each
+   against its exact null distribution (docs/AUDIT.md), with Holm's
+   correction for the family. */
+#ifndef FSH_CLI_AUDIT_BATTERY_H
+#define FSH_CLI_AUDIT_BATTERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest deck the audit takes (position-by-value keeps n^2 counts), and
+   the largest for the inversion tests (n(n-1)/2 + 1 histogram cells). */
+#define AUDIT_MAX_N 4096
+#define AUDIT_MAX_N_INV 1024
+
+typedef struct battery battery;
+
+/* Counts for deals of n values (2 <= n <= AUDIT_MAX_N); NULL when memory
+   runs out. */
+battery *battery_new(size_t n);
+void battery_free(battery *b);
+
+/* One deal: a permutation of 0..n-1 (the caller checked it). */
+void battery_add(battery *b, const uint32_t *deal);
+uint64_t battery_deals(const battery *b);
+
+enum { T_PASS, T_FAIL, T_SKIP };
+
+typedef struct test_result {
+    const char *name;
+    int status;     /* T_PASS, T_FAIL or T_SKIP */
+    double stat, df, p, p_holm;
+    char note[200]; /* why skipped, or what the statistic is */
+} test_result;
+
+#define BATTERY_TESTS 12
+
+/* Runs every test (those without enough deals are T_SKIP) and applies
+   Holm's step-down correction at family-wise level alpha over the tests
+   that ran. Fills out[0..BATTERY_TESTS); returns the number of results, or
+   -1 when memory runs out. */
+int battery_run(battery *b, double alpha, test_result *out);
+
+/* The duplicate-deck (birthday) figures: pairs of equal deals seen, and
+   expected under a uniform shuffle and under a k-bit seed (bits = 24, 32,
+   48, 64). Valid after battery_run. */
+double battery_dup_pairs(const battery *b);
+double battery_dup_expected(const battery *b, unsigned bits);
+
+/* Position-by-value counts (n x n, row = position, column = value),
+   histograms and their exact laws, for the plot. */
+const uint64_t *battery_pbv(const battery *b);
+size_t battery_n(const battery *b);
+const uint64_t *battery_fixed_hist(const battery *b); /* n + 1 cells */
+const uint64_t *battery_inv_hist(const battery *b);   /* NULL if n is large */
+
+#endif

@@ -1,0 +1,226 @@
+#!/bin/sh
+# fairshuf audit: fairshuf's own shuffles pass, each classic flawed
+# shuffler (tests/audit/*.c) fails with the test that should catch it,
+# a small calibration, input formats (numbers 0/1-based, commas, card
+# names in both notations), commands (one stream, --per-run, --jobs,
+# --time-limit), JSON and SVG output, and loud errors with exit 2.
+NAME=test_audit
+. "$(dirname "$0")/lib.sh"
+A=
+for _d in "$(dirname "$FAIRSHUF")/tests/audit" \
+    "$(dirname "$FAIRSHUF")/build/tests/audit"; do
+    [ -x "$_d/fair" ] && { A=$_d; break; }
+done
+if [ -z "$A" ]; then
+    bad "no tests/audit programs beside $FAIRSHUF (make check builds them)"
+    finish
+    exit 1
+fi
+F=$FAIRSHUF
+cd "$T/w" || exit 1
+
+# audit OUTFILE ARGS...: run fairshuf audit, keep stdout, stderr, status.
+audit() {
+    _o=$1
+    shift
+    $TO "$F" audit --no-progress "$@" >"$_o.out" 2>"$_o.err"
+    echo $? >"$_o.rc"
+}
+rc_is() { [ "$(cat "$1.rc")" = "$2" ]; }
+# fails_by OUT TEST: exit 1 and TEST among the FAIL lines.
+fails_by() {
+    rc_is "$1" 1 && grep -q "^FAIL  $2" "$1.out" && return 0
+    echo "  expected FAIL by $2:" >&2
+    sed 's/^/  /' "$1.out" "$1.err" >&2
+    return 1
+}
+passes() {
+    rc_is "$1" 0 && tail -n 1 "$1.out" | grep -q '^[0-9]* passed, 0 failed$' &&
+        return 0
+    sed 's/^/  /' "$1.out" "$1.err" >&2
+    return 1
+}
+
+# --- fairshuf's own shuffles pass --------------------------------------
+"$A/fair" 20000 52 s1 >fair52
+audit a_fair --input fair52
+check "fsh_shuffle, 20000 deals of 52, passes" passes a_fair
+check "last line is N passed, N failed" sh -c \
+    'tail -n 1 a_fair.out | grep -q "^10 passed, 0 failed$"'
+check "the limits of black-box testing are printed" \
+    grep -q "16-bit modulo bias at n = 52 needs about 1e9 deals" a_fair.out
+"$A/deck" 20000 52 s2 | audit a_deck --input -
+check "fsh_deck, 20000 deals of 52, passes" passes a_deck
+"$A/fair" 60000 6 s3 >fair6
+audit a_fair6 --input fair6
+check "6 cards: all 720 orders tested and passed" sh -c \
+    'grep -q "^PASS  full permutation .*df = 719 " a_fair6.out'
+audit a_i --per-run --trials 300 --jobs 3 -- "$F" -i 1-8
+check "fairshuf -i 1-8 run 300 times (--per-run --jobs 3) passes" passes a_i
+audit a_deal --per-run --trials 60 -- "$F" deal -p
+check "fairshuf deal -p (poker names, per run) passes" passes a_deal
+audit a_dealu --per-run --trials 30 -- "$F" deal
+check "fairshuf deal (Unicode names, per run) passes" passes a_dealu
+audit a_stream --trials 3000 -- "$A/fair" 1000000 20 s4
+check "a command's stream, stopped after --trials, passes" passes a_stream
+check "... and says how many deals it read" \
+    grep -q "^fairshuf audit: 3000 deals of 20 values" a_stream.out
+if [ "$have_gnu" = 1 ]; then
+    audit a_gnu --per-run --trials 200 --jobs 2 -- "$GNU_SHUF" -i 0-9
+    check "GNU shuf -i 0-9 (0-based, per run) passes" passes a_gnu
+else
+    skipped "GNU shuf -i 0-9 (no GNU shuf 9.x)"
+fi
+
+# --- each flawed shuffler fails, by the test that should catch it -------
+"$A/naive" 3000 52 | audit b_naive --input -
+check "naive loop fails: position by value" fails_by b_naive "position by value"
+"$A/sattolo" 3000 52 | audit b_sat --input -
+check "Sattolo fails: fixed points (never one)" fails_by b_sat "fixed points"
+"$A/mod8" 5000 52 | audit b_mod8 --input -
+check "r % (i+1) on 8-bit values fails: position by value" \
+    fails_by b_mod8 "position by value"
+"$A/planet" 3000 52 | audit b_planet --input -
+check "Planet Poker loop fails: position by value" \
+    fails_by b_planet "position by value"
+"$A/lcg" 3000 52 | audit b_lcg --input -
+check "srand(deal number) LCG fails: consecutive deals" \
+    fails_by b_lcg "consecutive deals"
+"$A/seed24" 20000 16 | audit b_s24 --input -
+check "24-bit seed per deal fails: duplicate decks" \
+    fails_by b_s24 "duplicate decks"
+check "... expected duplicates under 24-bit seeds printed" \
+    grep -q "11.9 with 24-bit seeds" b_s24.out
+"$A/seed32" 300000 16 | audit b_s32 --input -
+check "32-bit seed per deal fails: duplicate decks" \
+    fails_by b_s32 "duplicate decks"
+
+# --- calibration (small; the full run is make audit-calibrate) -----------
+# 40 audits of fsh_shuffle at alpha 0.05: the family-wise rate is at most
+# 0.05, so more than 8 failures has probability below 1e-3 (binomial).
+nf=0
+i=0
+while [ $i -lt 40 ]; do
+    "$A/fair" 2000 10 "cal$i" | $TO "$F" audit --no-progress --alpha 0.05 \
+        --input - >/dev/null 2>&1
+    [ $? -eq 1 ] && nf=$((nf + 1))
+    i=$((i + 1))
+done
+check "calibration: $nf of 40 fair audits failed at alpha 0.05 (<= 8)" \
+    [ "$nf" -le 8 ]
+
+# --- input formats -------------------------------------------------------
+printf '0,1,2\n2,1,0\n1,0,2\n' >comma0
+audit f_comma --input comma0
+check "commas and 0-based values are read" sh -c \
+    'rc=$(cat f_comma.rc); [ "$rc" -le 1 ] && grep -q "3 deals of 3 values (0-based)" f_comma.out'
+printf 'As Kd\nKd As\n' >cards2
+audit f_cards --input cards2
+check "poker card names are read" grep -q "2 deals of 2 cards" f_cards.out
+printf 'A\342\231\240 10\342\231\245\n10\342\231\245 A\342\231\240\n' >cardsu
+audit f_cardsu --input cardsu
+check "Unicode card names are read" grep -q "2 deals of 2 cards" f_cardsu.out
+printf '1\n2\n3\n3\n1\n2\n' >perrun
+audit f_pr --input perrun --per-run --n 3
+check "--per-run --input: N lines per deal" \
+    grep -q "2 deals of 3 values (1-based)" f_pr.out
+
+# --- errors: a clear message with the line number, exit 2 ----------------
+err_is() { # OUT PATTERN
+    rc_is "$1" 2 && grep -q "$2" "$1.err" && return 0
+    echo "  rc=$(cat "$1.rc") stderr: $(cat "$1.err")" >&2
+    return 1
+}
+printf '1 2 3\n1 2 2\n' >e1
+audit e_rep --input e1
+check "repeated value: line and the missing value" \
+    err_is e_rep "e1:2: value 2 repeated (value 3 missing)"
+printf '1 2 3\n1 2\n' >e2
+audit e_count --input e2
+check "missing value: wrong count on its line" \
+    err_is e_count "e2:2: 2 values, expected 3"
+printf '1 2 3\n1 2 4\n' >e3
+audit e_range --input e3
+check "value out of range" err_is e_range "e3:2: value 4 out of range 1..3"
+printf '1 2 3\n\n3 2 1\n' >e4
+audit e_empty --input e4
+check "empty line" err_is e_empty "e4:2: empty line"
+printf '1 2 As\n' >e5
+audit e_mix --input e5
+check "numbers and cards mixed" err_is e_mix "e5:1: .*mixed"
+printf '1 2 x\n' >e6
+audit e_word --input e6
+check "a word that is no card" err_is e_word "neither a number nor a card"
+audit e_trials --input fair6 --trials 100
+check "more deals than --trials" err_is e_trials "fair6:101: more deals than --trials=100"
+audit e_few --input e2 --trials 5
+check "fewer deals than --trials (line numbers first)" err_is e_few "e2:2:"
+printf '1 2 3\n3 2 1\n' >e7
+audit e_few2 --input e7 --trials 5
+check "fewer deals than --trials" err_is e_few2 "2 deals, expected 5"
+audit e_none
+check "no input: usage error" err_is e_none "nothing to audit"
+audit e_alpha --alpha 2 --input e7
+check "bad --alpha" err_is e_alpha "invalid --alpha"
+audit e_n --n 1 --input e7
+check "bad --n" err_is e_n "invalid --n"
+audit e_pr --per-run --input e7
+check "--per-run --input without --n" err_is e_pr "needs --n"
+audit e_opt --bogus
+check "unknown option: exit 2" rc_is e_opt 2
+audit e_file --input no/such/file
+check "missing file" err_is e_file "no/such/file"
+audit e_cmd --per-run --trials 3 -- false
+check "a failing command" err_is e_cmd "exited with status 1"
+audit e_nocmd --per-run --trials 3 -- ./no-such-command
+check "a command that cannot run" err_is e_nocmd "status 127"
+audit h --help
+check "--help exits 0" sh -c 'rc=$(cat h.rc); [ "$rc" = 0 ] && grep -q "Usage:.*audit" h.out'
+
+# --- a time limit ---------------------------------------------------------
+audit t_lim --time-limit 1 -- sh -c "'$A/fair' 2000 8 t; sleep 30"
+check "--time-limit stops a command and tests what came" sh -c \
+    'rc=$(cat t_lim.rc); [ "$rc" = 0 ] && grep -q "time limit of 1 s reached" t_lim.out'
+
+audit pw --input fair6 --power=0.05
+check "--power prints the deals needed" sh -c \
+    'grep -q "^power: position by value needs about" pw.out &&
+     grep -q "1e+10 for 64-bit" pw.out'
+
+# --- the progress bar (forced; on a terminal by default) -----------------
+"$A/fair" 3000 8 pb | $TO "$F" audit --progress --trials 3000 --input - \
+    >pb.out 2>pb.err
+check "--progress draws a bar on stderr" grep -q "3000/3000 deals" pb.err
+
+# --- JSON and SVG ---------------------------------------------------------
+if command -v python3 >/dev/null 2>&1; then
+    "$A/naive" 2000 10 n10 >naive10
+    audit j --input naive10 --json out.json --plot out.svg
+    check "JSON parses and matches the report" python3 -c '
+import json, sys
+j = json.load(open("out.json"))
+fails = [t["name"] for t in j["tests"] if t["result"] == "FAIL"]
+assert j["deals"] == 2000 and j["n"] == 10 and j["failed"] == len(fails) > 0
+assert "position by value" in fails
+assert open("j.out").read().strip().endswith("%d passed, %d failed" % (j["passed"], j["failed"]))
+'
+    check "SVG parses and its cells are the position-by-value counts" python3 -c '
+import xml.etree.ElementTree as ET
+root = ET.parse("out.svg").getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg"
+cells = [e for e in root.iter() if e.get("class") == "cell"]
+assert len(cells) == 100
+count = {}
+for line in open("naive10"):
+    for p, v in enumerate(line.split()):
+        count[(p, int(v) - 1)] = count.get((p, int(v) - 1), 0) + 1
+for c in cells:
+    k = (int(c.get("data-pos")), int(c.get("data-value")))
+    assert int(c.get("data-count")) == count.get(k, 0), k
+ids = {e.get("id") for e in root.iter()}
+assert {"heatmap", "fixed", "inversions", "pvalues"} <= ids
+'
+else
+    skipped "JSON and SVG checks (no python3)"
+fi
+finish

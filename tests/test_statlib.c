@@ -1,0 +1,295 @@
+/* The library's statistics (fsh_stats_*): tails against published values
+   (Abramowitz & Stegun table 26.1 for the normal tail, chi-square table
+   quantiles) and 40-digit mpmath values, to 1e-9 relative error down to
+   1e-305; the exact permutation laws against integer counts and brute
+   force enumeration; the pooled goodness of fit; argument checks. */
+#include "check.h"
+#include "fairshuf.h"
+
+#include <math.h>
+#include <string.h>
+
+static int close_rel(double got, double want, double tol)
+{
+    if (want == 0)
+        return got == 0;
+    return fabs(got - want) <= tol * fabs(want);
+}
+
+#define CHECK_REL(got, want)                                                   \
+    do {                                                                       \
+        double g_ = (got), w_ = (want);                                        \
+        if (!close_rel(g_, w_, 1e-9))                                          \
+            fprintf(stderr, "  got %.17g want %.17g\n", g_, w_);               \
+        CHECK(close_rel(g_, w_, 1e-9));                                        \
+    } while (0)
+
+static void test_gamma(void)
+{
+    /* a, x, P(a, x), Q(a, x): mpmath gammainc(regularized=True), 40 digits. */
+    static const double t[][4] = {
+        {0.5, 0.1, 0.34527915398142297956, 0.65472084601857702044},
+        {0.5, 30, 0.99999999999999051426, 9.4857375710738483885e-15},
+        {1, 700, 1.0, 9.8596765437597708567e-305},
+        {2.5, 1e-05, 9.5152606531127655571e-14, 0.99999999999990484739},
+        {11.5, 200, 1.0, 1.7770018173929705089e-70},
+        {1300.5, 1479.15, 0.9999989969730521085, 1.0030269478914978171e-6},
+        {1300.5, 2500, 1.0, 1.8298552924977741794e-154},
+        {1300.5, 800, 2.4522094647255699936e-59, 1.0},
+        {10000.0, 12000.0, 1.0, 3.3272024923451613396e-79},
+        {100000.0, 97000.0, 4.7435268410334276993e-22, 1.0},
+        {3, 0.5, 0.014387677966970686644, 0.98561232203302931336},
+        {100, 200, 0.99999999999999815611, 1.8438936497115741514e-15},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        double p = -1, q = -1;
+        CHECK_EQ(fsh_stats_gamma_pq(t[i][0], t[i][1], &p, &q), FSH_OK);
+        CHECK_REL(p, t[i][2]);
+        CHECK_REL(q, t[i][3]);
+    }
+    /* Closed form: Q(1, x) = e^-x. */
+    for (double x = 0.25; x < 700; x *= 1.7) {
+        double q;
+        CHECK_EQ(fsh_stats_gamma_pq(1, x, NULL, &q), FSH_OK);
+        CHECK_REL(q, exp(-x));
+    }
+    double p = 7;
+    CHECK_EQ(fsh_stats_gamma_pq(0, 1, &p, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_gamma_pq(1, -1, &p, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_gamma_pq(NAN, 1, &p, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_gamma_pq(1, 1, NULL, NULL), FSH_EINVAL);
+    CHECK(p == 7);
+}
+
+static void test_chi2(void)
+{
+    static const double t[][3] = {
+        {2958.3, 2601, 1.0030269478914978171e-6},
+        {70.6, 23, 9.8217062938514603899e-7},
+        {10.827566170662733, 1, 0.00099999999999999969468},
+        {4000, 2601, 4.0868666165893617856e-63},
+        {1000, 100, 2.3060767380353980174e-148},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        double p;
+        CHECK_EQ(fsh_stats_chi2_sf(t[i][0], t[i][1], &p), FSH_OK);
+        CHECK_REL(p, t[i][2]);
+    }
+    /* chi2(2): sf = e^(-x/2). Table quantiles (upper 0.01): 6.634896601021214
+       (df 1), 23.209251158954356 (df 10), 135.80672317102676 (df 100). */
+    double p, x;
+    CHECK_EQ(fsh_stats_chi2_sf(600, 2, &p), FSH_OK);
+    CHECK_REL(p, exp(-300));
+    CHECK_EQ(fsh_stats_chi2_sf(-1, 3, &p), FSH_OK);
+    CHECK(p == 1);
+    static const double q[][2] = {{1, 6.634896601021214},
+                                  {10, 23.209251158954356},
+                                  {100, 135.80672317102676}};
+    for (size_t i = 0; i < 3; i++) {
+        CHECK_EQ(fsh_stats_chi2_isf(0.01, q[i][0], &x), FSH_OK);
+        CHECK_REL(x, q[i][1]);
+    }
+    CHECK_EQ(fsh_stats_chi2_isf(1e-300, 5, &x), FSH_OK);
+    CHECK_EQ(fsh_stats_chi2_sf(x, 5, &p), FSH_OK);
+    CHECK_REL(p, 1e-300);
+    CHECK_EQ(fsh_stats_chi2_isf(0, 5, &x), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_isf(1, 5, &x), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_sf(1, 0, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_sf(1, INFINITY, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_sf(1, 1, NULL), FSH_EINVAL);
+}
+
+static void test_normal_poisson(void)
+{
+    /* A&S 26.1 / mpmath: Q(z) = erfc(z / sqrt 2) / 2. */
+    static const double t[][2] = {
+        {-3, 0.99865010196836990547},  {0, 0.5},
+        {1.5, 0.066807201268858066004}, {5, 2.8665157187919391167e-7},
+        {10, 7.619853024160526066e-24}, {20, 2.7536241186062336951e-89},
+        {37.5, 4.6053530095819548438e-308},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        double p;
+        CHECK_EQ(fsh_stats_normal_sf(t[i][0], &p), FSH_OK);
+        CHECK_REL(p, t[i][1]);
+    }
+    double p;
+    CHECK_EQ(fsh_stats_normal_sf(NAN, &p), FSH_EINVAL);
+    /* Poisson: P(X >= 1) = 1 - e^-l; P(X >= 3 | 0.5) = 1 - e^-.5 (1 + .5 +
+       .125) = 0.014387677966970686644 (= P(3, 0.5) above). */
+    CHECK_EQ(fsh_stats_poisson_sf(0, 3, &p), FSH_OK);
+    CHECK(p == 1);
+    CHECK_EQ(fsh_stats_poisson_sf(1, 1e-3, &p), FSH_OK);
+    CHECK_REL(p, -expm1(-1e-3));
+    CHECK_EQ(fsh_stats_poisson_sf(3, 0.5, &p), FSH_OK);
+    CHECK_REL(p, 0.014387677966970686644);
+    CHECK_EQ(fsh_stats_poisson_sf(5, 0, &p), FSH_OK);
+    CHECK(p == 0);
+    CHECK_EQ(fsh_stats_poisson_sf(5, -1, &p), FSH_EINVAL);
+}
+
+/* Brute force over all permutations of n <= 8: fixed points, successions,
+   inversions histograms. */
+static void enumerate(unsigned n, uint64_t *fix, uint64_t *succ,
+                      uint64_t *inv)
+{
+    unsigned a[8], c[8] = {0};
+    for (unsigned i = 0; i < n; i++)
+        a[i] = i;
+    for (;;) {
+        unsigned f = 0, s = 0, v = 0;
+        for (unsigned i = 0; i < n; i++) {
+            f += a[i] == i;
+            if (i + 1 < n)
+                s += a[i + 1] == a[i] + 1;
+            for (unsigned j = i + 1; j < n; j++)
+                v += a[i] > a[j];
+        }
+        fix[f]++;
+        succ[s]++;
+        inv[v]++;
+        /* Heap's algorithm, iterative. */
+        unsigned i = 1;
+        while (i < n && c[i] >= i)
+            c[i++] = 0;
+        if (i >= n)
+            break;
+        unsigned j = i % 2 ? c[i] : 0, t = a[j];
+        a[j] = a[i];
+        a[i] = t;
+        c[i]++;
+    }
+}
+
+static void test_laws_brute(void)
+{
+    for (unsigned n = 1; n <= 8; n++) {
+        uint64_t fix[9] = {0}, succ[9] = {0}, inv[29] = {0};
+        enumerate(n, fix, succ, inv);
+        double nf = 1;
+        for (unsigned i = 2; i <= n; i++)
+            nf *= i;
+        double pf[9], ps[9], pi[29];
+        size_t len = n * (n - 1) / 2 + 1;
+        CHECK_EQ(fsh_stats_fixed_points_law(n, pf), FSH_OK);
+        CHECK_EQ(fsh_stats_successions_law(n, ps), FSH_OK);
+        CHECK_EQ(fsh_stats_inversions_law(n, pi, len), FSH_OK);
+        for (unsigned k = 0; k <= n; k++)
+            CHECK(fabs(pf[k] * nf - (double)fix[k]) < 1e-9 * nf);
+        for (unsigned k = 0; k < n; k++)
+            CHECK(fabs(ps[k] * nf - (double)succ[k]) < 1e-9 * nf);
+        for (size_t k = 0; k < len; k++)
+            CHECK(fabs(pi[k] * nf - (double)inv[k]) < 1e-9 * nf);
+    }
+}
+
+static void test_laws_exact(void)
+{
+    /* Rencontres for n = 20 in integers: R(20, k) = C(20, k) D(20 - k). */
+    uint64_t D[21], C[21][21];
+    D[0] = 1;
+    D[1] = 0;
+    for (unsigned m = 2; m <= 20; m++)
+        D[m] = (m - 1) * (D[m - 1] + D[m - 2]);
+    for (unsigned i = 0; i <= 20; i++) {
+        C[i][0] = C[i][i] = 1;
+        for (unsigned j = 1; j < i; j++)
+            C[i][j] = C[i - 1][j - 1] + C[i - 1][j];
+    }
+    double f20 = 2432902008176640000.0, pf[21], ps[20];
+    CHECK_EQ(fsh_stats_fixed_points_law(20, pf), FSH_OK);
+    CHECK_EQ(fsh_stats_successions_law(20, ps), FSH_OK);
+    for (unsigned k = 0; k <= 20; k++) {
+        if (k == 19)
+            CHECK(pf[k] == 0);
+        else
+            CHECK_REL(pf[k], (double)(C[20][k] * D[20 - k]) / f20);
+    }
+    /* Successions: C(n-1, k) (D(n-k) + D(n-k-1)). */
+    for (unsigned k = 0; k < 20; k++)
+        CHECK_REL(ps[k], (double)C[19][k] *
+                             (double)(D[20 - k] + D[19 - k]) / f20);
+    /* Mahonian numbers for n = 20 in integers (fit in 64 bits), and the
+       far tails for n = 52: P(0) = P(1326) = 1/52!, P(1) = 51/52!. */
+    static uint64_t M[191];
+    memset(M, 0, sizeof M);
+    M[0] = 1;
+    for (unsigned m = 2; m <= 20; m++) {
+        unsigned K = m * (m - 1) / 2;
+        for (unsigned j = K + 1; j-- > 0;) {
+            uint64_t s = 0;
+            for (unsigned i = 0; i < m && i <= j; i++)
+                s += M[j - i];
+            M[j] = s;
+        }
+    }
+    double pi[191];
+    CHECK_EQ(fsh_stats_inversions_law(20, pi, 191), FSH_OK);
+    for (unsigned k = 0; k <= 190; k++)
+        CHECK_REL(pi[k], (double)M[k] / f20);
+    static double p52[1327];
+    CHECK_EQ(fsh_stats_inversions_law(52, p52, 1327), FSH_OK);
+    double inv52f = 1.2397999308571486e-68; /* 1/52!, mpmath */
+    CHECK_REL(p52[0], inv52f);
+    CHECK_REL(p52[1326], inv52f);
+    CHECK_REL(p52[1], 51 * inv52f);
+    CHECK_REL(p52[1325], 51 * inv52f);
+    double mean = 0, var = 0, sum = 0;
+    for (unsigned k = 0; k < 1327; k++) {
+        sum += p52[k];
+        mean += k * p52[k];
+    }
+    for (unsigned k = 0; k < 1327; k++)
+        var += (k - mean) * (k - mean) * p52[k];
+    CHECK(fabs(sum - 1) < 1e-12);
+    CHECK_REL(mean, 52 * 51 / 4.0);
+    CHECK_REL(var, 52.0 * 51 * 109 / 72); /* n(n-1)(2n+5)/72 */
+    double pf52[53];
+    CHECK_EQ(fsh_stats_fixed_points_law(52, pf52), FSH_OK);
+    CHECK_REL(pf52[0], 0.36787944117144232160); /* D(52)/52! = 1/e to 1e-68 */
+    CHECK_REL(pf52[52], inv52f);
+    CHECK_EQ(fsh_stats_inversions_law(52, p52, 1326), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_inversions_law(0, p52, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_fixed_points_law(0, pf52), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_successions_law(3, NULL), FSH_EINVAL);
+}
+
+static void test_gof(void)
+{
+    /* 4 categories, equal probabilities, counts 10 20 30 40: X = 20, df 3,
+       p = Q(1.5, 10) = 1.6974243555282653e-4 (mpmath). */
+    uint64_t o[4] = {10, 20, 30, 40};
+    double pr[4] = {0.25, 0.25, 0.25, 0.25}, st, df, p;
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, 5, &st, &df, &p), FSH_OK);
+    CHECK_REL(st, 20);
+    CHECK(df == 3);
+    CHECK_REL(p, 1.6974243555282653e-4);
+    /* Pooling: min_expected 50 pools {0,1} and {2,3}: X = (30-50)^2/50 * 2. */
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, 50, &st, &df, &p), FSH_OK);
+    CHECK_REL(st, 16);
+    CHECK(df == 1);
+    /* A short last group joins the one before: min 60 -> {0,1,2}, {3}
+       joins -> one group, df 0, p 1. */
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, 80, &st, &df, &p), FSH_OK);
+    CHECK(df == 0 && p == 1);
+    /* A count where the probability is 0. */
+    uint64_t o2[3] = {5, 1, 5};
+    double pr2[3] = {0.5, 0, 0.5};
+    CHECK_EQ(fsh_stats_chi2_gof(o2, pr2, 3, 0, &st, &df, &p), FSH_OK);
+    CHECK(isinf(st) && p == 0);
+    double bad[2] = {0.5, 0.6};
+    CHECK_EQ(fsh_stats_chi2_gof(o, bad, 2, 0, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, -1, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(NULL, pr, 4, 0, &st, &df, &p), FSH_EINVAL);
+}
+
+int main(void)
+{
+    test_gamma();
+    test_chi2();
+    test_normal_poisson();
+    test_laws_brute();
+    test_laws_exact();
+    test_gof();
+    return check_done("test_statlib");
+}
