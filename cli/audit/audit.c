@@ -342,7 +342,17 @@ typedef struct dealer {
     size_t len, cap;
     uint32_t *deal;  /* checked, 0-based */
     uint64_t *seen;  /* deal stamp per value */
-    int32_t cardmap[256]; /* card code -> index, -1 */
+    int32_t cardmap[256]; /* card code -> index (a shoe: face), -1 */
+    /* A shoe (cards only): every card of the first deal appears copies
+       times. Identical cards get distinct labels face * copies + j by a
+       tie-break drawn from a generator seeded with the deal's own face
+       sequence: a random tie-break turns a uniform shoe order into a
+       uniform permutation of n labels, and equal deals keep equal labels
+       (the duplicate test still sees them). */
+    unsigned copies;
+    fsh_rng *ties;
+    uint32_t *lab;  /* n: each face's block of labels, shuffled per deal */
+    uint32_t *used; /* faces: labels handed out in this deal */
     uint64_t deals;
     battery *bat;
 } dealer;
@@ -401,6 +411,23 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A card of the first deal seen a different number of times than the
+   first card (a deck has each card once, a shoe each the same number of
+   times). */
+static _Noreturn void card_count_error(const dealer *d, unsigned long line,
+                                       uint32_t card, size_t run)
+{
+    char name[16];
+    if (fsh_card_name(name, sizeof name, card, FSH_CARD_POKER) != FSH_OK)
+        snprintf(name, sizeof name, "#%u", card);
+    if (run == 1)
+        bad_input(d, line, "card %s repeated", name);
+    bad_input(d, line,
+              "card %s is not there %zu times (a shoe holds every card the "
+              "same number of times)",
+              name, run);
+}
+
 static void first_deal(dealer *d, unsigned long line)
 {
     size_t n = d->o->n ? d->o->n : d->len;
@@ -420,21 +447,34 @@ static void first_deal(dealer *d, unsigned long line)
                     d->base = 0;
         }
     } else {
-        /* The first deal defines the deck: its cards, in code order. */
+        /* The first deal defines the deck: its cards, in code order. A
+           shoe: every card the same number of times. */
         uint32_t *s = amalloc(n * sizeof *s);
         memcpy(s, d->raw, n * sizeof *s);
         qsort(s, n, sizeof *s, cmp_u32);
         for (size_t i = 0; i < 256; i++)
             d->cardmap[i] = -1;
-        for (size_t i = 0; i < n; i++) {
-            if (i > 0 && s[i] == s[i - 1]) {
-                char name[16];
-                if (fsh_card_name(name, sizeof name, s[i], FSH_CARD_POKER) !=
-                    FSH_OK)
-                    snprintf(name, sizeof name, "#%u", s[i]);
-                bad_input(d, line, "card %s repeated", name);
-            }
-            d->cardmap[s[i]] = (int32_t)i;
+        size_t run = 1;
+        while (run < n && s[run] == s[0])
+            run++;
+        size_t face = 0;
+        for (size_t i = 0; i < n; i += run, face++) {
+            for (size_t j = 1; j < run; j++)
+                if (i + j >= n || s[i + j] != s[i])
+                    card_count_error(d, line, s[i], run);
+            if (i + run < n && s[i + run] == s[i])
+                card_count_error(d, line, s[i], run);
+            d->cardmap[s[i]] = (int32_t)face;
+        }
+        d->copies = (unsigned)run;
+        if (run > 1) {
+            static const char tie_seed[] = "fairshuf/audit/ties/v1";
+            if (fsh_rng_new_seeded(&d->ties, tie_seed, sizeof tie_seed - 1) !=
+                    FSH_OK ||
+                fsh_rng_set_simulation(d->ties, 1) != FSH_OK)
+                fail("memory exhausted");
+            d->lab = amalloc(n * sizeof *d->lab);
+            d->used = amalloc(face * sizeof *d->used);
         }
         free(s);
     }
@@ -447,6 +487,42 @@ static void first_deal(dealer *d, unsigned long line)
         fail("memory exhausted");
 }
 
+/* A shoe's deal: each card's occurrences get its face's labels in an
+   order shuffled by the tie-break generator, seeded with the deal. */
+static void shoe_labels(dealer *d, unsigned long line)
+{
+    size_t n = d->n, c = d->copies, faces = n / c;
+    unsigned char seq[AUDIT_MAX_N];
+    for (size_t i = 0; i < n; i++)
+        seq[i] = (unsigned char)(d->cardmap[d->raw[i]] < 0
+                                     ? 255
+                                     : d->cardmap[d->raw[i]]);
+    if (fsh_rng_seed(d->ties, seq, n) != FSH_OK)
+        fail("the tie-break generator failed");
+    for (size_t f = 0; f < faces; f++) {
+        for (size_t j = 0; j < c; j++)
+            d->lab[f * c + j] = (uint32_t)(f * c + j);
+        if (fsh_shuffle_u32(d->ties, d->lab + f * c, c) != FSH_OK)
+            fail("the tie-break generator failed");
+        d->used[f] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = d->raw[i];
+        char name[16];
+        if (d->cardmap[v] < 0 || d->used[d->cardmap[v]] == c) {
+            if (fsh_card_name(name, sizeof name, v, FSH_CARD_POKER) != FSH_OK)
+                snprintf(name, sizeof name, "#%u", v);
+            if (d->cardmap[v] < 0)
+                bad_input(d, line, "card %s is not in the first deal's shoe",
+                          name);
+            bad_input(d, line, "card %s more than %zu times (position %zu)",
+                      name, c, i + 1);
+        }
+        size_t f = (size_t)d->cardmap[v];
+        d->deal[i] = d->lab[f * c + d->used[f]++];
+    }
+}
+
 static void end_deal(dealer *d, unsigned long line)
 {
     if (d->n == 0)
@@ -454,6 +530,13 @@ static void end_deal(dealer *d, unsigned long line)
     size_t n = d->n;
     if (d->len != n)
         bad_input(d, line, "%zu values, expected %zu", d->len, n);
+    if (d->copies > 1) {
+        shoe_labels(d, line);
+        battery_add(d->bat, d->deal);
+        d->deals++;
+        d->len = 0;
+        return;
+    }
     uint64_t stamp = d->deals + 1;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = d->raw[i], idx;
@@ -919,6 +1002,11 @@ int cmd_audit(int argc, char **argv)
            : d.base == 0       ? "values (0-based)"
                                : "values (1-based)",
            o.input ? d.src : o.cmd[0], secs);
+    if (d.copies > 1)
+        printf("a shoe: %zu cards %u times each; identical cards are told "
+               "apart by a\ntie-break seeded with the deal (docs/AUDIT.md, "
+               "\"Shoes\")\n",
+               d.n / d.copies, d.copies);
     if (stopped)
         printf("time limit of %g s reached: testing the deals collected\n",
                o.time_limit);
@@ -972,5 +1060,8 @@ int cmd_audit(int argc, char **argv)
     free(d.raw);
     free(d.deal);
     free(d.seen);
+    free(d.lab);
+    free(d.used);
+    fsh_rng_free(d.ties);
     return failed ? 1 : 0;
 }

@@ -42,6 +42,8 @@ passes() {
 }
 
 # --- fairshuf's own shuffles pass --------------------------------------
+# Seeded inputs are fixed; runs from OS randomness (per run) use
+# --alpha 1e-6, so each fails a correct shuffler with probability <= 1e-6.
 "$A/fair" 20000 52 s1 >fair52
 audit a_fair --input fair52
 check "fsh_shuffle, 20000 deals of 52, passes" passes a_fair
@@ -55,18 +57,36 @@ check "fsh_deck, 20000 deals of 52, passes" passes a_deck
 audit a_fair6 --input fair6
 check "6 cards: all 720 orders tested and passed" sh -c \
     'grep -q "^PASS  full permutation .*df = 719 " a_fair6.out'
-audit a_i --per-run --trials 300 --jobs 3 -- "$F" -i 1-8
+audit a_i --alpha 1e-6 --per-run --trials 300 --jobs 3 -- "$F" -i 1-8
 check "fairshuf -i 1-8 run 300 times (--per-run --jobs 3) passes" passes a_i
-audit a_deal --per-run --trials 60 -- "$F" deal -p
+# Shoes: a 2-deck shoe dealt by fairshuf passes (identical cards told apart
+# by the seeded tie-break); the same few deals over and over fail.
+audit a_shoe --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p --decks=2
+check "fairshuf deal --decks=2 (a shoe, per run) passes" passes a_shoe
+check "... and is read as a shoe" grep -q "^a shoe: 52 cards 2 times each" a_shoe.out
+i=0
+while [ $i -lt 200 ]; do
+    "$F" deal -p --decks=2 --seed=fixed$((i % 20)) | tr '\n' ' '
+    echo
+    i=$((i + 1))
+done >shoe_bad
+audit b_shoe --input shoe_bad
+check "a shoe dealing 20 fixed rounds fails: duplicate decks" \
+    fails_by b_shoe "duplicate decks"
+printf 'As As Kd Kd Qh\nAs Kd As Kd Qh\n' >e_shoe
+audit e_shoe --input e_shoe
+check "a shoe with uneven copies is refused (exit 2)" \
+    sh -c 'test "$(cat e_shoe.rc)" = 2 && grep -q "e_shoe:1: card Qh is not there 2 times" e_shoe.err'
+audit a_deal --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p
 check "fairshuf deal -p (poker names, per run) passes" passes a_deal
-audit a_dealu --per-run --trials 30 -- "$F" deal
+audit a_dealu --alpha 1e-6 --per-run --trials 30 -- "$F" deal
 check "fairshuf deal (Unicode names, per run) passes" passes a_dealu
 audit a_stream --trials 3000 -- "$A/fair" 1000000 20 s4
 check "a command's stream, stopped after --trials, passes" passes a_stream
 check "... and says how many deals it read" \
     grep -q "^fairshuf audit: 3000 deals of 20 values" a_stream.out
 if [ "$have_gnu" = 1 ]; then
-    audit a_gnu --per-run --trials 200 --jobs 2 -- "$GNU_SHUF" -i 0-9
+    audit a_gnu --alpha 1e-6 --per-run --trials 200 --jobs 2 -- "$GNU_SHUF" -i 0-9
     check "GNU shuf -i 0-9 (0-based, per run) passes" passes a_gnu
 else
     skipped "GNU shuf -i 0-9 (no GNU shuf 9.x)"
