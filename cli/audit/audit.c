@@ -130,8 +130,9 @@ static _Noreturn void help(void)
            "      --alpha=A         family-wise false-failure rate (default 0.01)\n"
            "      --json=FILE       also write the results as JSON to FILE\n"
            "      --plot=FILE.svg   write an SVG picture of the results\n"
-           "      --power[=BIAS]    print the deals needed to see a relative bias\n"
-           "                        BIAS (default 0.01) in one card's position\n"
+           "      --power[=BIAS]    print the deals each test needs to see a\n"
+           "                        relative bias BIAS (default 0.01) in what it\n"
+           "                        measures, and the duplicate test for k-bit seeds\n"
            "      --progress, --no-progress  progress bar (default: on a terminal)\n"
            "      --help            display this help and exit\n"
            "      --version         output version information and exit\n"
@@ -871,6 +872,63 @@ static double deals_needed(size_t n, double bias, double alpha, int tests)
     return (crit - df) / per_deal;
 }
 
+/* Deals a test with df degrees of freedom at level alpha needs when each
+   deal (or pair of deals: pairs = 2) adds per_deal to the noncentrality:
+   power 1/2 where the noncentrality reaches the critical value minus df,
+   as deals_needed does. */
+static double deals_for(double df, double per_deal, double alpha, int pairs)
+{
+    double crit;
+    if (per_deal <= 0 || fsh_stats_chi2_isf(alpha, df, &crit) != FSH_OK)
+        return NAN;
+    return (crit - df) / per_deal * pairs;
+}
+
+/* --power for every test: the deals each needs to see a relative bias in
+   what it measures, at power 1/2 and level alpha / tests (Holm's first
+   step, its strictest). Counts with mean mu and variance var (fixed
+   points, successions, matches: about Poisson(1); inversions and Kendall
+   distances: n(n-1)/4 and n(n-1)(2n+5)/72) are tested through their
+   distribution, whose power against a shift of the mean by bias * mu is
+   at least that of the 1-df test of the mean: per deal (bias mu)^2 / var.
+   One cell bias more likely among k equally likely ones (an order of n!,
+   a difference of consecutive first or last cards among n, one value at
+   one position in a row): per deal bias^2 / k. */
+static void print_power(size_t n, double bias, double alpha, int tests)
+{
+    double dn = (double)n, a = alpha / tests, b2 = bias * bias;
+    double mu_inv = dn * (dn - 1) / 4, var_inv = dn * (dn - 1) * (2 * dn + 5) / 72;
+    double mu_suc = (dn - 1) / dn;
+    printf("power: deals each test needs to see a %g%% bias in what it "
+           "measures (power 1/2,\n       level alpha/%d):\n",
+           bias * 100, tests);
+    if (n <= 8) {
+        double f = 1;
+        for (size_t i = 2; i <= n; i++)
+            f *= (double)i;
+        printf("  %-40s %10.3g  (one order more likely)\n",
+               "full permutation", deals_for(f - 1, b2 / f, a, 1));
+    }
+    printf("  %-40s %10.3g  (one card at one position)\n",
+           "position by value", deals_needed(n, bias, alpha, tests));
+    printf("  %-40s %10.3g  (one card at one position)\n",
+           "worst row or column", deals_for(dn - 1, b2 / dn, a / (2 * dn), 1));
+    printf("  %-40s %10.3g  (mean successor pairs)\n", "successor pairs",
+           deals_for(1, b2 * mu_suc * mu_suc, a, 1));
+    printf("  %-40s %10.3g  (mean fixed points)\n", "fixed points",
+           deals_for(1, b2, a, 1));
+    printf("  %-40s %10.3g  (mean inversions)\n", "inversions",
+           deals_for(1, b2 * mu_inv * mu_inv / var_inv, a, 1));
+    printf("  %-40s %10.3g  (mean matches)\n", "consecutive deals: matches",
+           deals_for(1, b2, a, 2));
+    printf("  %-40s %10.3g  (mean distance)\n",
+           "consecutive deals: Kendall distance",
+           deals_for(1, b2 * mu_inv * mu_inv / var_inv, a, 2));
+    printf("  %-40s %10.3g  (one difference of n)\n",
+           "consecutive deals: first/last-card diff.",
+           deals_for(dn - 1, b2 / dn, a, 2));
+}
+
 static void jstr(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -1029,10 +1087,7 @@ int cmd_audit(int argc, char **argv)
            battery_dup_expected(d.bat, 24), battery_dup_expected(d.bat, 32),
            battery_dup_expected(d.bat, 64));
     if (o.power > 0) {
-        double need = deals_needed(d.n, o.power, o.alpha, ran ? ran : 1);
-        printf("power: position by value needs about %.3g deals to see one "
-               "card %g%% more likely at one position (power 1/2)\n",
-               need, o.power * 100);
+        print_power(d.n, o.power, o.alpha, ran ? ran : 1);
         /* About 3 expected pairs: T = sqrt(6 * 2^k). */
         printf("power: duplicate decks needs about %.2g deals to expose "
                "24-bit seeds, %.2g for 32-bit, %.2g for 48-bit, %.2g for "

@@ -204,8 +204,17 @@ check "--time-limit stops a command and tests what came" sh -c \
 
 audit pw --input fair6 --power=0.05
 check "--power prints the deals needed" sh -c \
-    'grep -q "^power: position by value needs about" pw.out &&
+    'grep -q "^  position by value  *[0-9.e+]*  (one card at one position)" pw.out &&
      grep -q "1e+10 for 64-bit" pw.out'
+# ... for every test that ran (n = 6: the full permutation too), each a
+# positive number of deals.
+check "--power: a line for each test" sh -c \
+    'for t in "full permutation" "position by value" "worst row or column" \
+        "successor pairs" "fixed points" "inversions" \
+        "consecutive deals: matches" "consecutive deals: Kendall distance" \
+        "consecutive deals: first/last-card diff."; do
+        grep -q "^  $t  *[1-9][0-9.e+]* " pw.out || { echo "no power line: $t" >&2; exit 1; }
+     done'
 
 # --- the progress bar (forced; on a terminal by default) -----------------
 "$A/fair" 3000 8 pb | $TO "$F" audit --progress --trials 3000 --input - \
