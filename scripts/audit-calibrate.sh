@@ -5,7 +5,8 @@
 #   scripts/audit-calibrate.sh FAIRSHUF AUDIT_PROGRAMS_DIR [R] [ALPHA]
 # Series: fsh_shuffle, 10000 deals of 52 (R runs); fsh_shuffle, 60000 deals
 # of 6 (R runs, the full-permutation test runs); fsh_deck, 10000 deals of 52
-# (R runs); GNU shuf -i 1-8, 300 runs per audit (R/5 audits, --per-run
+# (R runs); fsh_deck dealing a 2-deck shoe, 3000 deals of 104 (R runs; the
+# audit's tie-break for shoes); GNU shuf -i 1-8, 300 runs per audit (R/5 audits, --per-run
 # --jobs 2), when GNU shuf is installed.
 set -u
 F=${1:?fairshuf binary}
@@ -62,6 +63,8 @@ series "fsh_shuffle 60000 x 6" "$R" \
     "'$A/fair' 60000 6 \"\$seed\" | '$F' audit --no-progress --alpha $ALPHA --input -"
 series "fsh_deck 10000 x 52" "$R" \
     "'$A/deck' 10000 52 \"\$seed\" | '$F' audit --no-progress --alpha $ALPHA --input -"
+series "fsh_deck 2-deck shoe 3000 x 104" "$R" \
+    "'$A/shoe' 3000 2 \"\$seed\" | '$F' audit --no-progress --alpha $ALPHA --input -"
 G=${GNU_SHUF:-/usr/bin/shuf}
 if [ -x "$G" ] && "$G" --version 2>/dev/null | head -n 1 | grep -q 'GNU coreutils'; then
     series "GNU shuf -i 1-8, 300 runs" "$((R / 5))" \

@@ -59,6 +59,10 @@ check "6 cards: all 720 orders tested and passed" sh -c \
     'grep -q "^PASS  full permutation .*df = 719 " a_fair6.out'
 audit a_i --alpha 1e-6 --per-run --trials 300 --jobs 3 -- "$F" -i 1-8
 check "fairshuf -i 1-8 run 300 times (--per-run --jobs 3) passes" passes a_i
+# fsh_deck dealing a 2-deck shoe (seeded: fixed input) passes.
+"$A/shoe" 3000 2 s4 >shoe2
+audit a_shoe2 --input shoe2
+check "fsh_deck, 2-deck shoe, 3000 deals of 104, passes" passes a_shoe2
 # Shoes: a 2-deck shoe dealt by fairshuf passes (identical cards told apart
 # by the seeded tie-break); the same few deals over and over fail.
 audit a_shoe --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p --decks=2
