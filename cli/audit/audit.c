@@ -354,6 +354,7 @@ typedef struct dealer {
     fsh_rng *ties;
     uint32_t *lab;  /* n: each face's block of labels, shuffled per deal */
     uint32_t *used; /* faces: labels handed out in this deal */
+    unsigned char *seq; /* n: the deal's face sequence, the tie-break seed */
     uint64_t deals;
     battery *bat;
 } dealer;
@@ -476,6 +477,7 @@ static void first_deal(dealer *d, unsigned long line)
                 fail("memory exhausted");
             d->lab = amalloc(n * sizeof *d->lab);
             d->used = amalloc(face * sizeof *d->used);
+            d->seq = amalloc(n);
         }
         free(s);
     }
@@ -493,7 +495,7 @@ static void first_deal(dealer *d, unsigned long line)
 static void shoe_labels(dealer *d, unsigned long line)
 {
     size_t n = d->n, c = d->copies, faces = n / c;
-    unsigned char seq[AUDIT_MAX_N];
+    unsigned char *seq = d->seq;
     for (size_t i = 0; i < n; i++)
         seq[i] = (unsigned char)(d->cardmap[d->raw[i]] < 0
                                      ? 255
@@ -1117,6 +1119,7 @@ int cmd_audit(int argc, char **argv)
     free(d.seen);
     free(d.lab);
     free(d.used);
+    free(d.seq);
     fsh_rng_free(d.ties);
     return failed ? 1 : 0;
 }
