@@ -34,6 +34,11 @@ LDLIBS    ?=
 LIBS      = -lsodium -lm -lpthread $(LDLIBS)
 
 VERSION := $(shell sed -n 's/^\#define FSH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' include/fairshuf.h | paste -sd.)
+# The ABI number, the N of the SONAME libfairshuf.so.N: it moves only when a
+# release breaks programs linked against the previous one, whatever the
+# version number says (docs/VERSIONING.md); the Debian package libfairshufN
+# and debian/libfairshufN.symbols follow it.
+SOVERSION := 0
 
 BUILD    ?= build
 OUT      ?= .
@@ -73,7 +78,7 @@ $(LIBA): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(LIBSO): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libfairshuf.so.$(firstword $(subst ., ,$(VERSION))) \
+	$(CC) -shared -Wl,-soname,libfairshuf.so.$(SOVERSION) \
 	    $(CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BIN): $(CLI_OBJ) $(LIBA)
@@ -91,7 +96,6 @@ fairshuf.pc:
 
 # The CMake package (find_package(fairshuf)): written by install the same
 # way, into LIBDIR/cmake/fairshuf.
-SOVERSION := $(firstword $(subst ., ,$(VERSION)))
 CMAKE_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|g' \
@@ -224,7 +228,7 @@ install: all
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf.a
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(VERSION)
-	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(firstword $(subst ., ,$(VERSION)))
+	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(SOVERSION)
 	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so
 	install -m 644 include/fairshuf.h $(DESTDIR)$(INCLUDEDIR)/
 	$(PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc
