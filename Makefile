@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fairshuf: plain Makefile (see README.md).
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
@@ -14,12 +15,30 @@ WARN      = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes \
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-ALL_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude $(CFLAGS)
+# Hardening for the installed binaries and library (issue 14): fortified
+# libc calls (glibc >= 2.34 knows level 3; it needs -O1 or more), stack
+# protector, PIE for the command, full RELRO and immediate binding. CPPFLAGS
+# and LDFLAGS (dpkg-buildflags passes them) are honoured; -U first so a
+# -D_FORTIFY_SOURCE=2 in CPPFLAGS or the compiler's default is replaced, not
+# redefined. "make HARDEN= HARDEN_LD=" builds without; the sanitizer and
+# fuzz builds drop fortify (ASan intercepts the same calls) and keep the rest.
+FORTIFY    ?= -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=3
+HARDEN     ?= $(FORTIFY) -fstack-protector-strong
+HARDEN_LD  ?= -Wl,-z,relro,-z,now
+CPPFLAGS  ?=
+LDFLAGS   ?=
+ALL_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -Iinclude $(CPPFLAGS) $(HARDEN) $(CFLAGS)
 LIB_CFLAGS = $(ALL_CFLAGS) -Isrc -fPIC -fvisibility=hidden
+ALL_LDFLAGS = $(HARDEN_LD) $(LDFLAGS)
 LDLIBS    ?=
 LIBS      = -lsodium -lm -lpthread $(LDLIBS)
 
 VERSION := $(shell sed -n 's/^\#define FSH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' include/fairshuf.h | paste -sd.)
+# The ABI number, the N of the SONAME libfairshuf.so.N: it moves only when a
+# release breaks programs linked against the previous one, whatever the
+# version number says (docs/VERSIONING.md); the Debian package libfairshufN
+# and debian/libfairshufN.symbols follow it.
+SOVERSION := 0
 
 BUILD    ?= build
 OUT      ?= .
@@ -56,7 +75,7 @@ $(BUILD)/src/%.o: src/%.c $(HDRS)
 
 $(BUILD)/cli/%.o: cli/%.c include/fairshuf.h $(CLI_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Icli -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -fPIE -Icli -c $< -o $@
 
 $(LIBA): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -64,11 +83,11 @@ $(LIBA): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(LIBSO): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libfairshuf.so.$(firstword $(subst ., ,$(VERSION))) \
-	    -o $@ $^ $(LIBS)
+	$(CC) -shared -Wl,-soname,libfairshuf.so.$(SOVERSION) \
+	    $(CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BIN): $(CLI_OBJ) $(LIBA)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -fPIE -pie $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
 
 # fairshuf.pc is written by install, from that install's PREFIX, LIBDIR and
 # INCLUDEDIR (never a stale copy from an earlier make); "make fairshuf.pc"
@@ -79,6 +98,18 @@ PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 .PHONY: fairshuf.pc
 fairshuf.pc:
 	$(PC_SED) > $@
+
+# The CMake package (find_package(fairshuf)): written by install the same
+# way, into LIBDIR/cmake/fairshuf.
+CMAKE_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|g' \
+	    -e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
+	    -e "s|@SIZEOF_VOID_P@|$$(echo __SIZEOF_POINTER__ | $(CC) -E -P - | tail -n 1)|g"
+CMAKE_DIR = $(DESTDIR)$(LIBDIR)/cmake/fairshuf
+# Section 3 pages (docs/man): one per function or family, link pages for
+# the other names.
+MAN3     := $(sort $(wildcard docs/man/*.3))
 
 # A shuffled, dealt deck on the terminal.
 run: deps all
@@ -141,7 +172,7 @@ check: deps deps-test all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM) $(AUDIT_BI
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-san OUT=build-san \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	    LDLIBS="-fsanitize=address,undefined" check-san
+	    FORTIFY= LDLIBS="-fsanitize=address,undefined" check-san
 
 check-san: $(LIBA) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM) $(AUDIT_BIN)
 	@FSH_SANITIZE=1 sh tests/run.sh $(BUILD) $(BIN)
@@ -163,7 +194,7 @@ fuzz: fuzz-build
 fuzz-build:
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=build-fuzz OUT=build-fuzz \
 	    CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
-	    LDLIBS="-fsanitize=address,undefined" fuzz-bins
+	    FORTIFY= LDLIBS="-fsanitize=address,undefined" fuzz-bins
 
 fuzz-bins: $(FUZZ_BIN)
 
@@ -181,7 +212,7 @@ TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)
 tsan:
 	@$(MAKE) --no-print-directory BUILD=build-tsan OUT=build-tsan \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
-	    LDLIBS="-fsanitize=thread" check-tsan
+	    FORTIFY= LDLIBS="-fsanitize=thread" check-tsan
 
 check-tsan: $(BIN) $(BUILD)/tests/test_scatter
 	$(TSAN_ENV) $(BUILD)/tests/test_scatter
@@ -216,18 +247,26 @@ install: all
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf.a
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(VERSION)
-	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(firstword $(subst ., ,$(VERSION)))
+	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so.$(SOVERSION)
 	ln -sf libfairshuf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf.so
 	install -m 644 include/fairshuf.h $(DESTDIR)$(INCLUDEDIR)/
 	$(PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc
 	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc
+	install -d $(CMAKE_DIR)
+	$(CMAKE_SED) cmake/fairshufConfig.cmake.in > $(CMAKE_DIR)/fairshufConfig.cmake
+	$(CMAKE_SED) cmake/fairshufConfigVersion.cmake.in > $(CMAKE_DIR)/fairshufConfigVersion.cmake
+	chmod 644 $(CMAKE_DIR)/fairshufConfig.cmake $(CMAKE_DIR)/fairshufConfigVersion.cmake
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/fairshuf
-	if [ -f docs/fairshuf.1 ]; then install -m 644 docs/fairshuf.1 $(DESTDIR)$(MANDIR)/man1/; fi
+	install -m 644 docs/fairshuf.1 $(DESTDIR)$(MANDIR)/man1/
+	$(if $(MAN3),install -d $(DESTDIR)$(MANDIR)/man3 && install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libfairshuf.* $(DESTDIR)$(INCLUDEDIR)/fairshuf.h \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf.pc $(DESTDIR)$(BINDIR)/fairshuf \
-	    $(DESTDIR)$(MANDIR)/man1/fairshuf.1
+	    $(DESTDIR)$(MANDIR)/man1/fairshuf.1 \
+	    $(CMAKE_DIR)/fairshufConfig.cmake $(CMAKE_DIR)/fairshufConfigVersion.cmake \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
+	-rmdir $(CMAKE_DIR) 2>/dev/null
 
 clean:
 	rm -rf build build-san build-fuzz build-tsan libfairshuf.a libfairshuf.so fairshuf fairshuf.pc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fairshuf benchmark (make bench): ns per element of the library's shuffles,
  * side by side in one run with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ChaCha keystream speed per kernel (portable, AVX2, AVX-512) and round count.
  * Not a test and not part of `make bench`; build and run by hand:

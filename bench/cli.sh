@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # fairshuf vs GNU shuf, side by side in one run: median of 5 wall times and
 # peak RSS (/usr/bin/time -f %M). Not part of `make check`.
 # Usage: bench/cli.sh [FAIRSHUF] (default ./fairshuf); data in $BENCH_DIR

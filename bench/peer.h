@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* C interface to the C++ peer (peer_std.cpp): libstdc++ std::shuffle driven
    by std::mt19937_64, built by bench/Makefile with g++ -O2 -std=c++17. */
 #ifndef FSH_BENCH_PEER_H

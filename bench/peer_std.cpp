@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C++ peer: libstdc++'s std::shuffle with std::mt19937_64, unmodified.
 // libstdc++ (GCC >= 10) runs forward Fisher-Yates and, while (i+1)*(i+2)
 // fits in 64 bits, draws two indices from one engine word: one Lemire

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Per-element event counts for fsh_shuffle_u64 and its peers at a few sizes.
 #
 # Uses `perf stat` (cycles, instructions, cache and TLB misses) when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reachability costs (docs/PERFORMANCE.md, "Reachability"): RDSEED
    throughput, the time of hardware mixing per shuffle (60, 416, 1000 and
    5,808 elements, 10^6 with the cap raised) against the same shuffle

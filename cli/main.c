@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fairshuf command: subcommands (first argument only), else shuf mode.
    Invoked under another name than "fairshuf" (installed as shuf), it is
    GNU shuf: no subcommands, GNU's name in messages and --version. */

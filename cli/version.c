@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --version, for every command. */
 #include "version.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --version (for either command). */
 #ifndef FSH_CLI_VERSION_H
 #define FSH_CLI_VERSION_H

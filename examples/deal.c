@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Deal four poker hands of five cards from a fair deck, reproducibly when a
    seed is given: ./deal [SEED]. Seeds shorter than 29 bytes cannot reach all
    52! orders, so the example opts into simulation grade for them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shuffle an array with the default generator and print it.
    Build: cc -Iinclude examples/shuffle.c libfairshuf.a -lsodium -lm -lpthread */
 #include <fairshuf.h>

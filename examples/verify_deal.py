@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Verify a provably fair fairshuf deal ("fairshuf-deal-v1") with nothing but
 the Python standard library.
 

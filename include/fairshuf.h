@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fairshuf: exactly uniform, reachable, reproducible shuffles, samples and
  * deals. Version 0.2 (the API may still change before 1.0; every change is
@@ -59,6 +60,10 @@ extern "C" {
 
 /* Version of the linked library (may differ from FSH_VERSION_NUMBER). */
 FSH_API unsigned fsh_version_number(void);
+
+/* The same version as text, "MAJOR.MINOR.PATCH" ("0.2.0"); static, never
+   NULL. docs/VERSIONING.md says what each part promises. */
+FSH_API const char *fsh_version_string(void);
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install what fairshuf needs to build and test, on Debian-like systems.
 # Uses apt-get when it can (root, or sudo without a password); otherwise
 # prints the exact command to run. With --fuzz, also clang and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tiny test harness: CHECK(cond) records a failure with file, line and the
    current seed; check_done() prints the program's summary and exit status. */
 #ifndef FSH_CHECK_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run every test program in BUILD/tests and every CLI test script in
 # tests/cli; print each one's output, then the total of individual checks:
 #   "N checks passed, N failed, N skipped (P programs)".

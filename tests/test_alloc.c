@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation-failure injection (as SQLite's tests do): every public call
    that can return FSH_ENOMEM is run with its 1st, 2nd, 3rd, ... allocation
    failing ("one-shot"), then with every allocation from the Nth on failing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Public API contracts: argument checks, entropy refusal, callback errors,
  * fork safety and status strings. */
 #include "check.h"
@@ -60,6 +61,13 @@ static void test_rng_args(void)
     fsh_rng_free(rng);
     fsh_rng_free(NULL);
     CHECK_EQ(fsh_version_number(), FSH_VERSION_NUMBER);
+    {
+        char want[32];
+        snprintf(want, sizeof want, "%d.%d.%d", FSH_VERSION_MAJOR,
+                 FSH_VERSION_MINOR, FSH_VERSION_PATCH);
+        CHECK(fsh_version_string() != NULL);
+        CHECK(strcmp(fsh_version_string(), want) == 0);
+    }
 }
 
 static void test_shuffle_args(void)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Exhaustive exactness of batched dice (FSH_DEFINE_BATCH) at reduced word
    sizes: for every word value and many bound sequences, every index tuple is
    produced by exactly the same number of accepted words. A known-bad variant

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Card sets and dealing as a table does: names and parsing of every card of
  * standard sets (with jokers, several decks) and custom sets, the count of
  * distinct orders, the canonical order, burns, hands in both layouts, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ChaCha8/12/20 known answers and a libsodium cross-check.
  *
  * Vectors:

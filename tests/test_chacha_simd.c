@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every ChaCha kernel this machine can run (portable, AVX2, AVX-512) gives
    byte-identical output to the one-block reference fsh_chacha_block, for
    ChaCha8/12/20, random keys and streams, counters at the 2^32 and 2^64

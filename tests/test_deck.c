@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cards and decks: encoding, names in both notations, the parser, and the
  * O(1) deck's properties. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The enumeration proof: every shuffle kernel maps the n! possible draw
  * sequences one-to-one onto the n! orders.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Provably fair rounds (src/fair): known answers computed independently by
    examples/verify_deal.py, the seed rule, the group cut, the exact
    rejection, an enumeration of the Fisher-Yates over scripted words, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fork safety of everything that holds randomness between calls: the rng's
  * buffered words (ChaCha, xoshiro256++ and its inline kernel state, a word
  * callback's read-ahead), the deck's batch of pending dice, and the

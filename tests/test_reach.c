@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reachability over every public operation that produces an order or a
  * subset. With b bits of seed entropy (b < 256, not simulation grade):
  *   an ordered k of n (shuffles: k = n) needs n!/(n-k)! <= 2^b,

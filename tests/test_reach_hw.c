@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reachability beyond the 256-bit key, instrumented: the hardware source is
  * replaced by a counting fake (rng/hwrand.h's test hook), which can also be
  * absent or failing, and every operation's draws are counted per source:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The keyed record permutation as library calls: fsh_shuffle_records and
    its pieces fsh_records_bits, fsh_records_buckets and
    fsh_records_shuffle_group (the rule in fairshuf.h, "Record shuffles by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sampling: fsh_rangeperm, fsh_sample_range, fsh_reservoir_slot.
  *
  * Exhaustive: a scripted randint source walks every sequence of draws

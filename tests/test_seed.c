@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reproducibility: golden outputs of the seeded generators, locked.
  *
  * gen/golden_seed.h is produced by tests/gen/gen_seed.c and checked byte for

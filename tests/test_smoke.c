@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Smoke test of the fast paths: each element size gives a permutation, the
    same seed gives the same permutation for every element size, and a 52-card
    position-by-value chi-square stays within bounds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistical tests with fixed seeds, each with a false-failure rate below
  * 1e-6 computed here, and each shown to catch biased kernels.
  *

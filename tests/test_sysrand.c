@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* OS random source failures, through the LD_PRELOAD shim
  * (tests/shim/noentropy.c, BUILD/tests/libnoentropy.so):
  * - every path that keys from the OS fails with FSH_ESYSRAND (never

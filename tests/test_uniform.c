@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Exactness of the bounded-integer kernel (Lemire's method), proven by
  * exhausting every word value.
  *

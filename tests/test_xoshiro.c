@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xoshiro256++ and SplitMix64 known answers.
  *
  * Expected values are the outputs of the authors' reference code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The draw-tree walker shared by the enumeration proofs (test_enum,
  * test_scatter): a randint source that visits every sequence of bounded
  * draws in depth-first (odometer) order. Each run replays the recorded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Messages and fatal errors for the fairshuf command. */
 #include "common/msg.h"
 

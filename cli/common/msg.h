@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Messages: the program's name, "NAME: MESSAGE" on stderr, fatal errors. */
 #ifndef FSH_CLI_MSG_H
 #define FSH_CLI_MSG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GNU-style quoting of strings in messages (gnulib's quote and quotef). */
 #include "common/quote.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GNU-style quoting for messages. */
 #ifndef FSH_CLI_QUOTE_H
 #define FSH_CLI_QUOTE_H

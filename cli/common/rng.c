@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The run's generator: keyed from --seed or the OS, made at first draw. */
 #include "common/rng.h"
 

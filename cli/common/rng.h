@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The run's generator, made at its first draw. */
 #ifndef FSH_CLI_RNG_H
 #define FSH_CLI_RNG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* System calls on descriptors, retried on EINTR (this file only). */
 #include "common/sysio.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* System calls on descriptors: the one place that retries on EINTR. */
 #ifndef FSH_CLI_SYSIO_H
 #define FSH_CLI_SYSIO_H

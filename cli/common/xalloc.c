@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation that dies with "memory exhausted". */
 #include "common/xalloc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation that dies with GNU's "memory exhausted". */
 #ifndef FSH_CLI_XALLOC_H
 #define FSH_CLI_XALLOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf deal`: deal from a shuffled deck or shoe as a table does
    (burn, hands, the rest, the cut card). Messages as the rest of the
    command: "fairshuf: ...", GNU-style quoting and exit codes. */

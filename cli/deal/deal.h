@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf deal`: deal a shuffled deck of cards. */
 #ifndef FSH_CLI_DEAL_H
 #define FSH_CLI_DEAL_H

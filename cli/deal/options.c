@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf deal`'s options: parsing, --help, and the checks of the
    numbers against the shoe they describe. */
 #include "deal/options.h"

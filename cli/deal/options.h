@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf deal`'s command line: the options as given, then checked
    against the shoe they describe. */
 #ifndef FSH_CLI_DEAL_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf deal`'s output. Plain text keeps today's shape (a simple deal
    is names in rows of 13; a table round adds "Burn:", "Player N:", "Rest:"
    and "Cut card:" lines, one line each); a terminal gets aligned columns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf deal`'s output: plain text, the terminal's aligned and
    coloured columns, and JSON (schema fairshuf-deal/1, docs/CARDS.md). */
 #ifndef FSH_CLI_DEAL_RENDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the output goes: standard output, -o FILE, or --shards files. */
 #include "io/dest.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the output goes: standard output, -o FILE, or --shards files. */
 #ifndef FSH_CLI_DEST_H
 #define FSH_CLI_DEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Content hash of the bytes external mode reads (xxHash64-like). */
 #include "io/fhash.h"
 

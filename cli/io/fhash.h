@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A 64-bit hash of a byte stream, whatever the read sizes (see fhash.c). */
 #ifndef FSH_CLI_FHASH_H
 #define FSH_CLI_FHASH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Input: the input file, whole-input reads and the record reader. */
 #include "io/input.h"
 

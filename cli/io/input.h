@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Input: the input file, the whole-input read, the one record reader. */
 #ifndef FSH_CLI_INPUT_H
 #define FSH_CLI_INPUT_H

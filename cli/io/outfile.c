@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -o FILE and --shards files: temporaries, commit, clean-up on signals. */
 #include "io/outfile.h"
 

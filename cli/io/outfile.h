@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -o FILE (and --shards files): written whole or not at all. */
 #ifndef FSH_CLI_OUTFILE_H
 #define FSH_CLI_OUTFILE_H

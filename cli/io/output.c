@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Buffered output with GNU shuf's write-error reporting; shards. */
 #include "io/output.h"
 

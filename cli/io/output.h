@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output: one buffered writer for the run, fanned out to shards. */
 #ifndef FSH_CLI_OUTPUT_H
 #define FSH_CLI_OUTPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unlinked temporary files in the -T directory. */
 #include "io/tmpfile.h"
 

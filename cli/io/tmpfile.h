@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unlinked temporary files in the -T directory. */
 #ifndef FSH_CLI_TMPFILE_H
 #define FSH_CLI_TMPFILE_H

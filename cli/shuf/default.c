@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Default mode: the library's exact draws, keyed from the OS or --seed.
  * Full shuffles are the library's record permutation of the record count,
  * -n on lines is Algorithm R plus a shuffle of the reservoir, -i with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* External mode: more records than --memory holds, shuffled through
  * temporary files with the library's record permutation, in pieces
  * (fsh_records_buckets, fsh_records_shuffle_group). It counts the

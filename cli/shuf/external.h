@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* External mode: shuffling records through temporary files. */
 #ifndef FSH_CLI_EXTERNAL_H
 #define FSH_CLI_EXTERNAL_H

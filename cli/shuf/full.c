@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The full shuffle of the input's lines (no -n, no -r): in memory when
    the input fits in half of --memory, else external mode. */
 #include "shuf/full.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The full shuffle of the input's lines: in memory, or external mode. */
 #ifndef FSH_CLI_FULL_H
 #define FSH_CLI_FULL_H

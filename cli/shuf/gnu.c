@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GNU mode (--random-source=FILE): GNU shuf 9.1's draws, in its order,
    through gnurand.c, so the output is byte-identical to GNU's. */
 #include "shuf/shuf.h"

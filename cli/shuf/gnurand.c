@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --random-source: integers drawn exactly as GNU shuf 9.1 draws them.
  *
  * Written from the description of gnulib's randint/randread. The state is a number randnum uniform in

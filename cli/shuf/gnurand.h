@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --random-source: integers drawn exactly as GNU shuf 9.1 draws them. */
 #ifndef FSH_CLI_GNURAND_H
 #define FSH_CLI_GNURAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shuf's --help. */
 #include "shuf/help.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shuf's --help. */
 #ifndef FSH_CLI_HELP_H
 #define FSH_CLI_HELP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The default --memory: physical memory, cgroup and ulimit limits. */
 #include "shuf/memory.h"
 

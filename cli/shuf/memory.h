@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory sizing for --memory's default. */
 #ifndef FSH_CLI_MEMORY_H
 #define FSH_CLI_MEMORY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shuf's command line: GNU shuf's options and abbreviations, then ours. */
 #include "shuf/options.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shuf's command line. */
 #ifndef FSH_CLI_OPTIONS_H
 #define FSH_CLI_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --progress: a bar on stderr. */
 #include "shuf/progress.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --progress: a bar on stderr for long runs. */
 #ifndef FSH_CLI_PROGRESS_H
 #define FSH_CLI_PROGRESS_H

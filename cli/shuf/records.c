@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Records: scanning record starts, the --header records, -e operands. */
 #include "shuf/records.h"
 

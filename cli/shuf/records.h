@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Records of the input: offsets in a buffer, -e operands, the --header
    records, and writing records out. */
 #ifndef FSH_CLI_RECORDS_H

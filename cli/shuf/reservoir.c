@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -n K on lines: the reservoir of kept records. */
 #include "shuf/reservoir.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reservoir: k record copies in one arena; replaced slots become
    garbage that is compacted away when it dominates. */
 #ifndef FSH_CLI_RESERVOIR_H

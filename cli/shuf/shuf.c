@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shuf-compatible command: options, then one of two modes.
  *
  * Two sources of randomness:

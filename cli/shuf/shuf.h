@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shuf-compatible command: one run's state, passed down. */
 #ifndef FSH_CLI_SHUF_H
 #define FSH_CLI_SHUF_H

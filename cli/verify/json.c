@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Strict JSON reader for `fairshuf verify --json` (json.h). */
 #include "verify/json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small strict JSON reader (RFC 8259) for `fairshuf verify --json`:
    values as a tree; integers kept exactly as unsigned 64-bit. */
 #ifndef FSH_CLI_JSON_H

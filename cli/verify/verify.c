@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf verify`: check a provably fair round ("fairshuf-deal-v1",
    docs/FAIRNESS.md) from the revealed server seed: the commitment, then the
    dealt cards (arguments, or the JSON `fairshuf deal --format json`

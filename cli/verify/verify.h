@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf verify`: check a provably fair deal from the revealed seed. */
 #ifndef FSH_CLI_VERIFY_H
 #define FSH_CLI_VERIFY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every library source needs: the public header, symbol visibility,
    branch hints, an optimisation barrier and the 128-bit product. Bottom of
    the ladder: includes only the public header and the C library. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status strings: the one table of messages. */
 #include "common/common.h"
 
@@ -28,4 +29,13 @@ const char *fsh_strerror(int status)
 unsigned fsh_version_number(void)
 {
     return FSH_VERSION_NUMBER;
+}
+
+#define FSH_STR_(x) #x
+#define FSH_STR(x) FSH_STR_(x)
+
+const char *fsh_version_string(void)
+{
+    return FSH_STR(FSH_VERSION_MAJOR) "." FSH_STR(FSH_VERSION_MINOR) "." FSH_STR(
+        FSH_VERSION_PATCH);
 }

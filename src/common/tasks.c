@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The task runner: count independent tasks handed out in order by an
    atomic counter to up to `threads` threads (the caller's thread included).
    Which thread runs a task never changes a task's output. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The task runner: the library's one thread pool. Callers name each kind
    of task and give a count; tasks are handed out in order, and which thread
    runs a task never changes what it computes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reachability counts: exact products and binomials of up to 2^64-sized
    factors against 2^bits, bits < 256, in 320-bit integers. */
 #include "common/wide.h"

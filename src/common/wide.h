@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Exact counts of outcomes against 2^bits (reachability checks). */
 #ifndef FSH_WIDE_H
 #define FSH_WIDE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cards: encoding, names in Unicode and poker notation, parsing. */
 #include "common/common.h"
 

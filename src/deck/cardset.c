@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Card sets: the standard deck and shoes with jokers, custom sets with the
    caller's names; names, parsing, the count of distinct orders. */
 #include "common/common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The O(1) deck: lazy Fisher-Yates dealing. */
 #include "uniform/uniform.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Provably fair rounds: the commit-reveal deal stream "fairshuf-deal-v1".
    The byte-level specification, the argument that every bit of the server
    seed counts, and the test vectors are in docs/FAIRNESS.md, "Provably fair

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Provably fair rounds, private: the "fairshuf-deal-v1" word stream (HMAC-
    SHA-256 blocks of the group's server-seed segment, big-endian words) and
    the Fisher-Yates it drives. Exposed to the white-box tests (test_fair

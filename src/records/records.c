@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The keyed record permutation (fairshuf.h, "Record shuffles by key"): the
  * bucket (Rao-Sandelius) scatter that defines fairshuf's permutation of
  * more than FSH_RECORDS_SMALL records, whole in memory or a group at a time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ChaCha8/12/20 blocks: the portable reference kernel and the one dispatch
    to the fastest kernel this CPU runs (chacha_x86.c has the SIMD ones). */
 #include "rng/chacha.h"

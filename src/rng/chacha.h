@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ChaCha block functions: the portable reference, the x86 SIMD kernels
    (chacha_x86.c) and the one dispatch between them. */
 #ifndef FSH_CHACHA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ChaCha8/12/20 keystream with AVX2 and AVX-512F, byte-identical to
  * fsh_chacha_blocks_portable in chacha.c (original DJB layout: 64-bit block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hardware entropy: RDSEED (x86-64, CPUID.(EAX=7,ECX=0):EBX bit 18).
    RDSEED returns conditioned entropy (NIST SP 800-90B/C "full entropy"
    output of the on-chip conditioner); it may report "not ready" (carry

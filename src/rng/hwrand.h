@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The hardware entropy source (RDSEED on x86-64 with the CPUID bit), and
    a test hook that replaces it. */
 #ifndef FSH_HWRAND_H

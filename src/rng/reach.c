@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reachability beyond the key: the group cut of an operation's draws, the
    reach policy (FSH_REACH_*, hardware cap), the hardware reseed, and the
    bit counts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rng object: keying (OS, seed, raw key, callbacks), fork safety, the
    guard, the word buffer and its refill, words and bytes. */
 #include "rng/rng.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rng object (struct fsh_rng) and what the layers above use of it: the
    word buffer, the randint source, the per-call guard and the
    reachability checks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The seed rule: a seed of any length to a 256-bit key. */
 #include "rng/rng.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fsh_entropy: OS randomness, getrandom(2) else /dev/urandom. */
 #include "common/common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xoshiro256++ and SplitMix64 (Blackman & Vigna, public domain reference):
    the step shared by the rng's buffer refill and the shuffle kernels'
    in-register source. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Algorithm R with exact draws (fairshuf.h, "Sampling"). */
 #include "uniform/uniform.h"
 

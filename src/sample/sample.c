@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Ordered k-of-n samples: sparse forward Fisher-Yates (fsh_rangeperm,
    fsh_sample_range). */
 #include "uniform/uniform.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fisher-Yates kernels (Durstenfeld's backward form, Knuth's Algorithm P). */
 #include "shuffle/fy.h"
 

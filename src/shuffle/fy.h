@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fisher-Yates kernels: the plain one, the one that prefetches the next
    bucket (the scatter shuffle's leaves) and the prefetching one for arrays
    beyond cache. All give the same permutation for the same rng state. */

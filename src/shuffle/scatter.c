@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Large and parallel shuffles.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scatter shuffle for arrays beyond cache (scatter.c). */
 #ifndef FSH_SCATTER_H
 #define FSH_SCATTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public shuffle entry points: fsh_shuffle (and its typed forms),
    fsh_shuffle_threads and fsh_permutation*, with the one argument check and
    the one size switch. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shuffle entry points' shared argument check (shuffle.c), for the
    layers above that take the same arguments (records). */
 #ifndef FSH_SHUFFLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shuffle's size thresholds, all in one place. Each is a speed choice
    only where marked "tuning"; the measurements behind them are in
    docs/PERFORMANCE.md. Which kernel runs for a size is part of the seeded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Exactly uniform bounded integers (Lemire's method; see uniform.h). */
 #include "uniform/uniform.h"
 

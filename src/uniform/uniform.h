@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Exactly uniform bounded integers from an rng's words: Lemire's method,
    batched dice and their greedy plans. */
 #ifndef FSH_UNIFORM_H

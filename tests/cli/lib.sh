@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers for the CLI test scripts (sourced, not run: run.sh runs test_*.sh).
 # Each script sets NAME, sources this file, calls check/ok/bad, ends with
 # finish. $FAIRSHUF is the absolute path of the binary under test;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Part B: --memory and external mode, the seeded permutation defined by the
 # record count only (same output in memory and external, for any --memory,
 # --threads, contents), --header, --shards, --progress, abbreviations of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # --seed=STRING: reproducible output; inputs with the same number of records
 # get the same permutation whatever their contents or how they arrive (file,
 # stdin, pipe, -e, -i for whole ranges); golden outputs lock the stream.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Uniformity audit of the command itself (the whole path: options, input,
 # draws, output), by chi-square over many seeded runs:
 #   full permutations    fairshuf -i 1-4             24 orders, 2400 runs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fairshuf deal: shoes, jokers, burns, hands in both layouts, the cut card,
 # JSON (schema fairshuf-deal/1, parsed with Python), replay under --seed,
 # the terminal's colours and columns (on a pty through script(1)), NO_COLOR,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Drop-in: invoked under any name but "fairshuf" (installed as shuf), the
 # command is GNU shuf: no subcommands ("shuf deal" shuffles a file named
 # deal), GNU's first --version word, argv[0] as given in messages, and

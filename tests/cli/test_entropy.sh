@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # No OS entropy (the libnoentropy.so shim fails getrandom, getentropy and
 # opening /dev/urandom): a run that needs a random draw fails with the cause
 # and the errno text, exit 1 and no output; a run that draws nothing, or

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Faults: unreadable input, write errors (/dev/full, closed stdout, broken
 # pipe, file size limit), memory exhaustion, and signals during -o: the
 # messages and exit codes match GNU shuf where it is deterministic, and a

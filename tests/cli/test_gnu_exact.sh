@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # --random-source=FILE gives byte-identical output to GNU shuf 9.1: a
 # differential test over files, stdin (regular and pipe), -e, -i, -n, -r, -z,
 # the reservoir path (pipes, files over 8 MiB) and many random sources,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make install writes fairshuf.pc from that install's PREFIX, LIBDIR and
 # INCLUDEDIR (issue 10, point 7), and an installed fairshuf is usable
 # through pkg-config: examples/shuffle.c built with

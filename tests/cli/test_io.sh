@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Records and files: arbitrary bytes survive, a missing final terminator is
 # added, -o replaces files safely (mode kept, symlinks and hard links written
 # through, input may be the output), huge ranges and streams need little

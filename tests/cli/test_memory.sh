@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Memory (issue 9, item 9): the default --memory respects ulimit -v / -d
 # (RLIMIT_AS, RLIMIT_DATA) and cgroup limits (v2 memory.max, v1
 # memory.limit_in_bytes, faked through the LD_PRELOAD shim libfakeproc.so

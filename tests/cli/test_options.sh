@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Options, usage errors and messages, compared with GNU shuf 9.1 case by case
 # (exit status and stderr byte for byte; stdout as a multiset when random).
 NAME=test_options

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # -o FILE keeps the man page's promises: the old file survives an error or
 # a signal (also when it must be written in place), its identity (inode,
 # owner, group, mode, ACL, extended attributes, hard links, a symlink as the

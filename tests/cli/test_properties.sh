@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Property tests: for random inputs (0 to 100000 bytes of random bytes, with
 # newline or NUL terminators at random densities, with or without a final
 # terminator), every mode outputs a permutation of the input records (-n: a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Files that change while they are read (issue 9, item 1): a file that
 # grows, shrinks or is edited in place between or during the reads, in
 # external mode (small --memory; 2^20 records or fewer, and more) and in

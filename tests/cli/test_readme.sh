@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The README's library example is real code: every ```c block of README.md
 # is compiled with -Werror against the tree's header and the static
 # library beside the binary under test, and run; it must exit 0 and print

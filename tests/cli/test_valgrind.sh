@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The CLI under valgrind memcheck: no invalid reads or writes, no use of
 # uninitialised values, no leaks, on every main path (file, pipe, -e, -i
 # sparse, -n reservoir, -r, -z, --seed, -o, external mode, deal, errors).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fairshuf verify: the vectors of docs/FAIRNESS.md, hands and burns in both
 # layouts, the deal JSON (file, stdin, with the revealed seed, tampered),
 # and every bad input (GNU-style "fairshuf: ..." message, exit 1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Drives web/verify.html in headless Chromium (playwright-core) for the
 // vectors in a JSON file written by tests/fair/test_browser.sh from the C
 // output. Prints one "ok NAME" or "not ok NAME: why" line per check.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Words for the reduction checks of the verifiers: "X R" lines where X is
 the 64-bit word and R the range, chosen so that an implementation without
 the exact rejection (or with the threshold off by one) gets some wrong:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # web/verify.html in a real headless browser: Debian's chromium driven by
 # tests/fair/browser.mjs (playwright-core from npm, installed by .ci/run
 # into tests/fair/node_modules). Vectors come from the C library (`fairshuf

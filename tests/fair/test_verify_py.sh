@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # examples/verify_deal.py (Python standard library, written from the text of
 # docs/FAIRNESS.md) against the C library (fsh_fair_order through
 # `test_fair order`) and `fairshuf verify`: random sets (numbered faces,

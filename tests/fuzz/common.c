@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers for the fuzz harnesses: exit/allocation wrappers, the
    sandbox directory, in-process CLI runs with captured output. */
 #include "fuzz.h"

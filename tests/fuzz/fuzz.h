@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers for the fuzz harnesses (tests/fuzz/README.md).
  *
  * Each fuzz_<target>.c defines LLVMFuzzerTestOneInput. It is linked either

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target card: fsh_card_parse accepts exactly the 104 names fsh_card_name
    gives (52 cards in two notations) and returns the named card;
    fsh_card_make / rank / suit agree for any integers; fsh_card_name never

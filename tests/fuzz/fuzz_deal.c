@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target deal: `fairshuf deal` with a fuzzed --seed, card count and
    notation, in-process. Input: line 1 the count argument, line 2 flags
    ('p' poker, 'l' long options), the rest the seed. Properties: status 0

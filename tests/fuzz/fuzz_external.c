@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target external: the full shuffle (cli/shuf/full.c) with a tiny --memory, so the
    records go through temporary files (several groups), from a regular file
    or a pipe (spooled), with 1-4 threads and 0-3 header records.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target input: the input reads (cli/io/input.c), record scanning and
    header_bytes (cli/shuf/records.c).
    Input: byte 0 flags (bit 0: -z NUL records, bit 1: a pipe instead of a

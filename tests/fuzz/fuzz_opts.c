@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target opts: the command line as main() sees it. The input is the
    arguments separated by NUL bytes; "deal" first runs the deal subcommand,
    anything else the shuf command (GNU abbreviations, every option).

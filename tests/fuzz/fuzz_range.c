@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target range: -i LO-HI and -n COUNT parsing, and the seeded output.
    Input: line 1 the range argument, optional line 2 the count. A reference
    parser (gnulib xstrtoumax rules: leading blanks, optional '+', decimal

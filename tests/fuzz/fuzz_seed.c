@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target seed: seeds as the library and the CLI read them.
    - fsh_rng_seed(bytes) is ChaCha20 keyed with SHA-256("fairshuf/seed/v1"
      || 0x00 || bytes) (checked with libsodium and fsh_rng_key_chacha), credited

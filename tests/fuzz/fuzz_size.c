@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target size: parse_size (--memory=SIZE) against a reference parser:
    digits, then at most one suffix b, K/k (default), M/m, G/g, T/t or %
    (0..100 % of physical memory); anything else, or a value beyond 2^64 - 1

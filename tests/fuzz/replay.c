@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main() for a fuzz harness without libFuzzer: run every input given on the
    command line (files or directories), or by default every file of
    tests/fuzz/corpus/FUZZ_NAME and tests/fuzz/regress/FUZZ_NAME. A failed

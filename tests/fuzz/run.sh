@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run each libFuzzer target for a bounded time, JOBS at a time.
 # Usage: tests/fuzz/run.sh BUILD_DIR SECONDS JOBS TARGET...
 # New inputs go to BUILD_DIR/corpus/<target> (the committed corpus is only

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent implementation of fairshuf's seeded streams.
 
 Recomputes tests/gen/golden_seed.h from the documented rules only:

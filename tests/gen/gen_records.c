@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Golden hashes for tests/test_records.c, computed with fairshuf 0.1's own
  * code (the command's record permutation before issue 10 moved it into the

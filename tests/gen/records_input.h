@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The record inputs of the record-permutation golden tests, shared by the
  * generator (tests/gen/gen_records.c, built against a 0.1 tree) and the
  * test (tests/test_records.c): n elements of size bytes, element i holding

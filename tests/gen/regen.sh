@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Rebuild tests/gen/golden_seed.h from the library, then check it against the
 # independent Python implementation. Run from the repository root after
 # `make`.

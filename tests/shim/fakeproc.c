@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LD_PRELOAD shim for tests: fake /proc/self/cgroup and /proc/self/mountinfo.
  *
  * With FSH_FAKE_PROC=DIR, opening /proc/self/cgroup or /proc/self/mountinfo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LD_PRELOAD shim for tests: make the OS random source fail.
  *
  * FSH_SHIM_ERRNO (default EIO) is the errno getrandom(2), getentropy(3) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LD_PRELOAD shim for tests: change the input file while it is being read.
  *
  * FSH_RACE_FILE names the file. Reads are watched on descriptors open on

@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Build the Debian packages and use them as a user would (issue 14): copy
+# the tracked tree (and untracked, not ignored files) to a temporary
+# directory, dpkg-buildpackage -us -uc -b there (the symbols file check
+# runs at -c4: any change of the exported symbols fails), lintian with no
+# tag left (overrides carry their reasons), install the three packages with
+# apt-get, compile examples/shuffle.c against the installed package with
+# pkg-config and with CMake, shared and static, run each, check the
+# manual pages and the command, and remove the packages again.
+# Not part of make check (it installs into the system): .ci/run runs it.
+# Needs root or sudo -n, and debhelper dpkg-dev lintian fakeroot cmake
+# pkg-config man-db. Prints "deb.sh: N passed, N failed"; exit status 0
+# only if all passed.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO="sudo -n"
+W=$(mktemp -d "${TMPDIR:-/tmp}/fsh-deb.XXXXXX") || exit 1
+installed=0
+cleanup() {
+    if [ "$installed" = 1 ]; then
+        $SUDO apt-get purge -y -qq fairshuf libfairshuf-dev libfairshuf0 >/dev/null 2>&1 ||
+            $SUDO dpkg --purge fairshuf libfairshuf-dev libfairshuf0 >/dev/null 2>&1
+    fi
+    rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "deb.sh: ok: $*"; }
+bad() { fail=$((fail + 1)); echo "deb.sh: FAIL: $*" >&2; }
+check() { _d=$1; shift; if "$@"; then ok "$_d"; else bad "$_d"; fi; }
+finish() { echo "deb.sh: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+
+version=$(sed -n 's/^#define FSH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
+    "$top/include/fairshuf.h" | paste -sd. -)
+src=$W/fairshuf-$version
+mkdir "$src"
+(cd "$top" && git ls-files -co --exclude-standard | tar -cf - -T -) | tar -xf - -C "$src" ||
+    { bad "copy the tree"; finish; exit 1; }
+# 1. Build.
+if (cd "$src" && dpkg-buildpackage -us -uc -b) >"$W/build.log" 2>&1; then
+    ok "dpkg-buildpackage -us -uc -b"
+else
+    tail -n 40 "$W/build.log" | sed 's/^/  /' >&2
+    bad "dpkg-buildpackage -us -uc -b"
+    finish
+    exit 1
+fi
+arch=$(dpkg --print-architecture)
+for p in libfairshuf0 libfairshuf-dev fairshuf; do
+    check "$p package built" test -f "$W/${p}_${version}_$arch.deb"
+done
+# 2. lintian: nothing left, info tags included (overrides are justified).
+changes=$W/fairshuf_${version}_$arch.changes
+if command -v lintian >/dev/null 2>&1; then
+    lintian -I --pedantic "$changes" 2>&1 | grep -v 'running with root privileges' >"$W/lintian.log"
+    if [ -s "$W/lintian.log" ]; then
+        sed 's/^/  /' "$W/lintian.log" >&2
+        bad "lintian reports tags"
+    else
+        ok "lintian -I --pedantic: clean"
+    fi
+else
+    bad "lintian not installed"
+fi
+# 3. Install.
+if $SUDO apt-get install -y -qq "$W/libfairshuf0_${version}_$arch.deb" \
+    "$W/libfairshuf-dev_${version}_$arch.deb" "$W/fairshuf_${version}_$arch.deb" \
+    >"$W/apt.log" 2>&1; then
+    installed=1
+    ok "apt-get install the three packages"
+else
+    sed 's/^/  /' "$W/apt.log" >&2
+    bad "apt-get install"
+    finish
+    exit 1
+fi
+check "fairshuf --version runs" sh -c "fairshuf --version | grep -q '$version'"
+check "fairshuf deal runs" sh -c "fairshuf deal -n 5 --poker >/dev/null"
+check "man 3 fsh_shuffle finds the page" sh -c "man -w 3 fsh_shuffle >/dev/null 2>&1"
+check "man 3 fsh_shuffle_u32 (a link page) formats" \
+    sh -c "LC_ALL=C.UTF-8 MANWIDTH=80 man 3 fsh_shuffle_u32 2>/dev/null | grep -q fsh_shuffle_threads"
+check "man 1 fairshuf finds the page" sh -c "man -w 1 fairshuf >/dev/null 2>&1"
+seq 1 20 >"$W/seq20"
+perm() { "$1" | tr ' ' '\n' | sort -n | cmp -s - "$W/seq20"; }
+dyn() { readelf -d "$1" | grep -q 'NEEDED.*libfairshuf\.so\.0'; }
+# 4. pkg-config.
+check "pkg-config --modversion fairshuf is $version" \
+    test "$(pkg-config --modversion fairshuf)" = "$version"
+if cc -o "$W/ex_pc" "$top/examples/shuffle.c" $(pkg-config --cflags --libs fairshuf) 2>"$W/cc.err"; then
+    check "pkg-config shared example needs libfairshuf.so.0" dyn "$W/ex_pc"
+    check "pkg-config shared example runs" perm "$W/ex_pc"
+else
+    sed 's/^/  /' "$W/cc.err" >&2
+    bad "cc examples/shuffle.c \$(pkg-config --cflags --libs fairshuf)"
+fi
+if cc -static-libgcc -o "$W/ex_pcs" "$top/examples/shuffle.c" \
+    $(pkg-config --cflags --libs --static fairshuf | sed 's/-lfairshuf\b/-l:libfairshuf.a/') 2>"$W/cc.err"; then
+    check "pkg-config static example does not need libfairshuf.so" sh -c "! readelf -d '$W/ex_pcs' | grep -q 'NEEDED.*libfairshuf'"
+    check "pkg-config static example runs" perm "$W/ex_pcs"
+else
+    sed 's/^/  /' "$W/cc.err" >&2
+    bad "cc examples/shuffle.c with pkg-config --static"
+fi
+# 5. CMake.
+if command -v cmake >/dev/null 2>&1; then
+    mkdir "$W/proj"
+    cat >"$W/proj/CMakeLists.txt" <<EOC
+cmake_minimum_required(VERSION 3.13)
+project(fsh_example C)
+find_package(fairshuf $version REQUIRED)
+add_executable(shuffle_shared "$top/examples/shuffle.c")
+target_link_libraries(shuffle_shared PRIVATE fairshuf::fairshuf)
+add_executable(shuffle_static "$top/examples/shuffle.c")
+target_link_libraries(shuffle_static PRIVATE fairshuf::fairshuf_static)
+EOC
+    if cmake -S "$W/proj" -B "$W/cb" >"$W/cmake.log" 2>&1 && cmake --build "$W/cb" >>"$W/cmake.log" 2>&1; then
+        ok "CMake find_package(fairshuf $version) and build"
+        check "CMake shared example needs libfairshuf.so.0" dyn "$W/cb/shuffle_shared"
+        check "CMake shared example runs" perm "$W/cb/shuffle_shared"
+        check "CMake static example does not need libfairshuf.so" \
+            sh -c "! readelf -d '$W/cb/shuffle_static' | grep -q 'NEEDED.*libfairshuf'"
+        check "CMake static example runs" perm "$W/cb/shuffle_static"
+    else
+        sed 's/^/  /' "$W/cmake.log" >&2
+        bad "CMake configure and build against the package"
+    fi
+else
+    bad "cmake not installed"
+fi
+# 6. Remove.
+if $SUDO apt-get purge -y -qq fairshuf libfairshuf-dev libfairshuf0 >"$W/apt.log" 2>&1; then
+    installed=0
+    ok "apt-get purge the packages"
+    check "nothing left in /usr/include" test ! -e /usr/include/fairshuf.h
+else
+    sed 's/^/  /' "$W/apt.log" >&2
+    bad "apt-get purge"
+fi
+finish
