@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The audit's calibration (make audit-calibrate; results in docs/AUDIT.md):
 # run fairshuf audit R times on outputs of correct shufflers and count the
 # runs that fail. The family-wise false-failure rate must be at most alpha.

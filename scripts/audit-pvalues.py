@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Per-test calibration of fairshuf audit (docs/AUDIT.md): run RUNS audits
 of a correct shuffler from tests/audit/ and check that each test's p-values
 are uniform: the fraction below 0.01, 0.05 and 0.1, and the

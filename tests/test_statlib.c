@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's statistics (fsh_stats_*): tails against published values
    (Abramowitz & Stegun table 26.1 for the normal tail, chi-square table
    quantiles) and 40-digit mpmath values, to 1e-9 relative error down to

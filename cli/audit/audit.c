@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf audit`: read deals from a file or a command's output (one deal
    per line; or, with --per-run, one deal per run of the command, or per N
    lines of the file), check that each is a permutation, feed the battery

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fairshuf audit`: a statistical audit of any shuffler's output. */
 #ifndef FSH_CLI_AUDIT_H
 #define FSH_CLI_AUDIT_H

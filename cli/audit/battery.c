@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The audit's battery (battery.h). Null distributions: docs/AUDIT.md. */
 #include "audit/battery.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The audit's battery: statistics accumulated deal by deal (nothing but
    counts is kept, so 10^6 deals take little memory), then the tests, each
    against its exact null distribution (docs/AUDIT.md), with Holm's

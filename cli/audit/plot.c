@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --plot (plot.h): hand-written SVG, viewable in any browser. */
 #include "audit/plot.h"
 

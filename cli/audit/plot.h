@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --plot: the audit's results as a plain SVG picture. */
 #ifndef FSH_CLI_AUDIT_PLOT_H
 #define FSH_CLI_AUDIT_PLOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistics for audits: chi-square, normal and Poisson tails, the exact
    laws of fixed points, successions and inversions of uniform permutations,
    and the pooled chi-square goodness of fit. Above common/ only (pure

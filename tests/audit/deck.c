@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fairshuf's deck (fsh_deck_deal_n, a lazy Fisher-Yates): must pass. */
 #include "shuffler.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fairshuf's own shuffle (fsh_shuffle_u32): must pass. */
 #include "shuffler.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* srand(deal number) then Fisher-Yates with rand() % (i + 1), rand() the
    classic ANSI C LCG (x = x * 1103515245 + 12345, 15 bits out): seeds
    0, 1, 2, ... give related deals. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fisher-Yates with j = r % (i + 1) for an 8-bit r: modulo bias (256 is
    not a multiple of most i + 1). */
 #include "shuffler.h"

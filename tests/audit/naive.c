@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The naive loop: swap every a[i] with a[j], j uniform over all n
    positions (n^n equally likely paths onto n! orders: not uniform). */
 #include "shuffler.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The 1999 Planet Poker loop: for every position ctr = 1..52, swap
    Card[ctr] with Card[random(51) + 1] (1-based; random(51) uniform in
    0..50), so the last card never stays last. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fisher-Yates off by one (j < i): Sattolo's algorithm, only the (n-1)!
    cyclic orders, never a fixed point. */
 #include "shuffler.h"

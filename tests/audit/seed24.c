@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A correct Fisher-Yates re-seeded for every deal from a uniform 24-bit
    seed (xoshiro256++ keyed by the seed): at most 2^24 distinct deals, so
    repeats appear after about 2^12 deals. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fairshuf's shoe: D decks dealt whole by the deck (fsh_cardset_standard,
    fsh_deck_new_set, reset between deals): must pass. Prints T deals, one
    per line, in poker notation (every card D times):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shufflers the audit tests (tests/cli/test_audit.sh): each program
    defines deal_one() and prints T deals of N cards, one deal per line,
    as the numbers 1..N separated by spaces:

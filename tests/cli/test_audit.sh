@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fairshuf audit: fairshuf's own shuffles pass, each classic flawed
 # shuffler (tests/audit/*.c) fails with the test that should catch it,
 # a small calibration, input formats (numbers 0/1-based, commas, card

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Target json: the strict JSON reader behind `fairshuf verify --json`
    (cli/verify/json.c) on any bytes. It must never read or write out of
    bounds; a failure names a reason and an offset within the input; a
