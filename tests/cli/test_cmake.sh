@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make install writes a CMake package (LIBDIR/cmake/fairshuf) from that
-# install's PREFIX, LIBDIR and INCLUDEDIR (issue 14): examples/shuffle.c is
+# install's PREFIX, LIBDIR and INCLUDEDIR (issue 14): examples/shuffle.c (and
+# examples/deal.c) is
 # built by CMake with find_package(fairshuf 0.2 REQUIRED) against a
 # temporary PREFIX install, once linked to fairshuf::fairshuf (shared) and
 # once to fairshuf::fairshuf_static, and run; its output must be a
@@ -47,6 +48,10 @@ add_executable(shuffle_shared "$top/examples/shuffle.c")
 target_link_libraries(shuffle_shared PRIVATE fairshuf::fairshuf)
 add_executable(shuffle_static "$top/examples/shuffle.c")
 target_link_libraries(shuffle_static PRIVATE fairshuf::fairshuf_static)
+add_executable(deal_shared "$top/examples/deal.c")
+target_link_libraries(deal_shared PRIVATE fairshuf::fairshuf)
+add_executable(deal_static "$top/examples/deal.c")
+target_link_libraries(deal_static PRIVATE fairshuf::fairshuf_static)
 EOC
 # cmake_build DIR WANT: configure and build the project asking for WANT.
 cmake_build() {
@@ -68,6 +73,11 @@ if cmake_build "$T/b1" 0.2; then
     # CMake puts the library's directory in the build RPATH.
     check "shared example through CMake (fairshuf::fairshuf)" run_ex "$T/b1/shuffle_shared" shared
     check "static example through CMake (fairshuf::fairshuf_static)" run_ex "$T/b1/shuffle_static" static
+    # examples/deal.c: hands in poker notation.
+    for k in shared static; do
+        check "examples/deal.c through CMake ($k) deals cards" sh -c \
+            "'$T/b1/deal_$k' | grep -q '^[2-9TJQKA][cdhs]\( [2-9TJQKA][cdhs]\)*\$'"
+    done
 else
     sed 's/^/  /' "$T/cmake.log" >&2
     bad "cmake configure/build with find_package(fairshuf 0.2)"

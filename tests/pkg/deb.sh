@@ -5,7 +5,8 @@
 # directory, dpkg-buildpackage -us -uc -b there (the symbols file check
 # runs at -c4: any change of the exported symbols fails), lintian with no
 # tag left (overrides carry their reasons), install the three packages with
-# apt-get, compile examples/shuffle.c against the installed package with
+# apt-get, compile examples/shuffle.c and examples/deal.c against the
+# installed package with
 # pkg-config and with CMake, shared and static, run each, check the
 # manual pages and the command, and remove the packages again.
 # Not part of make check (it installs into the system): .ci/run runs it.
@@ -105,6 +106,10 @@ else
     sed 's/^/  /' "$W/cc.err" >&2
     bad "cc examples/shuffle.c with pkg-config --static"
 fi
+# shellcheck disable=SC2046
+check "pkg-config: examples/deal.c builds and deals cards" sh -c \
+    "cc -o '$W/deal_pc' '$top/examples/deal.c' $(pkg-config --cflags --libs fairshuf) &&
+     '$W/deal_pc' | grep -q '^[2-9TJQKA][cdhs]\( [2-9TJQKA][cdhs]\)*\$'"
 # 5. CMake.
 if command -v cmake >/dev/null 2>&1; then
     mkdir "$W/proj"
@@ -116,6 +121,10 @@ add_executable(shuffle_shared "$top/examples/shuffle.c")
 target_link_libraries(shuffle_shared PRIVATE fairshuf::fairshuf)
 add_executable(shuffle_static "$top/examples/shuffle.c")
 target_link_libraries(shuffle_static PRIVATE fairshuf::fairshuf_static)
+add_executable(deal_shared "$top/examples/deal.c")
+target_link_libraries(deal_shared PRIVATE fairshuf::fairshuf)
+add_executable(deal_static "$top/examples/deal.c")
+target_link_libraries(deal_static PRIVATE fairshuf::fairshuf_static)
 EOC
     if cmake -S "$W/proj" -B "$W/cb" >"$W/cmake.log" 2>&1 && cmake --build "$W/cb" >>"$W/cmake.log" 2>&1; then
         ok "CMake find_package(fairshuf $version) and build"
@@ -124,6 +133,10 @@ EOC
         check "CMake static example does not need libfairshuf.so" \
             sh -c "! readelf -d '$W/cb/shuffle_static' | grep -q 'NEEDED.*libfairshuf'"
         check "CMake static example runs" perm "$W/cb/shuffle_static"
+        for k in shared static; do
+            check "CMake examples/deal.c ($k) deals cards" sh -c \
+                "'$W/cb/deal_$k' | grep -q '^[2-9TJQKA][cdhs]\( [2-9TJQKA][cdhs]\)*\$'"
+        done
     else
         sed 's/^/  /' "$W/cmake.log" >&2
         bad "CMake configure and build against the package"
