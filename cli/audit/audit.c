@@ -10,6 +10,7 @@
 #include "audit/battery.h"
 #include "audit/plot.h"
 #include "common/msg.h"
+#include "common/number.h"
 #include "common/quote.h"
 #include "common/sysio.h"
 #include "fairshuf.h"
@@ -146,25 +147,6 @@ static _Noreturn void help(void)
     exit(0);
 }
 
-static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (*s == '\0')
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    if (v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_double(const char *s, double *out)
 {
     char *end;
@@ -210,19 +192,19 @@ static void parse_options(int argc, char **argv, aopts *o)
             o->input = optarg;
             break;
         case OPT_N:
-            if (parse_u64(optarg, 2, AUDIT_MAX_N, &v) != 0)
+            if (parse_udec(optarg, 2, AUDIT_MAX_N, &v) != 0)
                 fail("invalid --n: %s (2 to %d)", quote(optarg), AUDIT_MAX_N);
             o->n = (size_t)v;
             break;
         case OPT_TRIALS:
-            if (parse_u64(optarg, 1, UINT64_MAX / 2, &o->trials) != 0)
+            if (parse_udec(optarg, 1, UINT64_MAX / 2, &o->trials) != 0)
                 fail("invalid --trials: %s", quote(optarg));
             break;
         case OPT_PER_RUN:
             o->per_run = 1;
             break;
         case OPT_JOBS:
-            if (parse_u64(optarg, 1, 256, &v) != 0)
+            if (parse_udec(optarg, 1, 256, &v) != 0)
                 fail("invalid --jobs: %s (1 to 256)", quote(optarg));
             o->jobs = (unsigned)v;
             break;
@@ -388,7 +370,7 @@ static void add_token(dealer *d, const char *tok, size_t tlen,
     uint32_t v;
     if (mode == MODE_NUMBER) {
         uint64_t x;
-        if (parse_u64(tmp, 0, UINT32_MAX, &x) != 0)
+        if (parse_udec(tmp, 0, UINT32_MAX, &x) != 0)
             bad_input(d, line, "value %s too large", quote(tmp));
         v = (uint32_t)x;
     } else if (fsh_card_parse(&v, tmp) != FSH_OK || v > 255) {

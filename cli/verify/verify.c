@@ -8,6 +8,7 @@
 #include "verify/verify.h"
 
 #include "common/msg.h"
+#include "common/number.h"
 #include "common/quote.h"
 #include "common/xalloc.h"
 #include "fairshuf.h"
@@ -106,29 +107,11 @@ static _Noreturn void help(void)
     emit_text(text);
 }
 
-/* Unsigned decimal with no sign or blanks, at most max. */
-static int parse_u64(const char *s, uint64_t max, uint64_t *v)
-{
-    uint64_t x = 0;
-    if (*s == '\0')
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (x > max / 10 || d > max - x * 10)
-            return -1;
-        x = x * 10 + d;
-    }
-    *v = x;
-    return 0;
-}
-
 static uint64_t opt_num(const char *what, const char *arg, uint64_t min,
                         uint64_t max)
 {
     uint64_t v;
-    if (parse_u64(arg, max, &v) != 0 || v < min)
+    if (parse_udec(arg, min, max, &v) != 0)
         die(0, "invalid %s: %s (%llu to %llu)", what, quote(arg),
             (unsigned long long)min, (unsigned long long)max);
     return v;
