@@ -56,6 +56,16 @@ EX_SRC   := $(sort $(wildcard examples/*.c))
 EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
 HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
 
+# Optional parts, one file each in mk/ (mpi.mk: libfairshuf_mpi and
+# fairshuf-mpi; python.mk: the Python package): each may add prerequisites
+# of check (CHECK_DEPS), make targets bench runs after the C benchmark
+# (BENCH_TARGETS) and files clean removes (CLEAN_EXTRA). Included here so
+# check's prerequisite list sees them.
+CHECK_DEPS    :=
+BENCH_TARGETS :=
+CLEAN_EXTRA :=
+include $(sort $(wildcard mk/*.mk))
+
 .PHONY: all run check sanitize bench install uninstall clean deps deps-test examples check-san \
         tsan check-tsan fuzz fuzz-build fuzz-bins audit-calibrate
 
@@ -165,7 +175,7 @@ $(BUILD)/tests/test_fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DEP
 	    $(FUZZ_DIR)/common.c $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
 
 # Every test program, then the CLI suite; ends with "N checks passed, N failed, N skipped (P programs)".
-check: deps deps-test all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM) $(AUDIT_BIN)
+check: deps deps-test all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM) $(AUDIT_BIN) $(CHECK_DEPS)
 	@sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests.
@@ -241,6 +251,7 @@ audit-calibrate: all $(AUDIT_BIN)
 
 bench: all
 	@$(MAKE) --no-print-directory -C bench run
+	$(if $(BENCH_TARGETS),@$(MAKE) --no-print-directory $(BENCH_TARGETS))
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
@@ -269,5 +280,5 @@ uninstall:
 	-rmdir $(CMAKE_DIR) 2>/dev/null
 
 clean:
-	rm -rf build build-san build-fuzz build-tsan libfairshuf.a libfairshuf.so fairshuf fairshuf.pc
+	rm -rf build build-san build-fuzz build-tsan libfairshuf.a libfairshuf.so fairshuf fairshuf.pc $(CLEAN_EXTRA)
 	@$(MAKE) --no-print-directory -C bench clean

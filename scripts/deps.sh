@@ -6,7 +6,9 @@
 # sanitizer/libFuzzer runtimes (make fuzz, make tsan with clang). With
 # --test (make check), also what the tests use: python3, Chromium, Node.js
 # and npm, and playwright-core from npm in tests/fair/node_modules (the
-# browser test of web/verify.html).
+# browser test of web/verify.html); Debian's Python headers, numpy, pytest
+# and setuptools (the Python package, python/); Open MPI (mpicc, mpirun:
+# libfairshuf_mpi and fairshuf-mpi).
 set -u
 PKGS="build-essential g++ libsodium-dev pkg-config time"
 missing=""
@@ -17,8 +19,12 @@ if [ "${1:-}" = --fuzz ]; then
         missing="$missing clang libclang-rt-14-dev"
 fi
 if [ "${1:-}" = --test ]; then
-    PKGS="$PKGS python3 chromium nodejs npm"
+    PKGS="$PKGS python3 chromium nodejs npm python3-dev python3-numpy python3-pytest python3-setuptools python3-pip openmpi-bin libopenmpi-dev"
     command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+    [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sysconfig, os, numpy, pytest, setuptools, pip
+assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' >/dev/null 2>&1 ||
+        missing="$missing python3-dev python3-numpy python3-pytest python3-setuptools python3-pip"
+    { command -v mpicc && command -v mpirun; } >/dev/null 2>&1 || missing="$missing openmpi-bin libopenmpi-dev"
     [ -x /usr/bin/chromium ] || missing="$missing chromium"
     command -v node >/dev/null 2>&1 || missing="$missing nodejs"
     command -v npm >/dev/null 2>&1 || missing="$missing npm"

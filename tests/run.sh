@@ -38,7 +38,7 @@ list() {
             echo "run.sh: not running $t: no $src (left from a renamed test)" >&2
         fi
     done
-    for t in tests/cli/test_*.sh tests/fair/test_*.sh; do
+    for t in tests/cli/test_*.sh tests/fair/test_*.sh tests/mpi/test_*.sh tests/python/test_*.sh; do
         [ -f "$t" ] && echo "cli $(basename "$t" .sh) $t"
     done
 }
