@@ -434,6 +434,23 @@ static jval *read_json(round_t *r, const char *file, const char *cli_commit,
 
 /* ---- the command -------------------------------------------------------- */
 
+/* Flush the report and free what cmd_verify holds (the given names of a
+   --json round point into doc). */
+static void verify_done(outw *out, uint32_t *order, uint32_t *given, jval *doc,
+                        round_t *r)
+{
+    out_finish(out, 1);
+    free(out);
+    free(order);
+    free(given);
+    if (doc) {
+        json_free(doc);
+        free(doc);
+        free(r->given);
+    }
+    round_free(r);
+}
+
 int cmd_verify(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -597,16 +614,7 @@ int cmd_verify(int argc, char **argv)
             if (out_write(out, name, len) != 0)
                 break;
         }
-        out_finish(out, 1);
-        free(out);
-        free(order);
-        free(given);
-        if (doc) {
-            json_free(doc);
-            free(doc);
-            free(r.given);
-        }
-        round_free(&r);
+        verify_done(out, order, given, doc, &r);
         return 0;
     }
 
@@ -654,15 +662,6 @@ int cmd_verify(int argc, char **argv)
                  r.jokers == 1 ? "" : "s", (unsigned long long)r.nonce);
         (void)out_write(out, line, strlen(line));
     }
-    out_finish(out, 1);
-    free(out);
-    free(order);
-    free(given);
-    if (doc) {
-        json_free(doc);
-        free(doc);
-        free(r.given); /* the names pointed into doc */
-    }
-    round_free(&r);
+    verify_done(out, order, given, doc, &r);
     return valid ? 0 : 1;
 }

@@ -3,7 +3,7 @@
 # make install writes a CMake package (LIBDIR/cmake/fairshuf) from that
 # install's PREFIX, LIBDIR and INCLUDEDIR (issue 14): examples/shuffle.c (and
 # examples/deal.c) is
-# built by CMake with find_package(fairshuf 0.2 REQUIRED) against a
+# built by CMake (tests/pkg/consumer) with find_package(fairshuf 0.2) against a
 # temporary PREFIX install, once linked to fairshuf::fairshuf (shared) and
 # once to fairshuf::fairshuf_static, and run; its output must be a
 # permutation of 1..20. A request for another major version is refused.
@@ -39,23 +39,10 @@ check "fairshufConfigVersion.cmake installed" \
 check "no /usr/local in the CMake files" \
     sh -c "! grep -q /usr/local '$P/lib/cmake/fairshuf/fairshufConfig.cmake'"
 seq 1 20 >"$T/seq20"
-mkdir "$T/proj"
-cat >"$T/proj/CMakeLists.txt" <<EOC
-cmake_minimum_required(VERSION 3.13)
-project(fsh_example C)
-find_package(fairshuf \${FSH_WANT} REQUIRED)
-add_executable(shuffle_shared "$top/examples/shuffle.c")
-target_link_libraries(shuffle_shared PRIVATE fairshuf::fairshuf)
-add_executable(shuffle_static "$top/examples/shuffle.c")
-target_link_libraries(shuffle_static PRIVATE fairshuf::fairshuf_static)
-add_executable(deal_shared "$top/examples/deal.c")
-target_link_libraries(deal_shared PRIVATE fairshuf::fairshuf)
-add_executable(deal_static "$top/examples/deal.c")
-target_link_libraries(deal_static PRIVATE fairshuf::fairshuf_static)
-EOC
 # cmake_build DIR WANT: configure and build the project asking for WANT.
 cmake_build() {
-    cmake -S "$T/proj" -B "$1" -DCMAKE_PREFIX_PATH="$P" -DFSH_WANT="$2" \
+    cmake -S "$top/tests/pkg/consumer" -B "$1" -DCMAKE_PREFIX_PATH="$P" \
+        -DFSH_TOP="$top" -DFSH_WANT="$2" \
         -DCMAKE_C_FLAGS="$xflags" -DCMAKE_EXE_LINKER_FLAGS="$xflags" \
         >"$T/cmake.log" 2>&1 && cmake --build "$1" >>"$T/cmake.log" 2>&1
 }
@@ -82,8 +69,8 @@ else
     sed 's/^/  /' "$T/cmake.log" >&2
     bad "cmake configure/build with find_package(fairshuf 0.2)"
 fi
-check "find_package(fairshuf 1.0) is refused by a 0.x install" sh -c "! cmake -S '$T/proj' -B '$T/b2' \
-    -DCMAKE_PREFIX_PATH='$P' -DFSH_WANT=1.0 >/dev/null 2>&1"
+check "find_package(fairshuf 1.0) is refused by a 0.x install" sh -c "! cmake -S '$top/tests/pkg/consumer' -B '$T/b2' \
+    -DCMAKE_PREFIX_PATH='$P' -DFSH_TOP='$top' -DFSH_WANT=1.0 >/dev/null 2>&1"
 (cd "$top" && make -s uninstall OUT="$out" BUILD="$build" PREFIX="$P") >/dev/null 2>&1
 check "make uninstall removes the CMake files" test ! -e "$P/lib/cmake/fairshuf/fairshufConfig.cmake"
 finish

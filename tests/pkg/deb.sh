@@ -112,21 +112,8 @@ check "pkg-config: examples/deal.c builds and deals cards" sh -c \
      '$W/deal_pc' | grep -q '^[2-9TJQKA][cdhs]\( [2-9TJQKA][cdhs]\)*\$'"
 # 5. CMake.
 if command -v cmake >/dev/null 2>&1; then
-    mkdir "$W/proj"
-    cat >"$W/proj/CMakeLists.txt" <<EOC
-cmake_minimum_required(VERSION 3.13)
-project(fsh_example C)
-find_package(fairshuf $version REQUIRED)
-add_executable(shuffle_shared "$top/examples/shuffle.c")
-target_link_libraries(shuffle_shared PRIVATE fairshuf::fairshuf)
-add_executable(shuffle_static "$top/examples/shuffle.c")
-target_link_libraries(shuffle_static PRIVATE fairshuf::fairshuf_static)
-add_executable(deal_shared "$top/examples/deal.c")
-target_link_libraries(deal_shared PRIVATE fairshuf::fairshuf)
-add_executable(deal_static "$top/examples/deal.c")
-target_link_libraries(deal_static PRIVATE fairshuf::fairshuf_static)
-EOC
-    if cmake -S "$W/proj" -B "$W/cb" >"$W/cmake.log" 2>&1 && cmake --build "$W/cb" >>"$W/cmake.log" 2>&1; then
+    if cmake -S "$top/tests/pkg/consumer" -B "$W/cb" -DFSH_TOP="$top" \
+        -DFSH_WANT="$version" >"$W/cmake.log" 2>&1 && cmake --build "$W/cb" >>"$W/cmake.log" 2>&1; then
         ok "CMake find_package(fairshuf $version) and build"
         check "CMake shared example needs libfairshuf.so.0" dyn "$W/cb/shuffle_shared"
         check "CMake shared example runs" perm "$W/cb/shuffle_shared"
