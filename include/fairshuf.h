@@ -801,7 +801,7 @@ FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
  * takes part.
  *
  * Seed rule: L >= 32 and 8L >= ceil(log2(n! / (c!)^m)), the number of
- * distinct orders of the set (32 bytes for one deck, 280 for an 8-deck
+ * distinct orders of the set (32 bytes for one deck, 279 for an 8-deck
  * shoe); shorter seeds are FSH_ESEED.
  */
 
