@@ -1,0 +1,917 @@
+/* SPDX-License-Identifier: MIT */
+/* fairshuf-mpi: shuffle the lines of files (or directories of shards) on
+ * MPI ranks, into one file, standard output or one shard per rank
+ * (docs/fairshuf-mpi.1). Under --seed=S the output is byte for byte that of
+ * "fairshuf --seed=S" on the concatenated lines, for every number of ranks.
+ *
+ * Each rank reads the records that start in its byte range of the
+ * concatenated inputs (pread), the ranks agree on the global record
+ * indices (MPI_Exscan), the first --header records go to the header, and
+ * the body goes through libfairshuf_mpi's permutation (mpi/internal.h,
+ * variable-length records, no rebalancing: each rank ends with the
+ * stretch of the output it owns). Output: pwrite at offsets from an Exscan
+ * of byte counts into one temporary file, or one temporary per shard,
+ * renamed only after every rank reported success.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *prog = "fairshuf-mpi";
+static int rank, np;
+static fshm M;
+
+/* The temporary being written, removed on failure and fatal signals. */
+static char tmp_path[4096];
+static volatile sig_atomic_t tmp_live;
+
+static void msg(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: rank %d: ", prog, rank);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void on_signal(int sig)
+{
+    if (tmp_live)
+        (void)unlink(tmp_path);
+    char b[96] = "fairshuf-mpi: rank ";
+    size_t at = strlen(b);
+    char d[16];
+    int k = 0, r = rank;
+    do {
+        d[k++] = (char)('0' + r % 10);
+        r /= 10;
+    } while (r > 0 && k < 15);
+    while (k > 0)
+        b[at++] = d[--k];
+    const char *t = ": terminated by a signal (another rank failed?)\n";
+    memcpy(b + at, t, strlen(t));
+    at += strlen(t);
+    (void)!write(STDERR_FILENO, b, at);
+    _exit(sig == SIGINT ? 130 : 1);
+}
+
+/* Leave: every rank calls it with the agreed status. */
+static _Noreturn void finish(int status)
+{
+    if (tmp_live) {
+        (void)unlink(tmp_path);
+        tmp_live = 0;
+    }
+    fshm_close(&M);
+    MPI_Finalize();
+    exit(status);
+}
+
+/* Agree on rc (0 ok, nonzero failed on some rank): exit 1 if any failed. */
+static void agree_or_exit(int failed)
+{
+    int rc = fshm_agree(&M, failed ? -1 : 0);
+    if (rc == FSH_MPI_ECOMM)
+        msg("MPI communication failed");
+    if (rc != 0)
+        finish(1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                  */
+
+typedef struct opts {
+    char delim;
+    const char *seed, *outfile, *prefix;
+    uint64_t head, header, memory;
+    int head_set;
+    unsigned threads;
+    char **ops;
+    int nops;
+} opts;
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    uint64_t x = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        uint64_t d = (uint64_t)(*s - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return -1;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return *s == '\0' ? 0 : -1;
+}
+
+/* SIZE[bKMGT] (no suffix: KiB, as fairshuf and sort -S). */
+static int parse_size(const char *s, uint64_t *v)
+{
+    char num[32];
+    size_t n = strlen(s);
+    unsigned shift = 10;
+    if (n == 0 || n >= sizeof num)
+        return -1;
+    memcpy(num, s, n + 1);
+    switch (num[n - 1]) {
+    case 'b': shift = 0; break;
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    default: n++; break;
+    }
+    num[n - 1] = num[n - 1] >= '0' && num[n - 1] <= '9' ? num[n - 1] : '\0';
+    if (parse_u64(num, v) != 0 || *v > (UINT64_MAX >> shift))
+        return -1;
+    *v <<= shift;
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mpirun [MPI OPTIONS] %s [OPTION]... FILE|DIR...\n"
+            "Write a random permutation of the lines of the FILEs (and of the\n"
+            "files in each DIR, by name) to standard output, shuffled by all\n"
+            "MPI ranks together; under --seed, the same output as\n"
+            "'fairshuf --seed' on the concatenated lines, for any rank count.\n"
+            "\n"
+            "  -n, --head-count=COUNT   output at most COUNT lines (the first\n"
+            "                           COUNT of the full shuffle)\n"
+            "  -o, --output=FILE        write the result to FILE\n"
+            "      --output-prefix=PFX  one shard per rank: PFX0, PFX1, ...\n"
+            "      --header=N           the first N lines of the input first, as is\n"
+            "      --seed=STRING        reproducible output\n"
+            "      --memory=SIZE        fail if a rank needs more (bKMGT)\n"
+            "      --threads=N          threads per rank (1 to 16)\n"
+            "  -z, --zero-terminated    line delimiter is NUL, not newline\n"
+            "      --help               display this help and exit\n"
+            "      --version            output version information and exit\n",
+            prog);
+}
+
+static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
+{
+    enum { O_SEED = 256, O_HEADER, O_PREFIX, O_MEMORY, O_THREADS, O_HELP,
+           O_VERSION };
+    static const struct option lo[] = {
+        {"head-count", required_argument, NULL, 'n'},
+        {"output", required_argument, NULL, 'o'},
+        {"zero-terminated", no_argument, NULL, 'z'},
+        {"seed", required_argument, NULL, O_SEED},
+        {"header", required_argument, NULL, O_HEADER},
+        {"output-prefix", required_argument, NULL, O_PREFIX},
+        {"memory", required_argument, NULL, O_MEMORY},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->delim = '\n';
+    o->threads = 0;
+    opterr = 0;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "n:o:z", lo, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (parse_u64(optarg, &v) != 0) {
+                snprintf(err, errn, "invalid line count: '%s'", optarg);
+                return 1;
+            }
+            o->head = o->head_set && o->head < v ? o->head : v;
+            o->head_set = 1;
+            break;
+        case 'o': o->outfile = optarg; break;
+        case 'z': o->delim = '\0'; break;
+        case O_SEED: o->seed = optarg; break;
+        case O_HEADER:
+            if (parse_u64(optarg, &o->header) != 0) {
+                snprintf(err, errn, "invalid header line count: '%s'", optarg);
+                return 1;
+            }
+            break;
+        case O_PREFIX: o->prefix = optarg; break;
+        case O_MEMORY:
+            if (parse_size(optarg, &o->memory) != 0 || o->memory == 0) {
+                snprintf(err, errn, "invalid memory size: '%s'", optarg);
+                return 1;
+            }
+            break;
+        case O_THREADS:
+            if (parse_u64(optarg, &v) != 0 || v == 0 || v > 16) {
+                snprintf(err, errn, "invalid thread count: '%s' (1 to 16)",
+                         optarg);
+                return 1;
+            }
+            o->threads = (unsigned)v;
+            break;
+        case O_HELP: return 2;
+        case O_VERSION: return 3;
+        default:
+            if (optopt != 0 && optopt < 256)
+                snprintf(err, errn, "invalid option -- '%c'", optopt);
+            else
+                snprintf(err, errn, "unrecognized or bad option '%s'",
+                         argv[optind - 1]);
+            return 1;
+        }
+    }
+    o->ops = argv + optind;
+    o->nops = argc - optind;
+    if (o->nops == 0) {
+        snprintf(err, errn, "missing file operand (standard input is not "
+                            "read: give files or directories)");
+        return 1;
+    }
+    if (o->outfile && o->prefix) {
+        snprintf(err, errn, "cannot combine -o and --output-prefix");
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inputs                                                                   */
+
+typedef struct files {
+    char **name;
+    uint64_t *size;
+    size_t n;
+} files;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_file(files *f, const char *name, uint64_t size)
+{
+    char **nn = realloc(f->name, (f->n + 1) * sizeof *nn);
+    if (nn == NULL)
+        return -1;
+    f->name = nn;
+    uint64_t *ss = realloc(f->size, (f->n + 1) * sizeof *ss);
+    if (ss == NULL)
+        return -1;
+    f->size = ss;
+    if ((f->name[f->n] = strdup(name)) == NULL)
+        return -1;
+    f->size[f->n++] = size;
+    return 0;
+}
+
+/* Rank 0: the operands' files (a directory: its regular files whose names
+   do not start with '.', sorted bytewise). 0, or -1 after a message. */
+static int list_inputs(const opts *o, files *f)
+{
+    for (int i = 0; i < o->nops; i++) {
+        const char *p = o->ops[i];
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            msg("%s: %s", p, strerror(errno));
+            return -1;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            if (!S_ISREG(st.st_mode)) {
+                msg("%s: not a regular file or directory", p);
+                return -1;
+            }
+            if (add_file(f, p, (uint64_t)st.st_size) != 0)
+                goto nomem;
+            continue;
+        }
+        DIR *d = opendir(p);
+        if (d == NULL) {
+            msg("%s: %s", p, strerror(errno));
+            return -1;
+        }
+        char **names = NULL;
+        size_t nn = 0;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            char **t = realloc(names, (nn + 1) * sizeof *t);
+            if (t == NULL)
+                goto nomem;
+            names = t;
+            size_t l = strlen(p) + strlen(e->d_name) + 2;
+            if ((names[nn] = malloc(l)) == NULL)
+                goto nomem;
+            snprintf(names[nn++], l, "%s/%s", p, e->d_name);
+        }
+        closedir(d);
+        qsort(names, nn, sizeof *names, cmp_str);
+        for (size_t j = 0; j < nn; j++) {
+            if (stat(names[j], &st) != 0) {
+                msg("%s: %s", names[j], strerror(errno));
+                return -1;
+            }
+            if (S_ISREG(st.st_mode) &&
+                add_file(f, names[j], (uint64_t)st.st_size) != 0)
+                goto nomem;
+            free(names[j]);
+        }
+        free(names);
+    }
+    return 0;
+nomem:
+    msg("memory exhausted");
+    return -1;
+}
+
+/* Send rank 0's list to every rank. */
+static void bcast_files(files *f)
+{
+    uint64_t hdr[2] = {f->n, 0};
+    char *blob = NULL;
+    if (rank == 0) {
+        for (size_t i = 0; i < f->n; i++)
+            hdr[1] += strlen(f->name[i]) + 1;
+        blob = malloc(hdr[1] + 1);
+        size_t at = 0;
+        for (size_t i = 0; blob && i < f->n; i++) {
+            size_t l = strlen(f->name[i]) + 1;
+            memcpy(blob + at, f->name[i], l);
+            at += l;
+        }
+    }
+    if (MPI_Bcast(hdr, 2, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank != 0) {
+        f->n = (size_t)hdr[0];
+        blob = malloc(hdr[1] + 1);
+        f->name = calloc(f->n + 1, sizeof *f->name);
+        f->size = calloc(f->n + 1, sizeof *f->size);
+    }
+    agree_or_exit(blob == NULL || f->name == NULL || f->size == NULL);
+    if (MPI_Bcast(blob, (int)hdr[1], MPI_CHAR, 0, M.comm) != MPI_SUCCESS ||
+        MPI_Bcast(f->size, (int)f->n, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank != 0) {
+        size_t at = 0;
+        for (size_t i = 0; i < f->n; i++) {
+            f->name[i] = blob + at;
+            at += strlen(blob + at) + 1;
+        }
+    } else {
+        free(blob);
+    }
+}
+
+/* First position >= from of delim in fd (size bytes), or size. */
+static int find_delim(int fd, const char *name, uint64_t from, uint64_t size,
+                      char delim, uint64_t *at)
+{
+    char buf[65536];
+    while (from < size) {
+        size_t want = size - from < sizeof buf ? (size_t)(size - from)
+                                               : sizeof buf;
+        ssize_t got = pread(fd, buf, want, (off_t)from);
+        if (got < 0) {
+            msg("%s: %s", name, strerror(errno));
+            return -1;
+        }
+        if (got == 0)
+            break;
+        char *p = memchr(buf, delim, (size_t)got);
+        if (p != NULL) {
+            *at = from + (uint64_t)(p - buf);
+            return 0;
+        }
+        from += (uint64_t)got;
+    }
+    *at = size;
+    return 0;
+}
+
+typedef struct piece {
+    size_t file;
+    uint64_t lo, hi; /* bytes [lo, hi) of the file */
+    int add_delim;
+} piece;
+
+/* This rank's records: those starting in its byte range of the
+   concatenation. Returns 0, or -1 after a message. */
+static int read_mine(const files *f, char delim, fshm_recs *r)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < f->n; i++)
+        total += f->size[i];
+    uint64_t a = total / (uint64_t)np * (uint64_t)rank +
+                 total % (uint64_t)np * (uint64_t)rank / (uint64_t)np;
+    uint64_t b = rank == np - 1
+                     ? total
+                     : total / (uint64_t)np * (uint64_t)(rank + 1) +
+                           total % (uint64_t)np * (uint64_t)(rank + 1) /
+                               (uint64_t)np;
+    piece *pc = calloc(f->n + 1, sizeof *pc);
+    size_t npc = 0;
+    uint64_t bytes = 0, base = 0;
+    memset(r, 0, sizeof *r);
+    r->owned = 1;
+    if (pc == NULL) {
+        msg("memory exhausted");
+        return -1;
+    }
+    for (size_t i = 0; i < f->n; base += f->size[i], i++) {
+        uint64_t sz = f->size[i];
+        if (sz == 0 || base + sz <= a || base >= b)
+            continue;
+        uint64_t lo = a > base ? a - base : 0, hi = b - base < sz ? b - base : sz;
+        int fd = open(f->name[i], O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            msg("%s: %s", f->name[i], strerror(errno));
+            free(pc);
+            return -1;
+        }
+        uint64_t s = lo, e = sz;
+        if (lo > 0) {
+            char c;
+            ssize_t got = pread(fd, &c, 1, (off_t)(lo - 1));
+            if (got != 1) {
+                msg("%s: %s", f->name[i],
+                    got < 0 ? strerror(errno) : "file shrank as we read it");
+                close(fd);
+                free(pc);
+                return -1;
+            }
+            if (c != delim) {
+                if (find_delim(fd, f->name[i], lo, sz, delim, &s) != 0) {
+                    close(fd);
+                    free(pc);
+                    return -1;
+                }
+                s++;
+            }
+        }
+        if (s < hi && hi < sz) {
+            if (find_delim(fd, f->name[i], hi - 1, sz, delim, &e) != 0) {
+                close(fd);
+                free(pc);
+                return -1;
+            }
+            e = e < sz ? e + 1 : sz;
+        }
+        close(fd);
+        if (s >= hi || s >= sz)
+            continue;
+        pc[npc].file = i;
+        pc[npc].lo = s;
+        pc[npc].hi = e;
+        pc[npc].add_delim = e == sz;
+        bytes += e - s + 1;
+        npc++;
+    }
+    r->data = malloc(bytes ? (size_t)bytes : 1);
+    if (r->data == NULL) {
+        msg("memory exhausted (%llu bytes of input)", (unsigned long long)bytes);
+        free(pc);
+        return -1;
+    }
+    uint64_t at = 0;
+    for (size_t k = 0; k < npc; k++) {
+        const char *name = f->name[pc[k].file];
+        int fd = open(name, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            msg("%s: %s", name, strerror(errno));
+            free(pc);
+            return -1;
+        }
+        uint64_t off = pc[k].lo;
+        while (off < pc[k].hi) {
+            size_t want = pc[k].hi - off > ((uint64_t)1 << 30)
+                              ? (size_t)1 << 30
+                              : (size_t)(pc[k].hi - off);
+            ssize_t got = pread(fd, r->data + at, want, (off_t)off);
+            if (got <= 0) {
+                msg("%s: %s", name,
+                    got < 0 ? strerror(errno) : "file shrank as we read it");
+                close(fd);
+                free(pc);
+                return -1;
+            }
+            at += (uint64_t)got;
+            off += (uint64_t)got;
+        }
+        close(fd);
+        if (pc[k].add_delim && r->data[at - 1] != delim)
+            r->data[at++] = (unsigned char)delim;
+    }
+    free(pc);
+    r->bytes = at;
+    /* Record lengths. */
+    size_t n = 0, cap = 1024;
+    r->len = malloc(cap * sizeof *r->len);
+    const unsigned char *p = r->data, *end = r->data + at;
+    while (r->len != NULL && p < end) {
+        const unsigned char *q = memchr(p, delim, (size_t)(end - p));
+        if (n == cap) {
+            uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
+            if (t == NULL) {
+                free(r->len);
+                r->len = NULL;
+                break;
+            }
+            r->len = t;
+            cap *= 2;
+        }
+        r->len[n++] = (uint64_t)(q - p) + 1;
+        p = q + 1;
+    }
+    if (r->len == NULL) {
+        msg("memory exhausted");
+        return -1;
+    }
+    r->n = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                   */
+
+static int write_all(int fd, const void *p, uint64_t n, uint64_t off,
+                     int positioned)
+{
+    const unsigned char *b = p;
+    while (n > 0) {
+        size_t c = n > ((uint64_t)1 << 30) ? (size_t)1 << 30 : (size_t)n;
+        ssize_t w = positioned ? pwrite(fd, b, c, (off_t)off) : write(fd, b, c);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        b += w;
+        n -= (uint64_t)w;
+        off += (uint64_t)w;
+    }
+    return 0;
+}
+
+/* Open a temporary beside path (mode as path's, or 0666 & ~umask).
+   Returns the fd, or -1 after a message. */
+static int open_temp(const char *path)
+{
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            msg("%s: not a regular file (fairshuf-mpi writes regular files "
+                "only)", path);
+            return -1;
+        }
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t um = umask(0);
+        umask(um);
+        mode = 0666 & ~um;
+    }
+    const char *slash = strrchr(path, '/');
+    int dl = slash ? (int)(slash - path + 1) : 0;
+    if (snprintf(tmp_path, sizeof tmp_path, "%.*s.fairshuf-mpi.XXXXXX", dl,
+                 path) >= (int)sizeof tmp_path) {
+        msg("%s: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    int fd = mkstemp(tmp_path);
+    if (fd < 0) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    tmp_live = 1;
+    if (fchmod(fd, mode) != 0) {
+        msg("%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int commit(const char *path, int fd)
+{
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        msg("%s: write error: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
+                       uint64_t n)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fprintf(stderr,
+            "%s: rank %d: %s: %llu records in, %llu sent (%llu bytes), "
+            "peak RSS %ld KiB, %.3f s\n",
+            prog, rank, what, (unsigned long long)n,
+            (unsigned long long)info->sent_records,
+            (unsigned long long)info->sent_bytes, ru.ru_maxrss,
+            (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0);
+}
+
+int main(int argc, char **argv)
+{
+    int prov;
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &prov) !=
+        MPI_SUCCESS) {
+        fprintf(stderr, "%s: MPI_Init failed\n", prog);
+        return 1;
+    }
+    struct timespec ts0;
+    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    double t0 = (double)ts0.tv_sec + (double)ts0.tv_nsec * 1e-9;
+    if (fshm_open(&M, MPI_COMM_WORLD) != FSH_OK) {
+        fprintf(stderr, "%s: cannot set up MPI\n", prog);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    rank = M.rank;
+    np = M.np;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    /* The same arguments on every rank. */
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int i = 1; i < argc; i++)
+        h = fshm_digest(argv[i], strlen(argv[i]) + 1, h);
+    h = fshm_digest(&argc, sizeof argc, h);
+    int st;
+    if (fshm_same(&M, h, &st) != FSH_OK) {
+        if (rank == 0 || st != FSH_MPI_EMISMATCH)
+            msg("%s", st == FSH_MPI_EMISMATCH
+                          ? "the ranks were given different arguments"
+                          : "MPI communication failed");
+        finish(1);
+    }
+    opts o;
+    char err[512] = "";
+    int pr = parse(&o, argc, argv, err, sizeof err);
+    if (pr == 2 || pr == 3) {
+        if (rank == 0) {
+            if (pr == 2)
+                usage(stdout);
+            else
+                printf("%s (fairshuf) %d.%d.%d\n", prog, FSH_VERSION_MAJOR,
+                       FSH_VERSION_MINOR, FSH_VERSION_PATCH);
+        }
+        finish(0);
+    }
+    if (pr != 0) {
+        if (rank == 0) {
+            fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
+                    prog, err, prog);
+        }
+        finish(1);
+    }
+    const char *report = getenv("FSH_MPI_REPORT"); /* measurements */
+
+    /* Inputs: rank 0 lists, every rank reads its byte range. */
+    files f = {NULL, NULL, 0};
+    agree_or_exit(rank == 0 && list_inputs(&o, &f) != 0);
+    bcast_files(&f);
+    fshm_recs in;
+    agree_or_exit(read_mine(&f, o.delim, &in) != 0);
+
+    /* Test hook (tests/mpi/test_mpi.sh kills a rank mid-run). */
+    const char *pids = getenv("FSH_MPI_TEST_PIDS");
+    if (pids != NULL) {
+        char pf[4096];
+        snprintf(pf, sizeof pf, "%s/%d", pids, rank);
+        FILE *pfh = fopen(pf, "w");
+        if (pfh) {
+            fprintf(pfh, "%ld\n", (long)getpid());
+            fclose(pfh);
+        }
+        sleep(3);
+    }
+
+    /* Global indices; the header records. */
+    uint64_t n = in.n, first = 0, N = 0;
+    if (MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+            MPI_SUCCESS ||
+        MPI_Allreduce(&n, &N, 1, MPI_UINT64_T, MPI_SUM, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        first = 0;
+    uint64_t H = o.header < N ? o.header : N;
+    size_t hl = first >= H ? 0 : (size_t)(H - first < n ? H - first : n);
+    uint64_t hbytes = 0;
+    for (size_t i = 0; i < hl; i++)
+        hbytes += in.len[i];
+    /* The header, gathered on rank 0 then sent to all (shards repeat it). */
+    int hb = (int)hbytes, *hc = calloc((size_t)np, sizeof *hc),
+        *hd = calloc((size_t)np, sizeof *hd);
+    agree_or_exit(hc == NULL || hd == NULL || hbytes > INT32_MAX);
+    if (MPI_Allgather(&hb, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
+        finish(1);
+    int htot = 0;
+    for (int q = 0; q < np; q++) {
+        hd[q] = htot;
+        htot += hc[q];
+    }
+    char *hdr = malloc((size_t)htot + 1);
+    agree_or_exit(hdr == NULL);
+    if (MPI_Allgatherv(in.data, hb, MPI_BYTE, hdr, hc, hd, MPI_BYTE, M.comm) !=
+        MPI_SUCCESS)
+        finish(1);
+    free(hc);
+    free(hd);
+    fshm_recs body = {in.data + hbytes, in.n - hl, 0, in.len + hl,
+                      in.bytes - hbytes, 0};
+    uint64_t bfirst = first + hl - H, Nb = N - H;
+    if (first + hl < H)
+        bfirst = 0; /* no body records here */
+
+    /* --memory: input, a send copy, a receive copy and the group copy, plus
+       per-record lengths, tags and indices. */
+    if (o.memory) {
+        uint64_t need = 4 * in.bytes + 48 * (uint64_t)in.n;
+        if (need > o.memory)
+            msg("needs about %llu bytes, more than --memory=%llu; "
+                "fairshuf-mpi has no external mode: use more ranks or "
+                "raise --memory",
+                (unsigned long long)need, (unsigned long long)o.memory);
+        agree_or_exit(need > o.memory);
+    }
+
+    /* The permutation. */
+    fsh_rng *rng = NULL;
+    if (o.seed != NULL) {
+        agree_or_exit(fsh_rng_new_seeded(&rng, o.seed, strlen(o.seed)) !=
+                          FSH_OK ||
+                      fsh_rng_set_simulation(rng, 1) != FSH_OK);
+    }
+    fshm_recs out;
+    fsh_mpi_info info;
+    int rc = fshm_shuffle(&M, rng, &body, bfirst, Nb, o.threads, 0, &out,
+                          &info);
+    fsh_rng_free(rng);
+    if (rc != FSH_OK) {
+        msg("%s", fsh_mpi_strerror(rc));
+        finish(1);
+    }
+    fshm_recs_free(&in);
+    if (report)
+        print_peak("shuffled", t0, &info, n);
+
+    /* -n: the first COUNT records of the output. */
+    uint64_t on = out.n, ostart = 0, keep = out.n, obytes = 0;
+    if (MPI_Exscan(&on, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+        MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        ostart = 0;
+    if (o.head_set)
+        keep = ostart >= o.head ? 0 : o.head - ostart < on ? o.head - ostart : on;
+    for (uint64_t i = 0; i < keep; i++)
+        obytes += out.len[i];
+
+    int failed = 0;
+    if (o.prefix != NULL) {
+        int w = snprintf(NULL, 0, "%d", np - 1);
+        size_t l = strlen(o.prefix) + (size_t)w + 1;
+        char *name = malloc(l);
+        int fd = -1;
+        if (name == NULL) {
+            msg("memory exhausted");
+            failed = 1;
+        } else {
+            snprintf(name, l, "%s%0*d", o.prefix, w, rank);
+            fd = open_temp(name);
+            if (fd < 0)
+                failed = 1;
+        }
+        if (!failed && (write_all(fd, hdr, (uint64_t)htot, 0, 0) != 0 ||
+                        write_all(fd, out.data, obytes, 0, 0) != 0)) {
+            msg("%s: write error: %s", name, strerror(errno));
+            failed = 1;
+        }
+        if (!failed && commit(name, fd) != 0)
+            failed = 1;
+        else if (fd >= 0 && failed)
+            close(fd);
+        agree_or_exit(failed);
+        if (rename(tmp_path, name) != 0) {
+            msg("%s: %s", name, strerror(errno));
+            failed = 1;
+        } else {
+            tmp_live = 0;
+        }
+        free(name);
+        agree_or_exit(failed);
+    } else if (o.outfile != NULL) {
+        int fd = -1;
+        if (rank == 0 && (fd = open_temp(o.outfile)) < 0)
+            failed = 1;
+        agree_or_exit(failed);
+        char name[sizeof tmp_path];
+        memcpy(name, tmp_path, sizeof name);
+        if (MPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (rank != 0 && (fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
+            msg("%s: %s", o.outfile, strerror(errno));
+            failed = 1;
+        }
+        uint64_t boff = 0;
+        if (MPI_Exscan(&obytes, &boff, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (rank == 0)
+            boff = 0;
+        if (!failed &&
+            ((rank == 0 && write_all(fd, hdr, (uint64_t)htot, 0, 1) != 0) ||
+             write_all(fd, out.data, obytes, (uint64_t)htot + boff, 1) != 0)) {
+            msg("%s: write error: %s", o.outfile, strerror(errno));
+            failed = 1;
+        }
+        if (fd >= 0 && rank != 0 && close(fd) != 0 && !failed) {
+            msg("%s: write error: %s", o.outfile, strerror(errno));
+            failed = 1;
+        }
+        agree_or_exit(failed);
+        if (rank == 0) {
+            if (commit(o.outfile, fd) != 0)
+                failed = 1;
+            else if (rename(tmp_path, o.outfile) != 0) {
+                msg("%s: %s", o.outfile, strerror(errno));
+                failed = 1;
+            } else {
+                tmp_live = 0;
+            }
+        }
+        agree_or_exit(failed);
+    } else {
+        /* Standard output: rank 0 writes every rank's part in order. */
+        if (rank == 0) {
+            if (write_all(STDOUT_FILENO, hdr, (uint64_t)htot, 0, 0) != 0 ||
+                write_all(STDOUT_FILENO, out.data, obytes, 0, 0) != 0)
+                failed = 1;
+            unsigned char *buf = malloc(M.chunk);
+            if (buf == NULL)
+                failed = 1;
+            for (int q = 1; q < np; q++) {
+                uint64_t sz;
+                if (MPI_Recv(&sz, 1, MPI_UINT64_T, q, 7, M.comm,
+                             MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                    finish(1);
+                while (sz > 0) {
+                    size_t c = sz < M.chunk ? (size_t)sz : M.chunk;
+                    if (MPI_Recv(buf ? buf : (unsigned char *)&sz, buf ? (int)c : 0,
+                                 MPI_BYTE, q, 8, M.comm,
+                                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                        finish(1);
+                    if (!failed && write_all(STDOUT_FILENO, buf, c, 0, 0) != 0)
+                        failed = 1;
+                    sz -= c;
+                }
+            }
+            free(buf);
+            if (failed)
+                msg("write error: %s", strerror(errno));
+        } else {
+            if (MPI_Send(&obytes, 1, MPI_UINT64_T, 0, 7, M.comm) !=
+                MPI_SUCCESS)
+                finish(1);
+            for (uint64_t at = 0; at < obytes;) {
+                size_t c = obytes - at < M.chunk ? (size_t)(obytes - at)
+                                                   : M.chunk;
+                if (MPI_Send(out.data + at, (int)c, MPI_BYTE, 0, 8, M.comm) !=
+                    MPI_SUCCESS)
+                    finish(1);
+                at += c;
+            }
+        }
+        agree_or_exit(failed);
+    }
+    if (report)
+        print_peak("done", t0, &info, n);
+    fshm_recs_free(&out);
+    free(hdr);
+    finish(0);
+}
