@@ -565,8 +565,10 @@ static int write_all(int fd, const void *p, uint64_t n, uint64_t off,
 }
 
 /* Open a temporary beside path (mode as path's, or 0666 & ~umask).
-   Returns the fd, or -1 after a message. */
-static int open_temp(const char *path)
+   anon: try an unnamed one first (O_TMPFILE: nothing is left behind even
+   if this process is killed by SIGKILL; tmp_path is then empty and
+   put_in_place links it). Returns the fd, or -1 after a message. */
+static int open_temp(const char *path, int anon)
 {
     struct stat st;
     mode_t mode;
@@ -584,6 +586,21 @@ static int open_temp(const char *path)
     }
     const char *slash = strrchr(path, '/');
     int dl = slash ? (int)(slash - path + 1) : 0;
+    tmp_path[0] = '\0';
+#ifdef O_TMPFILE
+    if (anon) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", dl ? dl : 1, dl ? path : ".");
+        int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+        if (fd >= 0) {
+            if (fchmod(fd, mode) == 0)
+                return fd;
+            close(fd);
+        }
+    }
+#else
+    (void)anon;
+#endif
     if (snprintf(tmp_path, sizeof tmp_path, "%.*s.fairshuf-mpi.XXXXXX", dl,
                  path) >= (int)sizeof tmp_path) {
         msg("%s: %s", path, strerror(ENAMETOOLONG));
@@ -601,6 +618,42 @@ static int open_temp(const char *path)
         return -1;
     }
     return fd;
+}
+
+/* Rename the temporary over path; an unnamed one is linked to a temporary
+   name first (rename replaces path atomically, linkat cannot). */
+static int put_in_place(const char *path, int fd)
+{
+    if (tmp_path[0] == '\0') {
+        char proc[64];
+        const char *slash = strrchr(path, '/');
+        int dl = slash ? (int)(slash - path + 1) : 0;
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        for (int tries = 0; tries < 100; tries++) {
+            snprintf(tmp_path, sizeof tmp_path, "%.*s.fairshuf-mpi.%ld.%d",
+                     dl, path, (long)getpid(), tries);
+            if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp_path,
+                       AT_SYMLINK_FOLLOW) == 0) {
+                tmp_live = 1;
+                break;
+            }
+            if (errno != EEXIST) {
+                msg("%s: %s", path, strerror(errno));
+                tmp_path[0] = '\0';
+                return -1;
+            }
+        }
+        if (!tmp_live) {
+            msg("%s: %s", path, strerror(EEXIST));
+            return -1;
+        }
+    }
+    if (rename(tmp_path, path) != 0) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    tmp_live = 0;
+    return 0;
 }
 
 static int commit(const char *path, int fd)
@@ -628,6 +681,26 @@ static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
             (unsigned long long)info->sent_records,
             (unsigned long long)info->sent_bytes, ru.ru_maxrss,
             (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0);
+}
+
+/* Test hook (tests/mpi/test_mpi.sh kills a rank mid-run): with
+   FSH_MPI_TEST_PIDS=DIR, each rank writes its pid to DIR/RANK at point
+   where (FSH_MPI_TEST_PAUSE_AT: "read", the default, after reading; or
+   "write", with the output temporaries open) and sleeps 3 s. */
+static void test_pause(const char *where)
+{
+    const char *pids = getenv("FSH_MPI_TEST_PIDS");
+    const char *at = getenv("FSH_MPI_TEST_PAUSE_AT");
+    if (pids == NULL || strcmp(at ? at : "read", where) != 0)
+        return;
+    char pf[4096];
+    snprintf(pf, sizeof pf, "%s/%d", pids, rank);
+    FILE *pfh = fopen(pf, "w");
+    if (pfh) {
+        fprintf(pfh, "%ld\n", (long)getpid());
+        fclose(pfh);
+    }
+    sleep(3);
 }
 
 int main(int argc, char **argv)
@@ -697,18 +770,7 @@ int main(int argc, char **argv)
     fshm_recs in;
     agree_or_exit(read_mine(&f, o.delim, &in) != 0);
 
-    /* Test hook (tests/mpi/test_mpi.sh kills a rank mid-run). */
-    const char *pids = getenv("FSH_MPI_TEST_PIDS");
-    if (pids != NULL) {
-        char pf[4096];
-        snprintf(pf, sizeof pf, "%s/%d", pids, rank);
-        FILE *pfh = fopen(pf, "w");
-        if (pfh) {
-            fprintf(pfh, "%ld\n", (long)getpid());
-            fclose(pfh);
-        }
-        sleep(3);
-    }
+    test_pause("read");
 
     /* Global indices; the header records. */
     uint64_t n = in.n, first = 0, N = 0;
@@ -802,31 +864,29 @@ int main(int argc, char **argv)
             failed = 1;
         } else {
             snprintf(name, l, "%s%0*d", o.prefix, w, rank);
-            fd = open_temp(name);
+            fd = open_temp(name, 1);
             if (fd < 0)
                 failed = 1;
         }
+        test_pause("write");
         if (!failed && (write_all(fd, hdr, (uint64_t)htot, 0, 0) != 0 ||
                         write_all(fd, out.data, obytes, 0, 0) != 0)) {
             msg("%s: write error: %s", name, strerror(errno));
             failed = 1;
         }
-        if (!failed && commit(name, fd) != 0)
+        if (!failed && fsync(fd) != 0) {
+            msg("%s: write error: %s", name, strerror(errno));
             failed = 1;
-        else if (fd >= 0 && failed)
-            close(fd);
-        agree_or_exit(failed);
-        if (rename(tmp_path, name) != 0) {
-            msg("%s: %s", name, strerror(errno));
-            failed = 1;
-        } else {
-            tmp_live = 0;
         }
+        agree_or_exit(failed);
+        if (put_in_place(name, fd) != 0)
+            failed = 1;
+        close(fd);
         free(name);
         agree_or_exit(failed);
     } else if (o.outfile != NULL) {
         int fd = -1;
-        if (rank == 0 && (fd = open_temp(o.outfile)) < 0)
+        if (rank == 0 && (fd = open_temp(o.outfile, 0)) < 0)
             failed = 1;
         agree_or_exit(failed);
         char name[sizeof tmp_path];
@@ -850,20 +910,15 @@ int main(int argc, char **argv)
             msg("%s: write error: %s", o.outfile, strerror(errno));
             failed = 1;
         }
+        test_pause("write");
         if (fd >= 0 && rank != 0 && close(fd) != 0 && !failed) {
             msg("%s: write error: %s", o.outfile, strerror(errno));
             failed = 1;
         }
         agree_or_exit(failed);
         if (rank == 0) {
-            if (commit(o.outfile, fd) != 0)
+            if (commit(o.outfile, fd) != 0 || put_in_place(o.outfile, -1) != 0)
                 failed = 1;
-            else if (rename(tmp_path, o.outfile) != 0) {
-                msg("%s: %s", o.outfile, strerror(errno));
-                failed = 1;
-            } else {
-                tmp_live = 0;
-            }
         }
         agree_or_exit(failed);
     } else {
