@@ -211,8 +211,9 @@ static int post(fshm *m, reqs *q, int send, void *p, uint64_t n, int peer,
 /* Send record i of in (with tags[i] when tags) to rank dest(i); out gets
    what this rank receives, by source rank, each source's records in their
    order (and otags their tags). Stable: the order within a source is
-   kept. */
-static int route(fshm *m, const fshm_recs *in, const uint32_t *tags,
+   kept. An owned in is consumed: its arrays are freed once packed, so the
+   input, the send buffer and the receive buffer never coexist. */
+static int route(fshm *m, fshm_recs *in, const uint32_t *tags,
                  dest_fn dest, void *dctx, fshm_recs *out, uint32_t **otags,
                  uint64_t *sent_recs, uint64_t *sent_bytes)
 {
@@ -267,6 +268,13 @@ static int route(fshm *m, const fshm_recs *in, const uint32_t *tags,
             next[2 * d]++;
             next[2 * d + 1] += l;
             at += l;
+        }
+        if (in->owned) {
+            free(in->data);
+            free(in->len);
+            in->data = NULL;
+            in->len = NULL;
+            in->owned = 0;
         }
     }
     if ((rc = fshm_agree(m, rc)) != FSH_OK)
@@ -368,7 +376,7 @@ static int bucket_dest(void *ctx, size_t i, uint32_t b)
     return (int)((((uint64_t)b + 1) * d->P + d->B - 1) / d->B - 1);
 }
 
-int fshm_buckets(fshm *m, const fshm_recs *in, const uint32_t *ids,
+int fshm_buckets(fshm *m, fshm_recs *in, const uint32_t *ids,
                  unsigned bits, uint64_t first, int bad, fshm_group_fn fn,
                  void *fctx, unsigned threads, fshm_recs *out,
                  fsh_mpi_info *info)
@@ -464,7 +472,7 @@ static int gather_firsts(fshm *m, uint64_t v, uint64_t **out)
     return FSH_OK;
 }
 
-int fshm_rebalance(fshm *m, const fshm_recs *in, uint64_t target,
+int fshm_rebalance(fshm *m, fshm_recs *in, uint64_t target,
                    fshm_recs *out, fsh_mpi_info *info)
 {
     uint64_t *tf = NULL, *sf = NULL;
@@ -507,7 +515,7 @@ static int os_rng(fsh_rng **g)
 }
 
 /* N <= FSH_RECORDS_SMALL: the output position of each record. */
-static int small_path(fshm *m, fsh_rng *rng, const fshm_recs *in,
+static int small_path(fshm *m, fsh_rng *rng, fshm_recs *in,
                       uint64_t first, uint64_t N, fshm_recs *out,
                       fsh_mpi_info *info)
 {
@@ -599,7 +607,7 @@ static int copy_recs(const fshm_recs *in, fshm_recs *out)
     return FSH_OK;
 }
 
-int fshm_shuffle(fshm *m, fsh_rng *rng, const fshm_recs *in, uint64_t first,
+int fshm_shuffle(fshm *m, fsh_rng *rng, fshm_recs *in, uint64_t first,
                  uint64_t N, unsigned threads, int rebalance, fshm_recs *out,
                  fsh_mpi_info *info)
 {

@@ -30,7 +30,8 @@ typedef struct fshm_recs {
     size_t size;
     uint64_t *len;
     uint64_t bytes;
-    int owned; /* data and len are ours to free */
+    int owned; /* data and len are ours to free; the exchange frees
+                  them as soon as they are packed (consumed) */
 } fshm_recs;
 
 /* Permute r (in place) given the bucket ids of its records, all in
@@ -57,7 +58,7 @@ FSHM_HIDDEN int fshm_apply(fshm_recs *r, const uint64_t *idx);
    input order and fn permutes them; out gets them. bad = 1 routes record
    to rank (first + i) mod P instead, with every bucket (the known-bad
    variant the tests must catch). */
-FSHM_HIDDEN int fshm_buckets(fshm *m, const fshm_recs *in,
+FSHM_HIDDEN int fshm_buckets(fshm *m, fshm_recs *in,
                              const uint32_t *ids, unsigned bits,
                              uint64_t first, int bad, fshm_group_fn fn,
                              void *fctx, unsigned threads, fshm_recs *out,
@@ -67,13 +68,13 @@ FSHM_HIDDEN int fshm_key_group(void *key, fshm_recs *r, const uint32_t *ids,
                                uint32_t lo, uint32_t nb, unsigned threads);
 /* Move records so that rank r holds target records (its part of the
    sequence in rank order), order unchanged. */
-FSHM_HIDDEN int fshm_rebalance(fshm *m, const fshm_recs *in, uint64_t target,
+FSHM_HIDDEN int fshm_rebalance(fshm *m, fshm_recs *in, uint64_t target,
                                fshm_recs *out, fsh_mpi_info *info);
 /* The whole permutation of the N records (this rank: in, global index
    first..): rng as fsh_mpi_shuffle (rng_null: NULL on every rank). out gets
    this rank's stretch: when rebalance, in->n records; else the stretch of
    the buckets it owns (N > FSH_RECORDS_SMALL) or in->n records. */
-FSHM_HIDDEN int fshm_shuffle(fshm *m, fsh_rng *rng, const fshm_recs *in,
+FSHM_HIDDEN int fshm_shuffle(fshm *m, fsh_rng *rng, fshm_recs *in,
                              uint64_t first, uint64_t N, unsigned threads,
                              int rebalance, fshm_recs *out,
                              fsh_mpi_info *info);

@@ -803,8 +803,12 @@ int main(int argc, char **argv)
         finish(1);
     free(hc);
     free(hd);
-    fshm_recs body = {in.data + hbytes, in.n - hl, 0, in.len + hl,
-                      in.bytes - hbytes, 0};
+    /* The body, owned, so the exchange frees it once packed. */
+    memmove(in.data, in.data + hbytes, (size_t)(in.bytes - hbytes));
+    memmove(in.len, in.len + hl, (in.n - hl) * sizeof *in.len);
+    fshm_recs body = {in.data, in.n - hl, 0, in.len, in.bytes - hbytes, 1};
+    uint64_t inbytes = in.bytes;
+    in.owned = 0;
     uint64_t bfirst = first + hl - H, Nb = N - H;
     if (first + hl < H)
         bfirst = 0; /* no body records here */
@@ -812,7 +816,7 @@ int main(int argc, char **argv)
     /* --memory: input, a send copy, a receive copy and the group copy, plus
        per-record lengths, tags and indices. */
     if (o.memory) {
-        uint64_t need = 4 * in.bytes + 48 * (uint64_t)in.n;
+        uint64_t need = 3 * inbytes + 48 * (uint64_t)n;
         if (need > o.memory)
             msg("needs about %llu bytes, more than --memory=%llu; "
                 "fairshuf-mpi has no external mode: use more ranks or "
@@ -833,11 +837,11 @@ int main(int argc, char **argv)
     int rc = fshm_shuffle(&M, rng, &body, bfirst, Nb, o.threads, 0, &out,
                           &info);
     fsh_rng_free(rng);
+    fshm_recs_free(&body);
     if (rc != FSH_OK) {
         msg("%s", fsh_mpi_strerror(rc));
         finish(1);
     }
-    fshm_recs_free(&in);
     if (report)
         print_peak("shuffled", t0, &info, n);
 
