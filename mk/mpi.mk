@@ -23,6 +23,7 @@ HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 ifeq ($(HAVE_MPICC),1)
 mpi: $(MPI_LIBA) $(MPI_LIBSO) $(MPI_BIN) $(MPI_TEST_BIN)
 CHECK_DEPS += mpi
+BENCH_TARGETS += mpi-bench
 else
 mpi:
 	@echo "make mpi: $(MPICC) not found; install Open MPI (Debian: apt-get install libopenmpi-dev openmpi-bin)" >&2

@@ -483,6 +483,34 @@ static void run_chi(void)
         CHECK(!chi(1, 1, 0, 3000)); /* modulo routing: caught */
 }
 
+/* "stats N": not a test: fsh_mpi_shuffle of N 8-byte records split
+   evenly, and how many records the exchange and the rebalancing sent
+   (docs/PERFORMANCE.md). */
+static void run_stats(uint64_t N)
+{
+    size_t n = split(0, N, rank);
+    uint64_t *a = malloc(n * 8 + 8);
+    for (size_t i = 0; i < n; i++)
+        a[i] = i;
+    fsh_rng *g = seeded("stats");
+    fsh_mpi_info info;
+    double t = MPI_Wtime();
+    CHECK(fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, n, 8, 1, &info) == FSH_OK);
+    t = MPI_Wtime() - t;
+    uint64_t v[4] = {info.sent_records, info.sent_bytes,
+                     info.rebalance_records, info.rebalance_bytes};
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        fprintf(stderr,
+                "stats: N=%llu P=%d: exchange sent %llu records (%.4f of N, "
+                "%llu bytes), rebalancing %llu records (%.6f of N), %.3f s\n",
+                (unsigned long long)N, np, (unsigned long long)v[0],
+                (double)v[0] / (double)N, (unsigned long long)v[1],
+                (unsigned long long)v[2], (double)v[2] / (double)N, t);
+    fsh_rng_free(g);
+    free(a);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -497,6 +525,8 @@ int main(int argc, char **argv)
         run_enum();
     else if (strcmp(what, "chi") == 0)
         run_chi();
+    else if (strcmp(what, "stats") == 0 && argc > 2)
+        run_stats(strtoull(argv[2], NULL, 10));
     else
         CHECK(0);
     unsigned long t[2] = {passed, failed};
