@@ -215,7 +215,7 @@ static int post(fshm *m, reqs *q, int send, void *p, uint64_t n, int peer,
    input, the send buffer and the receive buffer never coexist. */
 static int route(fshm *m, fshm_recs *in, const uint32_t *tags,
                  dest_fn dest, void *dctx, fshm_recs *out, uint32_t **otags,
-                 uint64_t *sent_recs, uint64_t *sent_bytes)
+                 uint64_t *sent_recs, uint64_t *sent_bytes, uint64_t *from)
 {
     int P = m->np, var = in->size == 0, rc = FSH_OK;
     size_t np = (size_t)P;
@@ -289,6 +289,8 @@ static int route(fshm *m, fshm_recs *in, const uint32_t *tags,
         for (size_t s = 0; s < np; s++) {
             roff[2 * s] = r;
             roff[2 * s + 1] = b;
+            if (from)
+                from[s] = cnt[2 * np + 2 * s];
             r += cnt[2 * np + 2 * s];
             b += cnt[2 * np + 2 * s + 1];
         }
@@ -376,6 +378,11 @@ static int bucket_dest(void *ctx, size_t i, uint32_t b)
     return (int)((((uint64_t)b + 1) * d->P + d->B - 1) / d->B - 1);
 }
 
+static int bucket_dest_ext(void *ctx, size_t i, uint32_t b)
+{
+    return bucket_dest(ctx, i, b);
+}
+
 int fshm_buckets(fshm *m, fshm_recs *in, const uint32_t *ids,
                  unsigned bits, uint64_t first, int bad, fshm_group_fn fn,
                  void *fctx, unsigned threads, fshm_recs *out,
@@ -384,7 +391,7 @@ int fshm_buckets(fshm *m, fshm_recs *in, const uint32_t *ids,
     bdest d = {(uint64_t)1 << bits, (uint64_t)m->np, first, bad};
     uint32_t *rtag = NULL;
     uint64_t sr = 0, sb = 0;
-    int rc = route(m, in, ids, bucket_dest, &d, out, &rtag, &sr, &sb);
+    int rc = route(m, in, ids, bucket_dest, &d, out, &rtag, &sr, &sb, NULL);
     if (rc != FSH_OK)
         return rc;
     if (info) {
@@ -488,7 +495,7 @@ int fshm_rebalance(fshm *m, fshm_recs *in, uint64_t target,
     } else {
         pdest d = {tf, sf[m->rank], m->np};
         uint64_t sr = 0, sb = 0;
-        rc = route(m, in, NULL, pos_dest, &d, out, NULL, &sr, &sb);
+        rc = route(m, in, NULL, pos_dest, &d, out, NULL, &sr, &sb, NULL);
         if (rc == FSH_OK && info) {
             info->rebalance_records = sr;
             info->rebalance_bytes = sb;
@@ -559,7 +566,7 @@ static int small_path(fshm *m, fsh_rng *rng, fshm_recs *in,
         fshm_recs got;
         uint32_t *gpos = NULL;
         uint64_t sr = 0, sb = 0;
-        rc = route(m, in, pos, pos_dest, &d, &got, &gpos, &sr, &sb);
+        rc = route(m, in, pos, pos_dest, &d, &got, &gpos, &sr, &sb, NULL);
         if (rc != FSH_OK)
             goto out;
         if (info) {
@@ -607,6 +614,57 @@ static int copy_recs(const fshm_recs *in, fshm_recs *out)
     return FSH_OK;
 }
 
+int fshm_draw_key(fshm *m, fsh_rng *rng, uint8_t key[32])
+{
+    int rc = FSH_OK;
+    if (rng != NULL) {
+        rc = fsh_rng_bytes(rng, key, 32);
+        if ((rc = fshm_agree(m, rc)) != FSH_OK)
+            return rc;
+        int st;
+        fshm_same(m, fshm_digest(key, 32, 0xcbf29ce484222325ULL), &st);
+        return fshm_agree(m, st);
+    }
+    if (m->rank == 0) {
+        fsh_rng *g = NULL;
+        rc = os_rng(&g);
+        if (rc == FSH_OK)
+            rc = fsh_rng_bytes(g, key, 32);
+        fsh_rng_free(g);
+    }
+    if ((rc = fshm_agree(m, rc)) != FSH_OK)
+        return rc;
+    if (MPI_Bcast(key, 32, MPI_BYTE, 0, m->comm) != MPI_SUCCESS)
+        return FSH_MPI_ECOMM;
+    return FSH_OK;
+}
+
+static int bucket_dest_ext(void *ctx, size_t i, uint32_t b);
+
+int fshm_route_buckets(fshm *m, fshm_recs *in, const uint32_t *ids,
+                       unsigned bits, fshm_recs *out, uint32_t **otags,
+                       uint64_t *from, fsh_mpi_info *info)
+{
+    bdest d = {(uint64_t)1 << bits, (uint64_t)m->np, 0, 0};
+    uint64_t sr = 0, sb = 0;
+    int rc = route(m, in, ids, bucket_dest_ext, &d, out, otags, &sr, &sb,
+                   from);
+    if (rc == FSH_OK && info) {
+        info->sent_records += sr;
+        info->sent_bytes += sb;
+    }
+    return rc;
+}
+
+void fshm_bucket_range(const fshm *m, unsigned bits, uint32_t *lo,
+                       uint32_t *nb)
+{
+    uint64_t B = (uint64_t)1 << bits, P = (uint64_t)m->np,
+             r = (uint64_t)m->rank;
+    *lo = (uint32_t)(r * B / P);
+    *nb = (uint32_t)((r + 1) * B / P) - *lo;
+}
+
 int fshm_shuffle(fshm *m, fsh_rng *rng, fshm_recs *in, uint64_t first,
                  uint64_t N, unsigned threads, int rebalance, fshm_recs *out,
                  fsh_mpi_info *info)
@@ -621,28 +679,8 @@ int fshm_shuffle(fshm *m, fsh_rng *rng, fshm_recs *in, uint64_t first,
     if (N <= FSH_RECORDS_SMALL)
         return small_path(m, rng, in, first, N, out, info);
     uint8_t key[32];
-    rc = FSH_OK;
-    if (rng != NULL) {
-        rc = fsh_rng_bytes(rng, key, sizeof key);
-        if ((rc = fshm_agree(m, rc)) != FSH_OK)
-            return rc;
-        int st;
-        fshm_same(m, fshm_digest(key, sizeof key, 0xcbf29ce484222325ULL), &st);
-        if ((rc = fshm_agree(m, st)) != FSH_OK)
-            return rc;
-    } else {
-        if (m->rank == 0) {
-            fsh_rng *g = NULL;
-            rc = os_rng(&g);
-            if (rc == FSH_OK)
-                rc = fsh_rng_bytes(g, key, sizeof key);
-            fsh_rng_free(g);
-        }
-        if ((rc = fshm_agree(m, rc)) != FSH_OK)
-            return rc;
-        if (MPI_Bcast(key, sizeof key, MPI_BYTE, 0, m->comm) != MPI_SUCCESS)
-            return FSH_MPI_ECOMM;
-    }
+    if ((rc = fshm_draw_key(m, rng, key)) != FSH_OK)
+        return rc;
     unsigned bits = fsh_records_bits(N);
     if (info)
         info->bits = bits;

@@ -665,24 +665,6 @@ static int commit(const char *path, int fd)
     return 0;
 }
 
-/* ------------------------------------------------------------------------ */
-
-static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
-                       uint64_t n)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    fprintf(stderr,
-            "%s: rank %d: %s: %llu records in, %llu sent (%llu bytes), "
-            "peak RSS %ld KiB, %.3f s\n",
-            prog, rank, what, (unsigned long long)n,
-            (unsigned long long)info->sent_records,
-            (unsigned long long)info->sent_bytes, ru.ru_maxrss,
-            (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0);
-}
-
 /* Test hook (tests/mpi/test_mpi.sh kills a rank mid-run): with
    FSH_MPI_TEST_PIDS=DIR, each rank writes its pid to DIR/RANK at point
    where (FSH_MPI_TEST_PAUSE_AT: "read", the default, after reading; or
@@ -701,6 +683,192 @@ static void test_pause(const char *where)
         fclose(pfh);
     }
     sleep(3);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Where the output goes: every rank writes its part, in output order, with
+   sink_write; sink_open and sink_close are collective.                    */
+
+typedef struct sink {
+    int mode; /* 0 standard output (rank 0 writes all), 1 -o, 2 shards */
+    int fd;
+    uint64_t off;
+    char *name;
+    int failed;
+    unsigned char *buf; /* rank 0, standard output: receive buffer */
+} sink;
+
+static void sink_fail(sink *k, const char *name)
+{
+    if (!k->failed)
+        msg("%s%swrite error: %s", name ? name : "", name ? ": " : "",
+            strerror(errno));
+    k->failed = 1;
+}
+
+/* obytes: this rank's output bytes (for -o's offsets). */
+static void sink_open(sink *k, const opts *o, uint64_t obytes,
+                      const char *hdr, uint64_t hlen)
+{
+    memset(k, 0, sizeof *k);
+    k->fd = -1;
+    int failed = 0;
+    if (o->prefix != NULL) {
+        k->mode = 2;
+        int w = snprintf(NULL, 0, "%d", np - 1);
+        size_t l = strlen(o->prefix) + (size_t)w + 1;
+        k->name = malloc(l);
+        if (k->name == NULL) {
+            msg("memory exhausted");
+            failed = 1;
+        } else {
+            snprintf(k->name, l, "%s%0*d", o->prefix, w, rank);
+            if ((k->fd = open_temp(k->name, 1)) < 0)
+                failed = 1;
+        }
+        test_pause("write");
+        if (!failed && write_all(k->fd, hdr, hlen, 0, 0) != 0) {
+            sink_fail(k, k->name);
+            failed = 1;
+        }
+        agree_or_exit(failed);
+    } else if (o->outfile != NULL) {
+        k->mode = 1;
+        k->name = strdup(o->outfile);
+        if (rank == 0 && (k->fd = open_temp(o->outfile, 0)) < 0)
+            failed = 1;
+        agree_or_exit(failed || k->name == NULL);
+        char name[sizeof tmp_path];
+        memcpy(name, tmp_path, sizeof name);
+        if (MPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (rank != 0 && (k->fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
+            msg("%s: %s", o->outfile, strerror(errno));
+            failed = 1;
+        }
+        uint64_t boff = 0;
+        if (MPI_Exscan(&obytes, &boff, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        k->off = hlen + (rank == 0 ? 0 : boff);
+        if (!failed && rank == 0 && write_all(k->fd, hdr, hlen, 0, 1) != 0) {
+            sink_fail(k, o->outfile);
+            failed = 1;
+        }
+        test_pause("write");
+        agree_or_exit(failed);
+    } else {
+        k->mode = 0;
+        k->fd = STDOUT_FILENO;
+        if (rank == 0) {
+            k->buf = malloc(M.chunk);
+            if (k->buf == NULL) {
+                msg("memory exhausted");
+                failed = 1;
+            } else if (write_all(STDOUT_FILENO, hdr, hlen, 0, 0) != 0) {
+                sink_fail(k, NULL);
+            }
+        }
+        agree_or_exit(failed);
+    }
+}
+
+static void sink_write(sink *k, const void *p, uint64_t n)
+{
+    if (n == 0)
+        return;
+    if (k->mode == 0 && rank != 0) {
+        const unsigned char *b = p;
+        if (MPI_Send(&n, 1, MPI_UINT64_T, 0, 7, M.comm) != MPI_SUCCESS)
+            finish(1);
+        for (uint64_t at = 0; at < n;) {
+            size_t c = n - at < M.chunk ? (size_t)(n - at) : M.chunk;
+            if (MPI_Send(b + at, (int)c, MPI_BYTE, 0, 8, M.comm) != MPI_SUCCESS)
+                finish(1);
+            at += c;
+        }
+        return;
+    }
+    if (k->failed)
+        return;
+    if (write_all(k->fd, p, n, k->off, k->mode == 1) != 0)
+        sink_fail(k, k->mode == 0 ? NULL : k->name);
+    k->off += n;
+}
+
+static void sink_close(sink *k, const opts *o)
+{
+    (void)o;
+    int failed = k->failed;
+    if (k->mode == 0) {
+        if (rank == 0) {
+            for (int q = 1; q < np; q++) {
+                for (;;) {
+                    uint64_t sz;
+                    if (MPI_Recv(&sz, 1, MPI_UINT64_T, q, 7, M.comm,
+                                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                        finish(1);
+                    if (sz == 0)
+                        break;
+                    while (sz > 0) {
+                        size_t c = sz < M.chunk ? (size_t)sz : M.chunk;
+                        if (MPI_Recv(k->buf, (int)c, MPI_BYTE, q, 8, M.comm,
+                                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                            finish(1);
+                        sink_write(k, k->buf, c);
+                        sz -= c;
+                    }
+                }
+            }
+            failed = k->failed;
+        } else {
+            uint64_t z = 0;
+            if (MPI_Send(&z, 1, MPI_UINT64_T, 0, 7, M.comm) != MPI_SUCCESS)
+                finish(1);
+        }
+        agree_or_exit(failed);
+    } else if (k->mode == 1) {
+        if (rank != 0 && k->fd >= 0 && close(k->fd) != 0 && !failed) {
+            sink_fail(k, k->name);
+            failed = 1;
+        }
+        agree_or_exit(failed);
+        if (rank == 0 &&
+            (commit(k->name, k->fd) != 0 || put_in_place(k->name, -1) != 0))
+            failed = 1;
+        agree_or_exit(failed);
+    } else {
+        if (!failed && fsync(k->fd) != 0) {
+            sink_fail(k, k->name);
+            failed = 1;
+        }
+        agree_or_exit(failed);
+        if (put_in_place(k->name, k->fd) != 0)
+            failed = 1;
+        close(k->fd);
+        agree_or_exit(failed);
+    }
+    free(k->name);
+    free(k->buf);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
+                       uint64_t n)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fprintf(stderr,
+            "%s: rank %d: %s: %llu records in, %llu sent (%llu bytes), "
+            "peak RSS %ld KiB, %.3f s\n",
+            prog, rank, what, (unsigned long long)n,
+            (unsigned long long)info->sent_records,
+            (unsigned long long)info->sent_bytes, ru.ru_maxrss,
+            (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0);
 }
 
 int main(int argc, char **argv)
@@ -857,117 +1025,10 @@ int main(int argc, char **argv)
     for (uint64_t i = 0; i < keep; i++)
         obytes += out.len[i];
 
-    int failed = 0;
-    if (o.prefix != NULL) {
-        int w = snprintf(NULL, 0, "%d", np - 1);
-        size_t l = strlen(o.prefix) + (size_t)w + 1;
-        char *name = malloc(l);
-        int fd = -1;
-        if (name == NULL) {
-            msg("memory exhausted");
-            failed = 1;
-        } else {
-            snprintf(name, l, "%s%0*d", o.prefix, w, rank);
-            fd = open_temp(name, 1);
-            if (fd < 0)
-                failed = 1;
-        }
-        test_pause("write");
-        if (!failed && (write_all(fd, hdr, (uint64_t)htot, 0, 0) != 0 ||
-                        write_all(fd, out.data, obytes, 0, 0) != 0)) {
-            msg("%s: write error: %s", name, strerror(errno));
-            failed = 1;
-        }
-        if (!failed && fsync(fd) != 0) {
-            msg("%s: write error: %s", name, strerror(errno));
-            failed = 1;
-        }
-        agree_or_exit(failed);
-        if (put_in_place(name, fd) != 0)
-            failed = 1;
-        close(fd);
-        free(name);
-        agree_or_exit(failed);
-    } else if (o.outfile != NULL) {
-        int fd = -1;
-        if (rank == 0 && (fd = open_temp(o.outfile, 0)) < 0)
-            failed = 1;
-        agree_or_exit(failed);
-        char name[sizeof tmp_path];
-        memcpy(name, tmp_path, sizeof name);
-        if (MPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, M.comm) !=
-            MPI_SUCCESS)
-            finish(1);
-        if (rank != 0 && (fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
-            msg("%s: %s", o.outfile, strerror(errno));
-            failed = 1;
-        }
-        uint64_t boff = 0;
-        if (MPI_Exscan(&obytes, &boff, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
-            MPI_SUCCESS)
-            finish(1);
-        if (rank == 0)
-            boff = 0;
-        if (!failed &&
-            ((rank == 0 && write_all(fd, hdr, (uint64_t)htot, 0, 1) != 0) ||
-             write_all(fd, out.data, obytes, (uint64_t)htot + boff, 1) != 0)) {
-            msg("%s: write error: %s", o.outfile, strerror(errno));
-            failed = 1;
-        }
-        test_pause("write");
-        if (fd >= 0 && rank != 0 && close(fd) != 0 && !failed) {
-            msg("%s: write error: %s", o.outfile, strerror(errno));
-            failed = 1;
-        }
-        agree_or_exit(failed);
-        if (rank == 0) {
-            if (commit(o.outfile, fd) != 0 || put_in_place(o.outfile, -1) != 0)
-                failed = 1;
-        }
-        agree_or_exit(failed);
-    } else {
-        /* Standard output: rank 0 writes every rank's part in order. */
-        if (rank == 0) {
-            if (write_all(STDOUT_FILENO, hdr, (uint64_t)htot, 0, 0) != 0 ||
-                write_all(STDOUT_FILENO, out.data, obytes, 0, 0) != 0)
-                failed = 1;
-            unsigned char *buf = malloc(M.chunk);
-            if (buf == NULL)
-                failed = 1;
-            for (int q = 1; q < np; q++) {
-                uint64_t sz;
-                if (MPI_Recv(&sz, 1, MPI_UINT64_T, q, 7, M.comm,
-                             MPI_STATUS_IGNORE) != MPI_SUCCESS)
-                    finish(1);
-                while (sz > 0) {
-                    size_t c = sz < M.chunk ? (size_t)sz : M.chunk;
-                    if (MPI_Recv(buf ? buf : (unsigned char *)&sz, buf ? (int)c : 0,
-                                 MPI_BYTE, q, 8, M.comm,
-                                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
-                        finish(1);
-                    if (!failed && write_all(STDOUT_FILENO, buf, c, 0, 0) != 0)
-                        failed = 1;
-                    sz -= c;
-                }
-            }
-            free(buf);
-            if (failed)
-                msg("write error: %s", strerror(errno));
-        } else {
-            if (MPI_Send(&obytes, 1, MPI_UINT64_T, 0, 7, M.comm) !=
-                MPI_SUCCESS)
-                finish(1);
-            for (uint64_t at = 0; at < obytes;) {
-                size_t c = obytes - at < M.chunk ? (size_t)(obytes - at)
-                                                   : M.chunk;
-                if (MPI_Send(out.data + at, (int)c, MPI_BYTE, 0, 8, M.comm) !=
-                    MPI_SUCCESS)
-                    finish(1);
-                at += c;
-            }
-        }
-        agree_or_exit(failed);
-    }
+    sink k;
+    sink_open(&k, &o, obytes, hdr, (uint64_t)htot);
+    sink_write(&k, out.data, obytes);
+    sink_close(&k, &o);
     if (report)
         print_peak("done", t0, &info, n);
     fshm_recs_free(&out);

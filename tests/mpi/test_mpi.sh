@@ -59,7 +59,7 @@ lib() {
     [ $# -gt 0 ] && _x="-x $1"
     # shellcheck disable=SC2086
     if [ $# -gt 0 ]; then export "${1?}"; fi
-    tmo 120 $MPIRUN $_x -np "$_p" "$LIBT" "$_w" >"$T/lib.out" 2>"$T/lib.err"
+    tmo 120 $MPIRUN $_x -np "$_p" "$LIBT" "$_w" </dev/null >"$T/lib.out" 2>"$T/lib.err"
     _rc=$?
     [ $# -gt 0 ] && unset "${1%%=*}"
     if [ "$_rc" = 0 ] && grep -q "checks passed, 0 failed" "$T/lib.out"; then
@@ -94,7 +94,7 @@ cat a b c >abc
 cat d/part-0 d/part-1 >dd
 seq 1 1200000 >big
 printf '%s\0' one two three four five six seven >z
-mpi() { tmo 120 $MPIRUN -np "$@"; }
+mpi() { tmo 120 $MPIRUN -np "$@" </dev/null; }
 
 # same P REF ARGS...: fairshuf-mpi's standard output equals file REF.
 same() {
@@ -168,7 +168,7 @@ notreg() {
 check "output onto a directory refused" notreg
 mismatch() {
     tmo 120 $MPIRUN -np 1 "$MPIBIN" --seed=1 a : -np 1 "$MPIBIN" --seed=2 a \
-        >"$T/m.out" 2>"$T/m.err"
+        </dev/null >"$T/m.out" 2>"$T/m.err"
     [ $? -ne 0 ] && grep -q "different arguments" "$T/m.err" && [ ! -s "$T/m.out" ]
 }
 check "different arguments on two ranks: detected" mismatch
@@ -186,7 +186,7 @@ kill_rank() {
     (
         FSH_MPI_TEST_PIDS=$PWD/pids FSH_MPI_TEST_PAUSE_AT=$1 \
             tmo 60 $MPIRUN -x FSH_MPI_TEST_PIDS -x FSH_MPI_TEST_PAUSE_AT \
-            -np 3 "$MPIBIN" --seed=k -o victim big >"$T/k.out" 2>"$T/k.err"
+            -np 3 "$MPIBIN" --seed=k -o victim big </dev/null >"$T/k.out" 2>"$T/k.err"
         echo $? >"$T/k.rc"
     ) &
     _i=0
