@@ -95,7 +95,7 @@ static void agree_or_exit(int failed)
 
 typedef struct opts {
     char delim;
-    const char *seed, *outfile, *prefix;
+    const char *seed, *outfile, *prefix, *tmpdir;
     uint64_t head, header, memory;
     int head_set;
     unsigned threads;
@@ -157,7 +157,10 @@ static void usage(FILE *f)
             "      --output-prefix=PFX  one shard per rank: PFX0, PFX1, ...\n"
             "      --header=N           the first N lines of the input first, as is\n"
             "      --seed=STRING        reproducible output\n"
-            "      --memory=SIZE        fail if a rank needs more (bKMGT)\n"
+            "      --memory=SIZE        memory per rank (bKMGT); beyond it,\n"
+            "                           external mode through temporary files\n"
+            "  -T, --temporary-directory=DIR  for external mode (default $TMPDIR\n"
+            "                           or /tmp)\n"
             "      --threads=N          threads per rank (1 to 16)\n"
             "  -z, --zero-terminated    line delimiter is NUL, not newline\n"
             "      --help               display this help and exit\n"
@@ -178,16 +181,19 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
         {"output-prefix", required_argument, NULL, O_PREFIX},
         {"memory", required_argument, NULL, O_MEMORY},
         {"threads", required_argument, NULL, O_THREADS},
+        {"temporary-directory", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, O_HELP},
         {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->delim = '\n';
     o->threads = 0;
+    const char *td = getenv("TMPDIR");
+    o->tmpdir = td != NULL && *td != '\0' ? td : "/tmp";
     opterr = 0;
     int c;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, "n:o:z", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:o:zT:", lo, NULL)) != -1) {
         switch (c) {
         case 'n':
             if (parse_u64(optarg, &v) != 0) {
@@ -199,6 +205,7 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
             break;
         case 'o': o->outfile = optarg; break;
         case 'z': o->delim = '\0'; break;
+        case 'T': o->tmpdir = optarg; break;
         case O_SEED: o->seed = optarg; break;
         case O_HEADER:
             if (parse_u64(optarg, &o->header) != 0) {
@@ -407,9 +414,11 @@ typedef struct piece {
     int add_delim;
 } piece;
 
-/* This rank's records: those starting in its byte range of the
-   concatenation. Returns 0, or -1 after a message. */
-static int read_mine(const files *f, char delim, fshm_recs *r)
+/* This rank's pieces of files: the records that start in its byte range
+   of the concatenation. *bytes: their size plus one per piece (a missing
+   final delimiter). Returns 0, or -1 after a message. */
+static int plan_pieces(const files *f, char delim, piece **out, size_t *nout,
+                       uint64_t *bytes_out)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < f->n; i++)
@@ -424,8 +433,6 @@ static int read_mine(const files *f, char delim, fshm_recs *r)
     piece *pc = calloc(f->n + 1, sizeof *pc);
     size_t npc = 0;
     uint64_t bytes = 0, base = 0;
-    memset(r, 0, sizeof *r);
-    r->owned = 1;
     if (pc == NULL) {
         msg("memory exhausted");
         return -1;
@@ -479,6 +486,22 @@ static int read_mine(const files *f, char delim, fshm_recs *r)
         bytes += e - s + 1;
         npc++;
     }
+    *out = pc;
+    *nout = npc;
+    *bytes_out = bytes;
+    return 0;
+}
+
+/* This rank's records, all in memory. Returns 0, or -1 after a message. */
+static int read_mine(const files *f, char delim, fshm_recs *r)
+{
+    piece *pc;
+    size_t npc;
+    uint64_t bytes;
+    memset(r, 0, sizeof *r);
+    r->owned = 1;
+    if (plan_pieces(f, delim, &pc, &npc, &bytes) != 0)
+        return -1;
     r->data = malloc(bytes ? (size_t)bytes : 1);
     if (r->data == NULL) {
         msg("memory exhausted (%llu bytes of input)", (unsigned long long)bytes);
@@ -871,6 +894,451 @@ static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
             (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* External mode: a rank's share exceeds --memory (and there are more than
+ * FSH_RECORDS_SMALL lines). The ranks read their records in chunks of at
+ * most --memory / 4 bytes, one bucket exchange per chunk (every rank takes
+ * part in every round, with an empty chunk when done); each receiver
+ * appends what it gets, tagged (bucket id, source rank), to the unnamed
+ * temporary file of the group of buckets the id falls in. Then each group
+ * is loaded, put back in global input order (a stable sort by source rank:
+ * all of a source's records precede the next source's, and rounds keep
+ * each source's order), shuffled with fsh_records_shuffle_group and
+ * written. Same output as in memory.                                     */
+
+typedef struct chunker {
+    const files *f;
+    piece *pc;
+    size_t npc, k;
+    uint64_t off;
+    char delim;
+    size_t max;
+} chunker;
+
+static int set_lens(fshm_recs *r, char delim)
+{
+    size_t n = 0, cap = 1024;
+    r->len = malloc(cap * sizeof *r->len);
+    const unsigned char *p = r->data, *end = r->data + r->bytes;
+    while (r->len != NULL && p < end) {
+        const unsigned char *q = memchr(p, delim, (size_t)(end - p));
+        if (n == cap) {
+            uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
+            if (t == NULL) {
+                free(r->len);
+                r->len = NULL;
+                break;
+            }
+            r->len = t;
+            cap *= 2;
+        }
+        r->len[n++] = (uint64_t)(q - p) + 1;
+        p = q + 1;
+    }
+    r->n = n;
+    return r->len == NULL ? -1 : 0;
+}
+
+/* The next chunk of whole records (at most c->max bytes, unless one record
+   is longer). 1 with records, 0 at the end, -1 after a message. */
+static int chunk_next(chunker *c, fshm_recs *r)
+{
+    memset(r, 0, sizeof *r);
+    r->owned = 1;
+    while (c->k < c->npc && c->off >= c->pc[c->k].hi) {
+        c->k++;
+        if (c->k < c->npc)
+            c->off = c->pc[c->k].lo;
+    }
+    if (c->k >= c->npc)
+        return 0;
+    const piece *p = &c->pc[c->k];
+    const char *name = c->f->name[p->file];
+    int fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        msg("%s: %s", name, strerror(errno));
+        return -1;
+    }
+    uint64_t want = p->hi - c->off;
+    size_t have = 0, cap = want < c->max ? (size_t)want : c->max, use = 0;
+    unsigned char *buf = NULL;
+    for (;;) {
+        unsigned char *nb = realloc(buf, cap + 1);
+        if (nb == NULL) {
+            msg("memory exhausted");
+            goto fail;
+        }
+        buf = nb;
+        while (have < cap) {
+            ssize_t got = pread(fd, buf + have, cap - have,
+                                (off_t)(c->off + have));
+            if (got <= 0) {
+                msg("%s: %s", name,
+                    got < 0 ? strerror(errno) : "file shrank as we read it");
+                goto fail;
+            }
+            have += (size_t)got;
+        }
+        if (c->off + cap >= p->hi) {
+            use = cap;
+            break;
+        }
+        const unsigned char *q = memrchr(buf, c->delim, cap);
+        if (q != NULL) {
+            use = (size_t)(q - buf) + 1;
+            break;
+        }
+        /* One record longer than the chunk: read on. */
+        cap = want - cap < cap ? (size_t)want : 2 * cap;
+    }
+    close(fd);
+    c->off += use;
+    if (c->off == p->hi && p->add_delim && buf[use - 1] != c->delim)
+        buf[use++] = (unsigned char)c->delim;
+    r->data = buf;
+    r->bytes = use;
+    if (set_lens(r, c->delim) != 0) {
+        msg("memory exhausted");
+        return -1;
+    }
+    return 1;
+fail:
+    close(fd);
+    free(buf);
+    return -1;
+}
+
+/* An unnamed temporary in dir (or a named one, unlinked at once). */
+static FILE *ext_temp(const char *dir)
+{
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd < 0) {
+        char name[4096];
+        snprintf(name, sizeof name, "%s/.fairshuf-mpi.XXXXXX", dir);
+        fd = mkstemp(name);
+        if (fd >= 0)
+            unlink(name);
+    }
+    if (fd < 0) {
+        msg("%s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "w+");
+    if (fp == NULL) {
+        msg("%s: %s", dir, strerror(errno));
+        close(fd);
+    }
+    return fp;
+}
+
+typedef struct xgroups {
+    FILE **fp;
+    uint32_t G, lo, nb;
+    uint8_t key[32];
+    unsigned threads;
+    const char *dir;
+} xgroups;
+
+typedef struct xtag {
+    uint32_t bucket, src;
+    uint64_t len;
+} xtag;
+
+/* Group g's records, in global input order, shuffled: the group's stretch
+   of the output. */
+static int ext_load(xgroups *x, uint32_t g, fshm_recs *r)
+{
+    memset(r, 0, sizeof *r);
+    r->owned = 1;
+    FILE *fp = x->fp[g];
+    if (fflush(fp) != 0 || fseeko(fp, 0, SEEK_END) != 0) {
+        msg("%s: temporary file: %s", x->dir, strerror(errno));
+        return -1;
+    }
+    off_t sz = ftello(fp);
+    rewind(fp);
+    unsigned char *raw = malloc(sz > 0 ? (size_t)sz : 1);
+    if (raw == NULL || (sz > 0 && fread(raw, 1, (size_t)sz, fp) != (size_t)sz)) {
+        msg("%s: temporary file: %s", x->dir,
+            raw == NULL ? "memory exhausted" : strerror(errno));
+        free(raw);
+        return -1;
+    }
+    size_t n = 0;
+    for (off_t at = 0; at < sz; n++) {
+        xtag t;
+        memcpy(&t, raw + at, sizeof t);
+        at += (off_t)(sizeof t + t.len);
+    }
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    uint32_t *src = malloc((n ? n : 1) * sizeof *src);
+    uint64_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    size_t *cnt = calloc((size_t)np + 1, sizeof *cnt);
+    r->len = malloc((n ? n : 1) * sizeof *r->len);
+    r->data = malloc(sz > 0 ? (size_t)sz : 1);
+    int rc = -1;
+    if (!ids || !src || !idx || !cnt || !r->len || !r->data) {
+        msg("memory exhausted");
+        goto out;
+    }
+    uint64_t b = 0;
+    off_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        xtag t;
+        memcpy(&t, raw + at, sizeof t);
+        at += (off_t)sizeof t;
+        memcpy(r->data + b, raw + at, (size_t)t.len);
+        at += (off_t)t.len;
+        b += t.len;
+        r->len[i] = t.len;
+        ids[i] = t.bucket;
+        src[i] = t.src;
+        cnt[t.src + 1]++;
+    }
+    free(raw);
+    raw = NULL;
+    r->n = n;
+    r->bytes = b;
+    /* Stable by source rank: global input order within each bucket. */
+    for (int q = 0; q < np; q++)
+        cnt[q + 1] += cnt[q];
+    for (size_t i = 0; i < n; i++)
+        idx[cnt[src[i]]++] = i;
+    for (size_t i = 0; i < n; i++)
+        src[i] = ids[idx[i]];
+    if (fshm_apply(r, idx) != FSH_OK) {
+        msg("memory exhausted");
+        goto out;
+    }
+    uint32_t glo = x->lo + (uint32_t)(((uint64_t)g * x->nb + x->G - 1) / x->G);
+    uint32_t ghi = x->lo + (uint32_t)(((uint64_t)(g + 1) * x->nb + x->G - 1) / x->G);
+    if (n > 0 && fshm_key_group(x->key, r, src, glo, ghi - glo, x->threads) !=
+                     FSH_OK) {
+        msg("memory exhausted");
+        goto out;
+    }
+    rc = 0;
+out:
+    free(raw);
+    free(ids);
+    free(src);
+    free(idx);
+    free(cnt);
+    return rc;
+}
+
+static _Noreturn void run_external(const opts *o, const files *f,
+                                   fsh_rng *rng, const char *report, double t0)
+{
+    piece *pc;
+    size_t npc;
+    uint64_t pbytes;
+    agree_or_exit(plan_pieces(f, o->delim, &pc, &npc, &pbytes) != 0);
+    size_t cmax = (size_t)(o->memory / 4 > 4096 ? o->memory / 4 : 4096);
+    chunker c = {f, pc, npc, 0, npc ? pc[0].lo : 0, o->delim, cmax};
+    /* Count pass. */
+    uint64_t n = 0;
+    fshm_recs r;
+    int st;
+    while ((st = chunk_next(&c, &r)) == 1) {
+        n += r.n;
+        fshm_recs_free(&r);
+    }
+    agree_or_exit(st < 0);
+    uint64_t first = 0, N = 0;
+    if (MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+            MPI_SUCCESS ||
+        MPI_Allreduce(&n, &N, 1, MPI_UINT64_T, MPI_SUM, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        first = 0;
+    uint64_t H = o->header < N ? o->header : N, Nb = N - H;
+    if (Nb <= FSH_RECORDS_SMALL) {
+        if (rank == 0)
+            msg("--memory=%llu is too small for this input, and external mode "
+                "needs more than %llu lines",
+                (unsigned long long)o->memory,
+                (unsigned long long)FSH_RECORDS_SMALL);
+        finish(1);
+    }
+    xgroups x;
+    memset(&x, 0, sizeof x);
+    x.threads = o->threads;
+    x.dir = o->tmpdir;
+    int rc = fshm_draw_key(&M, rng, x.key);
+    if (rc != FSH_OK) {
+        msg("%s", fsh_mpi_strerror(rc));
+        finish(1);
+    }
+    unsigned bits = fsh_records_bits(Nb);
+    fshm_bucket_range(&M, bits, &x.lo, &x.nb);
+    uint64_t total = 0;
+    for (size_t i = 0; i < f->n; i++)
+        total += f->size[i];
+    /* Expected bytes received, doubled, in groups of a quarter of the
+       budget each. */
+    uint64_t expect = 2 * (total / (uint64_t)np + 24 * (Nb / (uint64_t)np));
+    uint64_t G = expect / (o->memory / 4 ? o->memory / 4 : 1) + 1;
+    x.G = (uint32_t)(G < x.nb ? G : x.nb);
+    int failed = 0;
+    x.fp = calloc(x.G + 1, sizeof *x.fp);
+    for (uint32_t g = 0; x.fp && g < x.G && !failed; g++) {
+        if ((x.fp[g] = ext_temp(x.dir)) == NULL)
+            failed = 1;
+        else
+            setvbuf(x.fp[g], NULL, _IOFBF, 1 << 18);
+    }
+    agree_or_exit(failed || x.fp == NULL);
+    /* Rounds. */
+    chunker c2 = {f, pc, npc, 0, npc ? pc[0].lo : 0, o->delim, cmax};
+    fsh_mpi_info info;
+    memset(&info, 0, sizeof info);
+    info.records = Nb;
+    info.bits = bits;
+    char *hb = NULL;
+    uint64_t hlen = 0, done = 0, rn = 0, rbytes = 0;
+    uint64_t *from = calloc((size_t)np, sizeof *from);
+    agree_or_exit(from == NULL);
+    for (;;) {
+        st = chunk_next(&c2, &r);
+        if (st == 0) {
+            r.data = malloc(1);
+            r.len = malloc(sizeof *r.len);
+        }
+        int v[2] = {st == 1, st < 0 || r.data == NULL || r.len == NULL};
+        if (MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (v[1])
+            finish(1);
+        if (!v[0]) {
+            fshm_recs_free(&r);
+            break;
+        }
+        /* Header records first (global index < H). */
+        size_t hl = 0;
+        uint64_t hbytes = 0;
+        while (hl < r.n && first + done + hl < H)
+            hbytes += r.len[hl++];
+        if (hl > 0) {
+            char *t = realloc(hb, hlen + hbytes);
+            agree_or_exit(t == NULL);
+            hb = t;
+            memcpy(hb + hlen, r.data, (size_t)hbytes);
+            hlen += hbytes;
+            memmove(r.data, r.data + hbytes, (size_t)(r.bytes - hbytes));
+            memmove(r.len, r.len + hl, (r.n - hl) * sizeof *r.len);
+            r.bytes -= hbytes;
+            r.n -= hl;
+        } else {
+            agree_or_exit(0);
+        }
+        uint32_t *ids = malloc((r.n ? r.n : 1) * sizeof *ids);
+        agree_or_exit(ids == NULL ||
+                      fsh_records_buckets(x.key, ids, r.n, bits,
+                                          first + done + hl - H) != FSH_OK);
+        done += r.n + hl;
+        fshm_recs got;
+        uint32_t *gt = NULL;
+        rc = fshm_route_buckets(&M, &r, ids, bits, &got, &gt, from, &info);
+        free(ids);
+        fshm_recs_free(&r);
+        if (rc != FSH_OK) {
+            msg("%s", fsh_mpi_strerror(rc));
+            finish(1);
+        }
+        uint64_t at = 0;
+        size_t j = 0;
+        for (int q = 0; q < np; q++)
+            for (uint64_t e = 0; e < from[q]; e++, j++) {
+                xtag t = {gt[j], (uint32_t)q, got.len[j]};
+                uint32_t g = (uint32_t)((uint64_t)(gt[j] - x.lo) * x.G / x.nb);
+                if (!failed &&
+                    (fwrite(&t, sizeof t, 1, x.fp[g]) != 1 ||
+                     fwrite(got.data + at, 1, (size_t)t.len, x.fp[g]) !=
+                         (size_t)t.len)) {
+                    msg("%s: temporary file: %s", x.dir, strerror(errno));
+                    failed = 1;
+                }
+                at += t.len;
+            }
+        rn += got.n;
+        rbytes += got.bytes;
+        free(gt);
+        fshm_recs_free(&got);
+        agree_or_exit(failed);
+    }
+    free(pc);
+    if (report)
+        print_peak("external rounds", t0, &info, n);
+    /* The header, to every rank. */
+    int hbi = (int)hlen, *hc = calloc((size_t)np, sizeof *hc),
+        *hd = calloc((size_t)np, sizeof *hd);
+    agree_or_exit(hc == NULL || hd == NULL || hlen > INT32_MAX);
+    if (MPI_Allgather(&hbi, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
+        finish(1);
+    int htot = 0;
+    for (int q = 0; q < np; q++) {
+        hd[q] = htot;
+        htot += hc[q];
+    }
+    char *hdr = malloc((size_t)htot + 1);
+    agree_or_exit(hdr == NULL);
+    if (MPI_Allgatherv(hb ? hb : hdr, hbi, MPI_BYTE, hdr, hc, hd, MPI_BYTE,
+                       M.comm) != MPI_SUCCESS)
+        finish(1);
+    /* -n: this rank keeps its first keep records. */
+    uint64_t ostart = 0, keep = rn, obytes = rbytes;
+    if (MPI_Exscan(&rn, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+        MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        ostart = 0;
+    if (o->head_set)
+        keep = ostart >= o->head ? 0 : o->head - ostart < rn ? o->head - ostart : rn;
+    if (keep < rn) { /* the bytes of the first keep records */
+        obytes = 0;
+        uint64_t left = keep;
+        for (uint32_t g = 0; g < x.G && left > 0 && !failed; g++) {
+            fshm_recs gr;
+            if (ext_load(&x, g, &gr) != 0) {
+                failed = 1;
+                break;
+            }
+            for (size_t i = 0; i < gr.n && left > 0; i++, left--)
+                obytes += gr.len[i];
+            fshm_recs_free(&gr);
+        }
+    }
+    agree_or_exit(failed);
+    sink k;
+    sink_open(&k, o, obytes, hdr, (uint64_t)htot);
+    uint64_t left = keep;
+    for (uint32_t g = 0; g < x.G && left > 0 && !failed; g++) {
+        fshm_recs gr;
+        if (ext_load(&x, g, &gr) != 0) {
+            failed = 1;
+            break;
+        }
+        uint64_t b = 0;
+        size_t i = 0;
+        for (; i < gr.n && left > 0; i++, left--)
+            b += gr.len[i];
+        sink_write(&k, gr.data, b);
+        fshm_recs_free(&gr);
+    }
+    k.failed |= failed;
+    sink_close(&k, o);
+    for (uint32_t g = 0; g < x.G; g++)
+        fclose(x.fp[g]);
+    if (report)
+        print_peak("done", t0, &info, n);
+    finish(0);
+}
+
 int main(int argc, char **argv)
 {
     int prov;
@@ -935,6 +1403,37 @@ int main(int argc, char **argv)
     files f = {NULL, NULL, 0};
     agree_or_exit(rank == 0 && list_inputs(&o, &f) != 0);
     bcast_files(&f);
+    /* --memory: count this rank's lines; if a rank would need more (its
+       input, a send copy, a receive copy, and 48 bytes per line of
+       lengths, tags and indices), every rank goes external. */
+    if (o.memory) {
+        piece *pc;
+        size_t npc;
+        uint64_t pb, cn = 0;
+        agree_or_exit(plan_pieces(&f, o.delim, &pc, &npc, &pb) != 0);
+        chunker c = {&f, pc, npc, 0, npc ? pc[0].lo : 0, o.delim,
+                     (size_t)1 << 24};
+        fshm_recs cr;
+        int cs;
+        while ((cs = chunk_next(&c, &cr)) == 1) {
+            cn += cr.n;
+            fshm_recs_free(&cr);
+        }
+        free(pc);
+        agree_or_exit(cs < 0);
+        int ext = 3 * pb + 48 * cn > o.memory;
+        if (MPI_Allreduce(MPI_IN_PLACE, &ext, 1, MPI_INT, MPI_MAX, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (ext) {
+            fsh_rng *xr = NULL;
+            if (o.seed != NULL)
+                agree_or_exit(
+                    fsh_rng_new_seeded(&xr, o.seed, strlen(o.seed)) != FSH_OK ||
+                    fsh_rng_set_simulation(xr, 1) != FSH_OK);
+            run_external(&o, &f, xr, report, t0);
+        }
+    }
     fshm_recs in;
     agree_or_exit(read_mine(&f, o.delim, &in) != 0);
 
@@ -975,23 +1474,10 @@ int main(int argc, char **argv)
     memmove(in.data, in.data + hbytes, (size_t)(in.bytes - hbytes));
     memmove(in.len, in.len + hl, (in.n - hl) * sizeof *in.len);
     fshm_recs body = {in.data, in.n - hl, 0, in.len, in.bytes - hbytes, 1};
-    uint64_t inbytes = in.bytes;
     in.owned = 0;
     uint64_t bfirst = first + hl - H, Nb = N - H;
     if (first + hl < H)
         bfirst = 0; /* no body records here */
-
-    /* --memory: input, a send copy, a receive copy and the group copy, plus
-       per-record lengths, tags and indices. */
-    if (o.memory) {
-        uint64_t need = 3 * inbytes + 48 * (uint64_t)n;
-        if (need > o.memory)
-            msg("needs about %llu bytes, more than --memory=%llu; "
-                "fairshuf-mpi has no external mode: use more ranks or "
-                "raise --memory",
-                (unsigned long long)need, (unsigned long long)o.memory);
-        agree_or_exit(need > o.memory);
-    }
 
     /* The permutation. */
     fsh_rng *rng = NULL;

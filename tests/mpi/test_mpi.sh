@@ -16,6 +16,8 @@
 #   P = 1..4, below and above 2^20 lines (1.2e6), with -n (the first COUNT
 #   of the full shuffle), -z, --header, several files, a directory of
 #   shards, -o and shard output; edge splits (fewer lines than ranks);
+#   external mode (--memory below a rank's share: chunked exchange rounds
+#   into per-bucket-group temporary files) with the same outputs;
 #   errors: missing file, unwritable output (the old file survives, no
 #   temporary is left), mismatched arguments between ranks, a rank killed
 #   by SIGKILL (the others exit non-zero with a message; a timeout guard
@@ -173,10 +175,27 @@ mismatch() {
 }
 check "different arguments on two ranks: detected" mismatch
 memory() {
-    mpi 2 "$MPIBIN" --memory=1K big >"$T/m.out" 2>"$T/m.err"
-    [ $? -ne 0 ] && grep -q "more than --memory" "$T/m.err"
+    mpi 2 "$MPIBIN" --seed=s1 --memory=1K a >"$T/m.out" 2>"$T/m.err"
+    [ $? -ne 0 ] && grep -q "external mode needs more than" "$T/m.err"
 }
-check "--memory below the need: a clear error" memory
+check "--memory too small for a small input: a clear error" memory
+
+# External mode (a rank's share beyond --memory): the same bytes.
+for p in 1 2 3; do
+    check "external mode (--memory=2M) = fairshuf --seed, P=$p" \
+        same $p ref.big --seed=s1 --memory=2M big
+done
+"$FAIRSHUF" --seed=s1 --header=3 big | head -n 500003 >ref.bighn
+check "external mode with --header and -n, P=3" \
+    same 3 ref.bighn --seed=s1 --memory=1M --header=3 -n 500000 big
+tr '\n' '\0' <big >bigz
+"$FAIRSHUF" --seed=s6 -z bigz >ref.bigz
+check "external mode with -z, P=4" same 4 ref.bigz --seed=s6 -z --memory=3M bigz
+ext_shards() {
+    mpi 2 "$MPIBIN" --seed=s1 --memory=1M --output-prefix=xs. big 2>"$T/m.err" &&
+        cat xs.0 xs.1 | cmp -s - ref.big && [ -z "$(ls -a | grep fairshuf-mpi)" ]
+}
+check "external mode into shards, P=2" ext_shards
 
 # kill_rank WHERE: SIGKILL rank 1 while it pauses (after reading, or with
 # the output temporary open); mpirun must end non-zero within the timeout,
