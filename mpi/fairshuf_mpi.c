@@ -238,6 +238,29 @@ static int route(fshm *m, fshm_recs *in, const uint32_t *tags,
         cnt[2 * d]++;
         cnt[2 * d + 1] += rec_len(in, i);
     }
+    /* Everything stays here (P = 1, or a lucky split) and in is ours:
+       hand its arrays over instead of copying them twice. */
+    int stay = rc == FSH_OK && in->owned && cnt[2 * m->rank] == in->n;
+    if (fshm_agree(m, stay ? 1 : 0) == 1 && in->owned) {
+        /* (every rank agreed: 1 is the minimum only if all had 1) */
+        *out = *in;
+        in->data = NULL;
+        in->len = NULL;
+        in->owned = 0;
+        if (otags) {
+            *otags = malloc((in->n ? in->n : 1) * sizeof **otags);
+            if (*otags != NULL && tags)
+                memcpy(*otags, tags, in->n * sizeof **otags);
+            rc = *otags != NULL ? FSH_OK : FSH_ENOMEM;
+        }
+        *sent_recs = *sent_bytes = 0;
+        if (from) {
+            memset(from, 0, np * sizeof *from);
+            from[m->rank] = out->n;
+        }
+        rc = fshm_agree(m, rc);
+        goto out;
+    }
     if (rc == FSH_OK) {
         sbuf = malloc(in->bytes ? (size_t)in->bytes : 1);
         stag = tags ? malloc((in->n ? in->n : 1) * sizeof *stag) : NULL;
