@@ -100,6 +100,7 @@ void fshm_recs_free(fshm_recs *r)
         free(r->data);
         free(r->len);
     }
+    free(r->order);
     memset(r, 0, sizeof *r);
 }
 
@@ -229,6 +230,7 @@ static int route(fshm *m, fshm_recs *in, const uint32_t *tags,
     memset(out, 0, sizeof *out);
     out->size = in->size;
     out->owned = 1;
+    out->lazy = in->lazy;
     if (otags)
         *otags = NULL;
     if (cnt == NULL || soff == NULL || roff == NULL)
@@ -452,6 +454,10 @@ int fshm_key_group(void *key, fshm_recs *r, const uint32_t *ids, uint32_t lo,
         idx[i] = i;
     int rc = fsh_records_shuffle_group(key, idx, r->n, sizeof *idx, ids, lo,
                                        nb, threads);
+    if (rc == FSH_OK && r->lazy && r->order == NULL) {
+        r->order = idx;
+        return FSH_OK;
+    }
     if (rc == FSH_OK)
         rc = fshm_apply(r, idx);
     free(idx);
@@ -601,8 +607,12 @@ static int small_path(fshm *m, fsh_rng *rng, fshm_recs *in,
         rc = idx ? FSH_OK : FSH_ENOMEM;
         for (size_t i = 0; rc == FSH_OK && i < got.n; i++)
             idx[gpos[i] - firsts[m->rank]] = i;
-        if (rc == FSH_OK)
+        if (rc == FSH_OK && got.lazy && got.size == 0) {
+            got.order = idx;
+            idx = NULL;
+        } else if (rc == FSH_OK) {
             rc = fshm_apply(&got, idx);
+        }
         free(idx);
         free(gpos);
         if ((rc = fshm_agree(m, rc)) != FSH_OK)
@@ -755,7 +765,8 @@ int fsh_mpi_shuffle(MPI_Comm comm, fsh_rng *rng, void *base, size_t count,
     if (m.rank == 0)
         first = 0; /* MPI_Exscan leaves rank 0's undefined */
     if (rc == FSH_OK) {
-        fshm_recs in = {base, count, size, NULL, (uint64_t)count * size, 0};
+        fshm_recs in = {base, count, size, NULL, (uint64_t)count * size, 0,
+                        0, NULL};
         fshm_recs out;
         rc = fshm_shuffle(&m, rng, &in, first, N, threads, 1, &out, info);
         if (rc == FSH_OK) {

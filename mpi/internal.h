@@ -47,6 +47,9 @@ typedef struct fshm_recs {
     uint64_t bytes;
     int owned; /* data and len are ours to free; the exchange frees
                   them as soon as they are packed (consumed) */
+    int lazy;        /* variable records: the last step (group shuffle or
+                        placement) may leave them in place and set order */
+    uint64_t *order; /* if set: record i is the stored record order[i] */
 } fshm_recs;
 
 /* Permute r (in place) given the bucket ids of its records, all in

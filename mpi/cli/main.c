@@ -820,6 +820,43 @@ static void sink_write(sink *k, const void *p, uint64_t n)
     k->off += n;
 }
 
+/* The first keep records of r (obytes bytes), in r's order: gathered into
+   a buffer when r has an order. */
+static void sink_recs(sink *k, const fshm_recs *r, uint64_t keep,
+                      uint64_t obytes)
+{
+    if (r->order == NULL) {
+        sink_write(k, r->data, obytes);
+        return;
+    }
+    uint64_t *off = fshm_offsets(r);
+    size_t cap = (size_t)1 << 22, used = 0;
+    unsigned char *buf = malloc(cap);
+    if (off == NULL || buf == NULL) {
+        msg("memory exhausted");
+        k->failed = 1;
+        free(off);
+        free(buf);
+        return;
+    }
+    for (uint64_t i = 0; i < keep; i++) {
+        uint64_t j = r->order[i], l = r->len[j];
+        if (used + l > cap) {
+            sink_write(k, buf, used);
+            used = 0;
+        }
+        if (l > cap) {
+            sink_write(k, r->data + off[j], l);
+            continue;
+        }
+        memcpy(buf + used, r->data + off[j], (size_t)l);
+        used += (size_t)l;
+    }
+    sink_write(k, buf, used);
+    free(off);
+    free(buf);
+}
+
 static void sink_close(sink *k, const opts *o)
 {
     (void)o;
@@ -1473,7 +1510,8 @@ int main(int argc, char **argv)
     /* The body, owned, so the exchange frees it once packed. */
     memmove(in.data, in.data + hbytes, (size_t)(in.bytes - hbytes));
     memmove(in.len, in.len + hl, (in.n - hl) * sizeof *in.len);
-    fshm_recs body = {in.data, in.n - hl, 0, in.len, in.bytes - hbytes, 1};
+    fshm_recs body = {in.data, in.n - hl, 0, in.len, in.bytes - hbytes, 1,
+                      1, NULL};
     in.owned = 0;
     uint64_t bfirst = first + hl - H, Nb = N - H;
     if (first + hl < H)
@@ -1509,11 +1547,11 @@ int main(int argc, char **argv)
     if (o.head_set)
         keep = ostart >= o.head ? 0 : o.head - ostart < on ? o.head - ostart : on;
     for (uint64_t i = 0; i < keep; i++)
-        obytes += out.len[i];
+        obytes += out.len[out.order ? out.order[i] : i];
 
     sink k;
     sink_open(&k, &o, obytes, hdr, (uint64_t)htot);
-    sink_write(&k, out.data, obytes);
+    sink_recs(&k, &out, keep, obytes);
     sink_close(&k, &o);
     if (report)
         print_peak("done", t0, &info, n);

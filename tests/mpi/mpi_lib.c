@@ -297,7 +297,8 @@ static int en_run(size_t N, unsigned bits, const uint32_t *ids, int sk,
     uint64_t first = prefix(sk, N, rank), v[EN_MAX];
     for (size_t i = 0; i < n; i++)
         v[i] = first + i;
-    fshm_recs in = {(unsigned char *)v, n, 8, NULL, 8 * n, 0}, mid, out;
+    fshm_recs in = {(unsigned char *)v, n, 8, NULL, 8 * n, 0, 0, NULL}, mid,
+                  out;
     int rc = fshm_buckets(&m, &in, ids + first, bits, first, bad, en_group,
                           (void *)(uintptr_t)e, 1, &mid, NULL);
     if (rc == FSH_OK) {
@@ -439,7 +440,8 @@ static int chi(int bad, unsigned bits, int sk, int R)
             v[i] = first + i;
         if (fsh_records_buckets(key, ids, n, bits, first) != FSH_OK)
             return 0;
-        fshm_recs in = {(unsigned char *)v, n, 8, NULL, 8 * n, 0}, mid, out;
+        fshm_recs in = {(unsigned char *)v, n, 8, NULL, 8 * n, 0, 0, NULL}, mid,
+                  out;
         int rc = fshm_buckets(&m, &in, ids, bits, first, bad, fshm_key_group,
                               key, 1, &mid, NULL);
         if (rc == FSH_OK) {
