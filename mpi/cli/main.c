@@ -1508,8 +1508,10 @@ int main(int argc, char **argv)
     free(hc);
     free(hd);
     /* The body, owned, so the exchange frees it once packed. */
-    memmove(in.data, in.data + hbytes, (size_t)(in.bytes - hbytes));
-    memmove(in.len, in.len + hl, (in.n - hl) * sizeof *in.len);
+    if (hl > 0) {
+        memmove(in.data, in.data + hbytes, (size_t)(in.bytes - hbytes));
+        memmove(in.len, in.len + hl, (in.n - hl) * sizeof *in.len);
+    }
     fshm_recs body = {in.data, in.n - hl, 0, in.len, in.bytes - hbytes, 1,
                       1, NULL};
     in.owned = 0;
