@@ -37,6 +37,7 @@ static fshm M;
 static char tmp_path[4096];
 static volatile sig_atomic_t tmp_live;
 
+static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void msg(const char *fmt, ...)
 {
     va_list ap;
