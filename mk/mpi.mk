@@ -18,7 +18,7 @@ MPI_TEST_BIN := $(MPI_TEST_SRC:tests/mpi/%.c=$(MPI_DIR)/tests/%)
 MPI_HDRS := include/fairshuf_mpi.h include/fairshuf.h mpi/internal.h
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 
-.PHONY: mpi mpi-bench
+.PHONY: mpi mpi-bench install-mpi uninstall-mpi
 
 ifeq ($(HAVE_MPICC),1)
 mpi: $(MPI_LIBA) $(MPI_LIBSO) $(MPI_BIN) $(MPI_TEST_BIN)
@@ -53,5 +53,23 @@ $(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA) $(LIBA) $(MPI_HDRS) tests/check.h
 # make bench runs it after the C benchmark when mpicc exists.
 mpi-bench: mpi all
 	@sh tests/mpi/bench.sh ./fairshuf $(MPI_BIN)
+
+# Installed by its own target (make install never needs MPI).
+install-mpi: mpi
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
+	install -m 755 $(MPI_LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(VERSION)
+	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(SOVERSION)
+	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so
+	install -m 644 include/fairshuf_mpi.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/fairshuf-mpi
+	install -m 644 docs/fairshuf-mpi.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/fsh_mpi_*.3 $(DESTDIR)$(MANDIR)/man3/
+
+uninstall-mpi:
+	rm -f $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.* $(DESTDIR)$(INCLUDEDIR)/fairshuf_mpi.h \
+	    $(DESTDIR)$(BINDIR)/fairshuf-mpi $(DESTDIR)$(MANDIR)/man1/fairshuf-mpi.1 \
+	    $(DESTDIR)$(MANDIR)/man3/fsh_mpi_*.3
 
 CLEAN_EXTRA += libfairshuf_mpi.a libfairshuf_mpi.so fairshuf-mpi

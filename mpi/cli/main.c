@@ -158,7 +158,8 @@ static void usage(FILE *f)
             "      --output-prefix=PFX  one shard per rank: PFX0, PFX1, ...\n"
             "      --header=N           the first N lines of the input first, as is\n"
             "      --seed=STRING        reproducible output\n"
-            "      --memory=SIZE        memory per rank (bKMGT); beyond it,\n"
+            "      --memory=SIZE        memory per rank (bKMGT; default: half\n"
+            "                           the node's RAM / its ranks); beyond it,\n"
             "                           external mode through temporary files\n"
             "  -T, --temporary-directory=DIR  for external mode (default $TMPDIR\n"
             "                           or /tmp)\n"
@@ -1444,18 +1445,36 @@ int main(int argc, char **argv)
     /* --memory: count this rank's lines; if a rank would need more (its
        input, a send copy, a receive copy, and 48 bytes per line of
        lengths, tags and indices), every rank goes external. */
+    if (o.memory == 0) {
+        /* Default: half the node's memory, shared by the ranks on it. */
+        MPI_Comm node;
+        int local = 1;
+        if (MPI_Comm_split_type(M.comm, MPI_COMM_TYPE_SHARED, rank,
+                                MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+            MPI_Comm_size(node, &local);
+            MPI_Comm_free(&node);
+        }
+        long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && ps > 0)
+            o.memory = (uint64_t)pages * (uint64_t)ps / 2 /
+                       (uint64_t)(local > 0 ? local : 1);
+    }
     if (o.memory) {
         piece *pc;
         size_t npc;
         uint64_t pb, cn = 0;
         agree_or_exit(plan_pieces(&f, o.delim, &pc, &npc, &pb) != 0);
-        chunker c = {&f, pc, npc, 0, npc ? pc[0].lo : 0, o.delim,
-                     (size_t)1 << 24};
-        fshm_recs cr;
-        int cs;
-        while ((cs = chunk_next(&c, &cr)) == 1) {
-            cn += cr.n;
-            fshm_recs_free(&cr);
+        /* Lines have at least one byte: count them only when that bound
+           does not already fit. */
+        int cs = 0;
+        if (51 * pb > o.memory) {
+            chunker c = {&f, pc, npc, 0, npc ? pc[0].lo : 0, o.delim,
+                         (size_t)1 << 24};
+            fshm_recs cr;
+            while ((cs = chunk_next(&c, &cr)) == 1) {
+                cn += cr.n;
+                fshm_recs_free(&cr);
+            }
         }
         free(pc);
         agree_or_exit(cs < 0);
