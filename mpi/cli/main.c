@@ -1316,6 +1316,8 @@ static _Noreturn void run_external(const opts *o, const files *f,
     /* The header, to every rank. */
     int hbi = (int)hlen, *hc = calloc((size_t)np, sizeof *hc),
         *hd = calloc((size_t)np, sizeof *hd);
+    if (hlen > INT32_MAX)
+        msg("--header: more than %d bytes of header lines", INT32_MAX);
     agree_or_exit(hc == NULL || hd == NULL || hlen > INT32_MAX);
     if (MPI_Allgather(&hbi, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
         finish(1);
@@ -1512,6 +1514,8 @@ int main(int argc, char **argv)
     /* The header, gathered on rank 0 then sent to all (shards repeat it). */
     int hb = (int)hbytes, *hc = calloc((size_t)np, sizeof *hc),
         *hd = calloc((size_t)np, sizeof *hd);
+    if (hbytes > INT32_MAX)
+        msg("--header: more than %d bytes of header lines", INT32_MAX);
     agree_or_exit(hc == NULL || hd == NULL || hbytes > INT32_MAX);
     if (MPI_Allgather(&hb, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
         finish(1);

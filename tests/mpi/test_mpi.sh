@@ -120,6 +120,16 @@ for p in 1 2 3 4; do
     check "several files = fairshuf --seed, P=$p" same $p ref.abc --seed=s1 a b c
     check "1.2e6 lines = fairshuf --seed, P=$p" same $p ref.big --seed=s1 big
 done
+chunked_cli() {
+    FSH_MPI_TEST_CHUNK=4096
+    export FSH_MPI_TEST_CHUNK
+    tmo 120 $MPIRUN -x FSH_MPI_TEST_CHUNK -np 3 "$MPIBIN" --seed=s1 big \
+        </dev/null >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    unset FSH_MPI_TEST_CHUNK
+    [ "$_rc" = 0 ] && cmp -s "$T/m.out" ref.big
+}
+check "4 KiB messages (exchange and standard output), P=3" chunked_cli
 check "--header, P=3" same 3 ref.hdr --seed=s2 --header=2 a b c
 check "-z, P=2" same 2 ref.z --seed=s3 -z z
 check "-n 7 = first 7 of the full shuffle, P=3" same 3 ref.n7 --seed=s1 -n 7 a b c
