@@ -46,8 +46,12 @@ fi
 
 MPIRUN="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
-# Quiet Open MPI's notices about the VM's network and shared memory.
-export OMPI_MCA_btl_base_warn_component_unused=0
+# Quiet Open MPI's notices about the VM's network and shared memory, and
+# copy through shared memory rather than with process_vm_readv, which
+# containers without CAP_SYS_PTRACE refuse (CI runs in one).
+OMPI_MCA_btl_base_warn_component_unused=0
+OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_btl_base_warn_component_unused OMPI_MCA_btl_vader_single_copy_mechanism
 TO=timeout
 command -v timeout >/dev/null 2>&1 || TO=
 tmo() { if [ -n "$TO" ]; then timeout "$@"; else shift; "$@"; fi; }
