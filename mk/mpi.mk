@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+# libfairshuf_mpi (.a, .so), the fairshuf-mpi command and the MPI test
+# programs (issue 15), built with mpicc by "make mpi". Optional: without
+# mpicc, make and make check build and test everything else, and make mpi
+# says what to install. make check builds and runs them when mpicc exists
+# (tests/mpi/test_mpi.sh skips without mpirun).
+MPICC   ?= mpicc
+MPI_DIR  = $(BUILD)/mpi
+MPI_LIBA = $(OUT)/libfairshuf_mpi.a
+MPI_LIBSO = $(OUT)/libfairshuf_mpi.so
+MPI_BIN  = $(OUT)/fairshuf-mpi
+MPI_LIB_SRC := $(sort $(wildcard mpi/*.c))
+MPI_LIB_OBJ := $(MPI_LIB_SRC:%.c=$(MPI_DIR)/%.o)
+MPI_CLI_SRC := $(sort $(wildcard mpi/cli/*.c))
+MPI_CLI_OBJ := $(MPI_CLI_SRC:%.c=$(MPI_DIR)/%.o)
+MPI_TEST_SRC := $(sort $(wildcard tests/mpi/*.c))
+MPI_TEST_BIN := $(MPI_TEST_SRC:tests/mpi/%.c=$(MPI_DIR)/tests/%)
+MPI_HDRS := include/fairshuf_mpi.h include/fairshuf.h mpi/internal.h
+HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
+
+.PHONY: mpi mpi-bench install-mpi uninstall-mpi
+
+ifeq ($(HAVE_MPICC),1)
+mpi: $(MPI_LIBA) $(MPI_LIBSO) $(MPI_BIN) $(MPI_TEST_BIN)
+CHECK_DEPS += mpi
+BENCH_TARGETS += mpi-bench
+else
+mpi:
+	@echo "make mpi: $(MPICC) not found; install Open MPI (Debian: apt-get install libopenmpi-dev openmpi-bin)" >&2
+	@exit 1
+endif
+
+$(MPI_DIR)/mpi/%.o: mpi/%.c $(MPI_HDRS) $(wildcard mpi/cli/*.h)
+	@mkdir -p $(@D)
+	$(MPICC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Impi -c $< -o $@
+
+$(MPI_LIBA): $(filter-out $(MPI_DIR)/mpi/cli/%,$(MPI_LIB_OBJ))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(MPI_LIBSO): $(MPI_LIB_OBJ) $(LIBSO)
+	$(MPICC) -shared -Wl,-soname,libfairshuf_mpi.so.$(SOVERSION) $(CFLAGS) \
+	    $(ALL_LDFLAGS) -o $@ $(MPI_LIB_OBJ) -L$(OUT) -lfairshuf $(LIBS)
+
+$(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_LIBA) $(LIBA)
+	$(MPICC) $(ALL_CFLAGS) -fPIE -pie $(ALL_LDFLAGS) -o $@ $(MPI_CLI_OBJ) \
+	    $(MPI_LIBA) $(LIBA) $(LIBS)
+
+$(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA) $(LIBA) $(MPI_HDRS) tests/check.h
+	@mkdir -p $(@D)
+	$(MPICC) $(ALL_CFLAGS) -Impi -Itests -o $@ $< $(MPI_LIBA) $(LIBA) $(LIBS)
+
+# make bench runs it after the C benchmark when mpicc exists.
+mpi-bench: mpi all
+	@sh tests/mpi/bench.sh ./fairshuf $(MPI_BIN)
+
+# Installed by its own target (make install never needs MPI).
+install-mpi: mpi
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
+	install -m 755 $(MPI_LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(VERSION)
+	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(SOVERSION)
+	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so
+	install -m 644 include/fairshuf_mpi.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/fairshuf-mpi
+	install -m 644 docs/fairshuf-mpi.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/fsh_mpi_*.3 $(DESTDIR)$(MANDIR)/man3/
+
+uninstall-mpi:
+	rm -f $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.* $(DESTDIR)$(INCLUDEDIR)/fairshuf_mpi.h \
+	    $(DESTDIR)$(BINDIR)/fairshuf-mpi $(DESTDIR)$(MANDIR)/man1/fairshuf-mpi.1 \
+	    $(DESTDIR)$(MANDIR)/man3/fsh_mpi_*.3
+
+CLEAN_EXTRA += libfairshuf_mpi.a libfairshuf_mpi.so fairshuf-mpi

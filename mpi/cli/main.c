@@ -1,0 +1,1587 @@
+/* SPDX-License-Identifier: MIT */
+/* fairshuf-mpi: shuffle the lines of files (or directories of shards) on
+ * MPI ranks, into one file, standard output or one shard per rank
+ * (docs/fairshuf-mpi.1). Under --seed=S the output is byte for byte that of
+ * "fairshuf --seed=S" on the concatenated lines, for every number of ranks.
+ *
+ * Each rank reads the records that start in its byte range of the
+ * concatenated inputs (pread), the ranks agree on the global record
+ * indices (MPI_Exscan), the first --header records go to the header, and
+ * the body goes through libfairshuf_mpi's permutation (mpi/internal.h,
+ * variable-length records, no rebalancing: each rank ends with the
+ * stretch of the output it owns). Output: pwrite at offsets from an Exscan
+ * of byte counts into one temporary file, or one temporary per shard,
+ * renamed only after every rank reported success.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *prog = "fairshuf-mpi";
+static int rank, np;
+static fshm M;
+
+/* The temporary being written, removed on failure and fatal signals. */
+static char tmp_path[4096];
+static volatile sig_atomic_t tmp_live;
+
+static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void msg(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: rank %d: ", prog, rank);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void on_signal(int sig)
+{
+    if (tmp_live)
+        (void)unlink(tmp_path);
+    char b[96] = "fairshuf-mpi: rank ";
+    size_t at = strlen(b);
+    char d[16];
+    int k = 0, r = rank;
+    do {
+        d[k++] = (char)('0' + r % 10);
+        r /= 10;
+    } while (r > 0 && k < 15);
+    while (k > 0)
+        b[at++] = d[--k];
+    const char *t = ": terminated by a signal (another rank failed?)\n";
+    memcpy(b + at, t, strlen(t));
+    at += strlen(t);
+    (void)!write(STDERR_FILENO, b, at);
+    _exit(sig == SIGINT ? 130 : 1);
+}
+
+/* Leave: every rank calls it with the agreed status. */
+static _Noreturn void finish(int status)
+{
+    if (tmp_live) {
+        (void)unlink(tmp_path);
+        tmp_live = 0;
+    }
+    fshm_close(&M);
+    MPI_Finalize();
+    exit(status);
+}
+
+/* Agree on rc (0 ok, nonzero failed on some rank): exit 1 if any failed. */
+static void agree_or_exit(int failed)
+{
+    int rc = fshm_agree(&M, failed ? -1 : 0);
+    if (rc == FSH_MPI_ECOMM)
+        msg("MPI communication failed");
+    if (rc != 0)
+        finish(1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                  */
+
+typedef struct opts {
+    char delim;
+    const char *seed, *outfile, *prefix, *tmpdir;
+    uint64_t head, header, memory;
+    int head_set;
+    unsigned threads;
+    char **ops;
+    int nops;
+} opts;
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    uint64_t x = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        uint64_t d = (uint64_t)(*s - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return -1;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return *s == '\0' ? 0 : -1;
+}
+
+/* SIZE[bKMGT] (no suffix: KiB, as fairshuf and sort -S). */
+static int parse_size(const char *s, uint64_t *v)
+{
+    char num[32];
+    size_t n = strlen(s);
+    unsigned shift = 10;
+    if (n == 0 || n >= sizeof num)
+        return -1;
+    memcpy(num, s, n + 1);
+    switch (num[n - 1]) {
+    case 'b': shift = 0; break;
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    default: n++; break;
+    }
+    num[n - 1] = num[n - 1] >= '0' && num[n - 1] <= '9' ? num[n - 1] : '\0';
+    if (parse_u64(num, v) != 0 || *v > (UINT64_MAX >> shift))
+        return -1;
+    *v <<= shift;
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mpirun [MPI OPTIONS] %s [OPTION]... FILE|DIR...\n"
+            "Write a random permutation of the lines of the FILEs (and of the\n"
+            "files in each DIR, by name) to standard output, shuffled by all\n"
+            "MPI ranks together; under --seed, the same output as\n"
+            "'fairshuf --seed' on the concatenated lines, for any rank count.\n"
+            "\n"
+            "  -n, --head-count=COUNT   output at most COUNT lines (the first\n"
+            "                           COUNT of the full shuffle)\n"
+            "  -o, --output=FILE        write the result to FILE\n"
+            "      --output-prefix=PFX  one shard per rank: PFX0, PFX1, ...\n"
+            "      --header=N           the first N lines of the input first, as is\n"
+            "      --seed=STRING        reproducible output\n"
+            "      --memory=SIZE        memory per rank (bKMGT; default: half\n"
+            "                           the node's RAM / its ranks); beyond it,\n"
+            "                           external mode through temporary files\n"
+            "  -T, --temporary-directory=DIR  for external mode (default $TMPDIR\n"
+            "                           or /tmp)\n"
+            "      --threads=N          threads per rank (1 to 16)\n"
+            "  -z, --zero-terminated    line delimiter is NUL, not newline\n"
+            "      --help               display this help and exit\n"
+            "      --version            output version information and exit\n",
+            prog);
+}
+
+static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
+{
+    enum { O_SEED = 256, O_HEADER, O_PREFIX, O_MEMORY, O_THREADS, O_HELP,
+           O_VERSION };
+    static const struct option lo[] = {
+        {"head-count", required_argument, NULL, 'n'},
+        {"output", required_argument, NULL, 'o'},
+        {"zero-terminated", no_argument, NULL, 'z'},
+        {"seed", required_argument, NULL, O_SEED},
+        {"header", required_argument, NULL, O_HEADER},
+        {"output-prefix", required_argument, NULL, O_PREFIX},
+        {"memory", required_argument, NULL, O_MEMORY},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"temporary-directory", required_argument, NULL, 'T'},
+        {"help", no_argument, NULL, O_HELP},
+        {"version", no_argument, NULL, O_VERSION},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->delim = '\n';
+    o->threads = 0;
+    const char *td = getenv("TMPDIR");
+    o->tmpdir = td != NULL && *td != '\0' ? td : "/tmp";
+    opterr = 0;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "n:o:zT:", lo, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (parse_u64(optarg, &v) != 0) {
+                snprintf(err, errn, "invalid line count: '%s'", optarg);
+                return 1;
+            }
+            o->head = o->head_set && o->head < v ? o->head : v;
+            o->head_set = 1;
+            break;
+        case 'o': o->outfile = optarg; break;
+        case 'z': o->delim = '\0'; break;
+        case 'T': o->tmpdir = optarg; break;
+        case O_SEED: o->seed = optarg; break;
+        case O_HEADER:
+            if (parse_u64(optarg, &o->header) != 0) {
+                snprintf(err, errn, "invalid header line count: '%s'", optarg);
+                return 1;
+            }
+            break;
+        case O_PREFIX: o->prefix = optarg; break;
+        case O_MEMORY:
+            if (parse_size(optarg, &o->memory) != 0 || o->memory == 0) {
+                snprintf(err, errn, "invalid memory size: '%s'", optarg);
+                return 1;
+            }
+            break;
+        case O_THREADS:
+            if (parse_u64(optarg, &v) != 0 || v == 0 || v > 16) {
+                snprintf(err, errn, "invalid thread count: '%s' (1 to 16)",
+                         optarg);
+                return 1;
+            }
+            o->threads = (unsigned)v;
+            break;
+        case O_HELP: return 2;
+        case O_VERSION: return 3;
+        default:
+            if (optopt != 0 && optopt < 256)
+                snprintf(err, errn, "invalid option -- '%c'", optopt);
+            else
+                snprintf(err, errn, "unrecognized or bad option '%s'",
+                         argv[optind - 1]);
+            return 1;
+        }
+    }
+    o->ops = argv + optind;
+    o->nops = argc - optind;
+    if (o->nops == 0) {
+        snprintf(err, errn, "missing file operand (standard input is not "
+                            "read: give files or directories)");
+        return 1;
+    }
+    if (o->outfile && o->prefix) {
+        snprintf(err, errn, "cannot combine -o and --output-prefix");
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inputs                                                                   */
+
+typedef struct files {
+    char **name;
+    uint64_t *size;
+    size_t n;
+} files;
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_file(files *f, const char *name, uint64_t size)
+{
+    char **nn = realloc(f->name, (f->n + 1) * sizeof *nn);
+    if (nn == NULL)
+        return -1;
+    f->name = nn;
+    uint64_t *ss = realloc(f->size, (f->n + 1) * sizeof *ss);
+    if (ss == NULL)
+        return -1;
+    f->size = ss;
+    if ((f->name[f->n] = strdup(name)) == NULL)
+        return -1;
+    f->size[f->n++] = size;
+    return 0;
+}
+
+/* Rank 0: the operands' files (a directory: its regular files whose names
+   do not start with '.', sorted bytewise). 0, or -1 after a message. */
+static int list_inputs(const opts *o, files *f)
+{
+    for (int i = 0; i < o->nops; i++) {
+        const char *p = o->ops[i];
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            msg("%s: %s", p, strerror(errno));
+            return -1;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            if (!S_ISREG(st.st_mode)) {
+                msg("%s: not a regular file or directory", p);
+                return -1;
+            }
+            if (add_file(f, p, (uint64_t)st.st_size) != 0)
+                goto nomem;
+            continue;
+        }
+        DIR *d = opendir(p);
+        if (d == NULL) {
+            msg("%s: %s", p, strerror(errno));
+            return -1;
+        }
+        char **names = NULL;
+        size_t nn = 0;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            char **t = realloc(names, (nn + 1) * sizeof *t);
+            if (t == NULL)
+                goto nomem;
+            names = t;
+            size_t l = strlen(p) + strlen(e->d_name) + 2;
+            if ((names[nn] = malloc(l)) == NULL)
+                goto nomem;
+            snprintf(names[nn++], l, "%s/%s", p, e->d_name);
+        }
+        closedir(d);
+        qsort(names, nn, sizeof *names, cmp_str);
+        for (size_t j = 0; j < nn; j++) {
+            if (stat(names[j], &st) != 0) {
+                msg("%s: %s", names[j], strerror(errno));
+                return -1;
+            }
+            if (S_ISREG(st.st_mode) &&
+                add_file(f, names[j], (uint64_t)st.st_size) != 0)
+                goto nomem;
+            free(names[j]);
+        }
+        free(names);
+    }
+    return 0;
+nomem:
+    msg("memory exhausted");
+    return -1;
+}
+
+/* Send rank 0's list to every rank. */
+static void bcast_files(files *f)
+{
+    uint64_t hdr[2] = {f->n, 0};
+    char *blob = NULL;
+    if (rank == 0) {
+        for (size_t i = 0; i < f->n; i++)
+            hdr[1] += strlen(f->name[i]) + 1;
+        blob = malloc(hdr[1] + 1);
+        size_t at = 0;
+        for (size_t i = 0; blob && i < f->n; i++) {
+            size_t l = strlen(f->name[i]) + 1;
+            memcpy(blob + at, f->name[i], l);
+            at += l;
+        }
+    }
+    if (MPI_Bcast(hdr, 2, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank != 0) {
+        f->n = (size_t)hdr[0];
+        blob = malloc(hdr[1] + 1);
+        f->name = calloc(f->n + 1, sizeof *f->name);
+        f->size = calloc(f->n + 1, sizeof *f->size);
+    }
+    agree_or_exit(blob == NULL || f->name == NULL || f->size == NULL);
+    if (MPI_Bcast(blob, (int)hdr[1], MPI_CHAR, 0, M.comm) != MPI_SUCCESS ||
+        MPI_Bcast(f->size, (int)f->n, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank != 0) {
+        size_t at = 0;
+        for (size_t i = 0; i < f->n; i++) {
+            f->name[i] = blob + at;
+            at += strlen(blob + at) + 1;
+        }
+    } else {
+        free(blob);
+    }
+}
+
+/* First position >= from of delim in fd (size bytes), or size. */
+static int find_delim(int fd, const char *name, uint64_t from, uint64_t size,
+                      char delim, uint64_t *at)
+{
+    char buf[65536];
+    while (from < size) {
+        size_t want = size - from < sizeof buf ? (size_t)(size - from)
+                                               : sizeof buf;
+        ssize_t got = pread(fd, buf, want, (off_t)from);
+        if (got < 0) {
+            msg("%s: %s", name, strerror(errno));
+            return -1;
+        }
+        if (got == 0)
+            break;
+        char *p = memchr(buf, delim, (size_t)got);
+        if (p != NULL) {
+            *at = from + (uint64_t)(p - buf);
+            return 0;
+        }
+        from += (uint64_t)got;
+    }
+    *at = size;
+    return 0;
+}
+
+typedef struct piece {
+    size_t file;
+    uint64_t lo, hi; /* bytes [lo, hi) of the file */
+    int add_delim;
+} piece;
+
+/* This rank's pieces of files: the records that start in its byte range
+   of the concatenation. *bytes: their size plus one per piece (a missing
+   final delimiter). Returns 0, or -1 after a message. */
+static int plan_pieces(const files *f, char delim, piece **out, size_t *nout,
+                       uint64_t *bytes_out)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < f->n; i++)
+        total += f->size[i];
+    uint64_t a = total / (uint64_t)np * (uint64_t)rank +
+                 total % (uint64_t)np * (uint64_t)rank / (uint64_t)np;
+    uint64_t b = rank == np - 1
+                     ? total
+                     : total / (uint64_t)np * (uint64_t)(rank + 1) +
+                           total % (uint64_t)np * (uint64_t)(rank + 1) /
+                               (uint64_t)np;
+    piece *pc = calloc(f->n + 1, sizeof *pc);
+    size_t npc = 0;
+    uint64_t bytes = 0, base = 0;
+    if (pc == NULL) {
+        msg("memory exhausted");
+        return -1;
+    }
+    for (size_t i = 0; i < f->n; base += f->size[i], i++) {
+        uint64_t sz = f->size[i];
+        if (sz == 0 || base + sz <= a || base >= b)
+            continue;
+        uint64_t lo = a > base ? a - base : 0, hi = b - base < sz ? b - base : sz;
+        int fd = open(f->name[i], O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            msg("%s: %s", f->name[i], strerror(errno));
+            free(pc);
+            return -1;
+        }
+        uint64_t s = lo, e = sz;
+        if (lo > 0) {
+            char c;
+            ssize_t got = pread(fd, &c, 1, (off_t)(lo - 1));
+            if (got != 1) {
+                msg("%s: %s", f->name[i],
+                    got < 0 ? strerror(errno) : "file shrank as we read it");
+                close(fd);
+                free(pc);
+                return -1;
+            }
+            if (c != delim) {
+                if (find_delim(fd, f->name[i], lo, sz, delim, &s) != 0) {
+                    close(fd);
+                    free(pc);
+                    return -1;
+                }
+                s++;
+            }
+        }
+        if (s < hi && hi < sz) {
+            if (find_delim(fd, f->name[i], hi - 1, sz, delim, &e) != 0) {
+                close(fd);
+                free(pc);
+                return -1;
+            }
+            e = e < sz ? e + 1 : sz;
+        }
+        close(fd);
+        if (s >= hi || s >= sz)
+            continue;
+        pc[npc].file = i;
+        pc[npc].lo = s;
+        pc[npc].hi = e;
+        pc[npc].add_delim = e == sz;
+        bytes += e - s + 1;
+        npc++;
+    }
+    *out = pc;
+    *nout = npc;
+    *bytes_out = bytes;
+    return 0;
+}
+
+/* This rank's records, all in memory. Returns 0, or -1 after a message. */
+static int read_mine(const files *f, char delim, fshm_recs *r)
+{
+    piece *pc;
+    size_t npc;
+    uint64_t bytes;
+    memset(r, 0, sizeof *r);
+    r->owned = 1;
+    if (plan_pieces(f, delim, &pc, &npc, &bytes) != 0)
+        return -1;
+    r->data = malloc(bytes ? (size_t)bytes : 1);
+    if (r->data == NULL) {
+        msg("memory exhausted (%llu bytes of input)", (unsigned long long)bytes);
+        free(pc);
+        return -1;
+    }
+    uint64_t at = 0;
+    for (size_t k = 0; k < npc; k++) {
+        const char *name = f->name[pc[k].file];
+        int fd = open(name, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            msg("%s: %s", name, strerror(errno));
+            free(pc);
+            return -1;
+        }
+        uint64_t off = pc[k].lo;
+        while (off < pc[k].hi) {
+            size_t want = pc[k].hi - off > ((uint64_t)1 << 30)
+                              ? (size_t)1 << 30
+                              : (size_t)(pc[k].hi - off);
+            ssize_t got = pread(fd, r->data + at, want, (off_t)off);
+            if (got <= 0) {
+                msg("%s: %s", name,
+                    got < 0 ? strerror(errno) : "file shrank as we read it");
+                close(fd);
+                free(pc);
+                return -1;
+            }
+            at += (uint64_t)got;
+            off += (uint64_t)got;
+        }
+        close(fd);
+        if (pc[k].add_delim && r->data[at - 1] != delim)
+            r->data[at++] = (unsigned char)delim;
+    }
+    free(pc);
+    r->bytes = at;
+    /* Record lengths. */
+    size_t n = 0, cap = 1024;
+    r->len = malloc(cap * sizeof *r->len);
+    const unsigned char *p = r->data, *end = r->data + at;
+    while (r->len != NULL && p < end) {
+        const unsigned char *q = memchr(p, delim, (size_t)(end - p));
+        if (n == cap) {
+            uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
+            if (t == NULL) {
+                free(r->len);
+                r->len = NULL;
+                break;
+            }
+            r->len = t;
+            cap *= 2;
+        }
+        r->len[n++] = (uint64_t)(q - p) + 1;
+        p = q + 1;
+    }
+    if (r->len == NULL) {
+        msg("memory exhausted");
+        return -1;
+    }
+    r->n = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                   */
+
+static int write_all(int fd, const void *p, uint64_t n, uint64_t off,
+                     int positioned)
+{
+    const unsigned char *b = p;
+    while (n > 0) {
+        size_t c = n > ((uint64_t)1 << 30) ? (size_t)1 << 30 : (size_t)n;
+        ssize_t w = positioned ? pwrite(fd, b, c, (off_t)off) : write(fd, b, c);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        b += w;
+        n -= (uint64_t)w;
+        off += (uint64_t)w;
+    }
+    return 0;
+}
+
+/* Open a temporary beside path (mode as path's, or 0666 & ~umask).
+   anon: try an unnamed one first (O_TMPFILE: nothing is left behind even
+   if this process is killed by SIGKILL; tmp_path is then empty and
+   put_in_place links it). Returns the fd, or -1 after a message. */
+static int open_temp(const char *path, int anon)
+{
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            msg("%s: not a regular file (fairshuf-mpi writes regular files "
+                "only)", path);
+            return -1;
+        }
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t um = umask(0);
+        umask(um);
+        mode = 0666 & ~um;
+    }
+    const char *slash = strrchr(path, '/');
+    int dl = slash ? (int)(slash - path + 1) : 0;
+    tmp_path[0] = '\0';
+#ifdef O_TMPFILE
+    if (anon) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", dl ? dl : 1, dl ? path : ".");
+        int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+        if (fd >= 0) {
+            if (fchmod(fd, mode) == 0)
+                return fd;
+            close(fd);
+        }
+    }
+#else
+    (void)anon;
+#endif
+    if (snprintf(tmp_path, sizeof tmp_path, "%.*s.fairshuf-mpi.XXXXXX", dl,
+                 path) >= (int)sizeof tmp_path) {
+        msg("%s: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    int fd = mkstemp(tmp_path);
+    if (fd < 0) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    tmp_live = 1;
+    if (fchmod(fd, mode) != 0) {
+        msg("%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Rename the temporary over path; an unnamed one is linked to a temporary
+   name first (rename replaces path atomically, linkat cannot). */
+static int put_in_place(const char *path, int fd)
+{
+    if (tmp_path[0] == '\0') {
+        char proc[64];
+        const char *slash = strrchr(path, '/');
+        int dl = slash ? (int)(slash - path + 1) : 0;
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        for (int tries = 0; tries < 100; tries++) {
+            snprintf(tmp_path, sizeof tmp_path, "%.*s.fairshuf-mpi.%ld.%d",
+                     dl, path, (long)getpid(), tries);
+            if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp_path,
+                       AT_SYMLINK_FOLLOW) == 0) {
+                tmp_live = 1;
+                break;
+            }
+            if (errno != EEXIST) {
+                msg("%s: %s", path, strerror(errno));
+                tmp_path[0] = '\0';
+                return -1;
+            }
+        }
+        if (!tmp_live) {
+            msg("%s: %s", path, strerror(EEXIST));
+            return -1;
+        }
+    }
+    if (rename(tmp_path, path) != 0) {
+        msg("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    tmp_live = 0;
+    return 0;
+}
+
+static int commit(const char *path, int fd)
+{
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        msg("%s: write error: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Test hook (tests/mpi/test_mpi.sh kills a rank mid-run): with
+   FSH_MPI_TEST_PIDS=DIR, each rank writes its pid to DIR/RANK at point
+   where (FSH_MPI_TEST_PAUSE_AT: "read", the default, after reading; or
+   "write", with the output temporaries open) and sleeps 3 s. */
+static void test_pause(const char *where)
+{
+    const char *pids = getenv("FSH_MPI_TEST_PIDS");
+    const char *at = getenv("FSH_MPI_TEST_PAUSE_AT");
+    if (pids == NULL || strcmp(at ? at : "read", where) != 0)
+        return;
+    char pf[4096];
+    snprintf(pf, sizeof pf, "%s/%d", pids, rank);
+    FILE *pfh = fopen(pf, "w");
+    if (pfh) {
+        fprintf(pfh, "%ld\n", (long)getpid());
+        fclose(pfh);
+    }
+    sleep(3);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Where the output goes: every rank writes its part, in output order, with
+   sink_write; sink_open and sink_close are collective.                    */
+
+typedef struct sink {
+    int mode; /* 0 standard output (rank 0 writes all), 1 -o, 2 shards */
+    int fd;
+    uint64_t off;
+    char *name;
+    int failed;
+    unsigned char *buf; /* rank 0, standard output: receive buffer */
+} sink;
+
+static void sink_fail(sink *k, const char *name)
+{
+    if (!k->failed)
+        msg("%s%swrite error: %s", name ? name : "", name ? ": " : "",
+            strerror(errno));
+    k->failed = 1;
+}
+
+/* obytes: this rank's output bytes (for -o's offsets). */
+static void sink_open(sink *k, const opts *o, uint64_t obytes,
+                      const char *hdr, uint64_t hlen)
+{
+    memset(k, 0, sizeof *k);
+    k->fd = -1;
+    int failed = 0;
+    if (o->prefix != NULL) {
+        k->mode = 2;
+        int w = snprintf(NULL, 0, "%d", np - 1);
+        size_t l = strlen(o->prefix) + (size_t)w + 1;
+        k->name = malloc(l);
+        if (k->name == NULL) {
+            msg("memory exhausted");
+            failed = 1;
+        } else {
+            snprintf(k->name, l, "%s%0*d", o->prefix, w, rank);
+            if ((k->fd = open_temp(k->name, 1)) < 0)
+                failed = 1;
+        }
+        test_pause("write");
+        if (!failed && write_all(k->fd, hdr, hlen, 0, 0) != 0) {
+            sink_fail(k, k->name);
+            failed = 1;
+        }
+        agree_or_exit(failed);
+    } else if (o->outfile != NULL) {
+        k->mode = 1;
+        k->name = strdup(o->outfile);
+        if (rank == 0 && (k->fd = open_temp(o->outfile, 0)) < 0)
+            failed = 1;
+        agree_or_exit(failed || k->name == NULL);
+        char name[sizeof tmp_path];
+        memcpy(name, tmp_path, sizeof name);
+        if (MPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (rank != 0 && (k->fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
+            msg("%s: %s", o->outfile, strerror(errno));
+            failed = 1;
+        }
+        uint64_t boff = 0;
+        if (MPI_Exscan(&obytes, &boff, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        k->off = hlen + (rank == 0 ? 0 : boff);
+        if (!failed && rank == 0 && write_all(k->fd, hdr, hlen, 0, 1) != 0) {
+            sink_fail(k, o->outfile);
+            failed = 1;
+        }
+        test_pause("write");
+        agree_or_exit(failed);
+    } else {
+        k->mode = 0;
+        k->fd = STDOUT_FILENO;
+        if (rank == 0) {
+            k->buf = malloc(M.chunk);
+            if (k->buf == NULL) {
+                msg("memory exhausted");
+                failed = 1;
+            } else if (write_all(STDOUT_FILENO, hdr, hlen, 0, 0) != 0) {
+                sink_fail(k, NULL);
+            }
+        }
+        agree_or_exit(failed);
+    }
+}
+
+static void sink_write(sink *k, const void *p, uint64_t n)
+{
+    if (n == 0)
+        return;
+    if (k->mode == 0 && rank != 0) {
+        const unsigned char *b = p;
+        if (MPI_Send(&n, 1, MPI_UINT64_T, 0, 7, M.comm) != MPI_SUCCESS)
+            finish(1);
+        for (uint64_t at = 0; at < n;) {
+            size_t c = n - at < M.chunk ? (size_t)(n - at) : M.chunk;
+            if (MPI_Send(b + at, (int)c, MPI_BYTE, 0, 8, M.comm) != MPI_SUCCESS)
+                finish(1);
+            at += c;
+        }
+        return;
+    }
+    if (k->failed)
+        return;
+    if (write_all(k->fd, p, n, k->off, k->mode == 1) != 0)
+        sink_fail(k, k->mode == 0 ? NULL : k->name);
+    k->off += n;
+}
+
+/* The first keep records of r (obytes bytes), in r's order: gathered into
+   a buffer when r has an order. */
+static void sink_recs(sink *k, const fshm_recs *r, uint64_t keep,
+                      uint64_t obytes)
+{
+    if (r->order == NULL) {
+        sink_write(k, r->data, obytes);
+        return;
+    }
+    uint64_t *off = fshm_offsets(r);
+    size_t cap = (size_t)1 << 22, used = 0;
+    unsigned char *buf = malloc(cap);
+    if (off == NULL || buf == NULL) {
+        msg("memory exhausted");
+        k->failed = 1;
+        free(off);
+        free(buf);
+        return;
+    }
+    for (uint64_t i = 0; i < keep; i++) {
+        uint64_t j = r->order[i], l = r->len[j];
+        if (used + l > cap) {
+            sink_write(k, buf, used);
+            used = 0;
+        }
+        if (l > cap) {
+            sink_write(k, r->data + off[j], l);
+            continue;
+        }
+        memcpy(buf + used, r->data + off[j], (size_t)l);
+        used += (size_t)l;
+    }
+    sink_write(k, buf, used);
+    free(off);
+    free(buf);
+}
+
+static void sink_close(sink *k, const opts *o)
+{
+    (void)o;
+    int failed = k->failed;
+    if (k->mode == 0) {
+        if (rank == 0) {
+            for (int q = 1; q < np; q++) {
+                for (;;) {
+                    uint64_t sz;
+                    if (MPI_Recv(&sz, 1, MPI_UINT64_T, q, 7, M.comm,
+                                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                        finish(1);
+                    if (sz == 0)
+                        break;
+                    while (sz > 0) {
+                        size_t c = sz < M.chunk ? (size_t)sz : M.chunk;
+                        if (MPI_Recv(k->buf, (int)c, MPI_BYTE, q, 8, M.comm,
+                                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                            finish(1);
+                        sink_write(k, k->buf, c);
+                        sz -= c;
+                    }
+                }
+            }
+            failed = k->failed;
+        } else {
+            uint64_t z = 0;
+            if (MPI_Send(&z, 1, MPI_UINT64_T, 0, 7, M.comm) != MPI_SUCCESS)
+                finish(1);
+        }
+        agree_or_exit(failed);
+    } else if (k->mode == 1) {
+        if (rank != 0 && k->fd >= 0 && close(k->fd) != 0 && !failed) {
+            sink_fail(k, k->name);
+            failed = 1;
+        }
+        agree_or_exit(failed);
+        if (rank == 0 &&
+            (commit(k->name, k->fd) != 0 || put_in_place(k->name, -1) != 0))
+            failed = 1;
+        agree_or_exit(failed);
+    } else {
+        if (!failed && fsync(k->fd) != 0) {
+            sink_fail(k, k->name);
+            failed = 1;
+        }
+        agree_or_exit(failed);
+        if (put_in_place(k->name, k->fd) != 0)
+            failed = 1;
+        close(k->fd);
+        agree_or_exit(failed);
+    }
+    free(k->name);
+    free(k->buf);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
+                       uint64_t n)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fprintf(stderr,
+            "%s: rank %d: %s: %llu records in, %llu sent (%llu bytes), "
+            "peak RSS %ld KiB, %.3f s\n",
+            prog, rank, what, (unsigned long long)n,
+            (unsigned long long)info->sent_records,
+            (unsigned long long)info->sent_bytes, ru.ru_maxrss,
+            (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* External mode: a rank's share exceeds --memory (and there are more than
+ * FSH_RECORDS_SMALL lines). The ranks read their records in chunks of at
+ * most --memory / 4 bytes, one bucket exchange per chunk (every rank takes
+ * part in every round, with an empty chunk when done); each receiver
+ * appends what it gets, tagged (bucket id, source rank), to the unnamed
+ * temporary file of the group of buckets the id falls in. Then each group
+ * is loaded, put back in global input order (a stable sort by source rank:
+ * all of a source's records precede the next source's, and rounds keep
+ * each source's order), shuffled with fsh_records_shuffle_group and
+ * written. Same output as in memory.                                     */
+
+typedef struct chunker {
+    const files *f;
+    piece *pc;
+    size_t npc, k;
+    uint64_t off;
+    char delim;
+    size_t max;
+} chunker;
+
+static int set_lens(fshm_recs *r, char delim)
+{
+    size_t n = 0, cap = 1024;
+    r->len = malloc(cap * sizeof *r->len);
+    const unsigned char *p = r->data, *end = r->data + r->bytes;
+    while (r->len != NULL && p < end) {
+        const unsigned char *q = memchr(p, delim, (size_t)(end - p));
+        if (n == cap) {
+            uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
+            if (t == NULL) {
+                free(r->len);
+                r->len = NULL;
+                break;
+            }
+            r->len = t;
+            cap *= 2;
+        }
+        r->len[n++] = (uint64_t)(q - p) + 1;
+        p = q + 1;
+    }
+    r->n = n;
+    return r->len == NULL ? -1 : 0;
+}
+
+/* The next chunk of whole records (at most c->max bytes, unless one record
+   is longer). 1 with records, 0 at the end, -1 after a message. */
+static int chunk_next(chunker *c, fshm_recs *r)
+{
+    memset(r, 0, sizeof *r);
+    r->owned = 1;
+    while (c->k < c->npc && c->off >= c->pc[c->k].hi) {
+        c->k++;
+        if (c->k < c->npc)
+            c->off = c->pc[c->k].lo;
+    }
+    if (c->k >= c->npc)
+        return 0;
+    const piece *p = &c->pc[c->k];
+    const char *name = c->f->name[p->file];
+    int fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        msg("%s: %s", name, strerror(errno));
+        return -1;
+    }
+    uint64_t want = p->hi - c->off;
+    size_t have = 0, cap = want < c->max ? (size_t)want : c->max, use = 0;
+    unsigned char *buf = NULL;
+    for (;;) {
+        unsigned char *nb = realloc(buf, cap + 1);
+        if (nb == NULL) {
+            msg("memory exhausted");
+            goto fail;
+        }
+        buf = nb;
+        while (have < cap) {
+            ssize_t got = pread(fd, buf + have, cap - have,
+                                (off_t)(c->off + have));
+            if (got <= 0) {
+                msg("%s: %s", name,
+                    got < 0 ? strerror(errno) : "file shrank as we read it");
+                goto fail;
+            }
+            have += (size_t)got;
+        }
+        if (c->off + cap >= p->hi) {
+            use = cap;
+            break;
+        }
+        const unsigned char *q = memrchr(buf, c->delim, cap);
+        if (q != NULL) {
+            use = (size_t)(q - buf) + 1;
+            break;
+        }
+        /* One record longer than the chunk: read on. */
+        cap = want - cap < cap ? (size_t)want : 2 * cap;
+    }
+    close(fd);
+    c->off += use;
+    if (c->off == p->hi && p->add_delim && buf[use - 1] != c->delim)
+        buf[use++] = (unsigned char)c->delim;
+    r->data = buf;
+    r->bytes = use;
+    if (set_lens(r, c->delim) != 0) {
+        msg("memory exhausted");
+        return -1;
+    }
+    return 1;
+fail:
+    close(fd);
+    free(buf);
+    return -1;
+}
+
+/* An unnamed temporary in dir (or a named one, unlinked at once). */
+static FILE *ext_temp(const char *dir)
+{
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd < 0) {
+        char name[4096];
+        snprintf(name, sizeof name, "%s/.fairshuf-mpi.XXXXXX", dir);
+        fd = mkstemp(name);
+        if (fd >= 0)
+            unlink(name);
+    }
+    if (fd < 0) {
+        msg("%s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "w+");
+    if (fp == NULL) {
+        msg("%s: %s", dir, strerror(errno));
+        close(fd);
+    }
+    return fp;
+}
+
+typedef struct xgroups {
+    FILE **fp;
+    uint32_t G, lo, nb;
+    uint8_t key[32];
+    unsigned threads;
+    const char *dir;
+} xgroups;
+
+typedef struct xtag {
+    uint32_t bucket, src;
+    uint64_t len;
+} xtag;
+
+/* Group g's records, in global input order, shuffled: the group's stretch
+   of the output. */
+static int ext_load(xgroups *x, uint32_t g, fshm_recs *r)
+{
+    memset(r, 0, sizeof *r);
+    r->owned = 1;
+    FILE *fp = x->fp[g];
+    if (fflush(fp) != 0 || fseeko(fp, 0, SEEK_END) != 0) {
+        msg("%s: temporary file: %s", x->dir, strerror(errno));
+        return -1;
+    }
+    off_t sz = ftello(fp);
+    rewind(fp);
+    unsigned char *raw = malloc(sz > 0 ? (size_t)sz : 1);
+    if (raw == NULL || (sz > 0 && fread(raw, 1, (size_t)sz, fp) != (size_t)sz)) {
+        msg("%s: temporary file: %s", x->dir,
+            raw == NULL ? "memory exhausted" : strerror(errno));
+        free(raw);
+        return -1;
+    }
+    size_t n = 0;
+    for (off_t at = 0; at < sz; n++) {
+        xtag t;
+        memcpy(&t, raw + at, sizeof t);
+        at += (off_t)(sizeof t + t.len);
+    }
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    uint32_t *src = malloc((n ? n : 1) * sizeof *src);
+    uint64_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    size_t *cnt = calloc((size_t)np + 1, sizeof *cnt);
+    r->len = malloc((n ? n : 1) * sizeof *r->len);
+    r->data = malloc(sz > 0 ? (size_t)sz : 1);
+    int rc = -1;
+    if (!ids || !src || !idx || !cnt || !r->len || !r->data) {
+        msg("memory exhausted");
+        goto out;
+    }
+    uint64_t b = 0;
+    off_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        xtag t;
+        memcpy(&t, raw + at, sizeof t);
+        at += (off_t)sizeof t;
+        memcpy(r->data + b, raw + at, (size_t)t.len);
+        at += (off_t)t.len;
+        b += t.len;
+        r->len[i] = t.len;
+        ids[i] = t.bucket;
+        src[i] = t.src;
+        cnt[t.src + 1]++;
+    }
+    free(raw);
+    raw = NULL;
+    r->n = n;
+    r->bytes = b;
+    /* Stable by source rank: global input order within each bucket. */
+    for (int q = 0; q < np; q++)
+        cnt[q + 1] += cnt[q];
+    for (size_t i = 0; i < n; i++)
+        idx[cnt[src[i]]++] = i;
+    for (size_t i = 0; i < n; i++)
+        src[i] = ids[idx[i]];
+    if (fshm_apply(r, idx) != FSH_OK) {
+        msg("memory exhausted");
+        goto out;
+    }
+    uint32_t glo = x->lo + (uint32_t)(((uint64_t)g * x->nb + x->G - 1) / x->G);
+    uint32_t ghi = x->lo + (uint32_t)(((uint64_t)(g + 1) * x->nb + x->G - 1) / x->G);
+    if (n > 0 && fshm_key_group(x->key, r, src, glo, ghi - glo, x->threads) !=
+                     FSH_OK) {
+        msg("memory exhausted");
+        goto out;
+    }
+    rc = 0;
+out:
+    free(raw);
+    free(ids);
+    free(src);
+    free(idx);
+    free(cnt);
+    return rc;
+}
+
+static _Noreturn void run_external(const opts *o, const files *f,
+                                   fsh_rng *rng, const char *report, double t0)
+{
+    piece *pc;
+    size_t npc;
+    uint64_t pbytes;
+    agree_or_exit(plan_pieces(f, o->delim, &pc, &npc, &pbytes) != 0);
+    size_t cmax = (size_t)(o->memory / 4 > 4096 ? o->memory / 4 : 4096);
+    chunker c = {f, pc, npc, 0, npc ? pc[0].lo : 0, o->delim, cmax};
+    /* Count pass. */
+    uint64_t n = 0;
+    fshm_recs r;
+    int st;
+    while ((st = chunk_next(&c, &r)) == 1) {
+        n += r.n;
+        fshm_recs_free(&r);
+    }
+    agree_or_exit(st < 0);
+    uint64_t first = 0, N = 0;
+    if (MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+            MPI_SUCCESS ||
+        MPI_Allreduce(&n, &N, 1, MPI_UINT64_T, MPI_SUM, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        first = 0;
+    uint64_t H = o->header < N ? o->header : N, Nb = N - H;
+    if (Nb <= FSH_RECORDS_SMALL) {
+        if (rank == 0)
+            msg("--memory=%llu is too small for this input, and external mode "
+                "needs more than %llu lines",
+                (unsigned long long)o->memory,
+                (unsigned long long)FSH_RECORDS_SMALL);
+        finish(1);
+    }
+    xgroups x;
+    memset(&x, 0, sizeof x);
+    x.threads = o->threads;
+    x.dir = o->tmpdir;
+    int rc = fshm_draw_key(&M, rng, x.key);
+    if (rc != FSH_OK) {
+        msg("%s", fsh_mpi_strerror(rc));
+        finish(1);
+    }
+    unsigned bits = fsh_records_bits(Nb);
+    fshm_bucket_range(&M, bits, &x.lo, &x.nb);
+    uint64_t total = 0;
+    for (size_t i = 0; i < f->n; i++)
+        total += f->size[i];
+    /* Expected bytes received, doubled, in groups of a quarter of the
+       budget each. */
+    uint64_t expect = 2 * (total / (uint64_t)np + 24 * (Nb / (uint64_t)np));
+    uint64_t G = expect / (o->memory / 4 ? o->memory / 4 : 1) + 1;
+    x.G = (uint32_t)(G < x.nb ? G : x.nb);
+    int failed = 0;
+    x.fp = calloc(x.G + 1, sizeof *x.fp);
+    for (uint32_t g = 0; x.fp && g < x.G && !failed; g++) {
+        if ((x.fp[g] = ext_temp(x.dir)) == NULL)
+            failed = 1;
+        else
+            setvbuf(x.fp[g], NULL, _IOFBF, 1 << 18);
+    }
+    agree_or_exit(failed || x.fp == NULL);
+    /* Rounds. */
+    chunker c2 = {f, pc, npc, 0, npc ? pc[0].lo : 0, o->delim, cmax};
+    fsh_mpi_info info;
+    memset(&info, 0, sizeof info);
+    info.records = Nb;
+    info.bits = bits;
+    char *hb = NULL;
+    uint64_t hlen = 0, done = 0, rn = 0, rbytes = 0;
+    uint64_t *from = calloc((size_t)np, sizeof *from);
+    agree_or_exit(from == NULL);
+    for (;;) {
+        st = chunk_next(&c2, &r);
+        if (st == 0) {
+            r.data = malloc(1);
+            r.len = malloc(sizeof *r.len);
+        }
+        int v[2] = {st == 1, st < 0 || r.data == NULL || r.len == NULL};
+        if (MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (v[1])
+            finish(1);
+        if (!v[0]) {
+            fshm_recs_free(&r);
+            break;
+        }
+        /* Header records first (global index < H). */
+        size_t hl = 0;
+        uint64_t hbytes = 0;
+        while (hl < r.n && first + done + hl < H)
+            hbytes += r.len[hl++];
+        if (hl > 0) {
+            char *t = realloc(hb, hlen + hbytes);
+            agree_or_exit(t == NULL);
+            hb = t;
+            memcpy(hb + hlen, r.data, (size_t)hbytes);
+            hlen += hbytes;
+            memmove(r.data, r.data + hbytes, (size_t)(r.bytes - hbytes));
+            memmove(r.len, r.len + hl, (r.n - hl) * sizeof *r.len);
+            r.bytes -= hbytes;
+            r.n -= hl;
+        } else {
+            agree_or_exit(0);
+        }
+        uint32_t *ids = malloc((r.n ? r.n : 1) * sizeof *ids);
+        agree_or_exit(ids == NULL ||
+                      fsh_records_buckets(x.key, ids, r.n, bits,
+                                          first + done + hl - H) != FSH_OK);
+        done += r.n + hl;
+        fshm_recs got;
+        uint32_t *gt = NULL;
+        rc = fshm_route_buckets(&M, &r, ids, bits, &got, &gt, from, &info);
+        free(ids);
+        fshm_recs_free(&r);
+        if (rc != FSH_OK) {
+            msg("%s", fsh_mpi_strerror(rc));
+            finish(1);
+        }
+        uint64_t at = 0;
+        size_t j = 0;
+        for (int q = 0; q < np; q++)
+            for (uint64_t e = 0; e < from[q]; e++, j++) {
+                xtag t = {gt[j], (uint32_t)q, got.len[j]};
+                uint32_t g = (uint32_t)((uint64_t)(gt[j] - x.lo) * x.G / x.nb);
+                if (!failed &&
+                    (fwrite(&t, sizeof t, 1, x.fp[g]) != 1 ||
+                     fwrite(got.data + at, 1, (size_t)t.len, x.fp[g]) !=
+                         (size_t)t.len)) {
+                    msg("%s: temporary file: %s", x.dir, strerror(errno));
+                    failed = 1;
+                }
+                at += t.len;
+            }
+        rn += got.n;
+        rbytes += got.bytes;
+        free(gt);
+        fshm_recs_free(&got);
+        agree_or_exit(failed);
+    }
+    free(pc);
+    if (report)
+        print_peak("external rounds", t0, &info, n);
+    /* The header, to every rank. */
+    int hbi = (int)hlen, *hc = calloc((size_t)np, sizeof *hc),
+        *hd = calloc((size_t)np, sizeof *hd);
+    if (hlen > INT32_MAX)
+        msg("--header: more than %d bytes of header lines", INT32_MAX);
+    agree_or_exit(hc == NULL || hd == NULL || hlen > INT32_MAX);
+    if (MPI_Allgather(&hbi, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
+        finish(1);
+    int htot = 0;
+    for (int q = 0; q < np; q++) {
+        hd[q] = htot;
+        htot += hc[q];
+    }
+    char *hdr = malloc((size_t)htot + 1);
+    agree_or_exit(hdr == NULL);
+    if (MPI_Allgatherv(hb ? hb : hdr, hbi, MPI_BYTE, hdr, hc, hd, MPI_BYTE,
+                       M.comm) != MPI_SUCCESS)
+        finish(1);
+    /* -n: this rank keeps its first keep records. */
+    uint64_t ostart = 0, keep = rn, obytes = rbytes;
+    if (MPI_Exscan(&rn, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+        MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        ostart = 0;
+    if (o->head_set)
+        keep = ostart >= o->head ? 0 : o->head - ostart < rn ? o->head - ostart : rn;
+    if (keep < rn) { /* the bytes of the first keep records */
+        obytes = 0;
+        uint64_t left = keep;
+        for (uint32_t g = 0; g < x.G && left > 0 && !failed; g++) {
+            fshm_recs gr;
+            if (ext_load(&x, g, &gr) != 0) {
+                failed = 1;
+                break;
+            }
+            for (size_t i = 0; i < gr.n && left > 0; i++, left--)
+                obytes += gr.len[i];
+            fshm_recs_free(&gr);
+        }
+    }
+    agree_or_exit(failed);
+    sink k;
+    sink_open(&k, o, obytes, hdr, (uint64_t)htot);
+    uint64_t left = keep;
+    for (uint32_t g = 0; g < x.G && left > 0 && !failed; g++) {
+        fshm_recs gr;
+        if (ext_load(&x, g, &gr) != 0) {
+            failed = 1;
+            break;
+        }
+        uint64_t b = 0;
+        size_t i = 0;
+        for (; i < gr.n && left > 0; i++, left--)
+            b += gr.len[i];
+        sink_write(&k, gr.data, b);
+        fshm_recs_free(&gr);
+    }
+    k.failed |= failed;
+    sink_close(&k, o);
+    for (uint32_t g = 0; g < x.G; g++)
+        fclose(x.fp[g]);
+    if (report)
+        print_peak("done", t0, &info, n);
+    finish(0);
+}
+
+int main(int argc, char **argv)
+{
+    int prov;
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &prov) !=
+        MPI_SUCCESS) {
+        fprintf(stderr, "%s: MPI_Init failed\n", prog);
+        return 1;
+    }
+    struct timespec ts0;
+    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    double t0 = (double)ts0.tv_sec + (double)ts0.tv_nsec * 1e-9;
+    if (fshm_open(&M, MPI_COMM_WORLD) != FSH_OK) {
+        fprintf(stderr, "%s: cannot set up MPI\n", prog);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    rank = M.rank;
+    np = M.np;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    /* The same arguments on every rank. */
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int i = 1; i < argc; i++)
+        h = fshm_digest(argv[i], strlen(argv[i]) + 1, h);
+    h = fshm_digest(&argc, sizeof argc, h);
+    int st;
+    if (fshm_same(&M, h, &st) != FSH_OK) {
+        if (rank == 0 || st != FSH_MPI_EMISMATCH)
+            msg("%s", st == FSH_MPI_EMISMATCH
+                          ? "the ranks were given different arguments"
+                          : "MPI communication failed");
+        finish(1);
+    }
+    opts o;
+    char err[512] = "";
+    int pr = parse(&o, argc, argv, err, sizeof err);
+    if (pr == 2 || pr == 3) {
+        if (rank == 0) {
+            if (pr == 2)
+                usage(stdout);
+            else
+                printf("%s (fairshuf) %d.%d.%d\n", prog, FSH_VERSION_MAJOR,
+                       FSH_VERSION_MINOR, FSH_VERSION_PATCH);
+        }
+        finish(0);
+    }
+    if (pr != 0) {
+        if (rank == 0) {
+            fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
+                    prog, err, prog);
+        }
+        finish(1);
+    }
+    const char *report = getenv("FSH_MPI_REPORT"); /* measurements */
+
+    /* Inputs: rank 0 lists, every rank reads its byte range. */
+    files f = {NULL, NULL, 0};
+    agree_or_exit(rank == 0 && list_inputs(&o, &f) != 0);
+    bcast_files(&f);
+    /* --memory: count this rank's lines; if a rank would need more (its
+       input, a send copy, a receive copy, and 48 bytes per line of
+       lengths, tags and indices), every rank goes external. */
+    if (o.memory == 0) {
+        /* Default: half the node's memory, shared by the ranks on it. */
+        MPI_Comm node;
+        int local = 1;
+        if (MPI_Comm_split_type(M.comm, MPI_COMM_TYPE_SHARED, rank,
+                                MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+            MPI_Comm_size(node, &local);
+            MPI_Comm_free(&node);
+        }
+        long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && ps > 0)
+            o.memory = (uint64_t)pages * (uint64_t)ps / 2 /
+                       (uint64_t)(local > 0 ? local : 1);
+    }
+    if (o.memory) {
+        piece *pc;
+        size_t npc;
+        uint64_t pb, cn = 0;
+        agree_or_exit(plan_pieces(&f, o.delim, &pc, &npc, &pb) != 0);
+        /* Lines have at least one byte: count them only when that bound
+           does not already fit. */
+        int cs = 0;
+        if (51 * pb > o.memory) {
+            chunker c = {&f, pc, npc, 0, npc ? pc[0].lo : 0, o.delim,
+                         (size_t)1 << 24};
+            fshm_recs cr;
+            while ((cs = chunk_next(&c, &cr)) == 1) {
+                cn += cr.n;
+                fshm_recs_free(&cr);
+            }
+        }
+        free(pc);
+        agree_or_exit(cs < 0);
+        int ext = 3 * pb + 48 * cn > o.memory;
+        if (MPI_Allreduce(MPI_IN_PLACE, &ext, 1, MPI_INT, MPI_MAX, M.comm) !=
+            MPI_SUCCESS)
+            finish(1);
+        if (ext) {
+            fsh_rng *xr = NULL;
+            if (o.seed != NULL)
+                agree_or_exit(
+                    fsh_rng_new_seeded(&xr, o.seed, strlen(o.seed)) != FSH_OK ||
+                    fsh_rng_set_simulation(xr, 1) != FSH_OK);
+            run_external(&o, &f, xr, report, t0);
+        }
+    }
+    fshm_recs in;
+    agree_or_exit(read_mine(&f, o.delim, &in) != 0);
+
+    test_pause("read");
+
+    /* Global indices; the header records. */
+    uint64_t n = in.n, first = 0, N = 0;
+    if (MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+            MPI_SUCCESS ||
+        MPI_Allreduce(&n, &N, 1, MPI_UINT64_T, MPI_SUM, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        first = 0;
+    uint64_t H = o.header < N ? o.header : N;
+    size_t hl = first >= H ? 0 : (size_t)(H - first < n ? H - first : n);
+    uint64_t hbytes = 0;
+    for (size_t i = 0; i < hl; i++)
+        hbytes += in.len[i];
+    /* The header, gathered on rank 0 then sent to all (shards repeat it). */
+    int hb = (int)hbytes, *hc = calloc((size_t)np, sizeof *hc),
+        *hd = calloc((size_t)np, sizeof *hd);
+    if (hbytes > INT32_MAX)
+        msg("--header: more than %d bytes of header lines", INT32_MAX);
+    agree_or_exit(hc == NULL || hd == NULL || hbytes > INT32_MAX);
+    if (MPI_Allgather(&hb, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
+        finish(1);
+    int htot = 0;
+    for (int q = 0; q < np; q++) {
+        hd[q] = htot;
+        htot += hc[q];
+    }
+    char *hdr = malloc((size_t)htot + 1);
+    agree_or_exit(hdr == NULL);
+    if (MPI_Allgatherv(in.data, hb, MPI_BYTE, hdr, hc, hd, MPI_BYTE, M.comm) !=
+        MPI_SUCCESS)
+        finish(1);
+    free(hc);
+    free(hd);
+    /* The body, owned, so the exchange frees it once packed. */
+    if (hl > 0) {
+        memmove(in.data, in.data + hbytes, (size_t)(in.bytes - hbytes));
+        memmove(in.len, in.len + hl, (in.n - hl) * sizeof *in.len);
+    }
+    fshm_recs body = {in.data, in.n - hl, 0, in.len, in.bytes - hbytes, 1,
+                      1, NULL};
+    in.owned = 0;
+    uint64_t bfirst = first + hl - H, Nb = N - H;
+    if (first + hl < H)
+        bfirst = 0; /* no body records here */
+
+    /* The permutation. */
+    fsh_rng *rng = NULL;
+    if (o.seed != NULL) {
+        agree_or_exit(fsh_rng_new_seeded(&rng, o.seed, strlen(o.seed)) !=
+                          FSH_OK ||
+                      fsh_rng_set_simulation(rng, 1) != FSH_OK);
+    }
+    fshm_recs out;
+    fsh_mpi_info info;
+    int rc = fshm_shuffle(&M, rng, &body, bfirst, Nb, o.threads, 0, &out,
+                          &info);
+    fsh_rng_free(rng);
+    fshm_recs_free(&body);
+    if (rc != FSH_OK) {
+        msg("%s", fsh_mpi_strerror(rc));
+        finish(1);
+    }
+    if (report)
+        print_peak("shuffled", t0, &info, n);
+
+    /* -n: the first COUNT records of the output. */
+    uint64_t on = out.n, ostart = 0, keep = out.n, obytes = 0;
+    if (MPI_Exscan(&on, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
+        MPI_SUCCESS)
+        finish(1);
+    if (rank == 0)
+        ostart = 0;
+    if (o.head_set)
+        keep = ostart >= o.head ? 0 : o.head - ostart < on ? o.head - ostart : on;
+    for (uint64_t i = 0; i < keep; i++)
+        obytes += out.len[out.order ? out.order[i] : i];
+
+    sink k;
+    sink_open(&k, &o, obytes, hdr, (uint64_t)htot);
+    sink_recs(&k, &out, keep, obytes);
+    sink_close(&k, &o);
+    if (report)
+        print_peak("done", t0, &info, n);
+    fshm_recs_free(&out);
+    free(hdr);
+    finish(0);
+}

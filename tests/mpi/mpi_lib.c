@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: MIT */
+/* libfairshuf_mpi under mpirun (run by tests/mpi/test_mpi.sh for P = 1..4):
+ *   mpi_lib perm      fsh_mpi_shuffle equals fsh_shuffle_records on the
+ *                     concatenation, for splits with empty ranks, one
+ *                     record, all records on one rank, below and above
+ *                     FSH_RECORDS_SMALL; counts kept; rng NULL permutes
+ *   mpi_lib errors    mismatched size / seed / NULL-ness, bad arguments
+ *   mpi_lib enum      exhaustive: every bucket assignment and every
+ *                     per-bucket order at tiny N; each output order must
+ *                     get weight exactly B^N (uniform), the distributed
+ *                     result must equal the serial one, and two known-bad
+ *                     variants (modulo routing, no per-bucket shuffle) must
+ *                     be caught
+ *   mpi_lib chi       position-by-value chi-square of the keyed bucket
+ *                     path (real ChaCha20 ids and streams) at N = 6
+ * Every rank runs the checks; rank 0 prints the summary with the sum of
+ * every rank's counts.
+ */
+#include "fairshuf_mpi.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long passed, failed;
+static int rank, np;
+
+#define CHECK(c)                                                               \
+    do {                                                                       \
+        if (c) {                                                               \
+            passed++;                                                          \
+        } else {                                                               \
+            failed++;                                                          \
+            fprintf(stderr, "mpi_lib: rank %d: %s:%d: CHECK failed: %s\n",     \
+                    rank, __FILE__, __LINE__, #c);                             \
+        }                                                                      \
+    } while (0)
+
+static fsh_rng *seeded(const char *s)
+{
+    fsh_rng *g = NULL;
+    if (fsh_rng_new_seeded(&g, s, strlen(s)) != FSH_OK ||
+        fsh_rng_set_simulation(g, 1) != FSH_OK) {
+        fprintf(stderr, "mpi_lib: cannot make a generator\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return g;
+}
+
+/* This rank's count under split kind k of N records. */
+static size_t split(int k, uint64_t N, int r)
+{
+    switch (k) {
+    case 0: /* even */
+        return (size_t)(N / (uint64_t)np + ((uint64_t)r < N % (uint64_t)np));
+    case 1: /* all on the last rank */
+        return r == np - 1 ? (size_t)N : 0;
+    case 2: /* rank 1 has one record; P = 2: rank 0 the rest; else rank 0
+               none and the last rank the rest */
+        if (np == 1)
+            return (size_t)N;
+        if (r == 1)
+            return N > 0 ? 1 : 0;
+        if ((np == 2 && r == 0) || (np > 2 && r == np - 1))
+            return (size_t)(N > 0 ? N - 1 : 0);
+        return 0;
+    default: /* uneven: rank r gets (r + 1) shares */
+    {
+        uint64_t tot = (uint64_t)np * ((uint64_t)np + 1) / 2, a = 0;
+        for (int q = 0; q < r; q++)
+            a += N * (uint64_t)(q + 1) / tot;
+        if (r == np - 1)
+            return (size_t)(N - a);
+        return (size_t)(N * (uint64_t)(r + 1) / tot);
+    }
+    }
+}
+
+static uint64_t prefix(int k, uint64_t N, int r)
+{
+    uint64_t a = 0;
+    for (int q = 0; q < r; q++)
+        a += split(k, N, q);
+    return a;
+}
+
+/* Gather every rank's n records of size bytes to rank 0 (NULL elsewhere). */
+static unsigned char *gather(const void *p, size_t n, size_t size,
+                             uint64_t N)
+{
+    int *cnt = malloc((size_t)np * sizeof *cnt),
+        *dis = malloc((size_t)np * sizeof *dis);
+    int c = (int)(n * size);
+    MPI_Gather(&c, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    unsigned char *all = NULL;
+    if (rank == 0) {
+        int at = 0;
+        for (int q = 0; q < np; q++) {
+            dis[q] = at;
+            at += cnt[q];
+        }
+        all = malloc(N * size + 1);
+    }
+    MPI_Gatherv(p, c, MPI_BYTE, all, cnt, dis, MPI_BYTE, 0, MPI_COMM_WORLD);
+    free(cnt);
+    free(dis);
+    return all;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void perm_case(uint64_t N, int k, size_t size, const char *seed)
+{
+    size_t n = split(k, N, rank);
+    uint64_t first = prefix(k, N, rank);
+    unsigned char *a = malloc(n * size + 1);
+    for (size_t i = 0; i < n; i++) {
+        memset(a + i * size, (int)(i & 0x7f), size);
+        uint64_t v = first + i;
+        memcpy(a + i * size, &v, sizeof v);
+    }
+    fsh_rng *g = seeded(seed);
+    fsh_mpi_info info;
+    int rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, n, size, 2, &info);
+    CHECK(rc == FSH_OK);
+    CHECK(info.records == N);
+    /* The generator advanced as on one machine: same next draw as the
+       reference's. */
+    uint64_t next;
+    CHECK(fsh_rng_u64(g, &next) == FSH_OK);
+    unsigned char *all = gather(a, n, size, N);
+    if (rank == 0) {
+        unsigned char *ref = malloc(N * size + 1);
+        uint64_t at = 0;
+        for (int q = 0; q < np; q++)
+            for (size_t i = 0; i < split(k, N, q); i++, at++) {
+                memset(ref + at * size, (int)(i & 0x7f), size);
+                memcpy(ref + at * size, &at, sizeof at);
+            }
+        fsh_rng *h = seeded(seed);
+        if (N > 1)
+            CHECK(fsh_shuffle_records(h, ref, (size_t)N, size, 1) == FSH_OK);
+        uint64_t rnext;
+        CHECK(fsh_rng_u64(h, &rnext) == FSH_OK);
+        CHECK(rnext == next || N < 2);
+        int same = memcmp(ref, all, (size_t)(N * size)) == 0;
+        if (!same)
+            fprintf(stderr, "mpi_lib: N=%llu split %d size %zu: differs from "
+                            "fsh_shuffle_records\n",
+                    (unsigned long long)N, k, size);
+        CHECK(same);
+        fsh_rng_free(h);
+        free(ref);
+    }
+    free(all);
+    fsh_rng_free(g);
+    free(a);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void perm_null(uint64_t N, int k)
+{
+    size_t n = split(k, N, rank);
+    uint64_t first = prefix(k, N, rank);
+    uint64_t *a = malloc(n * 8 + 8);
+    for (size_t i = 0; i < n; i++)
+        a[i] = first + i;
+    CHECK(fsh_mpi_shuffle(MPI_COMM_WORLD, NULL, a, n, 8, 0, NULL) == FSH_OK);
+    uint64_t *all = (uint64_t *)(void *)gather(a, n, 8, N);
+    if (rank == 0) {
+        qsort(all, (size_t)N, 8, cmp_u64);
+        int ok = 1;
+        for (uint64_t i = 0; i < N; i++)
+            ok &= all[i] == i;
+        CHECK(ok);
+    }
+    free(all);
+    free(a);
+}
+
+static void run_perm(void)
+{
+    const uint64_t Ns[] = {0, 1, 2, 3, 10, 1000, 100000};
+    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++)
+        for (int k = 0; k < 4; k++)
+            perm_case(Ns[i], k, i % 2 ? 8 : 13, "perm");
+    /* Above FSH_RECORDS_SMALL: the keyed bucket path and the rebalance. */
+    uint64_t big = FSH_RECORDS_SMALL + 150000;
+    perm_case(big, 0, 8, "big");
+    perm_case(big, 2, 8, "big");
+    perm_case(big, 3, 12, "big2");
+    perm_null(1000, 3);
+    perm_null(big, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void run_errors(void)
+{
+    uint64_t a[4] = {1, 2, 3, 4};
+    fsh_rng *g = seeded("e");
+    /* Record size differs on the last rank. */
+    int rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, 2,
+                             rank == np - 1 && np > 1 ? 4 : 8, 0, NULL);
+    CHECK(rc == (np > 1 ? FSH_MPI_EMISMATCH : FSH_OK));
+    /* Different seeds: the drawn permutation differs. */
+    fsh_rng *h = seeded(rank == np - 1 ? "other" : "e2");
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, h, a, 2, 8, 0, NULL);
+    CHECK(rc == (np > 1 ? FSH_MPI_EMISMATCH : FSH_OK));
+    /* A generator on some ranks only. */
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, rank == 0 ? NULL : g, a, 2, 8, 0,
+                         NULL);
+    CHECK(rc == (np > 1 ? FSH_MPI_EMISMATCH : FSH_OK));
+    /* NULL base with a count on one rank: FSH_EINVAL everywhere. */
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, rank == 0 ? NULL : a, 2, 8, 0,
+                         NULL);
+    CHECK(rc == FSH_EINVAL);
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, 2, 0, 0, NULL);
+    CHECK(rc == FSH_EINVAL);
+    rc = fsh_mpi_shuffle(MPI_COMM_NULL, g, a, 2, 8, 0, NULL);
+    CHECK(rc == FSH_EINVAL);
+    CHECK(strcmp(fsh_mpi_strerror(FSH_MPI_EMISMATCH),
+                 "ranks passed different arguments") == 0);
+    fsh_rng_free(g);
+    fsh_rng_free(h);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Exhaustive enumeration                                                   */
+
+#define EN_MAX 6
+
+typedef struct en {
+    const size_t *k; /* per bucket: which order (0 .. s_b! - 1) */
+    int shuffle;     /* 0: leave each bucket in input order (known-bad) */
+} en;
+
+static size_t fact(size_t n)
+{
+    size_t f = 1;
+    for (size_t i = 2; i <= n; i++)
+        f *= i;
+    return f;
+}
+
+/* The k-th order of a[0..n) (Lehmer code). */
+static void nth_perm(uint64_t *a, size_t n, size_t k)
+{
+    uint64_t t[EN_MAX];
+    k %= fact(n); /* known-bad routing: a rank may hold part of a bucket */
+    memcpy(t, a, n * sizeof *a);
+    size_t left = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t f = fact(left - 1), j = k / f;
+        k %= f;
+        a[i] = t[j];
+        memmove(t + j, t + j + 1, (left - j - 1) * sizeof *t);
+        left--;
+    }
+}
+
+/* The test's group shuffle: stable by bucket, then order k[b] of bucket b. */
+static int en_group(void *ctx, fshm_recs *r, const uint32_t *ids, uint32_t lo,
+                    uint32_t nb, unsigned threads)
+{
+    const en *e = ctx;
+    (void)threads;
+    uint64_t *v = (uint64_t *)(void *)r->data, out[64];
+    size_t at = 0;
+    for (uint32_t b = lo; b < lo + nb; b++) {
+        size_t s = at;
+        for (size_t i = 0; i < r->n; i++)
+            if (ids[i] == b)
+                out[at++] = v[i];
+        if (e->shuffle)
+            nth_perm(out + s, at - s, e->k[b]);
+    }
+    memcpy(v, out, r->n * sizeof *v);
+    return FSH_OK;
+}
+
+/* One distributed run: ids of all N records (global), orders k; rank 0 gets
+   the output in res. */
+static int en_run(size_t N, unsigned bits, const uint32_t *ids, int sk,
+                  int bad, const en *e, uint64_t *res)
+{
+    fshm m;
+    if (fshm_open(&m, MPI_COMM_WORLD) != FSH_OK)
+        return -1;
+    size_t n = split(sk, N, rank);
+    uint64_t first = prefix(sk, N, rank), v[EN_MAX];
+    for (size_t i = 0; i < n; i++)
+        v[i] = first + i;
+    fshm_recs in = {(unsigned char *)v, n, 8, NULL, 8 * n, 0, 0, NULL}, mid,
+                  out;
+    int rc = fshm_buckets(&m, &in, ids + first, bits, first, bad, en_group,
+                          (void *)(uintptr_t)e, 1, &mid, NULL);
+    if (rc == FSH_OK) {
+        rc = fshm_rebalance(&m, &mid, n, &out, NULL);
+        fshm_recs_free(&mid);
+    }
+    if (rc == FSH_OK) {
+        CHECK(out.n == n);
+        unsigned char *all = gather(out.data, out.n, 8, N);
+        if (rank == 0)
+            memcpy(res, all, N * 8);
+        free(all);
+        fshm_recs_free(&out);
+    }
+    fshm_close(&m);
+    return rc;
+}
+
+/* Rank of the order a[0..n) among all n! (Lehmer). */
+static size_t perm_rank(const uint64_t *a, size_t n)
+{
+    size_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t less = 0;
+        for (size_t j = i + 1; j < n; j++)
+            less += a[j] < a[i];
+        r += less * fact(n - 1 - i);
+    }
+    return r;
+}
+
+/* Walk every bucket assignment of N records into B = 2^bits buckets and
+   every per-bucket order; weight of an outcome = N! / prod s_b! (so the
+   total per output order is B^N exactly when uniform). Returns 1 when every
+   order got B^N; also checks distributed == serial (good variants). */
+static int enumerate(size_t N, unsigned bits, int sk, int bad, int shuffle)
+{
+    size_t B = (size_t)1 << bits, nf = fact(N), assigns = 1;
+    for (size_t i = 0; i < N; i++)
+        assigns *= B;
+    uint64_t *w = calloc(nf, sizeof *w);
+    uint32_t ids[EN_MAX];
+    size_t k[16], s[16];
+    uint64_t res[EN_MAX], ser[EN_MAX];
+    int match = 1;
+    for (size_t a = 0; a < assigns; a++) {
+        size_t x = a;
+        memset(s, 0, sizeof s);
+        for (size_t i = 0; i < N; i++) {
+            ids[i] = (uint32_t)(x % B);
+            x /= B;
+            s[ids[i]]++;
+        }
+        size_t combos = 1, wt = nf;
+        for (size_t b = 0; b < B; b++) {
+            combos *= shuffle ? fact(s[b]) : 1;
+            wt /= fact(s[b]);
+        }
+        for (size_t c = 0; c < combos; c++) {
+            size_t y = c;
+            for (size_t b = 0; b < B; b++) {
+                size_t f = shuffle ? fact(s[b]) : 1;
+                k[b] = y % f;
+                y /= f;
+            }
+            en e = {k, shuffle};
+            if (en_run(N, bits, ids, sk, bad, &e, res) != FSH_OK) {
+                CHECK(0);
+                free(w);
+                return 0;
+            }
+            if (rank == 0) {
+                /* The serial definition: buckets in order, each in input
+                   order then order k[b]. */
+                size_t at = 0;
+                for (size_t b = 0; b < B; b++) {
+                    size_t st = at;
+                    for (size_t i = 0; i < N; i++)
+                        if (ids[i] == b)
+                            ser[at++] = i;
+                    if (shuffle)
+                        nth_perm(ser + st, at - st, k[b]);
+                }
+                if (!bad && memcmp(ser, res, N * 8) != 0)
+                    match = 0;
+                w[perm_rank(res, N)] += wt;
+            }
+        }
+    }
+    int uniform = 1;
+    if (rank == 0) {
+        for (size_t p = 0; p < nf; p++)
+            uniform &= w[p] == assigns;
+        if (!bad && shuffle)
+            CHECK(match);
+    }
+    MPI_Bcast(&uniform, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(w);
+    return uniform;
+}
+
+static void run_enum(void)
+{
+    for (int sk = 0; sk < 4; sk++) {
+        CHECK(enumerate(4, 1, sk, 0, 1));
+        CHECK(enumerate(3, 2, sk, 0, 1));
+    }
+    CHECK(enumerate(5, 1, 3, 0, 1));
+    /* Known-bad variants must be caught. */
+    if (np > 1)
+        CHECK(!enumerate(4, 1, 0, 1, 1)); /* record i to rank i mod P */
+    CHECK(!enumerate(4, 1, 0, 0, 0));     /* no per-bucket shuffle */
+}
+
+/* ------------------------------------------------------------------------ */
+/* Chi-square, position by value, on the real keyed path at N = 6.         */
+
+/* R runs; counts[pos * N + value]. The six per-position goodness-of-fit
+   tests (5 df each) at alpha 1e-6 / 6: a correct shuffle fails with
+   probability below 1e-6 in all (Bonferroni). The same fixed seed every
+   run, so the outcome is deterministic. Returns 1 when all pass. */
+static int chi(int bad, unsigned bits, int sk, int R)
+{
+    enum { N = 6 };
+    uint64_t cnt[N * N];
+    memset(cnt, 0, sizeof cnt);
+    fsh_rng *g = seeded("chi");
+    fshm m;
+    if (fshm_open(&m, MPI_COMM_WORLD) != FSH_OK)
+        return 0;
+    for (int run = 0; run < R; run++) {
+        uint8_t key[32];
+        if (fsh_rng_bytes(g, key, sizeof key) != FSH_OK)
+            return 0;
+        size_t n = split(sk, N, rank);
+        uint64_t first = prefix(sk, N, rank), v[N];
+        uint32_t ids[N];
+        for (size_t i = 0; i < n; i++)
+            v[i] = first + i;
+        if (fsh_records_buckets(key, ids, n, bits, first) != FSH_OK)
+            return 0;
+        fshm_recs in = {(unsigned char *)v, n, 8, NULL, 8 * n, 0, 0, NULL}, mid,
+                  out;
+        int rc = fshm_buckets(&m, &in, ids, bits, first, bad, fshm_key_group,
+                              key, 1, &mid, NULL);
+        if (rc == FSH_OK) {
+            rc = fshm_rebalance(&m, &mid, n, &out, NULL);
+            fshm_recs_free(&mid);
+        }
+        if (rc != FSH_OK)
+            return 0;
+        unsigned char *all = gather(out.data, out.n, 8, N);
+        if (rank == 0) {
+            const uint64_t *o = (const uint64_t *)(void *)all;
+            for (size_t p = 0; p < N; p++)
+                cnt[p * N + o[p]]++;
+        }
+        free(all);
+        fshm_recs_free(&out);
+    }
+    fshm_close(&m);
+    fsh_rng_free(g);
+    int ok = 1;
+    if (rank == 0) {
+        double prob[N];
+        for (int i = 0; i < N; i++)
+            prob[i] = 1.0 / N;
+        for (int p = 0; p < N; p++) {
+            double pv;
+            if (fsh_stats_chi2_gof(cnt + p * N, prob, N, 5.0, NULL, NULL,
+                                   &pv) != FSH_OK || pv < 1e-6 / N)
+                ok = 0;
+        }
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok;
+}
+
+static void run_chi(void)
+{
+    CHECK(chi(0, 1, 0, 3000));
+    CHECK(chi(0, 2, 3, 3000));
+    if (np > 1)
+        CHECK(!chi(1, 1, 0, 3000)); /* modulo routing: caught */
+}
+
+/* "stats N": not a test: fsh_mpi_shuffle of N 8-byte records split
+   evenly, and how many records the exchange and the rebalancing sent
+   (docs/PERFORMANCE.md). */
+static void run_stats(uint64_t N)
+{
+    size_t n = split(0, N, rank);
+    uint64_t *a = malloc(n * 8 + 8);
+    for (size_t i = 0; i < n; i++)
+        a[i] = i;
+    fsh_rng *g = seeded("stats");
+    fsh_mpi_info info;
+    double t = MPI_Wtime();
+    CHECK(fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, n, 8, 1, &info) == FSH_OK);
+    t = MPI_Wtime() - t;
+    uint64_t v[4] = {info.sent_records, info.sent_bytes,
+                     info.rebalance_records, info.rebalance_bytes};
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        fprintf(stderr,
+                "stats: N=%llu P=%d: exchange sent %llu records (%.4f of N, "
+                "%llu bytes), rebalancing %llu records (%.6f of N), %.3f s\n",
+                (unsigned long long)N, np, (unsigned long long)v[0],
+                (double)v[0] / (double)N, (unsigned long long)v[1],
+                (unsigned long long)v[2], (double)v[2] / (double)N, t);
+    fsh_rng_free(g);
+    free(a);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    const char *what = argc > 1 ? argv[1] : "perm";
+    if (strcmp(what, "perm") == 0)
+        run_perm();
+    else if (strcmp(what, "errors") == 0)
+        run_errors();
+    else if (strcmp(what, "enum") == 0)
+        run_enum();
+    else if (strcmp(what, "chi") == 0)
+        run_chi();
+    else if (strcmp(what, "stats") == 0 && argc > 2)
+        run_stats(strtoull(argv[2], NULL, 10));
+    else
+        CHECK(0);
+    unsigned long t[2] = {passed, failed};
+    MPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_UNSIGNED_LONG, MPI_SUM,
+                  MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("mpi_lib %s (P=%d): %lu checks passed, %lu failed\n", what, np,
+               t[0], t[1]);
+    MPI_Finalize();
+    return t[1] ? 1 : 0;
+}

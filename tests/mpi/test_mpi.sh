@@ -1,0 +1,244 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# libfairshuf_mpi and fairshuf-mpi under mpirun (issue 15): skipped without
+# Open MPI's mpirun or without "make mpi"'s binaries, and under the
+# sanitizer build (the MPI parts are not rebuilt there).
+#
+# - mpi_lib (tests/mpi/mpi_lib.c) for P = 1..4: fsh_mpi_shuffle equals
+#   fsh_shuffle_records on the concatenation for even, empty, one-record
+#   and all-on-one-rank splits, below and above 2^20 records; errors and
+#   mismatched arguments; the exhaustive enumeration (uniformity and
+#   distributed == serial, with two known-bad variants it must catch); a
+#   position-by-value chi-square (alpha 1e-6 in all, Bonferroni over the
+#   six positions; fixed seeds, so deterministic; its known-bad modulo
+#   routing must fail); the chunked exchange with tiny message limits.
+# - fairshuf-mpi: byte-identical to ./fairshuf --seed on the same lines for
+#   P = 1..4, below and above 2^20 lines (1.2e6), with -n (the first COUNT
+#   of the full shuffle), -z, --header, several files, a directory of
+#   shards, -o and shard output; edge splits (fewer lines than ranks);
+#   external mode (--memory below a rank's share: chunked exchange rounds
+#   into per-bucket-group temporary files) with the same outputs;
+#   errors: missing file, unwritable output (the old file survives, no
+#   temporary is left), mismatched arguments between ranks, a rank killed
+#   by SIGKILL (the others exit non-zero with a message; a timeout guard
+#   turns a hang into a failure).
+NAME=test_mpi
+. "$(dirname "$0")/../cli/lib.sh"
+ROOT=$(dirname "$FAIRSHUF")
+MPIBIN=$ROOT/fairshuf-mpi
+LIBT=$ROOT/build/mpi/tests/mpi_lib
+
+if [ -n "${FSH_SANITIZE:-}" ]; then
+    skipped "MPI tests are not run under the sanitizer build"
+    finish
+    exit $?
+fi
+if ! command -v mpirun >/dev/null 2>&1; then
+    skipped "no mpirun (install openmpi-bin and libopenmpi-dev, then make mpi)"
+    finish
+    exit $?
+fi
+if [ ! -x "$MPIBIN" ] || [ ! -x "$LIBT" ]; then
+    skipped "no $MPIBIN or $LIBT (run make mpi)"
+    finish
+    exit $?
+fi
+
+MPIRUN="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
+# Quiet Open MPI's notices about the VM's network and shared memory, and
+# copy through shared memory rather than with process_vm_readv, which
+# containers without CAP_SYS_PTRACE refuse (CI runs in one).
+OMPI_MCA_btl_base_warn_component_unused=0
+OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_btl_base_warn_component_unused OMPI_MCA_btl_vader_single_copy_mechanism
+TO=timeout
+command -v timeout >/dev/null 2>&1 || TO=
+tmo() { if [ -n "$TO" ]; then timeout "$@"; else shift; "$@"; fi; }
+
+# lib P WHAT [ENV=VALUE]: one mpi_lib run; its summary line must report no
+# failure.
+lib() {
+    _p=$1 _w=$2
+    shift 2
+    _x=
+    [ $# -gt 0 ] && _x="-x $1"
+    # shellcheck disable=SC2086
+    if [ $# -gt 0 ]; then export "${1?}"; fi
+    tmo 120 $MPIRUN $_x -np "$_p" "$LIBT" "$_w" </dev/null >"$T/lib.out" 2>"$T/lib.err"
+    _rc=$?
+    [ $# -gt 0 ] && unset "${1%%=*}"
+    if [ "$_rc" = 0 ] && grep -q "checks passed, 0 failed" "$T/lib.out"; then
+        return 0
+    fi
+    echo "  mpi_lib $_w P=$_p rc=$_rc" >&2
+    tail -n 5 "$T/lib.out" "$T/lib.err" >&2
+    return 1
+}
+
+for p in 1 2 3 4; do
+    check "fsh_mpi_shuffle = fsh_shuffle_records, P=$p" lib $p perm
+    check "errors and mismatches, P=$p" lib $p errors
+    check "exhaustive enumeration, P=$p" lib $p enum
+done
+check "chi-square position by value, P=1" lib 1 chi
+check "chi-square position by value, P=3" lib 3 chi
+check "chunked exchange (1000-byte messages), P=3" lib 3 perm FSH_MPI_TEST_CHUNK=1000
+check "chunked exchange (3-byte messages), P=4" lib 4 enum FSH_MPI_TEST_CHUNK=3
+
+# ---------------------------------------------------------------------------
+# The command.
+cd "$T/w" || exit 1
+seq 1 1000 >a
+seq 1001 2500 >b
+printf 'x\ny\nz\n' >c
+mkdir d
+seq 3000 3999 >d/part-0
+seq 4000 4100 >d/part-1
+printf 'hidden\n' >d/.skip
+cat a b c >abc
+cat d/part-0 d/part-1 >dd
+seq 1 1200000 >big
+printf '%s\0' one two three four five six seven >z
+mpi() { tmo 120 $MPIRUN -np "$@" </dev/null; }
+
+# same P REF ARGS...: fairshuf-mpi's standard output equals file REF.
+same() {
+    _p=$1 _r=$2
+    shift 2
+    mpi "$_p" "$MPIBIN" "$@" >"$T/m.out" 2>"$T/m.err" &&
+        cmp -s "$T/m.out" "$_r" && return 0
+    echo "  P=$_p $*: differs from the single-machine output" >&2
+    head -n 5 "$T/m.err" >&2
+    return 1
+}
+
+"$FAIRSHUF" --seed=s1 abc >ref.abc
+"$FAIRSHUF" --seed=s1 big >ref.big
+"$FAIRSHUF" --seed=s2 --header=2 abc >ref.hdr
+"$FAIRSHUF" --seed=s3 -z z >ref.z
+"$FAIRSHUF" --seed=s1 abc | head -n 7 >ref.n7
+cat abc dd >abcdd
+"$FAIRSHUF" --seed=s4 abcdd >ref.dir
+for p in 1 2 3 4; do
+    check "several files = fairshuf --seed, P=$p" same $p ref.abc --seed=s1 a b c
+    check "1.2e6 lines = fairshuf --seed, P=$p" same $p ref.big --seed=s1 big
+done
+chunked_cli() {
+    FSH_MPI_TEST_CHUNK=4096
+    export FSH_MPI_TEST_CHUNK
+    tmo 120 $MPIRUN -x FSH_MPI_TEST_CHUNK -np 3 "$MPIBIN" --seed=s1 big \
+        </dev/null >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    unset FSH_MPI_TEST_CHUNK
+    [ "$_rc" = 0 ] && cmp -s "$T/m.out" ref.big
+}
+check "4 KiB messages (exchange and standard output), P=3" chunked_cli
+check "--header, P=3" same 3 ref.hdr --seed=s2 --header=2 a b c
+check "-z, P=2" same 2 ref.z --seed=s3 -z z
+check "-n 7 = first 7 of the full shuffle, P=3" same 3 ref.n7 --seed=s1 -n 7 a b c
+check "a directory of shards, P=4" same 4 ref.dir --seed=s4 a b c d
+printf 'only\n' >one
+check "one line on four ranks" same 4 one --seed=s1 one
+: >empty
+check "empty input on three ranks" same 3 empty --seed=s1 empty
+"$FAIRSHUF" --seed=s5 c >ref.c
+check "fewer lines than ranks" same 4 ref.c --seed=s5 c
+
+# -o and shards.
+o_file() {
+    mpi 3 "$MPIBIN" --seed=s1 -o out.abc a b c 2>"$T/m.err" &&
+        cmp -s out.abc ref.abc && [ -z "$(ls -a | grep fairshuf-mpi)" ]
+}
+check "-o FILE, P=3" o_file
+shards() {
+    mpi 3 "$MPIBIN" --seed=s1 --output-prefix=sh. a b c 2>"$T/m.err" &&
+        [ "$(ls sh.*)" = "$(printf 'sh.0\nsh.1\nsh.2')" ] &&
+        cat sh.0 sh.1 sh.2 | cmp -s - ref.abc
+}
+check "shard output, P=3: in order they are the output" shards
+unseeded() {
+    mpi 3 "$MPIBIN" big >"$T/u.out" 2>"$T/m.err" && is_perm_of big "$T/u.out" &&
+        ! cmp -s "$T/u.out" big
+}
+check "without --seed: a permutation, P=3" unseeded
+
+# Errors.
+echo old >keep
+missing() {
+    mpi 2 "$MPIBIN" -o keep a nosuch >"$T/m.out" 2>"$T/m.err"
+    [ $? -ne 0 ] && grep -q "^fairshuf-mpi: rank 0: nosuch: No such file" "$T/m.err" &&
+        [ "$(cat keep)" = old ] && [ -z "$(ls -a | grep fairshuf-mpi)" ]
+}
+check "missing input file: exit 1, message, old output kept" missing
+unwritable() {
+    mpi 2 "$MPIBIN" -o no/such/dir/out a >"$T/m.out" 2>"$T/m.err"
+    [ $? -ne 0 ] && grep -q "rank 0: no/such/dir/out: No such file" "$T/m.err"
+}
+check "unwritable output: exit 1 and a message" unwritable
+mkdir notfile
+notreg() {
+    mpi 2 "$MPIBIN" -o notfile a >"$T/m.out" 2>"$T/m.err"
+    [ $? -ne 0 ] && grep -q "notfile: not a regular file" "$T/m.err" && [ -d notfile ]
+}
+check "output onto a directory refused" notreg
+mismatch() {
+    tmo 120 $MPIRUN -np 1 "$MPIBIN" --seed=1 a : -np 1 "$MPIBIN" --seed=2 a \
+        </dev/null >"$T/m.out" 2>"$T/m.err"
+    [ $? -ne 0 ] && grep -q "different arguments" "$T/m.err" && [ ! -s "$T/m.out" ]
+}
+check "different arguments on two ranks: detected" mismatch
+memory() {
+    mpi 2 "$MPIBIN" --seed=s1 --memory=1K a >"$T/m.out" 2>"$T/m.err"
+    [ $? -ne 0 ] && grep -q "external mode needs more than" "$T/m.err"
+}
+check "--memory too small for a small input: a clear error" memory
+
+# External mode (a rank's share beyond --memory): the same bytes.
+for p in 1 2 3; do
+    check "external mode (--memory=2M) = fairshuf --seed, P=$p" \
+        same $p ref.big --seed=s1 --memory=2M big
+done
+"$FAIRSHUF" --seed=s1 --header=3 big | head -n 500003 >ref.bighn
+check "external mode with --header and -n, P=3" \
+    same 3 ref.bighn --seed=s1 --memory=1M --header=3 -n 500000 big
+tr '\n' '\0' <big >bigz
+"$FAIRSHUF" --seed=s6 -z bigz >ref.bigz
+check "external mode with -z, P=4" same 4 ref.bigz --seed=s6 -z --memory=3M bigz
+ext_shards() {
+    mpi 2 "$MPIBIN" --seed=s1 --memory=1M --output-prefix=xs. big 2>"$T/m.err" &&
+        cat xs.0 xs.1 | cmp -s - ref.big && [ -z "$(ls -a | grep fairshuf-mpi)" ]
+}
+check "external mode into shards, P=2" ext_shards
+
+# kill_rank WHERE: SIGKILL rank 1 while it pauses (after reading, or with
+# the output temporary open); mpirun must end non-zero within the timeout,
+# the other ranks say why, the old output survives, no temporary is left.
+kill_rank() {
+    rm -rf pids && mkdir pids && echo old >victim
+    (
+        FSH_MPI_TEST_PIDS=$PWD/pids FSH_MPI_TEST_PAUSE_AT=$1 \
+            tmo 60 $MPIRUN -x FSH_MPI_TEST_PIDS -x FSH_MPI_TEST_PAUSE_AT \
+            -np 3 "$MPIBIN" --seed=k -o victim big </dev/null >"$T/k.out" 2>"$T/k.err"
+        echo $? >"$T/k.rc"
+    ) &
+    _i=0
+    while [ ! -s pids/1 ] && [ $_i -lt 300 ]; do
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    [ -s pids/1 ] && kill -9 "$(cat pids/1)"
+    wait
+    _rc=$(cat "$T/k.rc")
+    if [ "$_rc" != 0 ] && [ "$_rc" != 124 ] &&
+        grep -q "fairshuf-mpi: rank [02]: terminated" "$T/k.err" &&
+        [ "$(cat victim)" = old ] && [ -z "$(ls -a | grep fairshuf-mpi)" ]; then
+        return 0
+    fi
+    echo "  kill at $1: rc=$_rc" >&2
+    tail -n 8 "$T/k.err" >&2
+    return 1
+}
+check "a rank killed after reading: others exit non-zero" kill_rank read
+check "a rank killed while writing: no output, no temporary" kill_rank write
+finish
