@@ -189,6 +189,31 @@ class Generator(_fairshuf._Generator):
         return g
 
     # ---------------------------------------------------------------- orders
+    def shuffle(self, x, axis=0, threads=None):
+        """shuffle(x, axis=0, threads=None)
+
+        Shuffle x in place along axis: every order of its rows is equally
+        likely. x is a list, or any writable buffer: a numpy array of any
+        dtype (object, structured and datetime arrays included) and any
+        strides (C, Fortran, slices, negative strides), a bytearray, an
+        array.array or a memoryview. The order is the C library's
+        fsh_shuffle of a contiguous copy of the rows (rows are moved in
+        place when they already lie one after the other). threads: None
+        (fsh_shuffle) or a thread count for fsh_shuffle_threads (0: every
+        core); the result does not depend on it. Raises TypeError for
+        objects that are neither, ValueError for read-only buffers, 0-d
+        arrays and bad axes, ReachabilityError (a ValueError) when the
+        generator cannot reach every order."""
+        try:
+            return _fairshuf._Generator.shuffle(self, x, axis, threads)
+        except ValueError:
+            # numpy does not export datetime64/timedelta64 buffers: move
+            # the same bytes as opaque records
+            if _np is not None and isinstance(x, _np.ndarray) and x.dtype.kind in "mM":
+                return _fairshuf._Generator.shuffle(self, x.view("V%d" % x.dtype.itemsize),
+                                                    axis, threads)
+            raise
+
     def permutation(self, x, axis=0):
         """permutation(x, axis=0)
 
