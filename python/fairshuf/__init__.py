@@ -290,7 +290,7 @@ class Generator(_fairshuf._Generator):
             ba = self._sample_bytes(count, 0, n - 1) if count else bytearray()
         else:
             ba = self._integers_bytes(count, 0, n - 1) if count else bytearray()
-        idx = _words_out(ba, None, "int64")
+        idx = _words_out(ba, None, "int64" if n <= 1 << 63 else "uint64")
         if pop is None:
             if size is None:
                 return int(idx[0])
