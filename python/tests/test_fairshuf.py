@@ -55,7 +55,7 @@ def test_readme_example():
 
 # ------------------------------------------------------------------ dtypes
 
-DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", ">i4", ">f8",
           "float16", "float32", "float64", "longdouble", "complex64", "complex128",
           "bool", "datetime64[s]", "timedelta64[ms]", "U3", "S5", "V7",
           [("a", "i4"), ("b", "f8"), ("c", "S3")], "object"]
