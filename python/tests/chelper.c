@@ -2,6 +2,8 @@
 /* Reference outputs of the C library for the Python tests: a seeded rng
    (simulation grade), one operation, its values one per line.
    chelper SEED shuffle N SIZE [THREADS]   record indices after fsh_shuffle
+                                           (fsh_shuffle_u64 for SIZE 8, fsh_shuffle_threads
+                                           with THREADS)
    chelper SEED perm N                     fsh_permutation 0..N-1
    chelper SEED sample K LO HI             fsh_sample_range
    chelper SEED uniform COUNT SPAN         fsh_uniform_range(0, SPAN)
@@ -38,8 +40,12 @@ int main(int argc, char **argv)
             return 2;
         for (size_t i = 0; i < n; i++)
             memcpy(buf + i * size, &(uint64_t){i}, 8);
-        st = argc > 5 ? fsh_shuffle_threads(rng, buf, n, size, (unsigned)c)
-                      : fsh_shuffle(rng, buf, n, size);
+        if (argc > 5)
+            st = fsh_shuffle_threads(rng, buf, n, size, (unsigned)c);
+        else if (size == 8) /* the typed path: the same permutation */
+            st = fsh_shuffle_u64(rng, (uint64_t *)(void *)buf, n);
+        else
+            st = fsh_shuffle(rng, buf, n, size);
         if (st != FSH_OK)
             die(st);
         for (size_t i = 0; i < n; i++) {
