@@ -615,7 +615,9 @@ static int op_permutation(fsh_rng *rng, void *p)
    fsh_rangeperm); it allocates and fills storage per call that costs
    hundreds of ns a draw here at k = 1e6. This runs the same steps with the
    same draws (so the same output, tested against the C library) over a
-   dense array when n <= 8k, else a hash map of the displaced positions.
+   dense array when n <= 16k (4n bytes, at most twice the map's size; one
+   random access a draw), else over a hash map of the displaced positions
+   (about three).
    The reachability check and any hardware mixing stay the library's: when
    fsh_rng_reach_plan says the call would fail, or mix hardware entropy,
    or for the full 2^64 range, fsh_sample_range itself runs. */
@@ -654,7 +656,7 @@ static int sample_steps(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
                         uint64_t last)
 {
     int st = FSH_OK;
-    if (last < (uint64_t)8 * k && last < UINT32_MAX) {
+    if (last < (uint64_t)16 * k && last < UINT32_MAX) {
         size_t n = (size_t)last + 1;
         uint32_t *a = malloc(n * sizeof *a);
         if (a == NULL)
