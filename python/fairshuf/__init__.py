@@ -166,7 +166,6 @@ class Generator(_fairshuf._Generator):
             r = _int_arg(reach, "reach")
             if r < 0 or r > 7:
                 raise ValueError("reach must be a combination of REACH_FULL, REACH_KEY_LARGE, REACH_KEY")
-        self._seed = sb
         super().__init__(sb, _GENERATORS[generator.lower()], bool(simulation), r)
 
     # ----------------------------------------------------------------- tests
