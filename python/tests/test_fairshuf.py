@@ -725,3 +725,27 @@ def test_stubs_cover_api():
         obj = getattr(fairshuf, name)
         if callable(obj):
             assert obj.__doc__, name
+
+
+def test_without_numpy():
+    """The package works without numpy: array.array and lists come back."""
+    code = r'''
+import sys, array
+sys.modules["numpy"] = None  # import numpy fails
+import fairshuf
+g = fairshuf.Generator(seed=b"x" * 32, simulation=True)
+p = g.permutation(10)
+assert isinstance(p, array.array) and p.typecode == "q" and sorted(p) == list(range(10))
+c = g.choice(100, 5, replace=False)
+assert isinstance(c, array.array) and len(set(c)) == 5
+assert g.choice(["a", "b", "c"], 2, replace=False)[0] in "abc"
+i = g.integers(-5, 5, size=20)
+assert isinstance(i, array.array) and all(-5 <= v < 5 for v in i)
+assert len(g.random_raw(3)) == 3
+b = bytearray(range(20)); g.shuffle(b); assert sorted(b) == list(range(20))
+assert sorted(g.permutation(bytearray(range(9)))) == list(range(9))
+print("ok")
+'''
+    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.stdout.strip() == b"ok"
