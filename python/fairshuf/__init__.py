@@ -1,0 +1,493 @@
+# SPDX-License-Identifier: MIT
+"""fairshuf: exactly uniform, reachable, reproducible shuffles and samples.
+
+A numpy-style front end to the C library libfairshuf (compiled into the
+extension fairshuf._fairshuf). docs/PYTHON.md in the source tree has the
+whole story; in short::
+
+    import numpy as np, fairshuf
+    rng = fairshuf.Generator()              # ChaCha20 keyed from the OS
+    x = np.arange(10**6)
+    rng.shuffle(x)                          # in place, every order equally likely
+    rng.choice(10**9, size=5)               # 5 distinct values, O(k)
+
+Seeds: ``Generator(seed="42", simulation=True)`` makes the generator of
+``fairshuf --seed=42`` (the command's seeded runs are simulation grade);
+an int seed means its decimal string. Without ``simulation=True`` a seeded
+generator refuses calls whose outcomes its seed cannot all reach
+(``ReachabilityError``): a seed of s bytes credits 8*s bits.
+"""
+import operator as _operator
+from collections import namedtuple as _namedtuple
+
+from . import _fairshuf
+from ._fairshuf import ReachabilityError, card_names, fair_commit, hw_entropy_available
+
+try:  # numpy is optional: arrays come back as numpy arrays when present
+    import numpy as _np
+except ImportError:  # pragma: no cover - exercised only without numpy
+    _np = None
+
+__all__ = [
+    "Generator",
+    "ReachabilityError",
+    "FairRound",
+    "fair_round",
+    "fair_verify",
+    "fair_commit",
+    "fair_order",
+    "fair_seed_min",
+    "fair_server_seed",
+    "card_names",
+    "hw_entropy_available",
+    "REACH_FULL",
+    "REACH_KEY_LARGE",
+    "REACH_KEY",
+    "REACH_DEFAULT",
+]
+
+__version__ = _fairshuf.LIB_VERSION
+
+REACH_FULL = _fairshuf.REACH_FULL
+REACH_KEY_LARGE = _fairshuf.REACH_KEY_LARGE
+REACH_KEY = _fairshuf.REACH_KEY
+REACH_DEFAULT = _fairshuf.REACH_DEFAULT
+
+_GENERATORS = {
+    "chacha20": 0,
+    "chacha12": 1,
+    "chacha8": 2,
+    "xoshiro256++": 3,
+    "xoshiro256pp": 3,
+    "xoshiro": 3,
+}
+
+_LAYOUTS = {"round_robin": 0, "round-robin": 0, "blocks": 1}
+
+_U64 = (1 << 64) - 1
+
+
+def _seed_bytes(seed):
+    """The bytes a seed stands for: bytes-like as is, str as UTF-8, a
+    non-negative int as its decimal string (so 42 is the command's
+    --seed=42)."""
+    if seed is None:
+        return None
+    if isinstance(seed, str):
+        return seed.encode("utf-8")
+    if isinstance(seed, bool):
+        raise TypeError("seed must be None, bytes, str or int, not bool")
+    if isinstance(seed, (bytes, bytearray, memoryview)):
+        return bytes(seed)
+    if isinstance(seed, int) or (_np is not None and isinstance(seed, _np.integer)):
+        if seed < 0:
+            raise ValueError("an int seed must be non-negative")
+        return str(int(seed)).encode("ascii")
+    raise TypeError("seed must be None, bytes, str or int, not %s" % type(seed).__name__)
+
+
+def _words_out(ba, shape, dtype):
+    """A bytearray of 64-bit words as a numpy array of dtype (int64 or
+    uint64) and shape, or, without numpy, an array.array."""
+    if _np is not None:
+        a = _np.frombuffer(ba, dtype=dtype)
+        return a.reshape(shape) if shape is not None else a
+    import array
+
+    out = array.array("q" if dtype == "int64" else "Q")
+    out.frombytes(bytes(ba))
+    return out
+
+
+def _size_count(size):
+    """(count, shape) for a numpy-style size: int or tuple of ints."""
+    if isinstance(size, bool):
+        raise TypeError("size must be an int or a tuple of ints")
+    try:
+        k = _operator.index(size)
+        shape = (k,)
+    except TypeError:
+        if not isinstance(size, tuple):
+            raise TypeError("size must be None, an int or a tuple of ints") from None
+        shape = tuple(_operator.index(s) for s in size)
+    count = 1
+    for s in shape:
+        if s < 0:
+            raise ValueError("negative dimensions are not allowed")
+        count *= s
+    return count, shape
+
+
+def _int_arg(v, what):
+    if isinstance(v, bool):
+        return int(v)
+    try:
+        return _operator.index(v)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (what, type(v).__name__)) from None
+
+
+class Generator(_fairshuf._Generator):
+    """Generator(seed=None, *, generator="chacha20", simulation=False, reach=None)
+
+    A source of exactly uniform shuffles, samples and integers.
+
+    seed: None (default) keys the generator from the OS (256 bits);
+        bytes-like, str (its UTF-8 bytes) or a non-negative int (its decimal
+        string) makes a reproducible stream, the C library's fsh_rng_seed:
+        Generator(seed="42") has the words of ``fairshuf --seed=42``. A seed
+        of s bytes is credited 8*s bits (at most 256).
+    generator: "chacha20" (default), "chacha12", "chacha8" or
+        "xoshiro256++" (simulation grade by construction).
+    simulation: opt into simulation grade (fsh_rng_set_simulation): allow
+        calls with more outcomes than the seed can reach. Without it a
+        seeded generator raises ReachabilityError for them (a 32-byte seed
+        shuffles at most 57 items; seed=42, 2 bytes, at most 8).
+    reach: the OS-keyed generator's reach policy (fsh_rng_set_reach; flags
+        REACH_FULL, REACH_KEY_LARGE, REACH_KEY). None (default) is
+        REACH_FULL | REACH_KEY, as the command: calls beyond 256 bits mix in
+        hardware entropy (RDSEED) up to the library's cap and otherwise run
+        bounded by the key, so they never fail for entropy. REACH_FULL alone
+        is strict (ReachabilityError where full reach cannot be delivered).
+
+    A Generator may be shared between threads: calls on one generator are
+    serialized by its lock, and the GIL is released while the library works.
+    """
+
+    def __init__(self, seed=None, *, generator="chacha20", simulation=False, reach=None):
+        if not isinstance(generator, str) or generator.lower() not in _GENERATORS:
+            raise ValueError(
+                "generator must be one of %s" % ", ".join(sorted(set(_GENERATORS) - {"xoshiro", "xoshiro256pp"}))
+            )
+        sb = _seed_bytes(seed)
+        if reach is None:
+            r = (REACH_FULL | REACH_KEY) if sb is None else -1
+        else:
+            r = _int_arg(reach, "reach")
+            if r < 0 or r > 7:
+                raise ValueError("reach must be a combination of REACH_FULL, REACH_KEY_LARGE, REACH_KEY")
+        super().__init__(sb, _GENERATORS[generator.lower()], bool(simulation), r)
+
+    # ----------------------------------------------------------------- tests
+    @classmethod
+    def _from_words(cls, words):
+        """Test hook: a generator whose words come from the list words,
+        cycled (fsh_rng_from_words; credited with full entropy)."""
+        g = cls(seed=bytes(32))
+        g._set_words(list(words))
+        return g
+
+    @classmethod
+    def _from_randint(cls, values):
+        """Test hook: a generator over a uniform [1, k] source that returns
+        values in order (fsh_rng_from_randint); g._asked() lists every k
+        asked for since the last call. Once values run out the source
+        returns 0 and the call raises ValueError (FSH_ECALLBACK)."""
+        g = cls(seed=bytes(32))
+        g._set_randint(list(values))
+        return g
+
+    # ---------------------------------------------------------------- orders
+    def shuffle(self, x, axis=0, threads=None):
+        """shuffle(x, axis=0, threads=None)
+
+        Shuffle x in place along axis: every order of its rows is equally
+        likely. x is a list, or any writable buffer: a numpy array of any
+        dtype (object, structured and datetime arrays included) and any
+        strides (C, Fortran, slices, negative strides), a bytearray, an
+        array.array or a memoryview. The order is the C library's
+        fsh_shuffle of a contiguous copy of the rows (rows are moved in
+        place when they already lie one after the other). threads: None
+        (fsh_shuffle) or a thread count for fsh_shuffle_threads (0: every
+        core); the result does not depend on it. Raises TypeError for
+        objects that are neither, ValueError for read-only buffers, 0-d
+        arrays and bad axes, ReachabilityError (a ValueError) when the
+        generator cannot reach every order."""
+        try:
+            return _fairshuf._Generator.shuffle(self, x, axis, threads)
+        except ValueError:
+            # numpy does not export datetime64/timedelta64 buffers: move
+            # the same bytes as opaque records
+            if _np is not None and isinstance(x, _np.ndarray) and x.dtype.kind in "mM":
+                return _fairshuf._Generator.shuffle(self, x.view("V%d" % x.dtype.itemsize),
+                                                    axis, threads)
+            raise
+
+    def permutation(self, x, axis=0):
+        """permutation(x, axis=0)
+
+        x an int n: the values 0..n-1 in uniformly random order, as a numpy
+        int64 array (array.array('q') without numpy); the same values as
+        the C library's fsh_permutation(rng, out, 0, n-1). x an array or
+        sequence: a shuffled copy (along axis for arrays; a list for a
+        list); x itself is not changed."""
+        if isinstance(x, bool):
+            raise TypeError("permutation needs an int or an array")
+        if isinstance(x, int) or (_np is not None and isinstance(x, _np.integer)):
+            n = int(x)
+            if n < 0:
+                raise ValueError("n must be non-negative")
+            return _words_out(self._permutation_bytes(n), None, "int64")
+        if isinstance(x, list):
+            y = list(x)
+            self.shuffle(y, axis=axis)
+            return y
+        if _np is not None:
+            y = _np.array(x, copy=True)
+            if y.ndim == 0:
+                raise ValueError("x must be an int or at least 1-d")
+            self.shuffle(y, axis=axis)
+            return y
+        if isinstance(x, (bytes, bytearray, memoryview)) or hasattr(x, "tobytes"):
+            import copy
+
+            y = copy.copy(x) if not isinstance(x, (bytes, memoryview)) else bytearray(x)
+            self.shuffle(y, axis=axis)
+            return y
+        raise TypeError("permutation needs an int or an array")
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        """choice(a, size=None, replace=True, p=None, axis=0, shuffle=True)
+
+        Draw from a (an int n: the values 0..n-1; else the items of an
+        array or sequence along axis). replace=False: size distinct items,
+        every ordered selection equally likely, in O(size) time and memory
+        whatever n is (the C library's fsh_sample_range); size > n raises
+        ValueError. replace=True: independent exact draws (fsh_uniform).
+        size None returns one item. p (weights) is not supported; shuffle
+        is accepted for numpy compatibility (the order is always uniform)."""
+        if p is not None:
+            raise NotImplementedError("fairshuf's choice draws uniformly: p is not supported")
+        if isinstance(a, bool):
+            raise TypeError("a must be an int or an array")
+        pop = None
+        if isinstance(a, int) or (_np is not None and isinstance(a, _np.integer)):
+            n = int(a)
+            if n < 0:
+                raise ValueError("a must be non-negative")
+        else:
+            if _np is not None:
+                pop = _np.asarray(a)
+                if pop.ndim == 0:
+                    raise ValueError("a must be 1-dimensional or an integer")
+                ax = _operator.index(axis)
+                if not -pop.ndim <= ax < pop.ndim:
+                    raise ValueError("axis %d is out of bounds" % ax)
+                n = pop.shape[ax]
+            else:
+                pop = list(a)
+                n = len(pop)
+        if size is None:
+            count, shape = 1, None
+        else:
+            count, shape = _size_count(size)
+        if n == 0 and count > 0:
+            raise ValueError("a cannot be empty unless no samples are taken")
+        if not replace:
+            if count > n:
+                raise ValueError("cannot take a larger sample than the population when replace=False")
+            ba = self._sample_bytes(count, 0, n - 1) if count else bytearray()
+        else:
+            ba = self._integers_bytes(count, 0, n - 1) if count else bytearray()
+        idx = _words_out(ba, None, "int64" if n <= 1 << 63 else "uint64")
+        if pop is None:
+            if size is None:
+                return int(idx[0])
+            return idx.reshape(shape) if _np is not None else idx
+        if _np is not None:
+            out = _np.take(pop, idx, axis=_operator.index(axis))
+            if size is None:
+                return out[0] if out.ndim == 1 else _np.take(pop, int(idx[0]), axis=axis)
+            if len(shape) != 1:
+                ax = _operator.index(axis) % pop.ndim
+                out = out.reshape(pop.shape[:ax] + shape + pop.shape[ax + 1:])
+            return out
+        res = [pop[i] for i in idx]
+        return res[0] if size is None else res
+
+    def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
+        """integers(low, high=None, size=None, dtype="int64", endpoint=False)
+
+        Exactly uniform integers in [low, high) (numpy's convention; [low,
+        high] with endpoint=True; high None means [0, low)), by Lemire's
+        method without modulo bias (fsh_uniform_range). Any range of up to
+        2**64 values works. size None returns a Python int; else a numpy
+        array of dtype (any integer dtype the range fits) and shape size,
+        or an array.array without numpy. high <= low raises ValueError."""
+        low = _int_arg(low, "low")
+        if high is None:
+            low, high = 0, low
+        else:
+            high = _int_arg(high, "high")
+        hi = high if endpoint else high - 1
+        if hi < low:
+            raise ValueError("high <= low" if not endpoint else "high < low")
+        span = hi - low
+        if span > _U64:
+            raise ValueError("the range holds more than 2**64 values")
+        if _np is not None:
+            dt = _np.dtype(dtype)
+            if dt.kind not in "iu":
+                raise TypeError("dtype must be an integer dtype, not %s" % dt)
+            info = _np.iinfo(dt)
+            if low < info.min or hi > info.max:
+                raise ValueError("the range [%d, %d] does not fit in %s" % (low, hi, dt))
+        elif low < -(1 << 63) or hi > _U64:
+            raise ValueError("the range does not fit in 64 bits")
+        if size is None:
+            ba = self._integers_bytes(1, low & _U64, span)
+            v = int.from_bytes(bytes(ba), "little")
+            return v - (1 << 64) if v > hi else v
+        count, shape = _size_count(size)
+        ba = self._integers_bytes(count, low & _U64, span)
+        if _np is not None:
+            a = _np.frombuffer(ba, dtype="int64" if low < 0 else "uint64").reshape(shape)
+            return a if a.dtype == dt else a.astype(dt)
+        return _words_out(ba, None, "int64" if low < 0 else "uint64")
+
+    def random_raw(self, size=None):
+        """random_raw(size=None)
+
+        Raw 64-bit words of the stream (fsh_rng_u64): one Python int for
+        size None, else a numpy uint64 array of shape size."""
+        if size is None:
+            return int.from_bytes(self.bytes(8), "little")
+        count, shape = _size_count(size)
+        ba = bytearray(self.bytes(8 * count))
+        return _words_out(ba, shape if _np is not None else None, "uint64")
+
+    # ----------------------------------------------------------------- cards
+    def deal(self, players=None, cards=None, *, decks=1, jokers=0, burn=0,
+             layout="round_robin", names=True, notation="unicode", faces=None):
+        """deal(players=None, cards=None, *, decks=1, jokers=0, burn=0,
+        layout="round_robin", names=True, notation="unicode", faces=None)
+
+        Deal from a freshly shuffled shoe of decks standard decks with
+        jokers (0, 1 or 2) jokers each, or of the custom faces (a list of
+        names) times decks copies; every distinct order of the shoe is
+        equally likely (fsh_deck). burn cards are burned first. players None:
+        the whole rest of the shoe (or cards cards) as one list; else a list
+        of players hands of cards cards each (cards None: the rest shared
+        out evenly), dealt round-robin or in blocks (layout). names: card
+        names ("A♠", "10♥"; notation="poker": "As", "Th") instead of face
+        codes (0..51: suit * 13 + rank - 2; 52, 53 the jokers)."""
+        lay = _LAYOUTS.get(layout) if isinstance(layout, str) else None
+        if lay is None:
+            raise ValueError("layout must be 'round_robin' or 'blocks'")
+        for v, what in ((decks, "decks"), (jokers, "jokers"), (burn, "burn")):
+            _int_arg(v, what)
+            if v < 0:
+                raise ValueError("%s must be non-negative" % what)
+        np_ = 1 if players is None else _int_arg(players, "players")
+        if np_ < 1:
+            raise ValueError("players must be at least 1")
+        nc = -1 if cards is None else _int_arg(cards, "cards")
+        if cards is not None and nc < 0:
+            raise ValueError("cards must be non-negative")
+        if faces is not None:
+            faces = list(faces)
+        flat = self._deal(int(decks), int(jokers), faces, int(burn), np_, nc, lay)
+        if names:
+            table = card_names(jokers=int(jokers), notation=notation, faces=faces)
+            flat = [table[c] for c in flat]
+        if players is None:
+            return flat
+        k = len(flat) // np_
+        return [flat[i * k:(i + 1) * k] for i in range(np_)]
+
+
+# -------------------------------------------------------------- fair rounds
+
+FairRound = _namedtuple("FairRound", ["commitment", "order", "nonce", "client_seed"])
+FairRound.__doc__ = """A provably fair round: the commitment to the server
+seed (lowercase hex SHA-256), the deal order (first card dealt first), the
+nonce and the client seed (bytes)."""
+
+
+def _bytes_arg(v, what):
+    if isinstance(v, str):
+        return v.encode("utf-8")
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return bytes(v)
+    raise TypeError("%s must be bytes or str, not %s" % (what, type(v).__name__))
+
+
+def _set_shape(decks, jokers, faces):
+    if faces is not None:
+        return len(list(faces)), _int_arg(decks, "decks")
+    return 52 + _int_arg(jokers, "jokers"), _int_arg(decks, "decks")
+
+
+def fair_seed_min(decks=1, jokers=0, faces=None):
+    """fair_seed_min(decks=1, jokers=0, faces=None)
+
+    The shortest server seed in bytes the round accepts for the shoe:
+    max(32, the bytes of log2 of its distinct orders), fsh_fair_seed_min."""
+    m, c = _set_shape(decks, jokers, faces)
+    if m < 0 or c < 0:
+        raise ValueError("decks and jokers must be non-negative")
+    return _fairshuf.fair_seed_min(m, c)
+
+
+def fair_server_seed(decks=1, jokers=0, faces=None):
+    """fair_server_seed(decks=1, jokers=0, faces=None)
+
+    A fresh secret server seed of fair_seed_min bytes from the OS random
+    source (fsh_entropy). docs/FAIRNESS.md recommends a hardware source
+    for production; any uniformly random bytes of that length will do."""
+    return _fairshuf.entropy(fair_seed_min(decks, jokers, faces))
+
+
+def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, faces=None,
+               names=False, notation="unicode"):
+    """fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0,
+    faces=None, names=False, notation="unicode")
+
+    The deal order of a provably fair round (fairshuf-deal-v1,
+    fsh_fair_order): a pure function of the server seed, the client seed
+    (str: its UTF-8 bytes; at most 256 bytes), the nonce and the shoe.
+    A server seed shorter than fair_seed_min raises ValueError."""
+    m, c = _set_shape(decks, jokers, faces)
+    nonce = _int_arg(nonce, "nonce")
+    if not 0 <= nonce <= _U64:
+        raise ValueError("nonce must be in 0..2**64-1")
+    if m < 0 or c < 0:
+        raise ValueError("decks and jokers must be non-negative")
+    order = _fairshuf.fair_order(m, c, _bytes_arg(server_seed, "server_seed"),
+                                 _bytes_arg(client_seed, "client_seed"), nonce)
+    if names:
+        table = card_names(jokers=_int_arg(jokers, "jokers"), notation=notation, faces=faces)
+        order = [table[x] for x in order]
+    return order
+
+
+def fair_round(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, faces=None,
+               names=False, notation="unicode"):
+    """fair_round(server_seed, client_seed=b"", nonce=0, **shoe)
+
+    The round as a FairRound(commitment, order, nonce, client_seed): what
+    the operator publishes after play (with the server seed once retired)."""
+    order = fair_order(server_seed, client_seed, nonce, decks=decks, jokers=jokers,
+                       faces=faces, names=names, notation=notation)
+    return FairRound(fair_commit(_bytes_arg(server_seed, "server_seed")), order, nonce,
+                     _bytes_arg(client_seed, "client_seed"))
+
+
+def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, decks=1,
+                jokers=0, faces=None, notation="unicode"):
+    """fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, **shoe)
+
+    True if the revealed server seed hashes to commitment (hex, either
+    case) and the round (client seed, nonce, shoe) deals exactly order
+    (face codes, or names in the given notation). False otherwise; bad
+    arguments raise as fair_order does."""
+    sb = _bytes_arg(server_seed, "server_seed")
+    if not isinstance(commitment, str):
+        raise TypeError("commitment must be a hex str")
+    if fair_commit(sb) != commitment.strip().lower():
+        return False
+    order = list(order)
+    use_names = any(isinstance(x, str) for x in order)
+    mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces,
+                      names=use_names, notation=notation)
+    return mine == order

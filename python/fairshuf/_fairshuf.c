@@ -1,0 +1,1285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fairshuf._fairshuf: the CPython extension under the fairshuf package
+ * (python/fairshuf/__init__.py holds the numpy-style layer). It wraps
+ * libfairshuf, compiled into this module (python/setup.py), through the
+ * C API and the buffer protocol: no numpy at build time.
+ *
+ * Threading: every _Generator holds a lock, so two Python threads never use
+ * one fsh_rng at once; the GIL is released while the library works on
+ * memory no other Python code can free (buffers stay exported), except for
+ * object arrays and lists (their references must not change under us) and
+ * for the private callback sources.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pythread.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fairshuf.h"
+
+static PyObject *ReachabilityError;
+
+/* Raise the exception for status st, with the library's message. err is
+   the errno saved right after the call (for FSH_ESYSRAND). */
+static PyObject *raise_status(int st, int err)
+{
+    const char *msg = fsh_strerror(st);
+    switch (st) {
+    case FSH_ENOMEM:
+        PyErr_SetString(PyExc_MemoryError, msg);
+        break;
+    case FSH_EENTROPY:
+    case FSH_ENOHWRAND:
+        PyErr_SetString(ReachabilityError, msg);
+        break;
+    case FSH_ESYSRAND: {
+        PyObject *e = Py_BuildValue("(is)", err, msg);
+        if (e != NULL) {
+            PyErr_SetObject(PyExc_OSError, e);
+            Py_DECREF(e);
+        }
+        break;
+    }
+    default:
+        PyErr_SetString(PyExc_ValueError, msg);
+        break;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The generator                                                            */
+
+enum { SRC_LIB = 0, SRC_WORDS = 1, SRC_RANDINT = 2 };
+
+typedef struct {
+    PyObject_HEAD
+    fsh_rng *rng;
+    PyThread_type_lock lock;
+    int src;
+    /* private test sources (_set_words, _set_randint) */
+    uint64_t *vals;
+    size_t nvals, pos;
+    uint64_t *asked;
+    size_t nasked, capasked;
+} GenObject;
+
+static void gen_lock(GenObject *g)
+{
+    if (!PyThread_acquire_lock(g->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(g->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+}
+
+static void gen_unlock(GenObject *g) { PyThread_release_lock(g->lock); }
+
+/* The rng, or NULL with RuntimeError set (an unkeyed _Generator). */
+static fsh_rng *gen_rng(GenObject *g)
+{
+    if (g->rng == NULL)
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Generator is not initialized (call __init__)");
+    return g->rng;
+}
+
+static void free_sources(GenObject *g)
+{
+    PyMem_RawFree(g->vals);
+    PyMem_RawFree(g->asked);
+    g->vals = g->asked = NULL;
+    g->nvals = g->pos = g->nasked = g->capasked = 0;
+}
+
+static PyObject *gen_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    (void)args;
+    (void)kw;
+    GenObject *g = (GenObject *)type->tp_alloc(type, 0);
+    if (g == NULL)
+        return NULL;
+    g->lock = PyThread_allocate_lock();
+    if (g->lock == NULL) {
+        Py_DECREF(g);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)g;
+}
+
+static void gen_dealloc(GenObject *g)
+{
+    fsh_rng_free(g->rng);
+    free_sources(g);
+    if (g->lock != NULL)
+        PyThread_free_lock(g->lock);
+    Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+/* _Generator(seed_bytes_or_None, gen, simulation, reach): the Python
+   layer has turned the seed into bytes and the generator name into its
+   number; reach < 0 keeps the library's default policy. */
+static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seed", "gen", "simulation", "reach", NULL};
+    PyObject *seed = Py_None;
+    int gen = 0, sim = 0, st, err = 0;
+    long reach = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oipl", kwlist, &seed, &gen,
+                                     &sim, &reach))
+        return -1;
+    if (gen < 0 || gen > 3) {
+        PyErr_SetString(PyExc_ValueError, "unknown generator");
+        return -1;
+    }
+    if (reach > 7) {
+        PyErr_SetString(PyExc_ValueError, "unknown reach flags");
+        return -1;
+    }
+    fsh_rng *rng = NULL;
+    if (seed == Py_None) {
+        errno = 0;
+        st = fsh_rng_new(&rng);
+        err = errno;
+        if (st == FSH_OK && gen != FSH_GEN_CHACHA20) {
+            st = fsh_rng_rekey_gen(rng, (fsh_gen)gen);
+            err = errno;
+        }
+    } else {
+        Py_buffer view;
+        if (PyObject_GetBuffer(seed, &view, PyBUF_SIMPLE) < 0)
+            return -1;
+        st = fsh_rng_new_seeded(&rng, view.buf, (size_t)view.len);
+        if (st == FSH_OK && gen != FSH_GEN_CHACHA20)
+            st = fsh_rng_seed_gen(rng, (fsh_gen)gen, view.buf,
+                                  (size_t)view.len);
+        PyBuffer_Release(&view);
+    }
+    if (st == FSH_OK && sim)
+        st = fsh_rng_set_simulation(rng, 1);
+    if (st == FSH_OK && reach >= 0)
+        st = fsh_rng_set_reach(rng, (unsigned)reach);
+    if (st != FSH_OK) {
+        fsh_rng_free(rng);
+        raise_status(st, err);
+        return -1;
+    }
+    gen_lock(g);
+    fsh_rng_free(g->rng);
+    free_sources(g);
+    g->rng = rng;
+    g->src = SRC_LIB;
+    gen_unlock(g);
+    return 0;
+}
+
+static uint64_t words_cb(void *ctx)
+{
+    GenObject *g = ctx;
+    uint64_t w = g->vals[g->pos];
+    g->pos = (g->pos + 1) % g->nvals;
+    return w;
+}
+
+static uint64_t randint_cb(void *ctx, uint64_t k)
+{
+    GenObject *g = ctx;
+    if (g->nasked == g->capasked) {
+        size_t cap = g->capasked ? 2 * g->capasked : 64;
+        uint64_t *p = PyMem_RawRealloc(g->asked, cap * sizeof *p);
+        if (p == NULL)
+            return 0; /* out of range: the call fails with FSH_ECALLBACK */
+        g->asked = p;
+        g->capasked = cap;
+    }
+    g->asked[g->nasked++] = k;
+    if (g->pos >= g->nvals)
+        return 0;
+    return g->vals[g->pos++];
+}
+
+/* Read a sequence of ints into a fresh array. */
+static uint64_t *read_u64_list(PyObject *seq, size_t *n)
+{
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
+    if (fast == NULL)
+        return NULL;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    uint64_t *v = PyMem_RawMalloc(((size_t)len + 1) * sizeof *v);
+    if (v == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+        if (!PyLong_Check(o)) {
+            PyErr_SetString(PyExc_TypeError, "expected a sequence of ints");
+            goto fail;
+        }
+        v[i] = PyLong_AsUnsignedLongLong(o);
+        if (v[i] == (uint64_t)-1 && PyErr_Occurred())
+            goto fail;
+    }
+    Py_DECREF(fast);
+    *n = (size_t)len;
+    return v;
+fail:
+    Py_DECREF(fast);
+    PyMem_RawFree(v);
+    return NULL;
+}
+
+/* Private test hooks: a word source cycling through words, or a [1, k]
+   source returning values in order (0, out of range, once used up) and
+   recording every k asked. */
+static PyObject *gen_set_source(GenObject *g, PyObject *seq, int randint)
+{
+    size_t n = 0;
+    fsh_rng *rng = gen_rng(g);
+    if (rng == NULL)
+        return NULL;
+    uint64_t *v = read_u64_list(seq, &n);
+    if (v == NULL)
+        return NULL;
+    if (!randint && n == 0) {
+        PyMem_RawFree(v);
+        PyErr_SetString(PyExc_ValueError, "need at least one word");
+        return NULL;
+    }
+    gen_lock(g);
+    free_sources(g);
+    g->vals = v;
+    g->nvals = n;
+    int st = randint ? fsh_rng_from_randint(rng, randint_cb, g)
+                     : fsh_rng_from_words(rng, words_cb, g);
+    g->src = randint ? SRC_RANDINT : SRC_WORDS;
+    gen_unlock(g);
+    if (st != FSH_OK)
+        return raise_status(st, 0);
+    Py_RETURN_NONE;
+}
+
+static PyObject *gen_set_words(GenObject *g, PyObject *seq)
+{
+    return gen_set_source(g, seq, 0);
+}
+
+static PyObject *gen_set_randint(GenObject *g, PyObject *seq)
+{
+    return gen_set_source(g, seq, 1);
+}
+
+static PyObject *gen_asked(GenObject *g, PyObject *noargs)
+{
+    (void)noargs;
+    gen_lock(g);
+    PyObject *l = PyList_New((Py_ssize_t)g->nasked);
+    for (size_t i = 0; l != NULL && i < g->nasked; i++) {
+        PyObject *o = PyLong_FromUnsignedLongLong(g->asked[i]);
+        if (o == NULL) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, (Py_ssize_t)i, o);
+    }
+    g->nasked = 0;
+    gen_unlock(g);
+    return l;
+}
+
+/* Run a library call with the generator locked and, when allowed, the GIL
+   released. Each call site builds its own struct and function. */
+typedef int (*op_fn)(fsh_rng *rng, void *arg);
+
+static int run_op(GenObject *g, op_fn fn, void *arg, int keep_gil, int *err)
+{
+    int st;
+    gen_lock(g);
+    if (g->src != SRC_LIB)
+        keep_gil = 1;
+    if (keep_gil) {
+        errno = 0;
+        st = fn(g->rng, arg);
+        *err = errno;
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        errno = 0;
+        st = fn(g->rng, arg);
+        *err = errno;
+        Py_END_ALLOW_THREADS
+    }
+    gen_unlock(g);
+    return st;
+}
+
+/* ---- shuffle ---- */
+
+typedef struct {
+    unsigned char *base; /* rows contiguous at base (fast path) or NULL */
+    size_t n, rowbytes;
+    long threads; /* < 0: fsh_shuffle */
+    /* gather path */
+    const Py_buffer *view;
+    int axis;
+    unsigned char *tmp;
+} shuffle_arg;
+
+static int do_shuffle_rows(fsh_rng *rng, unsigned char *a, size_t n,
+                           size_t rowbytes, long threads)
+{
+    if (threads < 0)
+        return fsh_shuffle(rng, a, n, rowbytes);
+    return fsh_shuffle_threads(rng, a, n, rowbytes, (unsigned)threads);
+}
+
+/* Copy between the strided rows of view (row index along axis) and the
+   contiguous tmp (row i at tmp + i * rowbytes, elements in C order):
+   to_tmp 1 gathers, 0 scatters. An odometer over the other dimensions,
+   with the innermost run copied in one memcpy when it is contiguous. */
+static void copy_rows(const Py_buffer *v, int axis, unsigned char *tmp,
+                      int to_tmp)
+{
+    int nd = v->ndim;
+    Py_ssize_t dims[64], strides[64];
+    int m = 0;
+    for (int d = 0; d < nd; d++)
+        if (d != axis) {
+            dims[m] = v->shape[d];
+            strides[m] = v->strides[d];
+            m++;
+        }
+    size_t item = (size_t)v->itemsize;
+    /* innermost run: the last dimension if contiguous, else one item */
+    size_t run = item;
+    Py_ssize_t runlen = 1;
+    int loopdims = m;
+    if (m > 0 && strides[m - 1] == (Py_ssize_t)item) {
+        runlen = dims[m - 1];
+        run = item * (size_t)runlen;
+        loopdims = m - 1;
+    }
+    Py_ssize_t idx[64];
+    size_t n = (size_t)v->shape[axis];
+    Py_ssize_t astride = v->strides[axis];
+    unsigned char *out = tmp;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *row = (unsigned char *)v->buf + (Py_ssize_t)i * astride;
+        for (int d = 0; d < loopdims; d++)
+            idx[d] = 0;
+        for (;;) {
+            unsigned char *p = row;
+            for (int d = 0; d < loopdims; d++)
+                p += idx[d] * strides[d];
+            if (to_tmp)
+                memcpy(out, p, run);
+            else
+                memcpy(p, out, run);
+            out += run;
+            int d = loopdims - 1;
+            while (d >= 0) {
+                if (++idx[d] < dims[d])
+                    break;
+                idx[d] = 0;
+                d--;
+            }
+            if (d < 0)
+                break;
+        }
+    }
+}
+
+static int op_shuffle(fsh_rng *rng, void *p)
+{
+    shuffle_arg *a = p;
+    if (a->base != NULL)
+        return do_shuffle_rows(rng, a->base, a->n, a->rowbytes, a->threads);
+    copy_rows(a->view, a->axis, a->tmp, 1);
+    int st = do_shuffle_rows(rng, a->tmp, a->n, a->rowbytes, a->threads);
+    /* every status leaves tmp a permutation of the rows (or unchanged) */
+    copy_rows(a->view, a->axis, a->tmp, 0);
+    return st;
+}
+
+/* 1 if the rows along axis each fill rowbytes contiguous bytes and follow
+   each other at stride rowbytes: the library can shuffle the buffer in
+   place with the same result as on a C-ordered copy of the rows (the
+   order of bytes inside a row does not change which permutation the
+   library draws). */
+static int rows_dense(const Py_buffer *v, int axis, size_t rowbytes)
+{
+    if (v->strides[axis] != (Py_ssize_t)rowbytes)
+        return 0;
+    /* the other dimensions must tile the row exactly: sorted by stride,
+       each stride is itemsize times the product of the smaller ones */
+    Py_ssize_t sh[64], st[64];
+    int m = 0;
+    for (int d = 0; d < v->ndim; d++)
+        if (d != axis && v->shape[d] != 1) {
+            sh[m] = v->shape[d];
+            st[m] = v->strides[d];
+            m++;
+        }
+    for (int i = 1; i < m; i++) /* insertion sort by stride */
+        for (int j = i; j > 0 && st[j - 1] > st[j]; j--) {
+            Py_ssize_t t = st[j];
+            st[j] = st[j - 1];
+            st[j - 1] = t;
+            t = sh[j];
+            sh[j] = sh[j - 1];
+            sh[j - 1] = t;
+        }
+    Py_ssize_t expect = v->itemsize;
+    for (int i = 0; i < m; i++) {
+        if (st[i] != expect)
+            return 0;
+        expect *= sh[i];
+    }
+    return 1;
+}
+
+static int parse_threads(PyObject *o, long *threads)
+{
+    if (o == NULL || o == Py_None) {
+        *threads = -1;
+        return 0;
+    }
+    long t = PyLong_AsLong(o);
+    if (t == -1 && PyErr_Occurred())
+        return -1;
+    if (t < 0 || t > 1024) {
+        PyErr_SetString(PyExc_ValueError,
+                        "threads must be None or 0..1024 (0: every core)");
+        return -1;
+    }
+    *threads = t;
+    return 0;
+}
+
+static PyObject *shuffle_list(GenObject *g, PyObject *x, long axis,
+                              long threads)
+{
+    if (axis != 0 && axis != -1) {
+        PyErr_SetString(PyExc_ValueError, "axis out of range for a list");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(x);
+    int st;
+    gen_lock(g);
+    errno = 0;
+    /* The GIL is held: no other thread can change the list meanwhile. */
+    st = do_shuffle_rows(g->rng, (unsigned char *)((PyListObject *)x)->ob_item,
+                         (size_t)n, sizeof(PyObject *), threads);
+    int err = errno;
+    gen_unlock(g);
+    if (st != FSH_OK)
+        return raise_status(st, err);
+    Py_RETURN_NONE;
+}
+
+static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"x", "axis", "threads", NULL};
+    PyObject *x, *othreads = Py_None;
+    long axis = 0, threads;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|lO", kwlist, &x, &axis,
+                                     &othreads))
+        return NULL;
+    if (parse_threads(othreads, &threads) < 0 || gen_rng(g) == NULL)
+        return NULL;
+    if (PyList_Check(x))
+        return shuffle_list(g, x, axis, threads);
+    if (!PyObject_CheckBuffer(x)) {
+        PyErr_Format(PyExc_TypeError,
+                     "shuffle needs a list or a writable buffer (numpy "
+                     "array, bytearray, array.array, memoryview), not %.100s",
+                     Py_TYPE(x)->tp_name);
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(x, &view, PyBUF_RECORDS) < 0) {
+        /* a read-only buffer: say so as a ValueError */
+        if (PyErr_ExceptionMatches(PyExc_BufferError) ||
+            PyErr_ExceptionMatches(PyExc_ValueError) ||
+            PyErr_ExceptionMatches(PyExc_TypeError)) {
+            Py_buffer ro;
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
+            if (PyObject_GetBuffer(x, &ro, PyBUF_RECORDS_RO) == 0) {
+                PyBuffer_Release(&ro);
+                Py_XDECREF(t);
+                Py_XDECREF(v);
+                Py_XDECREF(tb);
+                PyErr_SetString(PyExc_ValueError,
+                                "shuffle needs a writable buffer; this one is "
+                                "read-only");
+                return NULL;
+            }
+            PyErr_Clear();
+            PyErr_Restore(t, v, tb);
+        }
+        return NULL;
+    }
+    PyObject *result = NULL;
+    int nd = view.ndim;
+    if (nd == 0) {
+        PyErr_SetString(PyExc_ValueError, "cannot shuffle a 0-d array");
+        goto done;
+    }
+    if (nd > 64) {
+        PyErr_SetString(PyExc_ValueError, "too many dimensions");
+        goto done;
+    }
+    if (axis < -nd || axis >= nd) {
+        PyErr_Format(PyExc_ValueError,
+                     "axis %ld is out of bounds for an array of dimension %d",
+                     axis, nd);
+        goto done;
+    }
+    if (axis < 0)
+        axis += nd;
+    size_t n = (size_t)view.shape[axis];
+    size_t rowbytes = (size_t)view.itemsize;
+    int empty = 0;
+    for (int d = 0; d < nd; d++)
+        if (d != axis) {
+            if (view.shape[d] == 0)
+                empty = 1;
+            else if (rowbytes > SIZE_MAX / (size_t)view.shape[d]) {
+                PyErr_SetString(PyExc_ValueError, "array too large");
+                goto done;
+            }
+            else
+                rowbytes *= (size_t)view.shape[d];
+        }
+    if (n < 2 || empty || rowbytes == 0) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    /* Object arrays hold references: keep the GIL, so no Python code can
+       store into the array while its pointers are being moved. */
+    int keep_gil = view.format != NULL && strchr(view.format, 'O') != NULL;
+    shuffle_arg a = {NULL, n, rowbytes, threads, &view, (int)axis, NULL};
+    if (rows_dense(&view, (int)axis, rowbytes)) {
+        a.base = view.buf;
+    } else {
+        if (n > SIZE_MAX / rowbytes) {
+            PyErr_SetString(PyExc_ValueError, "array too large");
+            goto done;
+        }
+        a.tmp = PyMem_RawMalloc(n * rowbytes);
+        if (a.tmp == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    int err = 0;
+    int st = run_op(g, op_shuffle, &a, keep_gil, &err);
+    PyMem_RawFree(a.tmp);
+    if (st != FSH_OK) {
+        raise_status(st, err);
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* ---- array producers: a bytearray of count 64-bit words ---- */
+
+typedef struct {
+    uint64_t *out;
+    size_t count;
+    uint64_t a, b; /* per op */
+} words_arg;
+
+static int op_permutation(fsh_rng *rng, void *p)
+{
+    words_arg *w = p;
+    if (w->count == 0)
+        return fsh_rng_u64(rng, &w->a) == FSH_ESYSRAND ? FSH_ESYSRAND : FSH_OK;
+    return fsh_permutation(rng, w->out, w->a, w->a + (w->count - 1));
+}
+
+/* fsh_sample_range's values, faster. The library's sample is the forward
+   Fisher-Yates over 0..last, step i drawing r = fsh_uniform_range(0,
+   last - i) and swapping positions i and i + r (docs/STREAMS.md,
+   fsh_rangeperm); it allocates and fills storage per call that costs
+   hundreds of ns a draw here at k = 1e6. This runs the same steps with the
+   same draws (so the same output, tested against the C library) over a
+   dense array when n <= 16k (4n bytes, at most twice the map's size; one
+   random access a draw), else over a hash map of the displaced positions
+   (about three).
+   The reachability check and any hardware mixing stay the library's: when
+   fsh_rng_reach_plan says the call would fail, or mix hardware entropy,
+   or for the full 2^64 range, fsh_sample_range itself runs. */
+typedef struct {
+    uint64_t *keys; /* position + 1; 0 = empty */
+    uint64_t *vals;
+    size_t mask;
+    unsigned shift;
+} pos_map;
+
+static size_t map_slot(const pos_map *m, uint64_t key)
+{
+    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> m->shift);
+}
+
+static uint64_t map_get(const pos_map *m, uint64_t pos)
+{
+    for (size_t i = map_slot(m, pos);; i = (i + 1) & m->mask) {
+        if (m->keys[i] == pos + 1)
+            return m->vals[i];
+        if (m->keys[i] == 0)
+            return pos;
+    }
+}
+
+static void map_put(pos_map *m, uint64_t pos, uint64_t val)
+{
+    size_t i = map_slot(m, pos);
+    while (m->keys[i] != 0 && m->keys[i] != pos + 1)
+        i = (i + 1) & m->mask;
+    m->keys[i] = pos + 1;
+    m->vals[i] = val;
+}
+
+static int sample_steps(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
+                        uint64_t last)
+{
+    int st = FSH_OK;
+    if (last < (uint64_t)16 * k && last < UINT32_MAX) {
+        size_t n = (size_t)last + 1;
+        uint32_t *a = malloc(n * sizeof *a);
+        if (a == NULL)
+            return FSH_ENOMEM;
+        for (size_t i = 0; i < n; i++)
+            a[i] = (uint32_t)i;
+        for (size_t i = 0; i < k; i++) {
+            uint64_t r;
+            if ((st = fsh_uniform_range(rng, &r, 0, last - i)) != FSH_OK)
+                break;
+            size_t j = i + (size_t)r;
+            uint32_t v = a[j];
+            a[j] = a[i];
+            out[i] = lo + v;
+        }
+        free(a);
+        return st;
+    }
+    size_t cap = 16;
+    while (cap < 2 * k)
+        cap *= 2;
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < cap)
+        bits++;
+    pos_map m = {calloc(cap, sizeof(uint64_t)), malloc(cap * sizeof(uint64_t)),
+                 cap - 1, 64 - bits};
+    if (m.keys == NULL || m.vals == NULL) {
+        free(m.keys);
+        free(m.vals);
+        return FSH_ENOMEM;
+    }
+    for (size_t i = 0; i < k; i++) {
+        uint64_t r;
+        if ((st = fsh_uniform_range(rng, &r, 0, last - i)) != FSH_OK)
+            break;
+        uint64_t vi = map_get(&m, i), v = vi;
+        if (r != 0) {
+            uint64_t j = i + r;
+            v = map_get(&m, j);
+            map_put(&m, j, vi);
+        }
+        out[i] = lo + v;
+    }
+    free(m.keys);
+    free(m.vals);
+    return st;
+}
+
+static int op_sample(fsh_rng *rng, void *p)
+{
+    words_arg *w = p;
+    uint64_t last = w->b - w->a, hw = 0;
+    if (w->count == 0 || last == UINT64_MAX || w->count > 0x40000000u)
+        return fsh_sample_range(rng, w->out, w->count, w->a, w->b);
+    int st = fsh_rng_reach_plan(rng, &hw, last, (uint64_t)w->count);
+    if (st != FSH_OK || hw != 0)
+        return fsh_sample_range(rng, w->out, w->count, w->a, w->b);
+    /* out is written as the steps go: a failure (only FSH_ESYSRAND or
+       FSH_ENOMEM can happen after the plan) leaves it partly written; the
+       caller drops it. */
+    return sample_steps(rng, w->out, w->count, w->a, last);
+}
+
+static int op_integers(fsh_rng *rng, void *p)
+{
+    words_arg *w = p;
+    for (size_t i = 0; i < w->count; i++) {
+        uint64_t u;
+        int st = fsh_uniform_range(rng, &u, 0, w->b);
+        if (st != FSH_OK)
+            return st;
+        w->out[i] = w->a + u;
+    }
+    return FSH_OK;
+}
+
+static int op_raw(fsh_rng *rng, void *p)
+{
+    words_arg *w = p;
+    return fsh_rng_bytes(rng, w->out, (size_t)w->a);
+}
+
+static PyObject *make_words(GenObject *g, op_fn fn, words_arg *w,
+                            size_t nbytes)
+{
+    if (gen_rng(g) == NULL)
+        return NULL;
+    if (nbytes > (size_t)PY_SSIZE_T_MAX)
+        return PyErr_NoMemory();
+    PyObject *ba = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)nbytes);
+    if (ba == NULL)
+        return NULL;
+    w->out = (uint64_t *)(void *)PyByteArray_AS_STRING(ba);
+    int err = 0;
+    int st = run_op(g, fn, w, 0, &err);
+    if (st != FSH_OK) {
+        Py_DECREF(ba);
+        return raise_status(st, err);
+    }
+    return ba;
+}
+
+static int count_arg(PyObject *o, size_t *n, const char *what)
+{
+    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+    if (v == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s is too large", what);
+        }
+        return -1;
+    }
+    if (v < 0) {
+        PyErr_Format(PyExc_ValueError, "%s must be non-negative", what);
+        return -1;
+    }
+    if ((size_t)v > (size_t)PY_SSIZE_T_MAX / 8) {
+        PyErr_Format(PyExc_ValueError, "%s is too large", what);
+        return -1;
+    }
+    *n = (size_t)v;
+    return 0;
+}
+
+/* _permutation_bytes(n, lo=0): n words lo..lo+n-1 in uniform order. */
+static PyObject *gen_permutation_bytes(GenObject *g, PyObject *args)
+{
+    PyObject *on;
+    unsigned long long lo = 0;
+    size_t n;
+    if (!PyArg_ParseTuple(args, "O|K", &on, &lo) ||
+        count_arg(on, &n, "n") < 0)
+        return NULL;
+    words_arg w = {NULL, n, lo, 0};
+    return make_words(g, op_permutation, &w, n * 8);
+}
+
+/* _sample_bytes(k, lo, hi): k distinct values of [lo, hi] in uniform
+   order (fsh_sample_range). */
+static PyObject *gen_sample_bytes(GenObject *g, PyObject *args)
+{
+    PyObject *ok;
+    unsigned long long lo, hi;
+    size_t k;
+    if (!PyArg_ParseTuple(args, "OKK", &ok, &lo, &hi) ||
+        count_arg(ok, &k, "size") < 0)
+        return NULL;
+    words_arg w = {NULL, k, lo, hi};
+    return make_words(g, op_sample, &w, k * 8);
+}
+
+/* _integers_bytes(count, offset, span_minus_1): count words offset + u,
+   u uniform in [0, span_minus_1], wrapping mod 2^64. */
+static PyObject *gen_integers_bytes(GenObject *g, PyObject *args)
+{
+    PyObject *oc;
+    unsigned long long off, span;
+    size_t count;
+    if (!PyArg_ParseTuple(args, "OKK", &oc, &off, &span) ||
+        count_arg(oc, &count, "size") < 0)
+        return NULL;
+    words_arg w = {NULL, count, off, span};
+    return make_words(g, op_integers, &w, count * 8);
+}
+
+static PyObject *gen_bytes(GenObject *g, PyObject *arg)
+{
+    size_t n;
+    if (count_arg(arg, &n, "length") < 0 || gen_rng(g) == NULL)
+        return NULL;
+    PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (b == NULL)
+        return NULL;
+    words_arg w = {(uint64_t *)(void *)PyBytes_AS_STRING(b), 0, n, 0};
+    int err = 0;
+    int st = run_op(g, op_raw, &w, 0, &err);
+    if (st != FSH_OK) {
+        Py_DECREF(b);
+        return raise_status(st, err);
+    }
+    return b;
+}
+
+/* ---- cards ---- */
+
+static fsh_cardset *make_set(PyObject *faces, unsigned decks, unsigned jokers)
+{
+    fsh_cardset *set = NULL;
+    int st;
+    if (faces == NULL || faces == Py_None) {
+        st = fsh_cardset_standard(&set, decks, jokers);
+    } else {
+        PyObject *fast = PySequence_Fast(faces, "faces must be a sequence of str");
+        if (fast == NULL)
+            return NULL;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+        const char **names = PyMem_Malloc(((size_t)m + 1) * sizeof *names);
+        if (names == NULL) {
+            Py_DECREF(fast);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+            names[i] = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+            if (names[i] == NULL) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError,
+                                    "faces must be a sequence of str");
+                PyMem_Free(names);
+                Py_DECREF(fast);
+                return NULL;
+            }
+        }
+        st = fsh_cardset_custom(&set, (const char *const *)names, (size_t)m,
+                                decks);
+        PyMem_Free(names);
+        Py_DECREF(fast);
+    }
+    if (st != FSH_OK) {
+        raise_status(st, 0);
+        return NULL;
+    }
+    return set;
+}
+
+static int parse_notation(PyObject *o, int *notation)
+{
+    if (o == NULL || o == Py_None) {
+        *notation = FSH_CARD_UNICODE;
+        return 0;
+    }
+    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (s != NULL && strcmp(s, "unicode") == 0)
+        *notation = FSH_CARD_UNICODE;
+    else if (s != NULL && (strcmp(s, "poker") == 0 || strcmp(s, "text") == 0))
+        *notation = FSH_CARD_POKER;
+    else {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "notation must be 'unicode' or 'poker'");
+        return -1;
+    }
+    return 0;
+}
+
+/* card_names(jokers=0, notation="unicode", faces=None): the names of the
+   faces 0..m-1 of a card set. */
+static PyObject *mod_card_names(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"jokers", "notation", "faces", NULL};
+    unsigned jokers = 0;
+    PyObject *onot = NULL, *faces = Py_None;
+    int notation;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|IOO", kwlist, &jokers, &onot,
+                                     &faces) ||
+        parse_notation(onot, &notation) < 0)
+        return NULL;
+    fsh_cardset *set = make_set(faces, 1, jokers);
+    if (set == NULL)
+        return NULL;
+    size_t m = fsh_cardset_faces(set);
+    PyObject *l = PyList_New((Py_ssize_t)m);
+    for (size_t i = 0; l != NULL && i < m; i++) {
+        char buf[40];
+        int st = fsh_cardset_name(set, buf, sizeof buf, (uint32_t)i, notation);
+        PyObject *s = st == FSH_OK ? PyUnicode_FromString(buf)
+                                   : raise_status(st, 0);
+        if (s == NULL) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, (Py_ssize_t)i, s);
+    }
+    fsh_cardset_free(set);
+    return l;
+}
+
+typedef struct {
+    fsh_deck *deck;
+    size_t burn, players, cards;
+    int layout;
+    uint32_t *out;
+} deal_arg;
+
+static int op_deal(fsh_rng *rng, void *p)
+{
+    deal_arg *d = p;
+    int st = FSH_OK;
+    if (d->burn > 0)
+        st = fsh_deck_burn(rng, d->deck, d->burn);
+    if (st == FSH_OK && d->players > 0)
+        st = fsh_deck_deal_hands(rng, d->deck, d->out, d->players, d->cards,
+                                 d->layout);
+    return st;
+}
+
+/* _deal(decks, jokers, faces, burn, players, cards, layout): the face
+   codes of players hands of cards cards after burning burn (cards None:
+   the rest shared out evenly), as a flat list, hand after hand. */
+static PyObject *gen_deal(GenObject *g, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"decks", "jokers", "faces", "burn", "players",
+                             "cards", "layout", NULL};
+    unsigned decks = 1, jokers = 0;
+    Py_ssize_t burn = 0, players = 1, cards = -1;
+    int layout = FSH_DEAL_ROUND_ROBIN;
+    PyObject *faces = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|IIOnnni", kwlist, &decks,
+                                     &jokers, &faces, &burn, &players, &cards,
+                                     &layout))
+        return NULL;
+    if (gen_rng(g) == NULL)
+        return NULL;
+    if (burn < 0 || players < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "burn must be >= 0 and players >= 1");
+        return NULL;
+    }
+    fsh_cardset *set = make_set(faces, decks, jokers);
+    if (set == NULL)
+        return NULL;
+    size_t n = fsh_cardset_size(set);
+    fsh_deck *deck = NULL;
+    int st = fsh_deck_new_set(&deck, set);
+    fsh_cardset_free(set);
+    if (st != FSH_OK)
+        return raise_status(st, 0);
+    if (cards < 0) {
+        if ((size_t)burn > n) {
+            fsh_deck_free(deck);
+            return raise_status(FSH_EEMPTY, 0);
+        }
+        cards = (Py_ssize_t)((n - (size_t)burn) / (size_t)players);
+    }
+    if ((size_t)cards > n || (size_t)players > n ||
+        (size_t)cards * (size_t)players > n) {
+        fsh_deck_free(deck);
+        PyErr_SetString(PyExc_ValueError,
+                        "more cards asked for than the shoe holds");
+        return NULL;
+    }
+    size_t total = (size_t)cards * (size_t)players;
+    deal_arg d = {deck, (size_t)burn, (size_t)players, (size_t)cards, layout,
+                  PyMem_RawMalloc((total + 1) * sizeof(uint32_t))};
+    if (d.out == NULL) {
+        fsh_deck_free(deck);
+        return PyErr_NoMemory();
+    }
+    int err = 0;
+    st = run_op(g, op_deal, &d, 0, &err);
+    fsh_deck_free(deck);
+    PyObject *l = NULL;
+    if (st != FSH_OK)
+        raise_status(st, err);
+    else {
+        l = PyList_New((Py_ssize_t)total);
+        for (size_t i = 0; l != NULL && i < total; i++) {
+            PyObject *o = PyLong_FromUnsignedLong(d.out[i]);
+            if (o == NULL) {
+                Py_CLEAR(l);
+                break;
+            }
+            PyList_SET_ITEM(l, (Py_ssize_t)i, o);
+        }
+    }
+    PyMem_RawFree(d.out);
+    return l;
+}
+
+static PyObject *gen_info(GenObject *g, PyObject *noargs)
+{
+    (void)noargs;
+    fsh_rng *rng = gen_rng(g);
+    if (rng == NULL)
+        return NULL;
+    size_t mx = fsh_rng_max_fair_n(rng);
+    PyObject *omx;
+    if (mx == SIZE_MAX) {
+        omx = Py_None;
+        Py_INCREF(omx);
+    } else if ((omx = PyLong_FromSize_t(mx)) == NULL)
+        return NULL;
+    return Py_BuildValue("{s:I,s:N,s:I,s:K}", "entropy_bits",
+                         fsh_rng_entropy_bits(rng), "max_fair_n", omx,
+                         "reach", fsh_rng_get_reach(rng), "bits_used",
+                         (unsigned long long)fsh_rng_bits_used(rng));
+}
+
+static PyMethodDef gen_methods[] = {
+    {"shuffle", (PyCFunction)(void (*)(void))gen_shuffle,
+     METH_VARARGS | METH_KEYWORDS,
+     "shuffle(x, axis=0, threads=None)\n--\n\n"
+     "Shuffle x in place along axis: a list, or any writable buffer (numpy "
+     "array of any dtype and strides, bytearray, array.array, memoryview). "
+     "Every order of the rows is equally likely; the order equals the C "
+     "library's fsh_shuffle of a contiguous copy of the rows. threads: None "
+     "(fsh_shuffle) or a thread count for fsh_shuffle_threads (0: every "
+     "core); the result does not depend on it."},
+    {"_permutation_bytes", (PyCFunction)gen_permutation_bytes, METH_VARARGS,
+     "_permutation_bytes(n, lo=0)\n--\n\nbytearray of the n 64-bit words "
+     "lo..lo+n-1 in uniform order (fsh_permutation)."},
+    {"_sample_bytes", (PyCFunction)gen_sample_bytes, METH_VARARGS,
+     "_sample_bytes(k, lo, hi)\n--\n\nbytearray of k distinct 64-bit words "
+     "of [lo, hi] in uniform order (fsh_sample_range)."},
+    {"_integers_bytes", (PyCFunction)gen_integers_bytes, METH_VARARGS,
+     "_integers_bytes(count, offset, span_minus_1)\n--\n\nbytearray of count "
+     "words offset + u mod 2**64, u uniform in [0, span_minus_1]."},
+    {"bytes", (PyCFunction)gen_bytes, METH_O,
+     "bytes(length)\n--\n\nlength uniform random bytes (the word stream, "
+     "little-endian; fsh_rng_bytes)."},
+    {"_deal", (PyCFunction)(void (*)(void))gen_deal,
+     METH_VARARGS | METH_KEYWORDS,
+     "_deal(decks, jokers, faces, burn, players, cards, layout)\n--\n\n"
+     "Flat list of dealt face codes (fsh_deck_deal_hands)."},
+    {"_set_words", (PyCFunction)gen_set_words, METH_O,
+     "_set_words(words)\n--\n\nTest hook: words from this list, cycled "
+     "(fsh_rng_from_words)."},
+    {"_set_randint", (PyCFunction)gen_set_randint, METH_O,
+     "_set_randint(values)\n--\n\nTest hook: the [1, k] source returns these "
+     "values in order, then 0 (fsh_rng_from_randint)."},
+    {"_asked", (PyCFunction)gen_asked, METH_NOARGS,
+     "_asked()\n--\n\nTest hook: the k of every randint call since the last "
+     "_asked() call."},
+    {"_info", (PyCFunction)gen_info, METH_NOARGS,
+     "_info()\n--\n\nDict of entropy_bits, max_fair_n (None: unbounded), "
+     "reach flags and bits_used."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject GenType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fairshuf._fairshuf._Generator",
+    .tp_basicsize = sizeof(GenObject),
+    .tp_dealloc = (destructor)gen_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "_Generator(seed=None, gen=0, simulation=False, reach=-1)\n--\n\n"
+              "The C core of fairshuf.Generator (use that).",
+    .tp_methods = gen_methods,
+    .tp_init = (initproc)gen_init,
+    .tp_new = gen_new,
+};
+
+/* ------------------------------------------------------------------------ */
+/* Provably fair rounds                                                     */
+
+static PyObject *mod_fair_commit(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_buffer v;
+    char hex[FSH_FAIR_COMMIT_LEN];
+    if (PyObject_GetBuffer(arg, &v, PyBUF_SIMPLE) < 0)
+        return NULL;
+    int st = fsh_fair_commit(hex, v.buf, (size_t)v.len);
+    PyBuffer_Release(&v);
+    if (st != FSH_OK)
+        return raise_status(st, 0);
+    return PyUnicode_FromString(hex);
+}
+
+static PyObject *mod_fair_seed_min(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t faces;
+    unsigned copies;
+    size_t bytes;
+    if (!PyArg_ParseTuple(args, "nI", &faces, &copies))
+        return NULL;
+    if (faces < 0)
+        return raise_status(FSH_EINVAL, 0);
+    int st = fsh_fair_seed_min(&bytes, (size_t)faces, copies);
+    if (st != FSH_OK)
+        return raise_status(st, 0);
+    return PyLong_FromSize_t(bytes);
+}
+
+/* fair_order(faces, copies, server_seed, client_seed, nonce) -> list */
+static PyObject *mod_fair_order(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t faces;
+    unsigned copies;
+    Py_buffer s, c;
+    unsigned long long nonce;
+    if (!PyArg_ParseTuple(args, "nIy*y*K", &faces, &copies, &s, &c, &nonce))
+        return NULL;
+    PyObject *l = NULL;
+    uint32_t *out = NULL;
+    if (faces <= 0 || copies == 0 ||
+        (size_t)faces > (size_t)PY_SSIZE_T_MAX / 4 / copies) {
+        raise_status(FSH_EINVAL, 0);
+        goto done;
+    }
+    size_t n = (size_t)faces * copies;
+    out = PyMem_RawMalloc(n * sizeof *out);
+    if (out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = fsh_fair_order(out, (size_t)faces, copies, s.buf, (size_t)s.len,
+                        c.buf, (size_t)c.len, nonce);
+    Py_END_ALLOW_THREADS
+    if (st != FSH_OK) {
+        raise_status(st, 0);
+        goto done;
+    }
+    l = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; l != NULL && i < n; i++) {
+        PyObject *o = PyLong_FromUnsignedLong(out[i]);
+        if (o == NULL) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, (Py_ssize_t)i, o);
+    }
+done:
+    PyMem_RawFree(out);
+    PyBuffer_Release(&s);
+    PyBuffer_Release(&c);
+    return l;
+}
+
+static PyObject *mod_entropy(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    size_t n;
+    if (count_arg(arg, &n, "length") < 0)
+        return NULL;
+    PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (b == NULL)
+        return NULL;
+    errno = 0;
+    int st = fsh_entropy(PyBytes_AS_STRING(b), n);
+    if (st != FSH_OK) {
+        int err = errno;
+        Py_DECREF(b);
+        return raise_status(st, err);
+    }
+    return b;
+}
+
+static PyObject *mod_strerror(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    long st = PyLong_AsLong(arg);
+    if (st == -1 && PyErr_Occurred())
+        return NULL;
+    return PyUnicode_FromString(fsh_strerror((int)st));
+}
+
+static PyObject *mod_hw(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    return PyBool_FromLong(fsh_hw_entropy_available());
+}
+
+static PyMethodDef mod_methods[] = {
+    {"fair_commit", mod_fair_commit, METH_O,
+     "fair_commit(server_seed)\n--\n\nThe commitment to a server seed: "
+     "lowercase hex SHA-256 (fsh_fair_commit)."},
+    {"fair_seed_min", mod_fair_seed_min, METH_VARARGS,
+     "fair_seed_min(faces, copies)\n--\n\nShortest server seed (bytes) "
+     "fair_order accepts for the set (fsh_fair_seed_min)."},
+    {"fair_order", mod_fair_order, METH_VARARGS,
+     "fair_order(faces, copies, server_seed, client_seed, nonce)\n--\n\n"
+     "The deal order (face codes) of a provably fair round, "
+     "fairshuf-deal-v1 (fsh_fair_order)."},
+    {"card_names", (PyCFunction)(void (*)(void))mod_card_names,
+     METH_VARARGS | METH_KEYWORDS,
+     "card_names(jokers=0, notation='unicode', faces=None)\n--\n\n"
+     "Names of the faces 0..m-1 of a card set."},
+    {"entropy", mod_entropy, METH_O,
+     "entropy(length)\n--\n\nlength bytes from the OS random source "
+     "(fsh_entropy)."},
+    {"strerror", mod_strerror, METH_O,
+     "strerror(status)\n--\n\nThe library's message for a status code."},
+    {"hw_entropy_available", mod_hw, METH_NOARGS,
+     "hw_entropy_available()\n--\n\nTrue if the CPU has a hardware entropy "
+     "source the library mixes in (RDSEED)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moddef = {
+    PyModuleDef_HEAD_INIT, "_fairshuf",
+    "C core of the fairshuf package (libfairshuf compiled in).", -1,
+    mod_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__fairshuf(void);
+
+PyMODINIT_FUNC PyInit__fairshuf(void)
+{
+    if (PyType_Ready(&GenType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&moddef);
+    if (m == NULL)
+        return NULL;
+    ReachabilityError = PyErr_NewExceptionWithDoc(
+        "fairshuf.ReachabilityError",
+        "The generator cannot reach every outcome of this call "
+        "(FSH_EENTROPY: seed too short; FSH_ENOHWRAND: no hardware entropy "
+        "to mix in). A subclass of ValueError.",
+        PyExc_ValueError, NULL);
+    if (ReachabilityError == NULL)
+        goto fail;
+    Py_INCREF(&GenType);
+    if (PyModule_AddObject(m, "_Generator", (PyObject *)&GenType) < 0) {
+        Py_DECREF(&GenType);
+        goto fail;
+    }
+    Py_INCREF(ReachabilityError);
+    if (PyModule_AddObject(m, "ReachabilityError", ReachabilityError) < 0) {
+        Py_DECREF(ReachabilityError);
+        goto fail;
+    }
+    if (PyModule_AddStringConstant(m, "LIB_VERSION", fsh_version_string()) < 0 ||
+        PyModule_AddIntConstant(m, "REACH_FULL", FSH_REACH_FULL) < 0 ||
+        PyModule_AddIntConstant(m, "REACH_KEY_LARGE", FSH_REACH_KEY_LARGE) < 0 ||
+        PyModule_AddIntConstant(m, "REACH_KEY", FSH_REACH_KEY) < 0 ||
+        PyModule_AddIntConstant(m, "REACH_DEFAULT", FSH_REACH_DEFAULT) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

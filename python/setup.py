@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: MIT
+"""Build the fairshuf Python package: one C extension, fairshuf._fairshuf,
+with the library's own sources (../src/*/*.c) compiled in, so the installed
+module needs libsodium but no libfairshuf.so.
+
+Works offline with Debian's setuptools:
+    pip install --no-build-isolation ./python      (pip 23 builds in tree)
+    python3 setup.py build_ext --inplace
+FAIRSHUF_ROOT may point at another source tree; WERROR=1 adds -Werror.
+"""
+import glob
+import os
+import re
+
+from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.environ.get("FAIRSHUF_ROOT") or os.path.dirname(HERE)
+if not os.path.isfile(os.path.join(ROOT, "include", "fairshuf.h")):
+    raise SystemExit(
+        "fairshuf: cannot find the library sources (../include, ../src); "
+        "build from the fairshuf source tree or set FAIRSHUF_ROOT")
+
+lib_sources = sorted(glob.glob(os.path.join(ROOT, "src", "*", "*.c")))
+with open(os.path.join(ROOT, "include", "fairshuf.h"), encoding="utf-8") as f:
+    parts = dict(re.findall(r"#define FSH_VERSION_(MAJOR|MINOR|PATCH) (\d+)", f.read()))
+version = "%s.%s.%s" % (parts["MAJOR"], parts["MINOR"], parts["PATCH"])
+
+args = ["-std=c11", "-D_GNU_SOURCE", "-fvisibility=hidden", "-O2",
+        "-Wall", "-Wextra"]
+if os.environ.get("WERROR") == "1":
+    args.append("-Werror")
+
+setup(
+    name="fairshuf",
+    version=version,
+    description="Exactly uniform, reachable, reproducible shuffles and "
+                "samples (libfairshuf) for Python and numpy",
+    license="MIT",
+    packages=["fairshuf"],
+    package_data={"fairshuf": ["py.typed", "*.pyi"]},
+    ext_modules=[
+        Extension(
+            "fairshuf._fairshuf",
+            sources=["fairshuf/_fairshuf.c"] + lib_sources,
+            include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src")],
+            libraries=["sodium", "m", "pthread"],
+            extra_compile_args=args,
+        )
+    ],
+    python_requires=">=3.8",
+    zip_safe=False,
+)

@@ -1,0 +1,751 @@
+# SPDX-License-Identifier: MIT
+"""Tests of the fairshuf Python package (issue 16).
+
+Statistical tests use fixed seeds, so they are deterministic; their
+thresholds are the chi-square upper quantile at alpha = 1e-6 (so a correct
+library fails one with probability at most 1e-6 on a fresh seed), and each
+has a known-bad variant that the same check rejects.
+"""
+import array
+import gc
+import itertools
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import fairshuf
+from conftest import ROOT, run_lines
+
+SEED = "fairshuf-python-tests"
+
+
+def gen(seed=SEED, **kw):
+    return fairshuf.Generator(seed=seed, simulation=True, **kw)
+
+
+def ref_perm(n, seed=SEED):
+    """The order fsh_shuffle gives n rows (any row size in cache): the
+    shuffle of 0..n-1 with the same seeded generator."""
+    idx = np.arange(n, dtype=np.int64)
+    gen(seed).shuffle(idx)
+    return idx
+
+
+# ------------------------------------------------------------------ README
+
+def test_readme_example():
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    sec = text.split("\n## Python", 1)
+    assert len(sec) == 2, "README.md has no '## Python' section"
+    m = re.search(r"```python\n(.*?)```", sec[1], re.S)
+    assert m, "no python example in README's Python section"
+    code = m.group(1)
+    assert len(code.strip().splitlines()) <= 6
+    exec(compile(code, "README.md", "exec"), {})
+
+
+# ------------------------------------------------------------------ dtypes
+
+DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", ">i4", ">f8",
+          "float16", "float32", "float64", "longdouble", "complex64", "complex128",
+          "bool", "datetime64[s]", "timedelta64[ms]", "U3", "S5", "V7",
+          [("a", "i4"), ("b", "f8"), ("c", "S3")], "object"]
+
+
+def distinct_array(dtype, n):
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return np.arange(n) % 2 == 0
+    if dt.kind == "O":
+        return np.array([("o", i) for i in range(n)] + [None], dtype=object)[:n]
+    if dt.kind == "V" and dt.names is None:
+        raw = np.zeros((n, dt.itemsize), np.uint8)
+        raw[:, 0] = np.arange(n)
+        return raw.view(dt).reshape(n)
+    if dt.names is not None:
+        a = np.zeros(n, dt)
+        a["a"] = np.arange(n)
+        a["b"] = np.arange(n) * 0.5
+        a["c"] = [str(i).encode() for i in range(n)]
+        return a
+    if dt.kind in "US":
+        return np.array([str(i) for i in range(n)], dtype=dt)
+    if dt.kind in "mM":
+        return np.arange(n).astype(dt)
+    return np.arange(n).astype(dt)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("n", [0, 1, 2, 100])
+def test_shuffle_dtype(dtype, n):
+    a = distinct_array(dtype, n)
+    b = a.copy()
+    gen().shuffle(b)
+    expect = a[ref_perm(n)] if n else a
+    assert b.dtype == a.dtype
+    assert (b == expect).all() if n else b.shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float16", "complex128", "int64", "object"])
+def test_permutation_and_choice_dtype(dtype):
+    a = distinct_array(dtype, 50)
+    p = gen().permutation(a)
+    assert (p == a[ref_perm(50)]).all() and (a == distinct_array(dtype, 50)).all()
+    c = gen().choice(a, size=10, replace=False)
+    idx = gen().choice(50, size=10, replace=False)
+    assert (c == a[idx]).all()
+    assert len(set(idx.tolist())) == 10
+
+
+def test_object_refcounts():
+    objs = [object() for _ in range(200)]
+    before = [sys.getrefcount(o) for o in objs]
+    a = np.array(objs + [None], dtype=object)[:200]
+    for _ in range(50):
+        gen().shuffle(a)
+        fairshuf.Generator().shuffle(a)
+    lst = list(objs)
+    fairshuf.Generator().shuffle(lst)
+    assert sorted(map(id, a)) == sorted(map(id, objs)) == sorted(map(id, lst))
+    del a, lst
+    gc.collect()
+    assert [sys.getrefcount(o) for o in objs] == before
+
+
+# ----------------------------------------------------------------- layouts
+
+def rows_reference(a, axis, seed=SEED):
+    rows = np.ascontiguousarray(np.moveaxis(a, axis, 0))
+    gen(seed).shuffle(rows)
+    return np.moveaxis(rows, 0, axis)
+
+
+LAYOUTS = {
+    "C": lambda: np.arange(60).reshape(6, 10),
+    "F": lambda: np.asfortranarray(np.arange(60).reshape(6, 10)),
+    "slice-rows": lambda: np.arange(120).reshape(12, 10)[::2],
+    "slice-cols": lambda: np.arange(180).reshape(6, 30)[:, ::3],
+    "negative": lambda: np.arange(60).reshape(6, 10)[::-1, ::-1],
+    "transposed": lambda: np.arange(60).reshape(10, 6).T,
+    "3d": lambda: np.arange(210, dtype=np.int16).reshape(5, 6, 7),
+    "3d-F-slices": lambda: np.asfortranarray(np.arange(840.0).reshape(10, 12, 7))[::2, 1::2, ::-1],
+    "1d-strided": lambda: np.arange(100)[::3],
+    "1d-negative": lambda: np.arange(100)[::-1],
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_shuffle_layouts(layout):
+    base = LAYOUTS[layout]()
+    for axis in range(-base.ndim, base.ndim):
+        a = LAYOUTS[layout]()
+        orig = a.copy()
+        gen().shuffle(a, axis=axis)
+        assert (a == rows_reference(orig, axis)).all(), (layout, axis)
+
+
+def test_shuffle_large_strided_matches_contiguous():
+    """4 M int64 rows (32 MB, the scatter shuffle) seen through a stride:
+    the same order as the contiguous copy."""
+    big = np.arange(8_000_000, dtype=np.int64)
+    view = big[::2]
+    ref = view.copy()
+    gen("big").shuffle(view)
+    gen("big").shuffle(ref)
+    assert (view == ref).all()
+    assert (big[1::2] == np.arange(1, 8_000_000, 2)).all()
+
+
+def test_shuffle_empty_and_zero_d():
+    g = gen()
+    for shape in [(0,), (0, 5), (5, 0), (1,), (1, 3)]:
+        a = np.zeros(shape)
+        g.shuffle(a)
+        g.shuffle(a, axis=-1)
+    with pytest.raises(ValueError):
+        g.shuffle(np.array(5))
+
+
+def test_shuffle_other_buffers():
+    n = 40
+    expect = ref_perm(n)
+    b = bytearray(range(n))
+    gen().shuffle(b)
+    assert list(b) == expect.tolist()
+    for code in "bBhHiIlLqQfd":
+        arr = array.array(code, range(n))
+        gen().shuffle(arr)
+        assert list(map(int, arr)) == expect.tolist(), code
+    m = memoryview(bytearray(range(n)))
+    gen().shuffle(m)
+    assert list(m) == expect.tolist()
+    m2 = memoryview(bytearray(range(n * 3))).cast("B", (n, 3))
+    gen().shuffle(m2)
+    assert [m2[i, 0] // 3 for i in range(n)] == expect.tolist()
+    lst = list(range(n))
+    gen().shuffle(lst)
+    assert lst == expect.tolist()
+    assert gen().permutation(list(range(n))) == expect.tolist()
+
+
+def test_threads_same_result():
+    for n in (10, 100_000, 4_000_000):
+        a = np.arange(n)
+        gen("t").shuffle(a)
+        for t in (0, 1, 2, 3):
+            b = np.arange(n)
+            gen("t").shuffle(b, threads=t)
+            assert (a == b).all(), (n, t)
+
+
+# ----------------------------------------------- agreement with the C library
+
+@pytest.mark.parametrize("n,size", [(2, 8), (10, 8), (1000, 8), (1000, 24), (100_000, 8),
+                                    (4_000_000, 8), (2_000_000, 16)])
+def test_shuffle_matches_c(chelper, n, size):
+    ref = run_lines([chelper, SEED, "shuffle", str(n), str(size)])
+    if size == 8:
+        a = np.arange(n, dtype=np.uint64)
+        gen().shuffle(a)
+        got = a
+    else:
+        a = np.zeros((n, size // 8), dtype=np.uint64)
+        a[:, 0] = np.arange(n)
+        gen().shuffle(a)
+        got = a[:, 0]
+        f = np.asfortranarray(np.zeros((n, size // 8), dtype=np.uint64))
+        f[:, 0] = np.arange(n)
+        gen().shuffle(f)  # gathered through a copy
+        assert (f[:, 0] == np.array(ref, dtype=np.uint64)).all()
+    assert got.tolist() == ref
+
+
+def test_threaded_matches_c(chelper):
+    n = 4_000_000
+    ref = run_lines([chelper, SEED, "shuffle", str(n), "8", "2"])
+    a = np.arange(n, dtype=np.uint64)
+    gen().shuffle(a, threads=2)
+    assert a.tolist() == ref
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 57, 1000, 3_500_000])
+def test_permutation_matches_c(chelper, n):
+    p = gen().permutation(n)
+    assert p.dtype == np.int64 and p.shape == (n,)
+    assert p.tolist() == run_lines([chelper, SEED, "perm", str(n)])
+
+
+@pytest.mark.parametrize("k,n", [(0, 5), (1, 1), (5, 5), (3, 10), (100, 10**6), (20_000, 100_000),
+                                 (100_000, 10**7), (1000, 2**40), (1000, 2**64 - 1)])
+def test_choice_matches_c(chelper, k, n):
+    got = gen().choice(n, size=k, replace=False)
+    ref = run_lines([chelper, SEED, "sample", str(k), "0", str(n - 1)])
+    assert got.dtype == (np.int64 if n <= 2**63 else np.uint64)
+    assert [int(x) for x in got] == ref
+
+
+def test_integers_and_words_match_c(chelper):
+    ref = run_lines([chelper, SEED, "uniform", "1000", "6"])
+    assert gen().integers(0, 7, size=1000).tolist() == ref
+    assert gen().integers(10, 17, size=1000).tolist() == [r + 10 for r in ref]
+    assert gen().integers(-3, 4, size=1000).tolist() == [r - 3 for r in ref]
+    assert gen().choice(7, size=1000, replace=True).tolist() == ref
+    full = run_lines([chelper, SEED, "uniform", "10", str(2**64 - 1)])
+    assert gen().integers(0, 2**64, size=10, dtype=np.uint64).tolist() == full
+    assert gen().integers(-(2**63), 2**63, size=10).tolist() == [
+        (x - 2**63) for x in full]
+    words = run_lines([chelper, SEED, "words", "20"])
+    assert gen().random_raw(20).tolist() == words
+    assert gen().random_raw() == words[0]
+    assert gen().bytes(16) == b"".join(w.to_bytes(8, "little") for w in words[:2])
+
+
+@pytest.mark.parametrize("n", [1, 2, 10, 1000, 50_000])
+def test_matches_command_seed(command, n):
+    for seed, pyseed in (("42", 42), ("42", "42"), ("héllo", "héllo")):
+        out = run_lines([command, "--seed=" + seed, "-i", "1-%d" % n])
+        assert (fairshuf.Generator(seed=pyseed, simulation=True).permutation(n) + 1).tolist() == out
+
+
+def test_deal_matches_command(command):
+    out = subprocess.run([command, "deal", "--seed=42", "--players=3", "--cards=4",
+                          "--burn=2", "--decks=2", "--jokers=1", "--format=json"],
+                         check=True, stdout=subprocess.PIPE).stdout
+    j = json.loads(out)
+    g = fairshuf.Generator(seed=42, simulation=True)
+    hands = g.deal(3, 4, burn=2, decks=2, jokers=1, notation="poker")
+    assert hands == j["hands"]
+    out = subprocess.run([command, "deal", "--seed=7", "-n", "5", "--format=json"],
+                         check=True, stdout=subprocess.PIPE).stdout
+    j = json.loads(out)
+    got = fairshuf.Generator(seed=7, simulation=True).deal(cards=5, notation="poker")
+    assert [got] == j["hands"]
+    whole = fairshuf.Generator(seed=7, simulation=True).deal(notation="poker")
+    assert whole == j["hands"][0] + j["rest"]
+
+
+def test_fair_round_matches_command(command, tmp_path):
+    seed = bytes(range(70))  # a 2-deck shoe needs 63 bytes
+    (tmp_path / "s").write_text(seed.hex())
+    out = subprocess.run([command, "deal", "--server-seed-file=%s" % (tmp_path / "s"),
+                          "--client-seed=player one", "--nonce=9", "--decks=2",
+                          "--format=json"], check=True, stdout=subprocess.PIPE).stdout
+    j = json.loads(out)
+    r = fairshuf.fair_round(seed, "player one", 9, decks=2, names=True, notation="poker")
+    assert r.commitment == j["fair"]["commitment"]
+    dealt = [c for h in j["hands"] for c in h] + j["rest"]
+    assert r.order == dealt
+    assert fairshuf.fair_verify(seed, r.commitment.upper(), r.order, "player one", 9, decks=2,
+                                notation="poker")
+    assert fairshuf.fair_verify(seed, r.commitment, fairshuf.fair_order(seed, "player one", 9,
+                                                                        decks=2),
+                                "player one", 9, decks=2)
+    assert not fairshuf.fair_verify(seed, r.commitment, r.order, "player two", 9, decks=2,
+                                    notation="poker")
+    assert not fairshuf.fair_verify(seed[:-1] + b"x", r.commitment, r.order, "player one", 9,
+                                    decks=2, notation="poker")
+    assert fairshuf.fair_seed_min() == 32 and fairshuf.fair_seed_min(decks=8) == 279  # the library: ceil(2229.6.../8)
+    s = fairshuf.fair_server_seed(decks=8)
+    assert len(s) == 279
+
+
+# -------------------------------------------------------------- uniformity
+
+def enumerate_shuffles(n, shuffle):
+    """Every draw sequence of a [1, k] source for a shuffle of n (k = n,
+    n-1, ..., 2): the multiset of resulting orders."""
+    counts = {}
+    for seq in itertools.product(*[range(1, k + 1) for k in range(n, 1, -1)]):
+        order = tuple(shuffle(list(seq), n))
+        counts[order] = counts.get(order, 0) + 1
+    return counts
+
+
+def ours(seq, n):
+    g = fairshuf.Generator._from_randint(seq)
+    x = np.arange(n)
+    g.shuffle(x)
+    assert g._asked() == list(range(n, 1, -1))
+    return x.tolist()
+
+
+def uniform_counts(counts, total):
+    return len(counts) == total and len(set(counts.values())) == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_enumeration_shuffle(n):
+    counts = enumerate_shuffles(n, ours)
+    assert uniform_counts(counts, math.factorial(n))
+    assert sorted(counts) == sorted(itertools.permutations(range(n)))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_enumeration_naive_is_caught(n):
+    counts = {}
+    for seq in itertools.product(range(n), repeat=n):
+        x = list(range(n))
+        for i in range(n):
+            x[i], x[seq[i]] = x[seq[i]], x[i]
+        counts[tuple(x)] = counts.get(tuple(x), 0) + 1
+    assert not uniform_counts(counts, math.factorial(n))
+
+
+@pytest.mark.parametrize("k,n", [(1, 5), (2, 5), (3, 6), (4, 4)])
+def test_enumeration_choice(k, n):
+    counts = {}
+    ks = [n - i for i in range(k)]
+    for seq in itertools.product(*[range(1, m + 1) for m in ks]):
+        g = fairshuf.Generator._from_randint(list(seq))
+        got = tuple(g.choice(n, size=k, replace=False).tolist())
+        assert [a for a in g._asked() if a > 1] == [m for m in ks if m > 1]
+        counts[got] = counts.get(got, 0) + 1
+    assert uniform_counts(counts, math.perm(n, k))
+
+
+def test_enumeration_integers_and_deal():
+    for lo, hi in [(0, 7), (-3, 2), (5, 6)]:
+        got = []
+        for r in range(1, hi - lo + 1):
+            g = fairshuf.Generator._from_randint([r])
+            got.append(g.integers(lo, hi))
+            assert g._asked() in ([hi - lo], [])
+        assert sorted(got) == list(range(lo, hi))
+    faces = ["a", "b", "c", "d"]
+    counts = {}
+    for seq in itertools.product(*[range(1, k + 1) for k in range(4, 1, -1)]):
+        g = fairshuf.Generator._from_randint(list(seq))
+        order = tuple(g.deal(faces=faces))
+        assert [k for k in g._asked() if k > 1] == [4, 3, 2]
+        counts[order] = counts.get(order, 0) + 1
+    assert uniform_counts(counts, 24)
+
+
+def chi2_threshold(df, z=4.753424):
+    """Upper quantile of chi-square(df) at alpha = 1e-6 (z = the normal
+    1e-6 upper quantile), Wilson-Hilferty; within 1 % for df >= 5."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def chi2(counts, expected):
+    return sum((c - expected) ** 2 / expected for c in counts)
+
+
+def test_chi2_shuffle_and_known_bad():
+    n, per = 5, 200
+    trials = math.factorial(n) * per
+    perms = {p: i for i, p in enumerate(itertools.permutations(range(n)))}
+    g = gen("chi2-shuffle")
+    counts = [0] * len(perms)
+    a = np.arange(n)
+    for _ in range(trials):
+        g.shuffle(a)  # the permutation of a permutation is uniform too
+        counts[perms[tuple(a.tolist())]] += 1
+    assert chi2(counts, per) < chi2_threshold(len(perms) - 1)
+    # known bad: the naive shuffle driven by the same generator's integers
+    counts = [0] * len(perms)
+    draws = g.integers(0, n, size=(trials, n))
+    for row in draws:
+        x = list(range(n))
+        for i in range(n):
+            x[i], x[row[i]] = x[row[i]], x[i]
+        counts[perms[tuple(x)]] += 1
+    assert chi2(counts, per) > chi2_threshold(len(perms) - 1)
+
+
+def test_chi2_integers_choice_and_known_bad():
+    g = gen("chi2-int")
+    v = g.integers(0, 7, size=700_000)
+    c = np.bincount(v, minlength=7)
+    assert chi2(c, 100_000) < chi2_threshold(6)
+    bad = np.frombuffer(g.bytes(700_000), np.uint8) % 7  # modulo bias: known bad
+    assert chi2(np.bincount(bad, minlength=7), 100_000) > chi2_threshold(6)
+    # choice: the first of 3 of 10, and positions of a value
+    firsts = np.array([g.choice(10, 3, replace=False)[0] for _ in range(20_000)])
+    assert chi2(np.bincount(firsts, minlength=10), 2_000) < chi2_threshold(9)
+    a = np.arange(1000)
+    pos = []
+    for _ in range(5_000):
+        g.shuffle(a)
+        pos.append(int(np.nonzero(a == 0)[0][0]) // 100)
+    assert chi2(np.bincount(pos, minlength=10), 500) < chi2_threshold(9)
+
+
+# ---------------------------------------------------------------- bad input
+
+def test_bad_inputs():
+    g = fairshuf.Generator()
+    with pytest.raises(TypeError):
+        g.shuffle(5)
+    with pytest.raises(TypeError):
+        g.shuffle("abc")
+    with pytest.raises(TypeError):
+        g.shuffle((1, 2, 3))
+    with pytest.raises(ValueError):
+        g.shuffle(b"abc")
+    ro = np.arange(10)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        g.shuffle(ro)
+    with pytest.raises(ValueError):
+        g.shuffle(memoryview(b"abcd"))
+    a = np.arange(10)
+    for axis in (1, -2, 99):
+        with pytest.raises(ValueError):
+            g.shuffle(a, axis=axis)
+    with pytest.raises(ValueError):
+        g.shuffle([1, 2], axis=1)
+    with pytest.raises(TypeError):
+        g.shuffle(a, axis="0")
+    with pytest.raises(ValueError):
+        g.shuffle(a, threads=-1)
+    with pytest.raises(ValueError):
+        g.permutation(-1)
+    with pytest.raises(TypeError):
+        g.permutation(True)
+    with pytest.raises(ValueError):
+        g.permutation(np.array(3.5))
+    with pytest.raises(ValueError):
+        g.choice(5, 6, replace=False)
+    with pytest.raises(ValueError):
+        g.choice(-1)
+    with pytest.raises(ValueError):
+        g.choice(5, size=-1)
+    with pytest.raises(ValueError):
+        g.choice([], 1)
+    with pytest.raises(TypeError):
+        g.choice(5, size="3")
+    with pytest.raises(NotImplementedError):
+        g.choice(5, p=[0.2] * 5)
+    with pytest.raises(ValueError):
+        g.integers(5, 5)
+    with pytest.raises(ValueError):
+        g.integers(0)
+    with pytest.raises(ValueError):
+        g.integers(0, 2**64 + 1, dtype=np.uint64)
+    with pytest.raises(ValueError):
+        g.integers(-1, 2**64 - 1, dtype=np.uint64)
+    with pytest.raises(ValueError):
+        g.integers(0, 300, dtype=np.int8)
+    with pytest.raises(TypeError):
+        g.integers(0, 3, dtype=np.float64)
+    with pytest.raises(TypeError):
+        g.integers("a")
+    with pytest.raises(TypeError):
+        g.integers(1.5)
+    with pytest.raises(ValueError):
+        g.integers(0, 5, size=(2, -1))
+    with pytest.raises(ValueError):
+        g.bytes(-1)
+    for seed in (1.5, [1], object()):
+        with pytest.raises(TypeError):
+            fairshuf.Generator(seed=seed)
+    with pytest.raises(TypeError):
+        fairshuf.Generator(seed=True)
+    with pytest.raises(ValueError):
+        fairshuf.Generator(seed=-1)
+    with pytest.raises(ValueError):
+        fairshuf.Generator(generator="md5")
+    with pytest.raises(ValueError):
+        fairshuf.Generator(reach=8)
+    with pytest.raises(TypeError):
+        fairshuf.Generator(42, True)  # simulation is keyword-only
+
+
+def test_memory_error():
+    try:
+        with open("/proc/sys/vm/overcommit_memory") as f:
+            mode = f.read().strip()
+    except OSError:
+        mode = "?"
+    if mode != "0" and mode != "2":
+        pytest.skip("overcommit mode %s would grant 8 TiB" % mode)
+    with pytest.raises(MemoryError):
+        fairshuf.Generator().permutation(2**40)
+    with pytest.raises(MemoryError):
+        fairshuf.Generator().choice(2**50, 2**40, replace=False)
+
+
+def test_reachability_errors():
+    assert issubclass(fairshuf.ReachabilityError, ValueError)
+    g = fairshuf.Generator(seed=42)  # 2 bytes: 16 bits, 8! < 2**16 < 9!
+    x = np.arange(9)
+    with pytest.raises(fairshuf.ReachabilityError, match="seed too short"):
+        g.shuffle(x)
+    assert x.tolist() == list(range(9))
+    g.shuffle(x[:8])
+    with pytest.raises(fairshuf.ReachabilityError):
+        g.permutation(9)
+    with pytest.raises(fairshuf.ReachabilityError):
+        g.choice(10**6, 5, replace=False)
+    g.integers(0, 10**18)  # single integers are never refused
+    s32 = fairshuf.Generator(seed=bytes(32))
+    s32.shuffle(np.arange(57))
+    with pytest.raises(fairshuf.ReachabilityError):
+        s32.shuffle(np.arange(58))
+    s32.deal(jokers=2)  # 54 cards: log2 54! = 237.9 bits fit in 256
+    with pytest.raises(fairshuf.ReachabilityError):
+        s32.deal(decks=2)  # 104 cards, 2 copies: about 500 bits
+    fairshuf.Generator(seed=bytes(32), simulation=True).shuffle(np.arange(58))
+    fairshuf.Generator(seed=42, generator="xoshiro256++").shuffle(np.arange(100))
+    strict = fairshuf.Generator(reach=fairshuf.REACH_FULL)
+    big = np.arange(10_000)
+    with pytest.raises(fairshuf.ReachabilityError):
+        strict.shuffle(big)
+    fairshuf.Generator().shuffle(big)  # default: never fails for entropy
+
+
+def test_callback_errors():
+    g = fairshuf.Generator._from_randint([1, 1])
+    with pytest.raises(ValueError, match="callback"):
+        g.shuffle(np.arange(5))
+    g = fairshuf.Generator._from_randint([9])
+    with pytest.raises(ValueError):
+        g.shuffle(np.arange(3))
+
+
+def test_deal_and_cards():
+    g = fairshuf.Generator()
+    hands = g.deal(4, 13)
+    flat = [c for h in hands for c in h]
+    assert sorted(flat) == sorted(fairshuf.card_names())
+    assert len(set(g.deal(names=False))) == 52
+    assert len(g.deal(decks=8, jokers=2, names=False)) == 8 * 54
+    assert g.deal(2, layout="blocks", burn=2, notation="poker")[0][0][-1] in "cdhs"
+    assert sorted(g.deal(faces=["x", "y"], decks=3)) == ["x"] * 3 + ["y"] * 3
+    with pytest.raises(ValueError):
+        g.deal(53, 1)
+    with pytest.raises(ValueError):
+        g.deal(jokers=3)
+    with pytest.raises(ValueError):
+        g.deal(decks=0)
+    with pytest.raises(ValueError):
+        g.deal(2, 5, burn=50)
+    with pytest.raises(ValueError):
+        g.deal(layout="spiral")
+    with pytest.raises(ValueError):
+        g.deal(faces=["a", "a"])
+    with pytest.raises(TypeError):
+        g.deal(faces=[1, 2])
+    with pytest.raises(ValueError):
+        fairshuf.card_names(notation="morse")
+
+
+def test_fair_bad_inputs():
+    with pytest.raises(ValueError):
+        fairshuf.fair_order(bytes(31))
+    with pytest.raises(ValueError):
+        fairshuf.fair_order(bytes(32), decks=8)
+    with pytest.raises(ValueError):
+        fairshuf.fair_order(bytes(32), b"x" * 257)
+    with pytest.raises(ValueError):
+        fairshuf.fair_order(bytes(32), nonce=-1)
+    with pytest.raises(TypeError):
+        fairshuf.fair_order(42)
+    with pytest.raises(TypeError):
+        fairshuf.fair_commit("abc")
+    assert fairshuf.fair_commit(b"") == (
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+
+
+# ------------------------------------------------------- leaks, GIL, threads
+
+def rss_kib():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def test_no_leaks():
+    g = fairshuf.Generator()
+    s = gen()
+    a = np.arange(64)
+    lst = list(range(16))
+    ro = np.arange(4)
+    ro.flags.writeable = False
+
+    def body(i):
+        g.shuffle(a)
+        g.shuffle(a[::-3])
+        g.shuffle(lst)
+        g.permutation(8)
+        g.choice(100, 3, replace=False)
+        g.integers(0, 10, size=4)
+        s.random_raw(2)
+        if i % 8 == 0:
+            try:
+                g.shuffle(ro)
+            except ValueError:
+                pass
+            try:
+                fairshuf.Generator(seed=1).shuffle(a)
+            except fairshuf.ReachabilityError:
+                pass
+            g.deal(2, 2)
+
+    for i in range(2000):
+        body(i)
+    gc.collect()
+    tracemalloc.start()
+    snap0 = tracemalloc.take_snapshot()
+    r0 = rss_kib()
+    for i in range(100_000 // 8):
+        body(i)
+    gc.collect()
+    r1 = rss_kib()
+    snap1 = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(st.size_diff for st in snap1.compare_to(snap0, "filename"))
+    assert grown < 256 * 1024, grown
+    assert r1 - r0 < 4096, (r0, r1)
+
+
+def test_gil_released_during_long_shuffle():
+    n = 20_000_000
+    a = np.arange(n, dtype=np.int64)
+    g = fairshuf.Generator()
+    count = [0]
+    done = threading.Event()
+
+    def counter():
+        while not done.is_set():
+            count[0] += 1
+
+    t = threading.Thread(target=counter)
+    t.start()
+    time.sleep(0.01)
+    c0 = count[0]
+    t0 = time.perf_counter()
+    g.shuffle(a)
+    dt = time.perf_counter() - t0
+    c1 = count[0]
+    done.set()
+    t.join()
+    # With the GIL held the counter could not move at all while the
+    # shuffle (about 0.1 to 1 s) ran; released, it runs millions of times.
+    assert c1 - c0 > 1000, (c1 - c0, dt)
+
+
+def test_one_generator_two_threads():
+    g = fairshuf.Generator()
+    arrays = [np.arange(2_000_000) for _ in range(4)]
+    ts = [threading.Thread(target=g.shuffle, args=(x,)) for x in arrays]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for x in arrays:
+        assert np.array_equal(np.sort(x), np.arange(2_000_000))
+        assert not np.array_equal(x, np.arange(2_000_000))
+
+
+def test_stubs_cover_api():
+    import ast
+
+    pyi = os.path.join(os.path.dirname(fairshuf.__file__), "__init__.pyi")
+    tree = ast.parse(open(pyi).read())
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    names |= {t.id for n in tree.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
+    names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets}
+    assert set(fairshuf.__all__) <= names, set(fairshuf.__all__) - names
+    gcls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Generator")
+    methods = {n.name for n in gcls.body if isinstance(n, ast.FunctionDef)}
+    for m in ("shuffle", "permutation", "choice", "integers", "random_raw", "bytes", "deal"):
+        assert m in methods
+        assert getattr(fairshuf.Generator, m).__doc__
+    for name in fairshuf.__all__:
+        obj = getattr(fairshuf, name)
+        if callable(obj):
+            assert obj.__doc__, name
+
+
+def test_without_numpy():
+    """The package works without numpy: array.array and lists come back."""
+    code = r'''
+import sys, array
+sys.modules["numpy"] = None  # import numpy fails
+import fairshuf
+g = fairshuf.Generator(seed=b"x" * 32, simulation=True)
+p = g.permutation(10)
+assert isinstance(p, array.array) and p.typecode == "q" and sorted(p) == list(range(10))
+c = g.choice(100, 5, replace=False)
+assert isinstance(c, array.array) and len(set(c)) == 5
+assert g.choice(["a", "b", "c"], 2, replace=False)[0] in "abc"
+i = g.integers(-5, 5, size=20)
+assert isinstance(i, array.array) and all(-5 <= v < 5 for v in i)
+assert len(g.random_raw(3)) == 3
+b = bytearray(range(20)); g.shuffle(b); assert sorted(b) == list(range(20))
+assert sorted(g.permutation(bytearray(range(9)))) == list(range(9))
+print("ok")
+'''
+    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.stdout.strip() == b"ok"

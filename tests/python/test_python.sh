@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The Python package's pytest suite (python/tests), run with Debian's
+# Python (FSH_PYTHON, default /usr/bin/python3) against the extension make
+# builds into build/python/lib (mk/python.mk), or, when that is missing or
+# stale, one built here into a temporary directory. pytest's counts become
+# this script's one summary line. Skips (with the reason) without Python.h,
+# setuptools, numpy or pytest, and under the sanitizers (an ASan library
+# cannot be loaded into an uninstrumented python3).
+NAME=test_python
+. "$(dirname "$0")/../cli/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+PY=${FSH_PYTHON:-/usr/bin/python3}
+
+if [ -n "${FSH_SANITIZE:-}" ]; then
+    skipped "sanitizer run: the extension is not built with ASan"
+    finish
+    exit 0
+fi
+if [ ! -x "$PY" ]; then
+    skipped "no $PY"
+    finish
+    exit 0
+fi
+for m in numpy pytest setuptools; do
+    if ! "$PY" -c "import $m" 2>/dev/null; then
+        skipped "$PY has no $m (Debian: python3-$m)"
+        finish
+        exit 0
+    fi
+done
+if ! "$PY" -c 'import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
+    skipped "no Python.h for $PY (Debian: python3-dev)"
+    finish
+    exit 0
+fi
+
+# The extension: make's build if it is newer than every source, else ours.
+lib=$top/build/python/lib
+so=$(ls "$lib"/fairshuf/_fairshuf*.so 2>/dev/null | head -n 1)
+fresh=0
+if [ -n "$so" ]; then
+    fresh=1
+    for f in "$top"/src/*/*.c "$top"/src/*/*.h "$top"/include/fairshuf.h "$top"/python/fairshuf/_fairshuf.c; do
+        [ "$f" -nt "$so" ] && fresh=0
+    done
+    for f in "$top"/python/fairshuf/*.py "$top"/python/fairshuf/*.pyi; do
+        cmp -s "$f" "$lib/fairshuf/$(basename "$f")" || fresh=0
+    done
+fi
+if [ "$fresh" != 1 ]; then
+    lib=$T/lib
+    if ! (cd "$top/python" && "$PY" setup.py -q build -j2 --build-lib "$lib" \
+        --build-temp "$T/tmp") >"$T/build.log" 2>&1; then
+        tail -n 30 "$T/build.log" >&2
+        bad "building the extension"
+        finish
+        exit 1
+    fi
+fi
+
+(cd "$T/w" && PYTHONPATH=$lib FAIRSHUF=$FAIRSHUF PYTHONDONTWRITEBYTECODE=1 \
+    $TO "$PY" -m pytest -q -rs -p no:cacheprovider "$top/python/tests") >"$T/pytest.log" 2>&1
+rc=$?
+tail_line=$(grep -E '(passed|failed|error|skipped|no tests ran)' "$T/pytest.log" | tail -n 1)
+count() { echo "$tail_line" | sed -n "s/.*[^0-9]\([0-9][0-9]*\) $1.*/\1/p;s/^\([0-9][0-9]*\) $1.*/\1/p" | head -n 1; }
+p=$(count passed)
+f=$(count failed)
+e=$(count error)
+s=$(count skipped)
+pass=${p:-0}
+fail=$((${f:-0} + ${e:-0}))
+skip=${s:-0}
+grep -E '^SKIPPED' "$T/pytest.log" | sed "s/^/$NAME: skip: /" >&2
+if [ "$fail" -gt 0 ] || [ "$rc" -ne 0 ]; then
+    grep -E '^(FAILED|ERROR)' "$T/pytest.log" | sed "s/^/$NAME: /" >&2
+    tail -n 40 "$T/pytest.log" >&2
+    [ "$fail" -gt 0 ] || fail=1
+fi
+[ "$pass" -gt 0 ] || [ "$fail" -gt 0 ] || bad "pytest ran no test"
+finish
