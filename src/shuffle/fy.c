@@ -4,6 +4,20 @@
 
 #include "rng/xoshiro.h"
 
+/* Compiler-specific help for the hot loops. gcc -O2 does not fully unroll
+   the per-batch loops (k dice, k swaps; k a constant wherever inlined) on
+   its own, and widens a bound that counts down into a 128-bit induction
+   variable unless it is hidden (FSH_OPAQUE). clang unrolls and multiplies
+   well by itself, and both helps cost it: with them its build of the kernel
+   executed 24 instructions per element at n = 1e4 against 11.8 for gcc's. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FY_UNROLL _Pragma("GCC unroll 8")
+#define FY_OPAQUE(x) FSH_OPAQUE(x)
+#else
+#define FY_UNROLL
+#define FY_OPAQUE(x) (x)
+#endif
+
 
 /*
  * One kernel body per element size: for i = n-1 down to 1, swap a[i] with
@@ -43,10 +57,37 @@ fy_swap(unsigned char *a, size_t x, size_t y, size_t size, int any)
             fsh_swap_bytes(a + x * size, a + y * size, size);
         return;
     }
+    unsigned char *px = a + x * size, *py = a + y * size;
+    if (size == 8 || size == 16) {
+        /* Both loaded, then both stored, through 64-bit temporaries: plain
+           loads and stores under either compiler (clang kept a byte
+           buffer on the stack: two more moves per swap). x == y is fine. */
+        uint64_t u0, v0;
+        memcpy(&u0, px, 8);
+        memcpy(&v0, py, 8);
+        if (size == 16) {
+            uint64_t u1, v1;
+            memcpy(&u1, px + 8, 8);
+            memcpy(&v1, py + 8, 8);
+            memcpy(px + 8, &v1, 8);
+            memcpy(py + 8, &u1, 8);
+        }
+        memcpy(px, &v0, 8);
+        memcpy(py, &u0, 8);
+        return;
+    }
+    if (size == 4) {
+        uint32_t u, v;
+        memcpy(&u, px, 4);
+        memcpy(&v, py, 4);
+        memcpy(px, &v, 4);
+        memcpy(py, &u, 4);
+        return;
+    }
     unsigned char t[16];
-    memcpy(t, a + x * size, size);
-    memcpy(a + x * size, a + y * size, size);
-    memcpy(a + y * size, t, size);
+    memcpy(t, px, size);
+    memcpy(px, py, size);
+    memcpy(py, t, size);
 }
 
 /*
@@ -262,9 +303,9 @@ static inline void ws_count(wsrc *w, int src, uint64_t nb)
 static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
                                uint64_t *j)
 {
-#pragma GCC unroll 8
+FY_UNROLL
     for (unsigned d = 0; d < k; d++) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
         /* One MUL with its two halves named: GCC otherwise round-trips the
            last 128-bit product through the stack (two stores per batch,
            and stores are what bounds this loop). */
@@ -272,7 +313,7 @@ static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
         __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"((uint64_t)(b - d)) : "cc");
         j[d] = hi;
 #else
-        fsh_u128 m = (fsh_u128)r * FSH_OPAQUE((uint64_t)(b - d));
+        fsh_u128 m = (fsh_u128)r * FY_OPAQUE((uint64_t)(b - d));
         j[d] = (uint64_t)(m >> 64);
         r = (uint64_t)m;
 #endif
@@ -382,7 +423,7 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
         uint64_t j[6]; /* k <= 6 */
         fy_draw(w, src, f->i, k, test, c, 0, j);
         fy_ahead_step(f, ahead);
-#pragma GCC unroll 8
+FY_UNROLL
         for (unsigned d = 0; d < k; d++)
             fy_swap(f->a, f->i - 1 - d, (size_t)j[d], f->size, f->any);
         f->i -= k;
