@@ -20,6 +20,14 @@
 #else
 #define FY_MULX 0
 #endif
+/* The 4- and 8-byte swaps as one asm statement (fy_swap): gcc on x86-64,
+   not under ASan or TSan. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&       \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define FY_ASM_SWAP 1
+#else
+#define FY_ASM_SWAP 0
+#endif
 #if defined(__clang__)
 #define FY_MULX_XOSHIRO 0
 #else
@@ -73,6 +81,25 @@ fy_swap(unsigned char *a, size_t x, size_t y, size_t size, int any)
             fsh_swap_bytes(a + x * size, a + y * size, size);
         return;
     }
+#if FY_ASM_SWAP
+    /* gcc computed a[y]'s address into a register before using it twice
+       (one more instruction per swap, 0.7 to 1 per element); as memory
+       operands of one asm statement both elements keep their indexed
+       addresses. Not under the sanitizers, which do not see inside the
+       asm. */
+    if (size == 8) {
+        uint64_t *p = (uint64_t *)(void *)a, u, v;
+        __asm__("movq %2, %0\n\tmovq %3, %1\n\tmovq %1, %2\n\tmovq %0, %3"
+                : "=&r"(u), "=&r"(v), "+m"(p[x]), "+m"(p[y]));
+        return;
+    }
+    if (size == 4) {
+        uint32_t *p = (uint32_t *)(void *)a, u, v;
+        __asm__("movl %2, %0\n\tmovl %3, %1\n\tmovl %1, %2\n\tmovl %0, %3"
+                : "=&r"(u), "=&r"(v), "+m"(p[x]), "+m"(p[y]));
+        return;
+    }
+#endif
     unsigned char *px = a + x * size, *py = a + y * size;
     if (size == 8 || size == 16) {
         /* Both loaded, then both stored, through 64-bit temporaries: plain
