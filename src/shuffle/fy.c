@@ -4,12 +4,6 @@
 
 #include "rng/xoshiro.h"
 
-/* Compiler-specific help for the hot loops. gcc -O2 does not fully unroll
-   the per-batch loops (k dice, k swaps; k a constant wherever inlined) on
-   its own, and widens a bound that counts down into a 128-bit induction
-   variable unless it is hidden (FSH_OPAQUE). clang unrolls and multiplies
-   well by itself, and both helps cost it: with them its build of the kernel
-   executed 24 instructions per element at n = 1e4 against 11.8 for gcc's. */
 /* BMI2 MULX for the dice, chosen at run time (fy_use_mulx): x86-64 with
    GNU C inline assembly and 128-bit integers. */
 #if defined(__x86_64__) && defined(__GNUC__) && defined(FSH_HAVE_U128)
@@ -28,12 +22,19 @@
 #else
 #define FY_ASM_SWAP 0
 #endif
+/* clang's build keeps MUL for the xoshiro kernel (see fy_draw). */
 #if defined(__clang__)
 #define FY_MULX_XOSHIRO 0
 #else
 #define FY_MULX_XOSHIRO 1
 #endif
 
+/* Compiler-specific help for the hot loops. gcc -O2 does not fully unroll
+   the per-batch loops (k dice, k swaps; k a constant wherever inlined) on
+   its own, and widens a bound that counts down into a 128-bit induction
+   variable unless it is hidden (FSH_OPAQUE). clang unrolls and multiplies
+   well by itself, and both helps cost it: with them its build of the kernel
+   executed 24 instructions per element at n = 1e4 against 11.8 for gcc's. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define FY_UNROLL _Pragma("GCC unroll 8")
 #define FY_OPAQUE(x) FSH_OPAQUE(x)
@@ -83,7 +84,7 @@ fy_swap(unsigned char *a, size_t x, size_t y, size_t size, int any)
     }
 #if FY_ASM_SWAP
     /* gcc computed a[y]'s address into a register before using it twice
-       (one more instruction per swap, 0.7 to 1 per element); as memory
+       (one more instruction per swap; 0.7 per element at n = 1e4); as memory
        operands of one asm statement both elements keep their indexed
        addresses. Not under the sanitizers, which do not see inside the
        asm. */
