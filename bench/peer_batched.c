@@ -218,7 +218,10 @@ void PB(shuffle)(peer_batched *p, uint64_t *a, size_t n)
 const char *PB(compiler)(void)
 {
 #if defined(__clang__)
-    return "clang " __clang_version__;
+#define PB_STR2(x) #x
+#define PB_STR(x) PB_STR2(x)
+    return "clang " PB_STR(__clang_major__) "." PB_STR(__clang_minor__) "." PB_STR(
+        __clang_patchlevel__);
 #elif defined(__GNUC__)
     return "gcc " __VERSION__;
 #else
