@@ -10,6 +10,9 @@
  *     bench (same seed, same words as the library's), the strongest textbook;
  *   - "textbook_call": the same loop, one fsh_rng_u64 call per draw;
  *   - "std_shuffle": libstdc++ std::shuffle with std::mt19937_64 (peer_std.cpp);
+ *   - "batched", "batched_clang": the batched-index shuffle of
+ *     Brackett-Rozinsky & Lemire with lehmer64, written here from their
+ *     paper (peer_batched.c), built by $(CC) and by clang;
  *   - "memcpy" of the same array (bandwidth reference).
  * Every cell of one size is timed in the same run, repetitions interleaved
  * (rep r times all cells, then rep r+1 ...), and the median is reported.
@@ -49,6 +52,7 @@ __extension__ typedef unsigned __int128 u128;
 #define SEED "fairshuf-bench-v1" /* ChaCha cells: fsh_rng_seed_gen(SEED) */
 #define XOSHIRO_SEED 0x5eed5eed2024ull /* xoshiro cells: fsh_rng_key_xoshiro */
 #define STD_SEED 20240601u       /* std::mt19937_64 seed */
+#define BATCHED_SEED 20240813u   /* batched peer: lehmer64 seed */
 #define MAX_REPS 101
 #define TB_WORDS 128 /* textbook word buffer: the library's refill size */
 
@@ -113,7 +117,8 @@ static const size_row SIZES[] = {
     {1e7, "xoshiro256pp,chacha20", "threads1,threads2", RUN_DEFAULT},
     /* Issue 4 (beyond cache): 800 MB and 4 GB arrays. */
     {1e8, "chacha20,xoshiro256pp",
-     "fairshuf,textbook,textbook_inline,std_shuffle,memcpy,threads1,threads2",
+     "fairshuf,textbook,textbook_inline,std_shuffle,memcpy,batched,threads1,"
+     "threads2",
      RUN_DEFAULT},
     {1e9, "xoshiro256pp", "fairshuf_u32,fairshuf_u32_threads", RUN_DEFAULT},
 };
@@ -131,6 +136,7 @@ typedef struct cell {
     void *dst;          /* memcpy destination, n * 8 bytes */
     fsh_rng *rng;
     peer_std *peer;
+    peer_batched pb;    /* batched peers: lehmer64 state and word count */
     uint64_t bits0;     /* fsh_rng_bits_used after set-up */
     uint64_t ops;       /* shuffles run since set-up (warm-up included) */
     /* textbook: words handed out = refills * TB_WORDS - (TB_WORDS - pos) */
@@ -391,6 +397,35 @@ static int run_std(cell *c)
     return FSH_OK;
 }
 
+static int setup_batched(cell *c)
+{
+    peer_batched_seed(&c->pb, BATCHED_SEED);
+    return FSH_OK;
+}
+
+static int setup_batched_clang(cell *c)
+{
+    peer_batched_clang_seed(&c->pb, BATCHED_SEED);
+    return FSH_OK;
+}
+
+static int run_batched(cell *c)
+{
+    peer_batched_shuffle(&c->pb, c->a, c->n);
+    return FSH_OK;
+}
+
+static int run_batched_clang(cell *c)
+{
+    peer_batched_clang_shuffle(&c->pb, c->a, c->n);
+    return FSH_OK;
+}
+
+static double bits_batched(cell *c)
+{
+    return 64.0 * (double)c->pb.words / ((double)c->ops * (double)c->n);
+}
+
 static int run_memcpy(cell *c)
 {
     memcpy(c->dst, c->a, c->n * 8);
@@ -433,6 +468,12 @@ static const method METHODS[] = {
      "libstdc++ std::shuffle, std::mt19937_64"},
     {"memcpy", 8, 1, 1, "none", NULL, run_memcpy, NULL, NULL,
      "memcpy of the n*8-byte array"},
+    {"batched", 8, 1, 1, "lehmer64", NULL, run_batched, bits_batched,
+     setup_batched,
+     "batched-index peer (Brackett-Rozinsky & Lemire, lehmer64), $(CC)"},
+    {"batched_clang", 8, 1, 1, "lehmer64", NULL, run_batched_clang,
+     bits_batched, setup_batched_clang,
+     "the same batched-index peer built by clang"},
     {"textbook_call", 8, 1, 0, NULL, NULL, run_textbook_call, bits_rng, NULL,
      "textbook with one fsh_rng_u64 call per draw"},
     {"fairshuf_u32", 4, 1, 1, NULL, NULL, run_fsh_u32, bits_rng, NULL,
@@ -571,7 +612,7 @@ static void read_line(const char *path, char *buf, size_t len)
 /* Value of the first "key<spaces>: value" line of /proc/cpuinfo. */
 static void cpuinfo(const char *key, char *buf, size_t len)
 {
-    char line[512];
+    char line[8192]; /* the flags line is long */
     size_t klen = strlen(key);
     buf[0] = '\0';
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -591,6 +632,32 @@ static void cpuinfo(const char *key, char *buf, size_t len)
         break;
     }
     fclose(f);
+}
+
+/* The ISA features that choose code paths here (ChaCha's AVX2 and
+   AVX-512 kernels, 128-bit multiplies), from /proc/cpuinfo's flags. */
+static void print_isa(void)
+{
+    static const char *const want[] = {"sse4_2", "avx",      "avx2",
+                                       "bmi2",   "avx512f",  "avx512vl",
+                                       "avx512bw", "avx512dq", "adx"};
+    char *flags = malloc(8192);
+    if (flags == NULL)
+        return;
+    cpuinfo("flags", flags, 8192);
+    printf("- ISA features:");
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        size_t len = strlen(want[i]);
+        int have = 0;
+        for (const char *p = flags; (p = strstr(p, want[i])) != NULL;
+             p += len)
+            if ((p == flags || p[-1] == ' ') &&
+                (p[len] == ' ' || p[len] == '\0'))
+                have = 1;
+        printf(" %s%s", have ? "" : "no-", want[i]);
+    }
+    printf("%s\n", flags[0] ? "" : " (no flags line in /proc/cpuinfo)");
+    free(flags);
 }
 
 static void print_machine(void)
@@ -628,6 +695,7 @@ static void print_machine(void)
                size, shared);
     }
     printf("\n");
+    print_isa();
     struct utsname u;
     if (uname(&u) == 0)
         printf("- OS: %s %s %s\n", u.sysname, u.release, u.machine);
@@ -641,6 +709,10 @@ static void print_machine(void)
            __VERSION__, FSH_BENCH_CFLAGS);
     printf("- C++ peer: %s, flags: %s\n", peer_std_compiler(),
            FSH_BENCH_CXXFLAGS);
+    printf("- batched peer: %s (method batched) and %s (batched_clang), "
+           "flags: %s\n",
+           peer_batched_compiler(), peer_batched_clang_compiler(),
+           FSH_BENCH_CFLAGS);
     unsigned v = fsh_version_number();
     printf("- fairshuf %u.%u.%u (libfairshuf.a)\n", v / 10000, v / 100 % 100,
            v % 100);
@@ -1020,7 +1092,8 @@ static int is_summary_method(const char *name)
 {
     return strcmp(name, "fairshuf") == 0 || strcmp(name, "textbook") == 0 ||
            strcmp(name, "textbook_inline") == 0 ||
-           strcmp(name, "std_shuffle") == 0 || strcmp(name, "memcpy") == 0;
+           strcmp(name, "std_shuffle") == 0 || strcmp(name, "memcpy") == 0 ||
+           strcmp(name, "batched") == 0 || strcmp(name, "batched_clang") == 0;
 }
 
 static int cmp_spread_desc(const void *x, const void *y)
@@ -1074,6 +1147,60 @@ static void print_summary(const size_t *ns, size_t cnt)
     }
 }
 
+/* Issue 13's table: every fairshuf generator against the batched-index
+   peer (the $(CC) build; the clang build beside it), the inline textbook
+   and std::shuffle, with the ratios the targets are stated in. */
+static void print_batched(const size_t *ns, size_t cnt)
+{
+    char nb[32];
+    int any = 0;
+    for (size_t j = 0; j < cnt; j++)
+        any |= lookup("batched", NULL, ns[j]) != NULL;
+    if (!any)
+        return;
+    printf("\n## Against the batched-index peer (ns per element, median; "
+           "ratios < 1: fairshuf faster)\n\n");
+    printf("| n | xoshiro | chacha20 | chacha12 | chacha8 | batched "
+           "| batched clang | textbook inline | std::shuffle | memcpy "
+           "| xoshiro/batched | chacha20/batched | chacha12/batched "
+           "| chacha8/batched | chacha20/textbook inline "
+           "| bits/el xoshiro | bits/el batched |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+           "|---:|---:|---:|---:|\n");
+    for (size_t j = 0; j < cnt; j++) {
+        size_t n = ns[j];
+        const result *bp = lookup("batched", NULL, n);
+        if (bp == NULL)
+            continue;
+        const result *xo = lookup("fairshuf", "xoshiro256pp", n);
+        const result *c20 = lookup("fairshuf", "chacha20", n);
+        const result *c12 = lookup("fairshuf", "chacha12", n);
+        const result *c8 = lookup("fairshuf", "chacha8", n);
+        const result *bc = lookup("batched_clang", NULL, n);
+        const result *ti = lookup("textbook_inline", NULL, n);
+        const result *st = lookup("std_shuffle", NULL, n);
+        const result *mc = lookup("memcpy", NULL, n);
+        printf("| %s |", fmt_n(n, nb, sizeof nb));
+        print_num(ns_of(xo), 2);
+        print_num(ns_of(c20), 2);
+        print_num(ns_of(c12), 2);
+        print_num(ns_of(c8), 2);
+        print_num(ns_of(bp), 2);
+        print_num(ns_of(bc), 2);
+        print_num(ns_of(ti), 2);
+        print_num(ns_of(st), 2);
+        print_num(ns_of(mc), 3);
+        print_num(ns_of(xo) / ns_of(bp), 2);
+        print_num(ns_of(c20) / ns_of(bp), 2);
+        print_num(ns_of(c12) / ns_of(bp), 2);
+        print_num(ns_of(c8) / ns_of(bp), 2);
+        print_num(ns_of(c20) / ns_of(ti), 2);
+        print_num(bits_of(xo), 1);
+        print_num(bits_of(bp), 1);
+        printf("\n");
+    }
+}
+
 static void print_tables(void)
 {
     char nb[32];
@@ -1089,8 +1216,10 @@ static void print_tables(void)
     int summary = 0;
     for (size_t i = 0; i < nresults; i++)
         summary += is_summary_method(results[i].method);
-    if (summary > 0)
+    if (summary > 0) {
         print_summary(ns, cnt);
+        print_batched(ns, cnt);
+    }
 
     int others = 0;
     for (size_t i = 0; i < nresults; i++)
@@ -1347,6 +1476,11 @@ int main(int argc, char **argv)
     printf("\nTotal %.0f s; load average at end: %s%s%s\n",
            (now_ns() - t0) / 1e9, line, csv ? "; figures in " : "",
            csv ? cf.csv : "");
+    printf("\nThe command against GNU shuf (1 GB of lines, seq 1 10000000) "
+           "is bench/cli.sh: `bash bench/cli.sh ./fairshuf` from the top "
+           "directory (about 6 GB of data in /tmp/fsh-bench; BIG=0 skips "
+           "the 4 GB file); make bench runs it when a mk/*.mk file lists it "
+           "in BENCH_TARGETS.\n");
     free(results);
     return failed ? 1 : 0;
 }

@@ -106,7 +106,7 @@ static double time_rng(int rounds, int reps)
     uint8_t key[32] = {9};
     double v[64];
     if (fsh_rng_new(&rng) != FSH_OK ||
-        fsh_rng_chacha(rng, rounds, key, 3, 0) != FSH_OK)
+        fsh_rng_key_chacha(rng, rounds, key, 3, 0) != FSH_OK)
         return 0;
     uint64_t acc = 0;
     for (int i = 0; i < 100000; i++)

@@ -8,7 +8,7 @@
 # figure is (run with K operations - run with 0 operations) / (K * n), so
 # set-up (allocation, array init, seeding) cancels out.
 #
-# Usage: sh bench/perf.sh [METHOD ...]        (default: fairshuf textbook std_shuffle)
+# Usage: sh bench/perf.sh [METHOD ...]        (default: fairshuf batched textbook std_shuffle)
 # Environment: FSH_PERF_SIZES (default "1e3 1e5 1e6"),
 #              FSH_PERF_GENS (default "xoshiro256pp chacha20"),
 #              FSH_PERF_TOOL=perf|callgrind to force one,
@@ -19,7 +19,7 @@ cd "$(dirname "$0")"
 BENCH=./bin/bench
 [ -x "$BENCH" ] || make -s bin/bench
 
-methods=${*:-"fairshuf textbook std_shuffle"}
+methods=${*:-"fairshuf batched textbook std_shuffle"}
 sizes=${FSH_PERF_SIZES:-"1e3 1e5 1e6"}
 gens=${FSH_PERF_GENS:-"xoshiro256pp chacha20"}
 
@@ -94,7 +94,8 @@ for n in $sizes; do
             full=$(counts "$m" "$g" "$n" "$k")
             base=$(counts "$m" "$g" "$n" 0)
             label=$g
-            case $m in std_shuffle) label=mt19937_64 ;; memcpy) label=none ;; esac
+            case $m in std_shuffle) label=mt19937_64 ;; memcpy) label=none ;;
+            batched | batched_clang) label=lehmer64 ;; esac
             echo "$full|$base" | awk -v m="$m" -v g="$label" -v n="$n" -v k="$k" -v tool="$tool" -F'|' '{
                 nf = split($1, a, " "); split($2, b, " ");
                 per = k * n;
@@ -109,7 +110,7 @@ for n in $sizes; do
                 print "";
             }'
             # Methods with a fixed generator need only one row.
-            case $m in std_shuffle | memcpy) break ;; esac
+            case $m in std_shuffle | memcpy | batched | batched_clang) break ;; esac
         done
     done
 done
