@@ -118,8 +118,9 @@ CMAKE_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e "s|@SIZEOF_VOID_P@|$$(echo __SIZEOF_POINTER__ | $(CC) -E -P - | tail -n 1)|g"
 CMAKE_DIR = $(DESTDIR)$(LIBDIR)/cmake/fairshuf
 # Section 3 pages (docs/man): one per function or family, link pages for
-# the other names.
-MAN3     := $(sort $(wildcard docs/man/*.3))
+# the other names; the fsh_mpi_* pages go with libfairshuf_mpi (make
+# install-mpi, mk/mpi.mk), not with the core library.
+MAN3     := $(sort $(filter-out docs/man/fsh_mpi_%,$(wildcard docs/man/*.3)))
 
 # A shuffled, dealt deck on the terminal.
 run: deps all
