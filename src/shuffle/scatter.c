@@ -642,15 +642,22 @@ nomem:
 }
 
 /* The next bucket a leaf prefetches while it shuffles (none: NULL, 0), and
-   whether its own elements are cold (not prefetched by the previous leaf). */
+   which of its own bytes are cold (not prefetched by the previous leaf). */
 typedef struct ahead {
     const unsigned char *p;
     size_t bytes;
-    int cold;
+    size_t warm_from; /* own bytes [warm_from, n * size) are cold */
 } ahead;
 
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
                          unsigned depth, ahead ah);
+
+/* Tuning (speed only, never the output): how much of the next bucket a
+   leaf prefetches while it shuffles, in halves of it (2: all, 0: none; the
+   rest is warmed by a streaming read when its turn comes). */
+#ifndef SC_AHEAD_HALVES
+#define SC_AHEAD_HALVES 2
+#endif
 
 static void warm(const unsigned char *p, size_t bytes)
 {
@@ -669,11 +676,14 @@ static void level_bucket(sctx *c, const level *lv, unsigned j, unsigned stride,
                          int prefetched)
 {
     size_t b0 = lv->F[j], b1 = lv->F[j + 1];
-    ahead ah = {NULL, 0, !prefetched};
-    if (j + stride < lv->k) {
+    size_t bytes = (b1 - b0) * c->size;
+    /* The part of this bucket the previous leaf prefetched: the rest is
+       pulled in by a streaming read first. */
+    ahead ah = {NULL, 0, prefetched ? bytes * SC_AHEAD_HALVES / 2 : 0};
+    if (SC_AHEAD_HALVES > 0 && j + stride < lv->k) {
         size_t n0 = lv->F[j + stride], n1 = lv->F[j + stride + 1];
         ah.p = lv->a + n0 * c->size;
-        ah.bytes = (n1 - n0) * c->size;
+        ah.bytes = (n1 - n0) * c->size * SC_AHEAD_HALVES / 2;
     }
     scatter_node(c, lv->a + b0 * c->size, b1 - b0,
                  lv->node << 10 | (uint64_t)j, lv->depth + 1, ah);
@@ -689,8 +699,8 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
         /* Pull a cold bucket into cache in one streaming pass: the random
            accesses of Fisher-Yates would otherwise each miss to DRAM. A
            bucket prefetched by the previous leaf is (mostly) there. */
-        if (ah.cold)
-            warm(a, n * c->size);
+        if (ah.warm_from < n * c->size)
+            warm(a + ah.warm_from, n * c->size - ah.warm_from);
         fsh_rng local, *r = task_rng(c, &local, node, TASK_LEAF);
         fsh_fy_kernel_ahead(r, a, n, c->size, ah.p, ah.bytes);
         task_done(c, r);
@@ -744,7 +754,7 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
 {
     unsigned S = c->sfix ? c->sfix : FSH_SCATTER_STRIPES;
     if (n <= c->base) {
-        scatter_node(c, a, n, 1, 0, (ahead){NULL, 0, 1});
+        scatter_node(c, a, n, 1, 0, (ahead){NULL, 0, 0});
         return;
     }
     /* 3 * S * SC_KMAX words (48 KiB): on the heap, not a caller's stack. */
