@@ -654,9 +654,13 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
 
 /* Tuning (speed only, never the output): how much of the next bucket a
    leaf prefetches while it shuffles, in halves of it (2: all, 0: none; the
-   rest is warmed by a streaming read when its turn comes). */
+   rest is warmed by a streaming read when its turn comes). On the Zen 4
+   VM (L2 1 MiB, 1.56 MiB leaves at 1e8) prefetching all of it made the
+   bucket phase slower than prefetching half (1.9-2.3 against 1.7-1.9
+   ns/element, interleaved runs under load; docs/PERFORMANCE.md, issue 13):
+   the prefetched lines evict the current leaf's from L2. */
 #ifndef SC_AHEAD_HALVES
-#define SC_AHEAD_HALVES 2
+#define SC_AHEAD_HALVES 1
 #endif
 
 static void warm(const unsigned char *p, size_t bytes)
