@@ -190,6 +190,10 @@ static size_t cut(size_t n, size_t k, size_t j)
  * levels, it took 3.6 ns per element instead of 1.5. For larger k the
  * branch is cheaper than the extra load.
  */
+/* The rough pass's prefetch: distance, locality hint, and for measurement
+   builds only PF_BURST (0: none; B: the B-byte block ahead, line by line).
+   At 1e8 on Zen 4: 512 bytes as fast as 256, none 0.15 ns per element
+   slower, bursts of 128 or 256 bytes 0.7-0.9 slower. */
 #ifndef PF_BYTES
 #define PF_BYTES 256 /* prefetch distance in each bucket's stream */
 #endif
@@ -204,7 +208,8 @@ static size_t cut(size_t n, size_t k, size_t j)
 #else
 #define ROUGH_PREFETCH(p)                                                      \
     do {                                                                       \
-        uintptr_t q_ = ((uintptr_t)(p) + PF_BYTES) & ~(uintptr_t)(PF_BURST - 1); \
+        uintptr_t q_ = ((uintptr_t)(p) + PF_BYTES) &                          \
+                       ~(uintptr_t)(PF_BURST - 1);                             \
         for (unsigned l_ = 0; l_ < PF_BURST; l_ += 64)                         \
             __builtin_prefetch((const void *)(q_ + l_), 1, PF_LOC);            \
     } while (0)
