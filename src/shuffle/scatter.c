@@ -41,6 +41,29 @@
 #include <sodium.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Phase timing for measurements only (never in a normal build): with
+   -DFSH_SCATTER_TIMING the top level's wall time per phase is added to
+   fsh_scatter_phase_ns[] (rough pass, fix-up, buckets). */
+#ifdef FSH_SCATTER_TIMING
+#include <time.h>
+FSH_HIDDEN double fsh_scatter_phase_ns[8];
+FSH_HIDDEN int fsh_scatter_phase_clock = CLOCK_MONOTONIC;
+static double phase_now(void)
+{
+    struct timespec ts;
+    clock_gettime(fsh_scatter_phase_clock, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+#define PHASE_MARK(t) double t = phase_now()
+#define PHASE_ADD(i, t0, t1) (fsh_scatter_phase_ns[i] += (t1) - (t0))
+#else
+#define PHASE_MARK(t) (void)0
+#define PHASE_ADD(i, t0, t1) (void)0
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Scatter shuffle                                                          */
@@ -167,40 +190,70 @@ static size_t cut(size_t n, size_t k, size_t j)
  * levels, it took 3.6 ns per element instead of 1.5. For larger k the
  * branch is cheaper than the extra load.
  */
+/* The rough pass's prefetch: distance, locality hint, and for measurement
+   builds only PF_BURST (0: none; B: the B-byte block ahead, line by line).
+   At 1e8 on Zen 4: 512 bytes as fast as 256, none 0.15 ns per element
+   slower, bursts of 128 or 256 bytes 0.7-0.9 slower. */
+#ifndef PF_BYTES
 #define PF_BYTES 256 /* prefetch distance in each bucket's stream */
+#endif
+#ifndef PF_LOC
+#define PF_LOC 3
+#endif
+#ifndef PF_BURST
+#define ROUGH_PREFETCH(p)                                                      \
+    __builtin_prefetch((const void *)((uintptr_t)(p) + PF_BYTES), 1, PF_LOC)
+#elif PF_BURST == 0
+#define ROUGH_PREFETCH(p) (void)0
+#else
+#define ROUGH_PREFETCH(p)                                                      \
+    do {                                                                       \
+        uintptr_t q_ = ((uintptr_t)(p) + PF_BYTES) &                          \
+                       ~(uintptr_t)(PF_BURST - 1);                             \
+        for (unsigned l_ = 0; l_ < PF_BURST; l_ += 64)                         \
+            __builtin_prefetch((const void *)(q_ + l_), 1, PF_LOC);            \
+    } while (0)
+#endif
 
-/* Least room left in any of the k parts. */
-static size_t least_room(const size_t *nx, const size_t *en, unsigned k)
+/* Least room left in any of the k parts, from the pointer cursors P
+   (P[j] = a + nx[j] * size). */
+static inline size_t least_room(unsigned char *const *P,
+                                const unsigned char *a, const size_t *en,
+                                unsigned k, size_t size)
 {
     size_t r = SIZE_MAX;
-    for (unsigned j = 0; j < k; j++)
-        if (en[j] - nx[j] < r)
-            r = en[j] - nx[j];
+    for (unsigned j = 0; j < k; j++) {
+        size_t room = en[j] - (size_t)(P[j] - a) / size;
+        if (room < r)
+            r = room;
+    }
     return r;
 }
 
-/* One unchecked step with label j on the array a with next slots nx: x is
-   the held element, n0 == nx[0] kept in step, y and z scratch (all lvalues
-   of the element type). */
-#define ROUGH_STEP(a, nx, n0, x, y, z, SIZE, SELECT, SELECTED, j)              \
+/* One unchecked step with label j: P the bucket cursors as pointers
+   (P[j] = a + nx[j] * SIZE), p0 == P[0] kept in a register, x the held
+   element, y and z scratch (all lvalues of the element type). Pointer
+   cursors spare the index-to-address arithmetic of every step. */
+#define ROUGH_STEP(P, p0, x, y, z, SIZE, SELECT, SELECTED, j)                  \
     do {                                                                       \
         size_t j1_ = (j);                                                      \
         if (SELECTED) {                                                        \
-            size_t q_ = (nx)[j1_];                                             \
-            unsigned char *p_ = (a) + q_ * (SIZE);                             \
-            (nx)[j1_] = q_ + 1;                                                \
-            (n0) += j1_ == 0;                                                  \
+            unsigned char *p_ = (P)[j1_];                                      \
+            (P)[j1_] = p_ + (SIZE);                                            \
+            (p0) += j1_ == 0 ? (SIZE) : 0;                                     \
             memcpy(&(y), p_, (SIZE));                                          \
             memcpy(p_, &(x), (SIZE));                                          \
-            memcpy(&(z), (a) + (n0) * (SIZE), (SIZE));                         \
+            memcpy(&(z), (p0), (SIZE));                                        \
             (x) = SELECT(j1_ != 0, (y), (z));                                  \
         } else if (j1_ == 0) {                                                 \
-            memcpy((a) + (n0) * (SIZE), &(x), (SIZE));                         \
-            (nx)[0] = ++(n0);                                                  \
-            memcpy(&(x), (a) + (n0) * (SIZE), (SIZE));                         \
+            memcpy((p0), &(x), (SIZE));                                        \
+            (p0) += (SIZE);                                                    \
+            (P)[0] = (p0);                                                     \
+            memcpy(&(x), (p0), (SIZE));                                        \
         } else {                                                               \
-            unsigned char *p_ = (a) + (nx)[j1_]++ * (SIZE);                    \
-            __builtin_prefetch((const void *)((uintptr_t)p_ + PF_BYTES), 1);   \
+            unsigned char *p_ = (P)[j1_];                                      \
+            (P)[j1_] = p_ + (SIZE);                                            \
+            ROUGH_PREFETCH(p_);                                                \
             memcpy(&(y), p_, (SIZE));                                          \
             memcpy(p_, &(x), (SIZE));                                          \
             (x) = (y);                                                         \
@@ -209,62 +262,68 @@ static size_t least_room(const size_t *nx, const size_t *en, unsigned k)
 
 /* `words` label words of width B from rng, unchecked (ROUGH_STEP's
    arguments passed through). */
-#define ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, B)             \
+#define ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, B)                 \
     for (size_t t_ = 0; t_ < (words); t_++) {                                  \
         uint64_t w_ = fsh_next_word(rng);                                      \
         _Pragma("GCC unroll 64") for (unsigned u_ = 0; u_ < 64 / (B); u_++) {  \
             size_t j_ = (size_t)(w_ >> (64 - (B)));                            \
             w_ <<= (B);                                                        \
-            ROUGH_STEP(a, nx, n0, x, y, z, SIZE, SELECT, (B) <= 4, j_);        \
+            ROUGH_STEP(P, p0, x, y, z, SIZE, SELECT, (B) <= 4, j_);            \
         }                                                                      \
     }
 
 /* T: an element type of SIZE bytes; SELECT(c, y, z): c ? y : z without a
-   branch on c. */
+   branch on c. The unchecked runs work on pointer cursors P (on the stack),
+   converted back to nx before the checked last steps. */
 #define DEFINE_ROUGH(name, T, SIZE, SELECT)                                    \
     static void name(const labeler *L, unsigned char *a, size_t *nx,           \
                      const size_t *en)                                         \
     {                                                                          \
         fsh_rng *rng = L->rng;                                                 \
         const unsigned bits = L->bits, per = L->per, k = (unsigned)L->k;       \
-        size_t n0 = nx[0];                                                     \
+        unsigned char *P[SC_KMAX];                                             \
+        for (unsigned j = 0; j < k; j++)                                       \
+            P[j] = a + nx[j] * SIZE;                                           \
+        unsigned char *p0 = P[0];                                              \
         T x, y, z;                                                             \
-        memcpy(&x, a + n0 * SIZE, SIZE);                                       \
+        memcpy(&x, p0, SIZE);                                                  \
         for (;;) {                                                             \
-            size_t R = least_room(nx, en, k);                                  \
+            size_t R = least_room(P, a, en, k, SIZE);                          \
             if (R <= per)                                                      \
                 break;                                                         \
             size_t words = (R - 1) / per;                                      \
             switch (bits) {                                                    \
             case 1:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 1);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 1);        \
                 break;                                                         \
             case 2:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 2);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 2);        \
                 break;                                                         \
             case 3:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 3);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 3);        \
                 break;                                                         \
             case 4:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 4);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 4);        \
                 break;                                                         \
             case 5:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 5);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 5);        \
                 break;                                                         \
             case 6:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 6);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 6);        \
                 break;                                                         \
             case 7:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 7);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 7);        \
                 break;                                                         \
             case 8:                                                            \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 8);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 8);        \
                 break;                                                         \
             default:                                                           \
-                ROUGH_RUN(rng, words, a, nx, n0, x, y, z, SIZE, SELECT, 9);    \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 9);        \
                 break;                                                         \
             }                                                                  \
         }                                                                      \
+        for (unsigned j = 0; j < k; j++)                                       \
+            nx[j] = (size_t)(P[j] - a) / SIZE;                                 \
         /* The last steps, checked, labels from a copy of the fresh         \
            labeler: the runs consumed whole words only. */                   \
         labeler lc = *L;                                                       \
@@ -442,6 +501,24 @@ static void fix_place(const sctx *c, const level *lv, fixup *fx, size_t q)
         memcpy(lv->a + pos[fx->lab[t]]++ * size, fx->tmp + t * size, size);
 }
 
+/* The stash copy is fresh memory (megabytes at 1e8 elements, from mmap):
+   ask for transparent huge pages before its first touch, so that filling
+   it takes a few faults instead of one per 4 KiB page (KVM makes each
+   fault expensive). Only the 2 MiB-aligned interior; a hint, no effect on
+   the output. */
+static void huge_hint(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t H = (uintptr_t)2 << 20;
+    uintptr_t b = ((uintptr_t)p + H - 1) & ~(H - 1);
+    uintptr_t e = ((uintptr_t)p + bytes) & ~(H - 1);
+    if (e > b)
+        (void)madvise((void *)b, (size_t)(e - b), MADV_HUGEPAGE);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
 /* Steps b and c: compact, label the stash, move the boundaries, place the
    stash. Sets lv->F; on allocation failure sets c->error and leaves a
    permutation of the input. The compaction and the placement run on up to
@@ -483,27 +560,39 @@ static void level_fix(sctx *c, level *lv, unsigned threads)
         free(fx);
         goto nomem;
     }
+    if (m > 0)
+        huge_hint(fx->lab, m * (sizeof(lab_t) + size));
     /* Labels first: they need their alignment, the elements (moved by
        memcpy) do not. */
     fx->tmp = m > 0 ? (unsigned char *)(fx->lab + m) : NULL;
     /* b. Compaction; the stash (unlabelled elements, in order of
        position) to tmp. */
     lvjob jb = {c, lv, fx};
+    PHASE_MARK(f0);
     fsh_tasks compact = {"scatter: compact buckets", fix_bucket_task, k};
     fsh_tasks_run(&compact, &jb, threads);
+    PHASE_MARK(f1);
     /* Each stash element's label: m fresh uniform draws, counted (per
        placement chunk). */
     memset(fx->cpos, 0, fx->chunks * k * sizeof *fx->cpos);
     fsh_rng local, *r = task_rng(c, &local, lv->node, TASK_STASH);
     labeler L;
     labeler_init(&L, r, k);
-    for (size_t t = 0; t < m; t++) {
-        size_t j = next_label(&L);
-        fx->lab[t] = (lab_t)j;
-        fx->cpos[t / fx->chunk_len * k + j]++;
-        cnt[j]++;
+    /* Chunk by chunk (no division per label); cnt is summed from the
+       chunks' counts afterwards. */
+    for (size_t q = 0, t = 0; q < fx->chunks; q++) {
+        size_t *cq = fx->cpos + q * k;
+        size_t t1 = t + fx->chunk_len < m ? t + fx->chunk_len : m;
+        for (; t < t1; t++) {
+            size_t j = next_label(&L);
+            fx->lab[t] = (lab_t)j;
+            cq[j]++;
+        }
+        for (unsigned j = 0; j < k; j++)
+            cnt[j] += cq[j];
     }
     task_done(c, r);
+    PHASE_MARK(f2);
     lv->F[0] = 0;
     for (unsigned j = 0; j < k; j++)
         lv->F[j + 1] = lv->F[j] + fx->P[j] + cnt[j];
@@ -537,8 +626,16 @@ static void level_fix(sctx *c, level *lv, unsigned threads)
             pos += n_qj;
         }
     }
+    PHASE_MARK(f3);
     fsh_tasks place = {"scatter: place stash", fix_place_task, fx->chunks};
     fsh_tasks_run(&place, &jb, threads);
+    PHASE_MARK(f4);
+    if (lv->depth == 0) {
+        PHASE_ADD(3, f0, f1);
+        PHASE_ADD(4, f1, f2);
+        PHASE_ADD(5, f2, f3);
+        PHASE_ADD(6, f3, f4);
+    }
     free(fx->lab);
     free(fx->cpos);
     free(fx);
@@ -550,15 +647,26 @@ nomem:
 }
 
 /* The next bucket a leaf prefetches while it shuffles (none: NULL, 0), and
-   whether its own elements are cold (not prefetched by the previous leaf). */
+   which of its own bytes are cold (not prefetched by the previous leaf). */
 typedef struct ahead {
     const unsigned char *p;
     size_t bytes;
-    int cold;
+    size_t warm_from; /* own bytes [warm_from, n * size) are cold */
 } ahead;
 
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
                          unsigned depth, ahead ah);
+
+/* Tuning (speed only, never the output): how much of the next bucket a
+   leaf prefetches while it shuffles, in halves of it (2: all, 0: none; the
+   rest is warmed by a streaming read when its turn comes). On the Zen 4
+   VM (L2 1 MiB, 1.56 MiB leaves at 1e8) prefetching all of it made the
+   bucket phase slower than prefetching half (1.9-2.3 against 1.7-1.9
+   ns/element, interleaved runs under load; docs/PERFORMANCE.md, issue 13):
+   the prefetched lines evict the current leaf's from L2. */
+#ifndef SC_AHEAD_HALVES
+#define SC_AHEAD_HALVES 1
+#endif
 
 static void warm(const unsigned char *p, size_t bytes)
 {
@@ -577,11 +685,14 @@ static void level_bucket(sctx *c, const level *lv, unsigned j, unsigned stride,
                          int prefetched)
 {
     size_t b0 = lv->F[j], b1 = lv->F[j + 1];
-    ahead ah = {NULL, 0, !prefetched};
-    if (j + stride < lv->k) {
+    size_t bytes = (b1 - b0) * c->size;
+    /* The part of this bucket the previous leaf prefetched: the rest is
+       pulled in by a streaming read first. */
+    ahead ah = {NULL, 0, prefetched ? bytes * SC_AHEAD_HALVES / 2 : 0};
+    if (SC_AHEAD_HALVES > 0 && j + stride < lv->k) {
         size_t n0 = lv->F[j + stride], n1 = lv->F[j + stride + 1];
         ah.p = lv->a + n0 * c->size;
-        ah.bytes = (n1 - n0) * c->size;
+        ah.bytes = (n1 - n0) * c->size * SC_AHEAD_HALVES / 2;
     }
     scatter_node(c, lv->a + b0 * c->size, b1 - b0,
                  lv->node << 10 | (uint64_t)j, lv->depth + 1, ah);
@@ -597,8 +708,8 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
         /* Pull a cold bucket into cache in one streaming pass: the random
            accesses of Fisher-Yates would otherwise each miss to DRAM. A
            bucket prefetched by the previous leaf is (mostly) there. */
-        if (ah.cold)
-            warm(a, n * c->size);
+        if (ah.warm_from < n * c->size)
+            warm(a + ah.warm_from, n * c->size - ah.warm_from);
         fsh_rng local, *r = task_rng(c, &local, node, TASK_LEAF);
         fsh_fy_kernel_ahead(r, a, n, c->size, ah.p, ah.bytes);
         task_done(c, r);
@@ -652,7 +763,7 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
 {
     unsigned S = c->sfix ? c->sfix : FSH_SCATTER_STRIPES;
     if (n <= c->base) {
-        scatter_node(c, a, n, 1, 0, (ahead){NULL, 0, 1});
+        scatter_node(c, a, n, 1, 0, (ahead){NULL, 0, 0});
         return;
     }
     /* 3 * S * SC_KMAX words (48 KiB): on the heap, not a caller's stack. */
@@ -664,11 +775,18 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
     level lv;
     level_plan(c, &lv, a, n, 1, 0, S, buf);
     lvjob jb = {c, &lv, NULL};
+    PHASE_MARK(t0);
     fsh_tasks rough = {"scatter: rough stripes", rough_task, S};
     fsh_tasks_run(&rough, &jb, threads);
+    PHASE_MARK(t1);
     level_fix(c, &lv, threads);
+    PHASE_MARK(t2);
     fsh_tasks buckets = {"scatter: buckets", bucket_task, lv.k};
     fsh_tasks_run(&buckets, &jb, threads);
+    PHASE_MARK(t3);
+    PHASE_ADD(0, t0, t1);
+    PHASE_ADD(1, t1, t2);
+    PHASE_ADD(2, t2, t3);
     free(buf);
 }
 
@@ -729,8 +847,11 @@ int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     atomic_init(&c.error, 0);
     c.size = size;
     c.base = base_elems(size);
+    PHASE_MARK(w0);
     key_from(&c, rng);
     scatter_run(&c, a, n, fsh_threads_resolve(threads));
+    PHASE_MARK(w1);
+    PHASE_ADD(7, w0, w1);
     rng->words_made += (uint64_t)atomic_load(&c.words);
     sodium_memzero(c.key, sizeof c.key);
     return atomic_load(&c.error) ? FSH_ENOMEM : FSH_OK;

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Issue 13: fsh_shuffle_threads on n 64-bit elements (1e8 by default) with
+ * the scatter shuffle's phase split, and memcpy of the array beside it.
+ * Built by bench/large.mk against a library compiled with
+ * -DFSH_SCATTER_TIMING (the phases are not timed in a normal build).
+ *
+ *   bench/bin/large N GEN REPS THREADS MEMCPY
+ *   GEN: xoshiro (fsh_rng_key_xoshiro(0x5eed5eed2024), as bench.c) or
+ *        chacha20 / chacha8 (fsh_rng_seed_gen with "fairshuf-bench-v1")
+ *   THREADS: comma-separated thread counts, e.g. 1,2
+ *
+ * Repetition r runs every thread count and the memcpy once, in an order
+ * rotated by r. One-thread runs and memcpy are timed with the thread's CPU
+ * time, threaded runs with the wall clock; medians of the repetitions are
+ * printed, in ns per element, with an FNV-1a hash of the output (the same
+ * for every thread count and repetition, or the run fails).
+ */
+#include <fairshuf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern double fsh_scatter_phase_ns[8];
+extern int fsh_scatter_phase_clock;
+
+#define MAXREPS 64
+#define MAXT 8
+
+static double now(int thread_clock)
+{
+    struct timespec t;
+    clock_gettime(thread_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC,
+                  &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int make_rng(fsh_rng **rng, const char *gen)
+{
+    if (fsh_rng_new(rng) != FSH_OK)
+        return 1;
+    if (strcmp(gen, "xoshiro") == 0) {
+        if (fsh_rng_key_xoshiro(*rng, 0x5eed5eed2024) != FSH_OK)
+            return 1;
+    } else {
+        fsh_gen g = strcmp(gen, "chacha8") == 0 ? FSH_GEN_CHACHA8
+                                                 : FSH_GEN_CHACHA20;
+        if (fsh_rng_seed_gen(*rng, g, "fairshuf-bench-v1", 17) != FSH_OK)
+            return 1;
+    }
+    return fsh_rng_set_simulation(*rng, 1) != FSH_OK;
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = argc > 1 ? (size_t)strtod(argv[1], NULL) : 100000000;
+    const char *gen = argc > 2 ? argv[2] : "xoshiro";
+    int reps = argc > 3 ? atoi(argv[3]) : 5;
+    const char *targ = argc > 4 ? argv[4] : "1,2";
+    int with_memcpy = argc > 5 ? atoi(argv[5]) : 1;
+    static const char *names[] = {"rough pass", "fix-up", "buckets",
+                                  "fix: compact", "fix: labels",
+                                  "fix: moves", "fix: place"};
+    int tl[MAXT], nt = 0;
+    for (const char *p = targ; *p != '\0' && nt < MAXT;) {
+        tl[nt++] = atoi(p);
+        while (*p != '\0' && *p != ',')
+            p++;
+        if (*p == ',')
+            p++;
+    }
+    if (n < 2 || reps < 1 || reps > MAXREPS || nt == 0) {
+        fprintf(stderr, "usage: large N GEN REPS THREADS MEMCPY\n");
+        return 1;
+    }
+    uint64_t *a = malloc(n * sizeof *a);
+    uint64_t *b = with_memcpy ? malloc(n * sizeof *b) : NULL;
+    if (a == NULL || (with_memcpy && b == NULL)) {
+        fprintf(stderr, "large: out of memory\n");
+        return 1;
+    }
+    if (b != NULL)
+        memset(b, 1, n * sizeof *b);
+    static double t_run[MAXT][MAXREPS], t_ph[MAXT][7][MAXREPS],
+        t_cpy[MAXREPS];
+    uint64_t hash = 0;
+    for (int r = 0; r < reps; r++) {
+        for (int q = 0; q <= nt; q++) {
+            int w = (q + r) % (nt + 1);
+            if (w == nt) {
+                if (b == NULL)
+                    continue;
+                double t0 = now(1);
+                memcpy(b, a, n * sizeof *a);
+                t_cpy[r] = (now(1) - t0) / (double)n;
+                __asm__ volatile("" : : "r"(b) : "memory");
+                continue;
+            }
+            fsh_rng *rng;
+            if (make_rng(&rng, gen)) {
+                fprintf(stderr, "large: rng set-up failed\n");
+                return 1;
+            }
+            for (size_t i = 0; i < n; i++)
+                a[i] = i;
+            memset(fsh_scatter_phase_ns, 0, sizeof fsh_scatter_phase_ns);
+            fsh_scatter_phase_clock =
+                tl[w] == 1 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+            double t0 = now(tl[w] == 1);
+            int rc = fsh_shuffle_threads(rng, a, n, sizeof *a,
+                                         (unsigned)tl[w]);
+            t_run[w][r] = (now(tl[w] == 1) - t0) / (double)n;
+            fsh_rng_free(rng);
+            if (rc != FSH_OK) {
+                fprintf(stderr, "large: %s\n", fsh_strerror(rc));
+                return 1;
+            }
+            for (int i = 0; i < 7; i++)
+                t_ph[w][i][r] = fsh_scatter_phase_ns[i] / (double)n;
+            uint64_t h = 1469598103934665603u;
+            for (size_t i = 0; i < n; i++) {
+                h ^= a[i];
+                h *= 1099511628211u;
+            }
+            if (r == 0 && q == 0)
+                hash = h;
+            else if (h != hash) {
+                fprintf(stderr, "large: outputs differ between runs\n");
+                return 1;
+            }
+        }
+    }
+    double mc = b != NULL ? median(t_cpy, reps) : 0;
+    printf("n = %zu, %s, %d repetitions, output hash %016llx\n", n, gen, reps,
+           (unsigned long long)hash);
+    for (int w = 0; w < nt; w++) {
+        double v[MAXREPS];
+        memcpy(v, t_run[w], (size_t)reps * sizeof *v);
+        double m = median(v, reps);
+        printf("  %d thread(s): %.3f ns/el (min %.3f, max %.3f)", tl[w], m,
+               v[0], v[reps - 1]);
+        if (mc > 0)
+            printf(", %.2fx memcpy", m / mc);
+        printf("\n   ");
+        for (int i = 0; i < 7; i++) {
+            memcpy(v, t_ph[w][i], (size_t)reps * sizeof *v);
+            printf(" %s %.3f%s", names[i], median(v, reps), i == 6 ? "" : ",");
+        }
+        printf("\n");
+    }
+    if (mc > 0)
+        printf("  memcpy: %.3f ns/el\n", mc);
+    return 0;
+}
