@@ -236,6 +236,8 @@ void input_unmap(inmap *m)
         return;
     sigaction(SIGBUS, &bus_old, NULL);
     bus_lo = bus_hi = 0;
+    free(bus_msg);
+    bus_msg = NULL;
     munmap(m->base, m->len);
     m->base = NULL;
     m->len = 0;
