@@ -33,6 +33,25 @@ void read_all(int fd, char delim, inbuf *in);
    the bytes read so far in *in (no delimiter added); 1 at end of input. */
 int read_upto(int fd, char delim, inbuf *in, uint64_t max);
 
+/* A regular file mapped in place of a read (input_map). */
+typedef struct inmap {
+    void *base;         /* NULL: nothing mapped */
+    size_t len;
+} inmap;
+
+/* When fd is a regular file with 1..max bytes left, map them read-only
+   (MAP_PRIVATE) instead of reading them: in->buf points into the mapping,
+   with a delimiter appended when missing and INBUF_SLACK readable bytes
+   after it; returns 1. Returns 0, touching nothing, when fd is not such a
+   file or cannot be mapped (then read it). While the mapping lives, a
+   SIGBUS on it (the file was truncated under us) removes the -o
+   temporaries and exits 1 with "NAME: file changed as we read it" (name
+   NULL: standard input). */
+int input_map(int fd, char delim, uint64_t max, const char *name, inbuf *in,
+              inmap *m);
+/* Unmap (and stop catching SIGBUS on the mapping). */
+void input_unmap(inmap *m);
+
 /* Ask for transparent huge pages on a big buffer before it is touched. */
 void advise_huge(void *p, size_t n);
 

@@ -80,7 +80,10 @@ outw *out_new_cap(int fd, size_t cap)
 
 uint64_t out_total(const outw *o)
 {
-    return o->total;
+    uint64_t t = o->total;
+    for (size_t i = 0; i < o->nkids; i++)
+        t += o->kids[i]->total;
+    return t;
 }
 
 static int write_to(outw *o, const void *p, size_t n)

@@ -3,6 +3,8 @@
    the input fits in half of --memory, else external mode. */
 #include "shuf/full.h"
 
+#include "common/msg.h"
+#include "common/quote.h"
 #include "common/xalloc.h"
 #include "shuf/records.h"
 
@@ -15,6 +17,8 @@ struct full {
     ext *x;             /* external mode, or NULL */
     char delim;
     inbuf in;           /* in memory: the whole input */
+    inmap map;          /* ... mapped, when map.base != NULL */
+    const char *name;   /* the input, for messages (NULL: stdin) */
     inbuf body;         /* its records after the header */
     recs r;             /* their offsets, permuted */
     progress *pg;
@@ -26,6 +30,7 @@ full *full_prepare(const ext_args *a, int fd)
     memset(f, 0, sizeof *f);
     f->delim = a->delim;
     f->pg = a->pg;
+    f->name = a->input_name;
     progress_start(a->pg, a->big->progress);
     struct stat st;
     int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
@@ -40,7 +45,9 @@ full *full_prepare(const ext_args *a, int fd)
         return f;
     }
     inbuf in;
-    if (!read_upto(fd, a->delim, &in, lim)) {
+    if (input_map(fd, a->delim, lim, a->input_name, &in, &f->map)) {
+        /* A regular file, referenced in place. */
+    } else if (!read_upto(fd, a->delim, &in, lim)) {
         if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
             free(in.buf);
             f->x = ext_prepare(a, fd, NULL, 0);
@@ -72,6 +79,7 @@ void full_write(full *f, outw *out)
         ext_write(f->x, out);
     } else {
         recs *r = &f->r;
+        uint64_t before = out_total(out);
         enum { STEP = 1 << 16 };
         for (size_t i = 0; i < r->n; i += STEP) {
             size_t m = r->n - i < STEP ? r->n - i : STEP;
@@ -84,7 +92,21 @@ void full_write(full *f, outw *out)
             progress_show(f->pg, "write", i + m, r->n);
         }
         recs_free(r);
-        free(f->in.buf);
+        if (f->map.base != NULL) {
+            /* Records are read from the file itself up to here: a write
+               that moved a delimiter since the scan changes the bytes
+               written (a record cut short or run into the next). */
+            if (out_error(out) == 0 &&
+                out_total(out) - before != f->body.size) {
+                if (f->name != NULL)
+                    die(0, "%s: file changed as we read it",
+                        quotef(f->name));
+                die(0, "standard input: file changed as we read it");
+            }
+            input_unmap(&f->map);
+        } else {
+            free(f->in.buf);
+        }
     }
     progress_end(f->pg);
     free(f);
