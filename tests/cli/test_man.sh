@@ -4,8 +4,9 @@
 # (FSH_API) has a page docs/man/NAME.3, its own or a ".so man3/PAGE.3"
 # link to a shared page that exists and names it; every page, and
 # docs/fairshuf.1, formats with man --warnings (groff) and no message at
-# all on standard error; make install puts the section 3 pages in
-# MANDIR/man3 and make uninstall removes them. Skipped when man is absent.
+# all on standard error (and docs/fairshuf-mpi.1); make install puts the section 3 pages in
+# MANDIR/man3 (the fsh_mpi_* pages only by make install-mpi) and make
+# uninstall removes them. Skipped when man is absent.
 NAME=test_man
 . "$(dirname "$0")/lib.sh"
 top=$(pwd)
@@ -40,7 +41,7 @@ if ! command -v man >/dev/null 2>&1; then
     finish
     exit 0
 fi
-for p in "$top"/docs/man/*.3 "$top/docs/fairshuf.1"; do
+for p in "$top"/docs/man/*.3 "$top/docs/fairshuf.1" "$top/docs/fairshuf-mpi.1"; do
     # A link page is formatted through its target, as man does once installed.
     case $(head -n 1 "$p") in
     '.so man3/'*) src=$top/docs/man/$(head -n 1 "$p" | sed 's|^\.so man3/||') ;;
@@ -60,9 +61,12 @@ case $out in "$top" | .) out=. build=build ;; *) build=$out ;; esac
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 P=$T/prefix
 if (cd "$top" && make -s install OUT="$out" BUILD="$build" PREFIX="$P") >"$T/inst.log" 2>&1; then
-    nsrc=$(ls "$top"/docs/man/*.3 | wc -l)
+    # The fsh_mpi_* pages belong to libfairshuf_mpi (make install-mpi).
+    nsrc=$(ls "$top"/docs/man/*.3 | grep -v '/fsh_mpi_' | wc -l)
     ninst=$(ls "$P"/share/man/man3/*.3 2>/dev/null | wc -l)
-    check "make install puts every section 3 page in MANDIR/man3 ($nsrc)" test "$nsrc" = "$ninst"
+    check "make install puts every core section 3 page in MANDIR/man3 ($nsrc)" test "$nsrc" = "$ninst"
+    check "make install leaves the fsh_mpi_* pages to make install-mpi" \
+        sh -c "! ls '$P'/share/man/man3/fsh_mpi_* >/dev/null 2>&1"
     check "man finds fsh_shuffle_u32(3) in the installed tree" \
         sh -c "MANPATH='$P/share/man' LC_ALL=C.UTF-8 MANWIDTH=80 man 3 fsh_shuffle_u32 2>/dev/null | grep -q fsh_shuffle_threads"
     (cd "$top" && make -s uninstall OUT="$out" BUILD="$build" PREFIX="$P") >/dev/null 2>&1
