@@ -278,18 +278,19 @@ int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
  *   mixing step, then its draw, in step order); a step reading a cell that
  *   an earlier step wrote still reads the written value because the steps
  *   themselves are applied in order (the prefetch is only a hint).
- * - a uint32 array of all n = last + 1 positions when n <= about
- *   DENSE_RATIO * k: 4n bytes, no more than the map's 16 bytes a slot at
- *   >= 2k slots, and one random access a step with no probing, which pays
- *   for initialising the n cells up to about that ratio (measured on Zen 4:
- *   docs/PERFORMANCE.md); else the position map, sized once for the k - 1
- *   keys at most that the steps store.
+ * - a uint32 array of all n = last + 1 positions when n <= DENSE_RATIO * k:
+ *   4n bytes, at most 1.25 times the map's 16 bytes a slot at >= 2k slots,
+ *   and one random access a step with no probing, which pays for
+ *   initialising the n cells up to about that ratio (measured on Zen 4,
+ *   docs/PERFORMANCE.md: 1.1-1.6x faster than the map at n = 10k, even at
+ *   n = 12k, slower beyond); else the position map, sized once for the
+ *   k - 1 keys at most that the steps store.
  */
 #ifndef AHEAD
 #define AHEAD 16
 #endif
 #ifndef DENSE_RATIO
-#define DENSE_RATIO 8
+#define DENSE_RATIO 10
 #endif
 
 /* Step i's draw r uniform in [0, s], s = last - i, exactly as
