@@ -282,7 +282,7 @@ int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
  *   4n bytes, at most 1.25 times the map's 16 bytes a slot at >= 2k slots,
  *   and one random access a step with no probing, which pays for
  *   initialising the n cells up to about that ratio (measured on Zen 4,
- *   docs/PERFORMANCE.md: 1.1-1.6x faster than the map at n = 10k, even at
+ *   docs/PERFORMANCE.md: 1.0-1.6x faster than the map at n = 10k, even at
  *   n = 12k, slower beyond); else the position map, sized once for the
  *   k - 1 keys at most that the steps store.
  */
