@@ -367,51 +367,38 @@ run_steps(fsh_rng *rng, fsh_mix *m, uint64_t *out, size_t k, uint64_t lo,
  * Storage of fsh_sample_range. Tables of megabytes are read at random
  * positions, and with 4 KiB pages nearly every access then also misses the
  * TLB (a two-level page walk under virtualisation) and the first touch of
- * each page faults: such blocks are mapped directly, 2 MiB aligned, and
- * marked for transparent huge pages where the system offers them (a hint;
- * the contents are the same either way). Fresh anonymous pages read as
- * zero, as calloc's.
+ * each page faults: such blocks get 2 MiB more than they need, and their
+ * 2 MiB aligned interior is marked for transparent huge pages where the
+ * system offers them (a hint; the contents are the same either way). The
+ * memory still comes from malloc/calloc (a large calloc is fresh, untouched
+ * zero pages), so allocation failures are the usual FSH_ENOMEM.
  */
 #define BIG_BLOCK ((size_t)4 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
 typedef struct block {
-    void *p;    /* the usable, zeroed memory */
-    void *base; /* mmap'ed region, or NULL: p is from calloc */
-    size_t len;
+    void *p;    /* usable memory (zeroed if asked) */
+    void *base; /* what to free */
 } block;
 
-static int block_alloc(block *b, size_t bytes)
+static int block_alloc(block *b, size_t bytes, int zero)
 {
-    b->base = NULL;
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (bytes >= BIG_BLOCK && bytes <= SIZE_MAX - 2 * HUGE_PAGE) {
-        size_t len = (bytes + 2 * HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            uintptr_t a = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-            (void)madvise((void *)a, bytes, MADV_HUGEPAGE);
-            b->p = (void *)a;
-            b->base = m;
-            b->len = len;
-            return FSH_OK;
-        }
+    size_t extra = bytes >= BIG_BLOCK && bytes <= SIZE_MAX - HUGE_PAGE
+                       ? HUGE_PAGE
+                       : 0;
+    b->base = zero ? calloc(1, bytes + extra) : malloc(bytes + extra);
+    if (b->base == NULL)
+        return FSH_ENOMEM;
+    b->p = b->base;
+#if defined(MADV_HUGEPAGE)
+    if (extra != 0) {
+        uintptr_t a = ((uintptr_t)b->base + HUGE_PAGE - 1) &
+                      ~(uintptr_t)(HUGE_PAGE - 1);
+        b->p = (void *)a;
+        (void)madvise(b->p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
     }
 #endif
-    b->p = calloc(1, bytes);
-    return b->p != NULL ? FSH_OK : FSH_ENOMEM;
-}
-
-static void block_free(block *b)
-{
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (b->base != NULL) {
-        (void)munmap(b->base, b->len);
-        return;
-    }
-#endif
-    free(b->p);
+    return FSH_OK;
 }
 
 int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
@@ -438,7 +425,7 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     block mem;
     if (last <= UINT32_MAX && last / DENSE_RATIO < (uint64_t)k &&
         last < (uint64_t)(SIZE_MAX / sizeof *a) &&
-        block_alloc(&mem, ((size_t)last + 1) * sizeof *a) == FSH_OK) {
+        block_alloc(&mem, ((size_t)last + 1) * sizeof *a, 0) == FSH_OK) {
         size_t n = (size_t)last + 1;
         a = mem.p;
         for (size_t i = 0; i < n; i++)
@@ -446,7 +433,7 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     }
     if (a == NULL) { /* the map (also if the array could not be had) */
         cap = pm_cap_for(k);
-        if (cap == 0 || block_alloc(&mem, cap * sizeof *s) != FSH_OK)
+        if (cap == 0 || block_alloc(&mem, cap * sizeof *s, 1) != FSH_OK)
             return FSH_ENOMEM;
         s = mem.p;
     }
@@ -454,7 +441,7 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     if (groups > 1) {
         rc = fsh_mix_prepare(rng, &m, groups);
         if (rc != FSH_OK) {
-            block_free(&mem);
+            free(mem.base);
             return rc;
         }
         rc = a != NULL ? run_steps(rng, &m, out, k, lo, last, a, NULL, 0)
@@ -465,6 +452,6 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     } else {
         rc = run_steps(rng, NULL, out, k, lo, last, NULL, s, cap - 1);
     }
-    block_free(&mem);
+    free(mem.base);
     return rc;
 }
