@@ -609,115 +609,15 @@ static int op_permutation(fsh_rng *rng, void *p)
     return fsh_permutation(rng, w->out, w->a, w->a + (w->count - 1));
 }
 
-/* fsh_sample_range's values, faster. The library's sample is the forward
-   Fisher-Yates over 0..last, step i drawing r = fsh_uniform_range(0,
-   last - i) and swapping positions i and i + r (docs/STREAMS.md,
-   fsh_rangeperm); it allocates and fills storage per call that costs
-   hundreds of ns a draw here at k = 1e6. This runs the same steps with the
-   same draws (so the same output, tested against the C library) over a
-   dense array when n <= 16k (4n bytes, at most twice the map's size; one
-   random access a draw), else over a hash map of the displaced positions
-   (about three).
-   The reachability check and any hardware mixing stay the library's: when
-   fsh_rng_reach_plan says the call would fail, or mix hardware entropy,
-   or for the full 2^64 range, fsh_sample_range itself runs. */
-typedef struct {
-    uint64_t *keys; /* position + 1; 0 = empty */
-    uint64_t *vals;
-    size_t mask;
-    unsigned shift;
-} pos_map;
-
-static size_t map_slot(const pos_map *m, uint64_t key)
-{
-    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> m->shift);
-}
-
-static uint64_t map_get(const pos_map *m, uint64_t pos)
-{
-    for (size_t i = map_slot(m, pos);; i = (i + 1) & m->mask) {
-        if (m->keys[i] == pos + 1)
-            return m->vals[i];
-        if (m->keys[i] == 0)
-            return pos;
-    }
-}
-
-static void map_put(pos_map *m, uint64_t pos, uint64_t val)
-{
-    size_t i = map_slot(m, pos);
-    while (m->keys[i] != 0 && m->keys[i] != pos + 1)
-        i = (i + 1) & m->mask;
-    m->keys[i] = pos + 1;
-    m->vals[i] = val;
-}
-
-static int sample_steps(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
-                        uint64_t last)
-{
-    int st = FSH_OK;
-    if (last < (uint64_t)16 * k && last < UINT32_MAX) {
-        size_t n = (size_t)last + 1;
-        uint32_t *a = malloc(n * sizeof *a);
-        if (a == NULL)
-            return FSH_ENOMEM;
-        for (size_t i = 0; i < n; i++)
-            a[i] = (uint32_t)i;
-        for (size_t i = 0; i < k; i++) {
-            uint64_t r;
-            if ((st = fsh_uniform_range(rng, &r, 0, last - i)) != FSH_OK)
-                break;
-            size_t j = i + (size_t)r;
-            uint32_t v = a[j];
-            a[j] = a[i];
-            out[i] = lo + v;
-        }
-        free(a);
-        return st;
-    }
-    size_t cap = 16;
-    while (cap < 2 * k)
-        cap *= 2;
-    unsigned bits = 0;
-    while (((size_t)1 << bits) < cap)
-        bits++;
-    pos_map m = {calloc(cap, sizeof(uint64_t)), malloc(cap * sizeof(uint64_t)),
-                 cap - 1, 64 - bits};
-    if (m.keys == NULL || m.vals == NULL) {
-        free(m.keys);
-        free(m.vals);
-        return FSH_ENOMEM;
-    }
-    for (size_t i = 0; i < k; i++) {
-        uint64_t r;
-        if ((st = fsh_uniform_range(rng, &r, 0, last - i)) != FSH_OK)
-            break;
-        uint64_t vi = map_get(&m, i), v = vi;
-        if (r != 0) {
-            uint64_t j = i + r;
-            v = map_get(&m, j);
-            map_put(&m, j, vi);
-        }
-        out[i] = lo + v;
-    }
-    free(m.keys);
-    free(m.vals);
-    return st;
-}
-
+/* choice(replace=False): fsh_sample_range itself (the forward Fisher-Yates
+   over [lo, hi], docs/STREAMS.md), which runs its steps ahead over a
+   position map or a uint32 array (issue 16 follow-up); out is written only
+   on success or a callback's failure, and the caller drops it on any
+   error. */
 static int op_sample(fsh_rng *rng, void *p)
 {
     words_arg *w = p;
-    uint64_t last = w->b - w->a, hw = 0;
-    if (w->count == 0 || last == UINT64_MAX || w->count > 0x40000000u)
-        return fsh_sample_range(rng, w->out, w->count, w->a, w->b);
-    int st = fsh_rng_reach_plan(rng, &hw, last, (uint64_t)w->count);
-    if (st != FSH_OK || hw != 0)
-        return fsh_sample_range(rng, w->out, w->count, w->a, w->b);
-    /* out is written as the steps go: a failure (only FSH_ESYSRAND or
-       FSH_ENOMEM can happen after the plan) leaves it partly written; the
-       caller drops it. */
-    return sample_steps(rng, w->out, w->count, w->a, last);
+    return fsh_sample_range(rng, w->out, w->count, w->a, w->b);
 }
 
 static int op_integers(fsh_rng *rng, void *p)

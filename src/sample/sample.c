@@ -4,6 +4,7 @@
 #include "uniform/uniform.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /*
  * fsh_rangeperm is the forward Fisher-Yates shuffle of the identity array
@@ -18,6 +19,16 @@
 
 enum { DENSE_NONE = 0, DENSE_U32 = 1, DENSE_U64 = 2 };
 
+/* A slot of the position map: key = a displaced position, val = the value
+   now there. Only positions j > i are ever stored (step i stores j = i + r
+   for r >= 1), so position 0 is never a key and key 0 marks an empty slot,
+   even over the full 64-bit range. Key and value share a cache line, so a
+   look-up is one memory access. */
+typedef struct pm_slot {
+    uint64_t key;
+    uint64_t val;
+} pm_slot;
+
 struct fsh_rangeperm {
     uint64_t lo;    /* values handed out are lo + the positions' values */
     uint64_t last;  /* the permutation is of [0, last], last = hi - lo */
@@ -26,94 +37,94 @@ struct fsh_rangeperm {
     int dense;      /* DENSE_U32 / DENSE_U64: array storage */
     void *array;    /* dense: last + 1 values */
     /* Sparse: open addressing with linear probing, load at most 1/2. */
-    uint64_t *keys;
-    uint64_t *vals;
-    unsigned char *used;
+    pm_slot *slots;
     size_t cap;     /* power of two (sparse) */
     size_t count;
-    unsigned shift; /* 64 - log2(cap) */
     fsh_reach_state reach; /* the prefix's groups (hardware reseeds) */
 };
 
-static size_t slot_of(const fsh_rangeperm *p, uint64_t key)
+/*
+ * The home slot of a position is its low bits. Stored keys are the j of
+ * the steps, uniform over the untouched positions, so they spread evenly;
+ * the look-ups of the step positions i = 0, 1, 2, ... then walk the table
+ * in order (four slots a cache line) instead of jumping, which leaves one
+ * random memory access a step, the one at j.
+ */
+static inline size_t pm_home(uint64_t key, size_t mask)
 {
-    /* Fibonacci hashing: the multiply spreads consecutive positions. */
-    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> p->shift);
+    return (size_t)key & mask;
 }
 
-static int table_alloc(fsh_rangeperm *p, size_t cap)
+/* Value at position pos, or pos itself when untouched. */
+static inline uint64_t pm_get(const pm_slot *s, size_t mask, uint64_t pos)
 {
-    uint64_t *k = malloc(cap * sizeof *k);
-    uint64_t *v = malloc(cap * sizeof *v);
-    unsigned char *u = calloc(cap, 1);
-    if (k == NULL || v == NULL || u == NULL) {
-        free(k);
-        free(v);
-        free(u);
-        return FSH_ENOMEM;
+    for (size_t h = pm_home(pos, mask);; h = (h + 1) & mask) {
+        uint64_t key = s[h].key;
+        if (key == 0) /* empty: untouched (so is position 0, never a key) */
+            return pos;
+        if (key == pos)
+            return s[h].val;
     }
-    p->keys = k;
-    p->vals = v;
-    p->used = u;
-    p->cap = cap;
-    unsigned bits = 0;
-    while (((size_t)1 << bits) < cap)
-        bits++;
-    p->shift = 64 - bits;
-    return FSH_OK;
 }
 
-/* Value at position key, or key itself when untouched. */
-static uint64_t sparse_get(const fsh_rangeperm *p, uint64_t key)
+/* Store val at position pos >= 1 and return the value that was there (pos
+   itself when untouched); *count grows by one for a new key. The table must
+   have room (load below 1). */
+static inline uint64_t pm_swap(pm_slot *s, size_t mask, uint64_t pos,
+                               uint64_t val, size_t *count)
 {
-    size_t mask = p->cap - 1, i = slot_of(p, key);
-    while (p->used[i]) {
-        if (p->keys[i] == key)
-            return p->vals[i];
-        i = (i + 1) & mask;
-    }
-    return key;
-}
-
-static void sparse_put_nogrow(fsh_rangeperm *p, uint64_t key, uint64_t val)
-{
-    size_t mask = p->cap - 1, i = slot_of(p, key);
-    while (p->used[i]) {
-        if (p->keys[i] == key) {
-            p->vals[i] = val;
-            return;
+    for (size_t h = pm_home(pos, mask);; h = (h + 1) & mask) {
+        uint64_t key = s[h].key;
+        if (key == pos) {
+            uint64_t old = s[h].val;
+            s[h].val = val;
+            return old;
         }
-        i = (i + 1) & mask;
+        if (key == 0) {
+            s[h].key = pos;
+            s[h].val = val;
+            ++*count;
+            return pos;
+        }
     }
-    p->used[i] = 1;
-    p->keys[i] = key;
-    p->vals[i] = val;
-    p->count++;
+}
+
+/* Slots for at most k stored keys at load 1/2 or less: a power of two >=
+   2k (at least 16); 0 if that overflows. */
+static size_t pm_cap_for(size_t k)
+{
+    size_t cap = 16;
+    while (cap / 2 < k) {
+        if (cap > SIZE_MAX / 2 / sizeof(pm_slot))
+            return 0;
+        cap *= 2;
+    }
+    return cap;
 }
 
 /* Make room for extra more entries (load at most 1/2); on failure the
    table is unchanged. */
 static int sparse_reserve(fsh_rangeperm *p, size_t extra)
 {
-    size_t cap = p->cap;
-    while (cap / 2 - p->count < extra) {
-        if (cap > SIZE_MAX / 2 / sizeof(uint64_t))
-            return FSH_ENOMEM;
-        cap *= 2;
-    }
-    if (cap == p->cap)
+    if (p->cap / 2 - p->count >= extra)
         return FSH_OK;
-    fsh_rangeperm old = *p;
-    int rc = table_alloc(p, cap);
-    if (rc != FSH_OK)
-        return rc;
-    p->count = 0;
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.used[i])
-            sparse_put_nogrow(p, old.keys[i], old.vals[i]);
-    free(old.keys);
-    free(old.vals);
-    free(old.used);
+    if (extra > SIZE_MAX / 2 - p->count)
+        return FSH_ENOMEM;
+    size_t cap = pm_cap_for(p->count + extra);
+    if (cap == 0)
+        return FSH_ENOMEM;
+    pm_slot *s = calloc(cap, sizeof *s);
+    if (s == NULL)
+        return FSH_ENOMEM;
+    size_t count = 0;
+    for (size_t i = 0; i < p->cap; i++)
+        if (p->slots[i].key != 0)
+            (void)pm_swap(s, cap - 1, p->slots[i].key, p->slots[i].val,
+                          &count);
+    free(p->slots);
+    p->slots = s;
+    p->cap = cap;
+    p->count = count;
     return FSH_OK;
 }
 
@@ -160,15 +171,14 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
         }
         /* Fall back to the map, which grows only as draws are made. */
     }
-    size_t cap = 16;
-    size_t want = hint < (SIZE_MAX >> 2) ? 2 * hint : SIZE_MAX >> 1;
-    while (cap < want && cap < ((size_t)1 << 20))
-        cap *= 2;
-    int rc = table_alloc(p, cap);
-    if (rc != FSH_OK) {
+    /* The first table: for the hint, up to 2^20 slots (16 MiB). */
+    size_t cap = pm_cap_for(hint < ((size_t)1 << 19) ? hint : (size_t)1 << 19);
+    p->slots = calloc(cap, sizeof *p->slots);
+    if (p->slots == NULL) {
         free(p);
-        return rc;
+        return FSH_ENOMEM;
     }
+    p->cap = cap;
     *out = p;
     return FSH_OK;
 }
@@ -178,9 +188,7 @@ void fsh_rangeperm_free(fsh_rangeperm *perm)
     if (perm == NULL)
         return;
     free(perm->array);
-    free(perm->keys);
-    free(perm->vals);
-    free(perm->used);
+    free(perm->slots);
     free(perm);
 }
 
@@ -214,7 +222,7 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
         a[j] = a[i];
         a[i] = v;
     } else {
-        uint64_t vi = sparse_get(perm, i);
+        uint64_t vi = pm_get(perm->slots, perm->cap - 1, i);
         if (j == i) {
             v = vi;
         } else {
@@ -222,8 +230,7 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
             int rc = sparse_reserve(perm, 1);
             if (rc != FSH_OK)
                 return rc;
-            v = sparse_get(perm, j);
-            sparse_put_nogrow(perm, j, vi);
+            v = pm_swap(perm->slots, perm->cap - 1, j, vi, &perm->count);
         }
     }
     *out = perm->lo + v;
@@ -261,6 +268,139 @@ int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
     return perm_step(rng, perm, out);
 }
 
+/*
+ * fsh_sample_range runs the same steps as fsh_rangeperm_next, with the same
+ * draws in the same order, in one loop over storage of its own:
+ * - the draws run AHEAD steps ahead of the steps that apply them, and each
+ *   draw prefetches the cell its step will swap, so the memory accesses of
+ *   about AHEAD steps overlap instead of following one another. The rng
+ *   sees exactly the sequence of a step-by-step run (each step's hardware
+ *   mixing step, then its draw, in step order); a step reading a cell that
+ *   an earlier step wrote still reads the written value because the steps
+ *   themselves are applied in order (the prefetch is only a hint).
+ * - a uint32 array of all n = last + 1 positions when n <= DENSE_RATIO * k:
+ *   4n bytes, at most 1.25 times the map's 16 bytes a slot at >= 2k slots,
+ *   and one random access a step with no probing, which pays for
+ *   initialising the n cells up to about that ratio (measured on Zen 4,
+ *   docs/PERFORMANCE.md: 1.0-1.6x faster than the map at n = 10k, even at
+ *   n = 12k, slower beyond); else the position map, sized once for the
+ *   k - 1 keys at most that the steps store.
+ */
+#ifndef AHEAD
+#define AHEAD 16
+#endif
+#ifndef DENSE_RATIO
+#define DENSE_RATIO 10
+#endif
+
+/* Step i's draw r uniform in [0, s], s = last - i, exactly as
+   fsh_uniform_range(rng, &r, 0, s) makes it: one word for s = 2^64 - 1,
+   nothing for s = 0, else Lemire's method on s + 1 (or the randint
+   callback). A callback's error is returned (and cleared) as there. */
+static inline int step_draw(fsh_rng *rng, uint64_t s, uint64_t *r)
+{
+    if (FSH_UNLIKELY(s == UINT64_MAX))
+        return fsh_rng_u64(rng, r);
+    if (FSH_UNLIKELY(s == 0)) {
+        *r = 0;
+        return FSH_OK;
+    }
+    *r = fsh_uniform_fast(rng, s + 1);
+    return FSH_UNLIKELY(rng->err != FSH_OK) ? fsh_rng_take_error(rng) : FSH_OK;
+}
+
+/* The k steps over a (dense) or the map s (mask = its size - 1). Returns
+   FSH_OK, or the error of the first draw that failed (then the steps before
+   it are applied and written to out, no later draw is made: as a
+   step-by-step run). */
+static inline __attribute__((always_inline)) int
+run_steps(fsh_rng *rng, fsh_mix *m, uint64_t *out, size_t k, uint64_t lo,
+          uint64_t last, uint32_t *a, pm_slot *s, size_t mask)
+{
+    uint64_t ring[AHEAD];
+    size_t drawn = 0, end = k, count = 0;
+    int rc = FSH_OK;
+/* Draw step t's r into ring and prefetch its cell; on failure end = t
+   (the break leaves only this do-while). */
+#define DRAW_STEP(t)                                                           \
+    do {                                                                       \
+        uint64_t r_, j_;                                                       \
+        if (m != NULL)                                                         \
+            fsh_mix_step(rng, m, last - (t));                                  \
+        if ((rc = step_draw(rng, last - (t), &r_)) != FSH_OK) {                \
+            end = (t);                                                         \
+            break;                                                             \
+        }                                                                      \
+        ring[(t) % AHEAD] = r_;                                                \
+        j_ = (uint64_t)(t) + r_;                                               \
+        if (a != NULL)                                                         \
+            __builtin_prefetch(&a[j_], 1);                                     \
+        else                                                                   \
+            __builtin_prefetch(&s[pm_home(j_, mask)], 1);                      \
+    } while (0)
+    /* (A failed draw sets end = drawn, which ends the loop.) */
+    for (; drawn < end && drawn < AHEAD; drawn++)
+        DRAW_STEP(drawn);
+    for (size_t i = 0; i < end; i++) {
+        uint64_t r = ring[i % AHEAD], v;
+        if (drawn < end) {
+            DRAW_STEP(drawn);
+            drawn++;
+        }
+        if (a != NULL) {
+            /* Position i is never read again: only j is written. */
+            size_t j = i + (size_t)r;
+            v = a[j];
+            a[j] = a[i];
+        } else {
+            v = pm_get(s, mask, i);
+            if (r != 0)
+                v = pm_swap(s, mask, i + r, v, &count);
+        }
+        out[i] = lo + v;
+    }
+#undef DRAW_STEP
+    return rc;
+}
+
+/*
+ * Storage of fsh_sample_range. Tables of megabytes are read at random
+ * positions, and with 4 KiB pages nearly every access then also misses the
+ * TLB (a two-level page walk under virtualisation) and the first touch of
+ * each page faults: such blocks get 2 MiB more than they need, and their
+ * 2 MiB aligned interior is marked for transparent huge pages where the
+ * system offers them (a hint; the contents are the same either way). The
+ * memory still comes from malloc/calloc (a large calloc is fresh, untouched
+ * zero pages), so allocation failures are the usual FSH_ENOMEM.
+ */
+#define BIG_BLOCK ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+typedef struct block {
+    void *p;    /* usable memory (zeroed if asked) */
+    void *base; /* what to free */
+} block;
+
+static int block_alloc(block *b, size_t bytes, int zero)
+{
+    size_t extra = bytes >= BIG_BLOCK && bytes <= SIZE_MAX - HUGE_PAGE
+                       ? HUGE_PAGE
+                       : 0;
+    b->base = zero ? calloc(1, bytes + extra) : malloc(bytes + extra);
+    if (b->base == NULL)
+        return FSH_ENOMEM;
+    b->p = b->base;
+#if defined(MADV_HUGEPAGE)
+    if (extra != 0) {
+        uintptr_t a = ((uintptr_t)b->base + HUGE_PAGE - 1) &
+                      ~(uintptr_t)(HUGE_PAGE - 1);
+        b->p = (void *)a;
+        (void)madvise(b->p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+    }
+#endif
+    return FSH_OK;
+}
+
 int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
                      uint64_t hi)
 {
@@ -277,25 +417,41 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     uint64_t groups;
     if ((rc = fsh_rng_plan_ordered(rng, last, k, &groups)) != FSH_OK)
         return rc;
-    fsh_rangeperm *p;
-    rc = fsh_rangeperm_new(&p, lo, hi, k);
     /* All the storage the k steps need, and the hardware entropy, before
        the first is written: a failure then leaves out untouched. */
-    if (rc == FSH_OK && p->array == NULL)
-        rc = sparse_reserve(p, k);
+    uint32_t *a = NULL;
+    pm_slot *s = NULL;
+    size_t cap = 0;
+    block mem;
+    if (last <= UINT32_MAX && last / DENSE_RATIO < (uint64_t)k &&
+        last < (uint64_t)(SIZE_MAX / sizeof *a) &&
+        block_alloc(&mem, ((size_t)last + 1) * sizeof *a, 0) == FSH_OK) {
+        size_t n = (size_t)last + 1;
+        a = mem.p;
+        for (size_t i = 0; i < n; i++)
+            a[i] = (uint32_t)i;
+    }
+    if (a == NULL) { /* the map (also if the array could not be had) */
+        cap = pm_cap_for(k);
+        if (cap == 0 || block_alloc(&mem, cap * sizeof *s, 1) != FSH_OK)
+            return FSH_ENOMEM;
+        s = mem.p;
+    }
     fsh_mix m;
-    int mixing = 0;
-    if (rc == FSH_OK && groups > 1) {
+    if (groups > 1) {
         rc = fsh_mix_prepare(rng, &m, groups);
-        mixing = rc == FSH_OK;
-    }
-    for (size_t i = 0; rc == FSH_OK && i < k; i++) {
-        if (mixing)
-            fsh_mix_step(rng, &m, last - i);
-        rc = perm_step(rng, p, &out[i]);
-    }
-    if (mixing)
+        if (rc != FSH_OK) {
+            free(mem.base);
+            return rc;
+        }
+        rc = a != NULL ? run_steps(rng, &m, out, k, lo, last, a, NULL, 0)
+                       : run_steps(rng, &m, out, k, lo, last, NULL, s, cap - 1);
         fsh_mix_done(&m);
-    fsh_rangeperm_free(p);
+    } else if (a != NULL) {
+        rc = run_steps(rng, NULL, out, k, lo, last, a, NULL, 0);
+    } else {
+        rc = run_steps(rng, NULL, out, k, lo, last, NULL, s, cap - 1);
+    }
+    free(mem.base);
     return rc;
 }

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/* fsh_sample_range against a plain reference: the forward Fisher-Yates
+ * shuffle of the identity array 0..last, step i drawing r =
+ * fsh_uniform_range(0, last - i) and swapping positions i and i + r, over a
+ * full array (or, for ranges too large for one, a list of the displaced
+ * positions searched linearly). The library runs the same steps with draws
+ * made ahead, prefetching, a position map or a uint32 array: the values, the
+ * order and the rng's position afterwards must be exactly the reference's
+ * for every (k, n, seed, generator). Cases: k = 1, k = n, the dense/map
+ * switch (n near 10k) and the old one (n near 2k), n near 2^32, the top of
+ * the 64-bit range, the full 2^64 range, xoshiro, word and randint
+ * callbacks, a randint callback failing mid-sample (same draws made, same
+ * error), and an OS-keyed rng mixing (fake) hardware entropy between draws
+ * against fsh_rangeperm_next, which mixes draw by draw. A deliberately wrong
+ * reference (one step's offset mirrored) must be told apart, so the
+ * comparison can fail. Deterministic: no false failures. */
+#include "check.h"
+#include "fairshuf.h"
+#include "rng/hwrand.h"
+#include "rng/rng.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* The reference                                                            */
+
+/* Displaced positions when the range is too large for an array. */
+typedef struct naive {
+    uint64_t *pos, *val;
+    size_t n;
+} naive;
+
+static uint64_t naive_get(const naive *m, uint64_t p)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->pos[i] == p)
+            return m->val[i];
+    return p;
+}
+
+static void naive_set(naive *m, uint64_t p, uint64_t v)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->pos[i] == p) {
+            m->val[i] = v;
+            return;
+        }
+    m->pos[m->n] = p;
+    m->val[m->n++] = v;
+}
+
+/* k steps over [lo, hi]; at bad_step (< k) the swap goes to the mirror
+   image last - r of the drawn offset (the known-bad variant). Returns the first error, as the library does. */
+static int ref_sample(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
+                      uint64_t hi, size_t bad_step)
+{
+    uint64_t last = hi - lo;
+    int rc = FSH_OK;
+    if (last < (1u << 22)) {
+        size_t n = (size_t)last + 1;
+        uint64_t *a = malloc(n * sizeof *a);
+        CHECK(a != NULL);
+        for (size_t i = 0; i < n; i++)
+            a[i] = i;
+        for (size_t i = 0; i < k; i++) {
+            uint64_t r, top = last - i;
+            if ((rc = fsh_uniform_range(rng, &r, 0, top)) != FSH_OK)
+                break;
+            if (i == bad_step)
+                r = top - r;
+            uint64_t t = a[i];
+            a[i] = a[i + r];
+            a[i + r] = t;
+            out[i] = lo + a[i];
+        }
+        free(a);
+        return rc;
+    }
+    naive m = {malloc(2 * k * sizeof(uint64_t)),
+               malloc(2 * k * sizeof(uint64_t)), 0};
+    CHECK(m.pos != NULL && m.val != NULL);
+    for (size_t i = 0; i < k; i++) {
+        uint64_t r, top = last - i;
+        if ((rc = fsh_uniform_range(rng, &r, 0, top)) != FSH_OK)
+            break;
+        if (i == bad_step)
+            r = top - r;
+        uint64_t j = i + r, vi = naive_get(&m, i), vj = naive_get(&m, j);
+        naive_set(&m, i, vj);
+        naive_set(&m, j, vi);
+        out[i] = lo + vj;
+    }
+    free(m.pos);
+    free(m.val);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Generators                                                               */
+
+enum { G_CHACHA, G_XOSHIRO, G_WORDS, G_RANDINT, G_COUNT };
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+typedef struct cb {
+    uint64_t state;
+    uint64_t calls;
+    uint64_t fail_at; /* randint: answer out of range at this call (0: never) */
+} cb;
+
+static uint64_t cb_words(void *ctx)
+{
+    cb *c = ctx;
+    c->calls++;
+    return splitmix(&c->state);
+}
+
+static uint64_t cb_randint(void *ctx, uint64_t k)
+{
+    cb *c = ctx;
+    if (++c->calls == c->fail_at)
+        return k + 1;
+    /* Slightly biased (a test source): fine, both sides see the same. */
+    return 1 + splitmix(&c->state) % k;
+}
+
+/* rng as generator g from seed; c is the callback state. */
+static void make_rng(fsh_rng *rng, int g, uint64_t seed, cb *c)
+{
+    uint8_t s[8];
+    for (int i = 0; i < 8; i++)
+        s[i] = (uint8_t)(seed >> (8 * i));
+    c->state = seed;
+    c->calls = 0;
+    switch (g) {
+    case G_CHACHA:
+        CHECK(fsh_rng_seed(rng, s, sizeof s) == FSH_OK);
+        break;
+    case G_XOSHIRO:
+        CHECK(fsh_rng_key_xoshiro(rng, seed) == FSH_OK);
+        break;
+    case G_WORDS:
+        CHECK(fsh_rng_from_words(rng, cb_words, c) == FSH_OK);
+        break;
+    default:
+        CHECK(fsh_rng_from_randint(rng, cb_randint, c) == FSH_OK);
+        break;
+    }
+    CHECK(fsh_rng_set_simulation(rng, 1) == FSH_OK);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Comparisons                                                              */
+
+static uint64_t *buf_a, *buf_b;
+static size_t cases, mismatches;
+
+/* One (k, lo, hi) for every generator and a few seeds: same values, and
+   the same next word from the rng afterwards. */
+static void compare(size_t k, uint64_t lo, uint64_t hi, unsigned seeds)
+{
+    fsh_rng *r1, *r2;
+    CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+    for (int g = 0; g < G_COUNT; g++) {
+        /* The randint source makes a call a draw: keep those short. */
+        if (g == G_RANDINT && k > 20000)
+            continue;
+        for (unsigned s = 0; s < seeds; s++) {
+            uint64_t seed = (uint64_t)s * 1000003u + k + (hi - lo);
+            cb c1 = {0}, c2 = {0};
+            make_rng(r1, g, seed, &c1);
+            make_rng(r2, g, seed, &c2);
+            int e1 = fsh_sample_range(r1, buf_a, k, lo, hi);
+            int e2 = ref_sample(r2, buf_b, k, lo, hi, SIZE_MAX);
+            uint64_t w1 = 0, w2 = 0;
+            CHECK(fsh_rng_u64(r1, &w1) == FSH_OK);
+            CHECK(fsh_rng_u64(r2, &w2) == FSH_OK);
+            cases++;
+            if (e1 != FSH_OK || e2 != FSH_OK || w1 != w2 ||
+                memcmp(buf_a, buf_b, k * sizeof *buf_a) != 0) {
+                mismatches++;
+                CHECK(!"sample differs from the reference");
+                fprintf(stderr, "  k=%zu lo=%llu hi=%llu gen=%d seed=%llu\n", k,
+                        (unsigned long long)lo, (unsigned long long)hi, g,
+                        (unsigned long long)seed);
+            }
+        }
+    }
+    fsh_rng_free(r1);
+    fsh_rng_free(r2);
+}
+
+/* The known-bad reference (step k/2 swaps with the mirrored position)
+   differs from the library unless that step drew the middle offset. */
+static void known_bad(void)
+{
+    fsh_rng *r1, *r2;
+    CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+    static const struct { size_t k; uint64_t n; } kn[] = {
+        {50, 60}, {100, 1000}, {1000, 1u << 20}, {64, UINT64_C(1) << 40}};
+    for (size_t t = 0; t < sizeof kn / sizeof kn[0]; t++) {
+        unsigned caught = 0;
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            cb c1 = {0}, c2 = {0};
+            make_rng(r1, G_CHACHA, seed, &c1);
+            make_rng(r2, G_CHACHA, seed, &c2);
+            CHECK(fsh_sample_range(r1, buf_a, kn[t].k, 0, kn[t].n - 1) ==
+                  FSH_OK);
+            CHECK(ref_sample(r2, buf_b, kn[t].k, 0, kn[t].n - 1, kn[t].k / 2) ==
+                  FSH_OK);
+            caught += memcmp(buf_a, buf_b, kn[t].k * sizeof *buf_a) != 0;
+        }
+        /* The mirror is the same offset only for the middle one (1 in 11
+           or fewer here), so nearly every run differs; 20 seeds that all
+           agree would mean the comparison is blind. */
+        CHECK(caught >= 15);
+    }
+    fsh_rng_free(r1);
+    fsh_rng_free(r2);
+}
+
+/* A randint callback answering out of range at call f: both sides make the
+   same calls, stop at the same one and return FSH_ECALLBACK, with the
+   values before it equal. */
+static void failing_callback(void)
+{
+    fsh_rng *r1, *r2;
+    CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+    static const uint64_t fails[] = {1, 2, 15, 16, 17, 33, 500};
+    static const uint64_t ns[] = {600, 5000, 100000, UINT64_C(1) << 35};
+    for (size_t f = 0; f < sizeof fails / sizeof fails[0]; f++)
+        for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+            cb c1 = {0}, c2 = {0};
+            make_rng(r1, G_RANDINT, 7, &c1);
+            make_rng(r2, G_RANDINT, 7, &c2);
+            c1.fail_at = c2.fail_at = fails[f];
+            memset(buf_a, 0, 600 * sizeof *buf_a);
+            memset(buf_b, 0, 600 * sizeof *buf_b);
+            CHECK_EQ(fsh_sample_range(r1, buf_a, 600, 0, ns[t] - 1),
+                     FSH_ECALLBACK);
+            CHECK_EQ(ref_sample(r2, buf_b, 600, 0, ns[t] - 1, SIZE_MAX),
+                     FSH_ECALLBACK);
+            CHECK_EQ(c1.calls, c2.calls);
+            size_t ok = (size_t)fails[f] - 1; /* steps made before it */
+            CHECK(memcmp(buf_a, buf_b, ok * sizeof *buf_a) == 0);
+        }
+    fsh_rng_free(r1);
+    fsh_rng_free(r2);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Hardware mixing between draws                                            */
+
+static uint64_t hw_state;
+
+static int fake_hw(void *ctx, uint64_t *out, size_t n)
+{
+    (void)ctx;
+    for (size_t i = 0; i < n; i++)
+        out[i] = splitmix(&hw_state);
+    return FSH_OK;
+}
+
+/* An OS-keyed rng (which mixes hardware entropy into samples beyond 2^256
+   outcomes) and a copy of its state: fsh_sample_range on one, the
+   reference on the other through fsh_rangeperm_next (which mixes draw by
+   draw at the same group boundaries), with the same fake hardware words. */
+static void mixing(void)
+{
+    fsh_hw_set_hook(fake_hw, 1, NULL);
+    static const struct { size_t k; uint64_t lo, hi; } cs[] = {
+        {400, 0, 999},            /* array */
+        {3000, 0, 9999},          /* array, many groups */
+        {2000, 5, 999999},        /* map */
+        {300, 0, UINT64_MAX},     /* the full range: one word a draw */
+        {1000, 0, (UINT64_C(1) << 32) - 1},
+    };
+    for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
+        fsh_rng *r1, *r2;
+        CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+        /* r2 = r1's state, keeping r2's own fork page. */
+        volatile uint64_t *canary = r2->fork_canary;
+        memcpy(r2, r1, sizeof *r2);
+        r2->fork_canary = canary;
+        hw_state = 99;
+        CHECK_EQ(fsh_sample_range(r1, buf_a, cs[t].k, cs[t].lo, cs[t].hi),
+                 FSH_OK);
+        uint64_t hw1 = 0, hw2 = 0;
+        CHECK(fsh_rng_entropy_drawn(r1, NULL, &hw1) == FSH_OK);
+        hw_state = 99;
+        fsh_rangeperm *p;
+        CHECK(fsh_rangeperm_new(&p, cs[t].lo, cs[t].hi, 0) == FSH_OK);
+        int ok = 1;
+        for (size_t i = 0; i < cs[t].k; i++)
+            ok &= fsh_rangeperm_next(r2, p, &buf_b[i]) == FSH_OK;
+        CHECK(ok);
+        fsh_rangeperm_free(p);
+        CHECK(fsh_rng_entropy_drawn(r2, NULL, &hw2) == FSH_OK);
+        CHECK(hw1 > 0); /* it did mix */
+        CHECK_EQ(hw1, hw2);
+        CHECK(memcmp(buf_a, buf_b, cs[t].k * sizeof *buf_a) == 0);
+        uint64_t w1 = 0, w2 = 0;
+        CHECK(fsh_rng_u64(r1, &w1) == FSH_OK && fsh_rng_u64(r2, &w2) == FSH_OK);
+        CHECK_EQ(w1, w2);
+        fsh_rng_free(r1);
+        fsh_rng_free(r2);
+    }
+    fsh_hw_set_hook(NULL, 0, NULL);
+}
+
+int main(void)
+{
+    enum { MAXK = 300000 };
+    buf_a = malloc(MAXK * sizeof *buf_a);
+    buf_b = malloc(MAXK * sizeof *buf_b);
+    CHECK(buf_a != NULL && buf_b != NULL);
+
+    /* Small ranges, every k (k = 1 .. n, so k = n too). */
+    for (uint64_t n = 1; n <= 40; n++)
+        for (size_t k = 1; k <= n; k++)
+            compare(k, 0, n - 1, 2);
+    /* Around the array/map switch (n ~ 10k) and the old one (n ~ 2k). */
+    static const size_t ks[] = {1, 2, 3, 5, 16, 17, 100, 1000, 4096};
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        size_t k = ks[t];
+        for (uint64_t d = 0; d < 20; d++) {
+            compare(k, 0, 10 * (uint64_t)k - 10 + d, 2);
+            compare(k, 0, 2 * (uint64_t)k - 3 + d, 2);
+        }
+        compare(k, 0, (uint64_t)k - 1, 3); /* k = n */
+    }
+    /* Larger samples: array, map, k = n. */
+    compare(100000, 0, 999999, 2);
+    compare(200000, 0, 999999, 2);
+    compare(300000, 0, 299999, 2);
+    compare(5000, 0, UINT64_C(1) << 40, 2);
+    /* n near 2^32 (the uint32 array's bound), and lo far from 0. */
+    static const uint64_t lasts[] = {
+        UINT32_MAX - 1, UINT32_MAX, (uint64_t)UINT32_MAX + 1,
+        (uint64_t)UINT32_MAX + 2};
+    for (size_t t = 0; t < sizeof lasts / sizeof lasts[0]; t++) {
+        compare(1, 0, lasts[t], 3);
+        compare(700, 0, lasts[t], 2);
+        compare(700, UINT64_C(1) << 60, (UINT64_C(1) << 60) + lasts[t], 1);
+    }
+    /* The top of the range, the full range and one short of it. */
+    compare(1, 0, UINT64_MAX, 4);
+    compare(1000, 0, UINT64_MAX, 2);
+    compare(1000, 1, UINT64_MAX, 2);
+    compare(1000, 0, UINT64_MAX - 1, 2);
+    compare(10, UINT64_MAX - 9, UINT64_MAX, 3);
+    compare(100, UINT64_MAX - 399, UINT64_MAX, 3);
+    compare(1, UINT64_MAX, UINT64_MAX, 1);
+    compare(5000, UINT64_MAX - 4999, UINT64_MAX, 1);
+    CHECK_EQ(mismatches, 0);
+    CHECK(cases > 9000);
+
+    known_bad();
+    failing_callback();
+    mixing();
+    free(buf_a);
+    free(buf_b);
+    return check_done("test_sample_ref");
+}
