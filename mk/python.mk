@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The Python package (python/, issue 16): the extension is built with
 # Debian's Python into $(BUILD)/python/lib for make check (setuptools skips
-# it when up to date), bench-python runs python/bench.py against numpy.
+# it when up to date), bench-python runs python/bench.py against numpy
+# (-P: not the source tree's python/fairshuf, which lacks the built module).
 # Without Python.h or setuptools the build step says so and does nothing;
 # tests/python/test_python.sh then skips.
 FSH_PYTHON ?= /usr/bin/python3
@@ -16,7 +17,7 @@ python-ext: $(LIBA) $(BIN)
 	else echo "python-ext: no Python.h or setuptools for $(FSH_PYTHON): not built"; fi
 
 bench-python: python-ext
-	PYTHONPATH=$(PY_LIB) $(FSH_PYTHON) python/bench.py $(PY_BENCH_ARGS)
+	PYTHONPATH=$(PY_LIB) $(FSH_PYTHON) -P python/bench.py $(PY_BENCH_ARGS)
 
 CHECK_DEPS    += python-ext
 BENCH_TARGETS += bench-python
