@@ -752,7 +752,11 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
    FSH_EINVAL; the reachability rule of fsh_permutation applies with
    n!/(n-k)! outcomes (a seeded rng: FSH_EENTROPY unless n!/(n-k)! <=
    2^bits; an OS-keyed one mixes hardware entropy beyond 2^256 or returns
-   FSH_ENOHWRAND), out untouched on any failure. */
+   FSH_ENOHWRAND). The checks, the storage and the hardware entropy come
+   before the first value is written, so out is untouched when any of
+   them fails; a caller's word or [1, k] source that fails part-way
+   (fsh_rng_from_words / fsh_rng_from_randint) leaves the values drawn
+   before it in out. */
 FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
                                            size_t k, uint64_t lo, uint64_t hi);
 
