@@ -6,7 +6,9 @@
 # stale, one built here into a temporary directory. pytest's counts become
 # this script's one summary line. Skips (with the reason) without Python.h,
 # setuptools, numpy or pytest, and under the sanitizers (an ASan library
-# cannot be loaded into an uninstrumented python3).
+# cannot be loaded into an uninstrumented python3). Then the README's
+# install, `pip install --no-build-isolation ./python` offline from a copy
+# of the tree into a private target, imported from another directory.
 NAME=test_python
 . "$(dirname "$0")/../cli/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -78,4 +80,28 @@ if [ "$fail" -gt 0 ] || [ "$rc" -ne 0 ]; then
     [ "$fail" -gt 0 ] || fail=1
 fi
 [ "$pass" -gt 0 ] || [ "$fail" -gt 0 ] || bad "pytest ran no test"
+
+# The install path the README gives: pip, offline, without build
+# isolation, from a copy of the tree (a fresh checkout: no build outputs),
+# into a private target; then the package is imported and used from
+# another directory.
+if "$PY" -m pip --version >/dev/null 2>&1; then
+    mkdir "$T/tree" && cp -R "$top/src" "$top/include" "$top/python" "$T/tree/" &&
+        rm -rf "$T/tree/python/build" "$T/tree/python/"*.egg-info
+    if (cd "$T/tree" && PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+        "$PY" -m pip install -q --no-build-isolation --target "$T/pip" ./python) \
+        >"$T/pip.log" 2>&1; then
+        ok
+        check "the pip-installed package imports and shuffles from another directory" \
+            sh -c "cd '$T/w' && PYTHONPATH='$T/pip' '$PY' -c 'import fairshuf
+g = fairshuf.Generator(seed=\"42\", simulation=True)
+assert sorted(g.permutation(10).tolist()) == list(range(10))
+print(fairshuf.__file__)' | grep -q '^$T/pip/fairshuf/'"
+    else
+        tail -n 20 "$T/pip.log" >&2
+        bad "pip install --no-build-isolation ./python (offline)"
+    fi
+else
+    skipped "no pip for $PY (Debian: python3-pip): the pip install is not tried"
+fi
 finish
