@@ -14,21 +14,6 @@
 #define FSHM_HIDDEN __attribute__((visibility("hidden")))
 #else
 #define FSHM_HIDDEN
-/* The key of N > FSH_RECORDS_SMALL records: rng's next 32 bytes (checked
-   equal on every rank), or rank 0's OS generator's, broadcast. */
-FSHM_HIDDEN int fshm_draw_key(fshm *m, fsh_rng *rng, uint8_t key[32]);
-/* One exchange round of the bucket stage: record i goes with its tag
-   ids[i] to the owner of bucket ids[i]; out, *otags as received, from[s]
-   = records received from rank s (P entries). Adds to info's sent
-   counts. */
-FSHM_HIDDEN int fshm_route_buckets(fshm *m, fshm_recs *in,
-                                   const uint32_t *ids, unsigned bits,
-                                   fshm_recs *out, uint32_t **otags,
-                                   uint64_t *from, fsh_mpi_info *info);
-/* This rank's buckets: [*lo, *lo + *nb). */
-FSHM_HIDDEN void fshm_bucket_range(const fshm *m, unsigned bits,
-                                   uint32_t *lo, uint32_t *nb);
-
 #endif
 
 typedef struct fshm {

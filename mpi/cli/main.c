@@ -494,6 +494,33 @@ static int plan_pieces(const files *f, char delim, piece **out, size_t *nout,
     return 0;
 }
 
+/* r->len[0..r->n) = the lengths of the records in r->data[0..r->bytes),
+   each ending with delim (the last one included); -1 when memory runs
+   out. */
+static int set_lens(fshm_recs *r, char delim)
+{
+    size_t n = 0, cap = 1024;
+    r->len = malloc(cap * sizeof *r->len);
+    const unsigned char *p = r->data, *end = r->data + r->bytes;
+    while (r->len != NULL && p < end) {
+        const unsigned char *q = memchr(p, delim, (size_t)(end - p));
+        if (n == cap) {
+            uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
+            if (t == NULL) {
+                free(r->len);
+                r->len = NULL;
+                break;
+            }
+            r->len = t;
+            cap *= 2;
+        }
+        r->len[n++] = (uint64_t)(q - p) + 1;
+        p = q + 1;
+    }
+    r->n = n;
+    return r->len == NULL ? -1 : 0;
+}
+
 /* This rank's records, all in memory. Returns 0, or -1 after a message. */
 static int read_mine(const files *f, char delim, fshm_recs *r)
 {
@@ -541,30 +568,10 @@ static int read_mine(const files *f, char delim, fshm_recs *r)
     }
     free(pc);
     r->bytes = at;
-    /* Record lengths. */
-    size_t n = 0, cap = 1024;
-    r->len = malloc(cap * sizeof *r->len);
-    const unsigned char *p = r->data, *end = r->data + at;
-    while (r->len != NULL && p < end) {
-        const unsigned char *q = memchr(p, delim, (size_t)(end - p));
-        if (n == cap) {
-            uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
-            if (t == NULL) {
-                free(r->len);
-                r->len = NULL;
-                break;
-            }
-            r->len = t;
-            cap *= 2;
-        }
-        r->len[n++] = (uint64_t)(q - p) + 1;
-        p = q + 1;
-    }
-    if (r->len == NULL) {
+    if (set_lens(r, delim) != 0) {
         msg("memory exhausted");
         return -1;
     }
-    r->n = n;
     return 0;
 }
 
@@ -953,30 +960,6 @@ typedef struct chunker {
     char delim;
     size_t max;
 } chunker;
-
-static int set_lens(fshm_recs *r, char delim)
-{
-    size_t n = 0, cap = 1024;
-    r->len = malloc(cap * sizeof *r->len);
-    const unsigned char *p = r->data, *end = r->data + r->bytes;
-    while (r->len != NULL && p < end) {
-        const unsigned char *q = memchr(p, delim, (size_t)(end - p));
-        if (n == cap) {
-            uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
-            if (t == NULL) {
-                free(r->len);
-                r->len = NULL;
-                break;
-            }
-            r->len = t;
-            cap *= 2;
-        }
-        r->len[n++] = (uint64_t)(q - p) + 1;
-        p = q + 1;
-    }
-    r->n = n;
-    return r->len == NULL ? -1 : 0;
-}
 
 /* The next chunk of whole records (at most c->max bytes, unless one record
    is longer). 1 with records, 0 at the end, -1 after a message. */
