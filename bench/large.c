@@ -5,10 +5,12 @@
  * Built by bench/large.mk against a library compiled with
  * -DFSH_SCATTER_TIMING (the phases are not timed in a normal build).
  *
- *   bench/bin/large N GEN REPS THREADS MEMCPY
+ *   bench/bin/large N GEN REPS THREADS MEMCPY [THP]
  *   GEN: xoshiro (fsh_rng_key_xoshiro(0x5eed5eed2024), as bench.c) or
  *        chacha20 / chacha8 (fsh_rng_seed_gen with "fairshuf-bench-v1")
  *   THREADS: comma-separated thread counts, e.g. 1,2
+ *   THP: 1 to put both arrays on transparent huge pages (madvise), 0 (the
+ *        default) for malloc's pages as the earlier measurements
  *
  * Repetition r runs every thread count and the memcpy once, in an order
  * rotated by r. One-thread runs and memcpy are timed with the thread's CPU
@@ -21,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 extern double fsh_scatter_phase_ns[8];
 extern int fsh_scatter_phase_clock;
@@ -48,6 +53,26 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* An array of bytes bytes: malloc's, as before THP was an option; with
+   thp, 2 MiB aligned and on transparent huge pages where the system gives
+   them on request (madvise mode), asked before the first touch. The
+   shuffle's array and memcpy's target alike. */
+static void *big_alloc(size_t bytes, int thp)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (thp) {
+        const size_t H = (size_t)2 << 20;
+        void *p = aligned_alloc(H, (bytes + H - 1) / H * H);
+        if (p != NULL)
+            (void)madvise(p, (bytes + H - 1) / H * H, MADV_HUGEPAGE);
+        return p;
+    }
+#else
+    (void)thp;
+#endif
+    return malloc(bytes);
+}
+
 static int make_rng(fsh_rng **rng, const char *gen)
 {
     if (fsh_rng_new(rng) != FSH_OK)
@@ -71,6 +96,7 @@ int main(int argc, char **argv)
     int reps = argc > 3 ? atoi(argv[3]) : 5;
     const char *targ = argc > 4 ? argv[4] : "1,2";
     int with_memcpy = argc > 5 ? atoi(argv[5]) : 1;
+    int thp = argc > 6 ? atoi(argv[6]) : 0;
     static const char *names[] = {"rough pass", "fix-up", "buckets",
                                   "fix: compact", "fix: labels",
                                   "fix: moves", "fix: place"};
@@ -83,11 +109,11 @@ int main(int argc, char **argv)
             p++;
     }
     if (n < 2 || reps < 1 || reps > MAXREPS || nt == 0) {
-        fprintf(stderr, "usage: large N GEN REPS THREADS MEMCPY\n");
+        fprintf(stderr, "usage: large N GEN REPS THREADS MEMCPY [THP]\n");
         return 1;
     }
-    uint64_t *a = malloc(n * sizeof *a);
-    uint64_t *b = with_memcpy ? malloc(n * sizeof *b) : NULL;
+    uint64_t *a = big_alloc(n * sizeof *a, thp);
+    uint64_t *b = with_memcpy ? big_alloc(n * sizeof *b, thp) : NULL;
     if (a == NULL || (with_memcpy && b == NULL)) {
         fprintf(stderr, "large: out of memory\n");
         return 1;

@@ -7,26 +7,42 @@
 #
 #   make -f bench/large.mk                 # 1e8, xoshiro256++ then ChaCha20
 #   make -f bench/large.mk LARGE_N=3e7 LARGE_REPS=9 LARGE_THREADS=1,2
+#   make -f bench/large.mk LARGE_THP=1     # both arrays on huge pages
+#
+# Measurement builds (a separate library and binary per LARGE_TAG; never the
+# normal build): LARGE_CFLAGS is added to the library's CFLAGS, e.g. the
+# small-leaf prototype of docs/PERFORMANCE.md (issue 13, session 7), which
+# gives other seeded outputs (its hashes differ; only its speed is
+# measured):
+#
+#   make -f bench/large.mk LARGE_TAG=-k1024 \
+#       LARGE_CFLAGS="-DFSH_SCATTER_KMAX=1024 -DFSH_SCATTER_BASE_BYTES=1048576"
 #
 # Needs about 1.6 GB of RAM at 1e8 (the array and the memcpy target).
 LARGE_N       ?= 1e8
 LARGE_REPS    ?= 5
 LARGE_THREADS ?= 1,2
 LARGE_GENS    ?= xoshiro chacha20
-LARGE_LIB      = bench/bin/large-lib/libfairshuf.a
+LARGE_THP     ?= 0
+LARGE_CFLAGS  ?=
+LARGE_TAG     ?=
+LARGE_DIR      = bench/bin/large-lib$(LARGE_TAG)
+LARGE_LIB      = $(LARGE_DIR)/libfairshuf.a
+LARGE_BIN      = bench/bin/large$(LARGE_TAG)
 
 .PHONY: large large-lib
-large: bench/bin/large
+large: $(LARGE_BIN)
 	@uptime
 	@for g in $(LARGE_GENS); do \
-	    bench/bin/large $(LARGE_N) $$g $(LARGE_REPS) $(LARGE_THREADS) 1 || exit 1; \
+	    $(LARGE_BIN) $(LARGE_N) $$g $(LARGE_REPS) $(LARGE_THREADS) 1 \
+	        $(LARGE_THP) || exit 1; \
 	done
 	@uptime
 
 large-lib:
-	@$(MAKE) --no-print-directory -s BUILD=bench/bin/large-lib \
-	    OUT=bench/bin/large-lib CFLAGS="-O2 -DFSH_SCATTER_TIMING" $(LARGE_LIB)
+	@$(MAKE) --no-print-directory -s BUILD=$(LARGE_DIR) OUT=$(LARGE_DIR) \
+	    CFLAGS="-O2 -DFSH_SCATTER_TIMING $(LARGE_CFLAGS)" $(LARGE_LIB)
 
-bench/bin/large: bench/large.c large-lib
+$(LARGE_BIN): bench/large.c large-lib
 	$(CC) -std=c11 -O2 -D_GNU_SOURCE -Iinclude -o $@ bench/large.c \
 	    $(LARGE_LIB) -lsodium -lm -lpthread

@@ -71,6 +71,15 @@ static double phase_now(void)
 #define SC_KMAX FSH_SCATTER_KMAX /* buckets per level */
 #define SC_SMAX 8                /* stripes of the top level (test hook) */
 #define SC_MAXDEPTH 5 /* levels the stream ids can name (10 bits each) */
+/* Bits per level in the stream ids: 10 (the stream), 11 only in the
+   prototype builds with more than 1024 buckets per level. */
+#if SC_KMAX > 2048
+#error "FSH_SCATTER_KMAX above 2048"
+#elif SC_KMAX > 1024
+#define SC_LEVEL_BITS 11
+#else
+#define SC_LEVEL_BITS 10
+#endif
 
 #if SC_KMAX <= 256
 typedef uint8_t lab_t;
@@ -78,7 +87,8 @@ typedef uint8_t lab_t;
 typedef uint16_t lab_t;
 #endif
 
-/* Stream ids: node path (1, then 10 bits per level) << 6 | task. */
+/* Stream ids: node path (1, then SC_LEVEL_BITS = 10 bits per level) << 6
+   | task. */
 #define TASK_STASH 62u
 #define TASK_LEAF 63u
 
@@ -272,6 +282,24 @@ static inline size_t least_room(unsigned char *const *P,
         }                                                                      \
     }
 
+/* Label widths above 9 bits: the small-leaf prototype builds only. */
+#if SC_KMAX > 1024
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)             \
+    case 10:                                                                   \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10);               \
+        break;                                                                 \
+    case 11:                                                                   \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 11);               \
+        break;
+#elif SC_KMAX > 512
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)             \
+    case 10:                                                                   \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10);               \
+        break;
+#else
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)
+#endif
+
 /* T: an element type of SIZE bytes; SELECT(c, y, z): c ? y : z without a
    branch on c. The unchecked runs work on pointer cursors P (on the stack),
    converted back to nx before the checked last steps. */
@@ -317,6 +345,7 @@ static inline size_t least_room(unsigned char *const *P,
             case 8:                                                            \
                 ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 8);        \
                 break;                                                         \
+            ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)         \
             default:                                                           \
                 ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 9);        \
                 break;                                                         \
@@ -695,7 +724,7 @@ static void level_bucket(sctx *c, const level *lv, unsigned j, unsigned stride,
         ah.bytes = (n1 - n0) * c->size * SC_AHEAD_HALVES / 2;
     }
     scatter_node(c, lv->a + b0 * c->size, b1 - b0,
-                 lv->node << 10 | (uint64_t)j, lv->depth + 1, ah);
+                 lv->node << SC_LEVEL_BITS | (uint64_t)j, lv->depth + 1, ah);
 }
 
 /* A bucket: Fisher-Yates when small (or too deep to name), else a level. */

@@ -17,15 +17,23 @@
 #define FSH_SCATTER_MIN_BYTES ((size_t)24 << 20)
 
 /* Tuning: scatter buckets of at most this many bytes are shuffled by
-   Fisher-Yates (they fit in L2/L3 while shuffled). */
+   Fisher-Yates (they fit in L2/L3 while shuffled). Overridable (with
+   FSH_SCATTER_KMAX) only for the small-leaf prototype builds of
+   docs/PERFORMANCE.md (issue 13, session 7): another value changes seeded
+   outputs at large sizes. */
+#ifndef FSH_SCATTER_BASE_BYTES
 #define FSH_SCATTER_BASE_BYTES ((size_t)2 << 20)
+#endif
 
 /* Tuning: stripes of the scatter's top level (more stop the rough pass
    earlier and grow the fix-up). */
 #define FSH_SCATTER_STRIPES 4
 
 /* Most buckets per scatter level (labels fit in 16 bits; 9 label bits per
-   draw at most). */
+   draw at most). The prototype builds may set 1024 or 2048 (10 or 11
+   bits; then 11 bits per level in the task streams' ids). */
+#ifndef FSH_SCATTER_KMAX
 #define FSH_SCATTER_KMAX 512
+#endif
 
 #endif /* FSH_THRESHOLDS_H */
