@@ -61,6 +61,9 @@ HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
 # of check (CHECK_DEPS), make targets bench runs after the C benchmark
 # (BENCH_TARGETS) and files clean removes (CLEAN_EXTRA). Included here so
 # check's prerequisite list sees them.
+# all stays the default goal whatever the mk/ files define first (a bare
+# `make` ran mk/cli-bench.mk's bench-cli, 20 minutes of benchmarks).
+.DEFAULT_GOAL := all
 CHECK_DEPS    :=
 BENCH_TARGETS :=
 CLEAN_EXTRA :=
