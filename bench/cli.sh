@@ -50,7 +50,10 @@ mkdir -p tmp
 one() {
     local s e
     s=$(date +%s.%N)
-    $TIME -f '%U %S %M' -o rss.$$ bash -c "$1" >/dev/null 2>/dev/null
+    # bash applies CMD's redirections, then becomes time, which forks and
+    # execs the command: no shell's own pages in its peak RSS (time -f %M
+    # of `bash -c CMD` never went below bash's ~3 MB).
+    bash -c "exec $TIME -f '%U %S %M' -o rss.$$ $1" >/dev/null 2>/dev/null
     e=$(date +%s.%N)
     read -r u sy m <rss.$$
     echo "$(echo "$e - $s" | bc) $(echo "$u + $sy" | bc) $m"
@@ -64,13 +67,14 @@ prep() {
     fi
     sleep "$IDLE"
 }
-# stats FILE: "median_wall median_cpu max_rss_mb" of "wall cpu rss" lines.
+# stats FILE: "median_wall median_cpu max_rss_mb" of "wall cpu rss_kb" lines
+# (MB with one decimal: the small rows differ by tenths).
 stats() {
     local n
     n=$(wc -l <"$1")
-    printf '%.3f %.3f %d' "$(cut -d' ' -f1 "$1" | sort -g | sed -n "$(((n + 1) / 2))p")" \
+    printf '%.3f %.3f %.1f' "$(cut -d' ' -f1 "$1" | sort -g | sed -n "$(((n + 1) / 2))p")" \
         "$(cut -d' ' -f2 "$1" | sort -g | sed -n "$(((n + 1) / 2))p")" \
-        "$(($(cut -d' ' -f3 "$1" | sort -n | tail -1) / 1024))"
+        "$(echo "$(cut -d' ' -f3 "$1" | sort -n | tail -1) / 1024" | bc -l)"
 }
 # row NAME MODE GNU_CMD MINE_CMD [TERA_CMD]: interleaved rounds.
 row() {
@@ -110,6 +114,8 @@ for mode in $modes; do
 done
 row "-n 1000 of 1e7 lines on stdin" warm "$G -n 1000 < lines100" "$F -n 1000 < lines100"
 row "-i 1-1000000000 -n 1000000" warm "$G -i 1-1000000000 -n 1000000" "$F -i 1-1000000000 -n 1000000"
+# Start-up cost (issue 13's peak RSS row): the run itself is a few ms.
+row "-i 1-100 -n 5" warm "$G -i 1-100 -n 5" "$F -i 1-100 -n 5"
 # External mode at a memory cap: GNU has none (it is the in-memory run);
 # terashuf's MEMORY (GB) is its line buffer; its line index (8 B a line)
 # comes on top. CAP and TERA_MEM set both.

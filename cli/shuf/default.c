@@ -182,7 +182,7 @@ static void run_sample(shuf_run *r, int fd)
     const opts *o = &r->o;
     reader s;
     resv rv = {0};
-    reader_init(&s, fd, o->delim, (size_t)1 << 20, UINT64_MAX, NULL);
+    reader_init(&s, fd, o->delim, STREAM_BUF, UINT64_MAX, NULL);
     header_from_reader(&r->hdr, &s, o->delim, o->header);
     const char *rec;
     size_t len;

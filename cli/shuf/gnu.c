@@ -80,7 +80,7 @@ int run_gnu(shuf_run *r)
         /* GNU fills k slots, then draws choose(i + 1) for every further
            line i, including one draw after the last line. */
         reader s;
-        reader_init(&s, fd, o->delim, (size_t)1 << 20, UINT64_MAX, NULL);
+        reader_init(&s, fd, o->delim, STREAM_BUF, UINT64_MAX, NULL);
         header_from_reader(&r->hdr, &s, o->delim, o->header);
         const char *rec;
         size_t len;

@@ -11,6 +11,47 @@
    that is compacted away when it dominates.                                */
 
 
+/* A small reservoir (at most INPLACE_MAX slots) compacts in place, as
+   soon as an eighth of its full arena is garbage: its live records, taken
+   in arena order, slide down over the garbage, and the arena stays within
+   8/7 of them. A fresh arena beside the old one, or a doubled one, would
+   double the peak memory of -n 1000 (issue 13: the freed block stays
+   resident in the heap). Each compaction sorts at most INPLACE_MAX
+   offsets, and follows at least an eighth of an arena of new records
+   (at most 8 ln(n/k) of them for n records: ~75 for -n 8192 of 1e8). */
+#define INPLACE_MAX 8192
+
+typedef struct { uint64_t off; size_t slot; } at_slot;
+
+static int by_off(const void *a, const void *b)
+{
+    uint64_t x = ((const at_slot *)a)->off, y = ((const at_slot *)b)->off;
+    return (x > y) - (x < y);
+}
+
+static void resv_compact_inplace(resv *r)
+{
+    at_slot *o = xmalloc(r->m * sizeof *o);
+    size_t n = 0;
+    for (size_t i = 0; i < r->m; i++) {
+        if (r->len[i] > 0)
+            o[n++] = (at_slot){r->off[i], i};
+        else
+            r->off[i] = 0; /* garbage or empty: nothing to keep */
+    }
+    qsort(o, n, sizeof *o, by_off);
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = (size_t)r->len[o[i].slot];
+        memmove(r->arena + at, r->arena + o[i].off, len);
+        r->off[o[i].slot] = at;
+        at += len;
+    }
+    free(o);
+    r->alen = at;
+    r->garbage = 0;
+}
+
 static void resv_compact(resv *r, size_t need)
 {
     size_t live = r->alen - r->garbage;
@@ -56,7 +97,12 @@ static void resv_put(resv *r, size_t slot, const char *rec, size_t len)
 {
     resv_slot(r, slot);
     if (r->acap - r->alen < len) {
-        if (r->arena != NULL && r->garbage >= r->alen / 2) {
+        if (r->arena != NULL && r->m <= INPLACE_MAX &&
+            r->garbage >= r->alen / 8)
+            resv_compact_inplace(r);
+        if (r->acap - r->alen >= len) {
+            /* room now */
+        } else if (r->arena != NULL && r->garbage >= r->alen / 2) {
             resv_compact(r, len);
         } else {
             size_t cap = r->acap ? r->acap : (size_t)1 << 16;

@@ -41,6 +41,22 @@ shim() {
     done
     return 1
 }
+# dynamic: the binary to run under LD_PRELOAD shims or valgrind: $FAIRSHUF
+# when it is dynamically linked, else its dynamic twin, built by make check
+# from the same objects (BUILD/dyn/fairshuf: a static binary ignores
+# LD_PRELOAD, and valgrind cannot replace its malloc); fails when that
+# twin is not there.
+dynamic() {
+    if command -v readelf >/dev/null 2>&1 &&
+        ! readelf -lW "$FAIRSHUF" 2>/dev/null | grep -q INTERP; then
+        for _s in "$(dirname "$FAIRSHUF")/dyn/fairshuf" \
+            "$(dirname "$FAIRSHUF")/build/dyn/fairshuf"; do
+            [ -x "$_s" ] && { echo "$_s"; return 0; }
+        done
+        return 1
+    fi
+    echo "$FAIRSHUF"
+}
 ok() { pass=$((pass + 1)); }
 bad() {
     fail=$((fail + 1))

@@ -15,6 +15,12 @@ if ! SHIM=$(shim noentropy); then
     finish
     exit
 fi
+# The shim needs a dynamically linked binary (lib.sh: dynamic).
+if ! F=$(dynamic); then
+    bad "no dynamically linked fairshuf for the shim (make build/dyn/fairshuf)"
+    finish
+    exit $?
+fi
 # The ASan runtime must come first in the link order; the shim is harmless.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 export ASAN_OPTIONS

@@ -85,6 +85,12 @@ if ! RACE=$(shim maprace); then
     finish
     exit $?
 fi
+# The shim needs a dynamically linked binary (lib.sh: dynamic).
+if ! FD=$(dynamic); then
+    bad "no dynamically linked fairshuf for the shim (make build/dyn/fairshuf)"
+    finish
+    exit $?
+fi
 # 300 000 records of 30 bytes (9 MB: output begins long before the end).
 awk 'BEGIN { for (i = 0; i < 300000; i++) printf "%06d abcdefghijklmnopqrstuv\n", i }' >big
 # mrace AT OP [-o]: run on a copy (od/in) with the shim; sets rc, leaves
@@ -96,12 +102,12 @@ mrace() {
     echo old >od/out
     if [ "${3:-}" = -o ]; then
         env LD_PRELOAD="$RACE" FSH_MAPRACE_FILE="$T/w/od/in" \
-            FSH_MAPRACE_AT="$1" FSH_MAPRACE_OP="$2" "$F" --seed=3 -o od/out od/in 2>err
+            FSH_MAPRACE_AT="$1" FSH_MAPRACE_OP="$2" "$FD" --seed=3 -o od/out od/in 2>err
         rc=$?
         cp od/out out
     else
         env LD_PRELOAD="$RACE" FSH_MAPRACE_FILE="$T/w/od/in" \
-            FSH_MAPRACE_AT="$1" FSH_MAPRACE_OP="$2" "$F" --seed=3 od/in >out 2>err
+            FSH_MAPRACE_AT="$1" FSH_MAPRACE_OP="$2" "$FD" --seed=3 od/in >out 2>err
         rc=$?
     fi
 }

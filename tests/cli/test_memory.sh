@@ -42,7 +42,8 @@ done
 check "no limit: in memory" sh -c '! grep -q external err'
 
 # --- cgroups, through a fake /proc/self/{cgroup,mountinfo}.
-if FAKEPROC=$(shim fakeproc); then
+# The shim needs a dynamically linked binary (lib.sh: dynamic).
+if FAKEPROC=$(shim fakeproc) && FD=$(dynamic); then
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
     export ASAN_OPTIONS
     P=$T/w/proc
@@ -50,7 +51,7 @@ if FAKEPROC=$(shim fakeproc); then
     # cgroup_run DESCRIPTION EXPECT(ext|mem): run on mid with the fake /proc.
     cgroup_run() {
         env LD_PRELOAD="$FAKEPROC" FSH_FAKE_PROC="$P" \
-            "$F" --progress -T . mid >out 2>err
+            "$FD" --progress -T . mid >out 2>err
         check "$1: exit 0" test $? = 0
         if [ "$2" = ext ]; then
             check "$1: external" external err
@@ -86,7 +87,7 @@ if FAKEPROC=$(shim fakeproc); then
     echo 67108864 >cg1/mem/x/y/memory.limit_in_bytes
     cgroup_run "cgroup v1 mount root = our cgroup" ext
 else
-    bad "cgroup tests: no libfakeproc.so near $FAIRSHUF (make build/tests/libfakeproc.so)"
+    bad "cgroup tests: no libfakeproc.so or no dynamically linked twin near $FAIRSHUF (make build/tests/libfakeproc.so build/dyn/fairshuf)"
 fi
 
 # --- -n with long records among short ones: a long sampled record is taken

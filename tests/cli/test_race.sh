@@ -17,6 +17,12 @@ if ! RACE=$(shim race); then
     finish
     exit $?
 fi
+# The shim needs a dynamically linked binary (lib.sh: dynamic).
+if ! F=$(dynamic); then
+    bad "no dynamically linked fairshuf for the shim (make build/dyn/fairshuf)"
+    finish
+    exit $?
+fi
 # An ASan binary wants its runtime first; the shim only wraps read(2).
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS

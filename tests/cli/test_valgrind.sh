@@ -39,7 +39,13 @@ vg() {
     fi
 }
 
-F=$FAIRSHUF
+# valgrind replaces malloc only in a dynamically linked binary (lib.sh:
+# dynamic).
+if ! F=$(dynamic); then
+    bad "no dynamically linked fairshuf for valgrind (make build/dyn/fairshuf)"
+    finish
+    exit $?
+fi
 vg "file" 0 "$F" "$T/in"
 vg "pipe" 0 sh -c '"$1" <"$2"' sh "$F" "$T/in"
 vg "echo" 0 "$F" -e a b c d
