@@ -14,10 +14,23 @@
 #else
 #define FY_MULX 0
 #endif
+/* Built with a sanitizer that instruments memory accesses (ASan, TSan,
+   MSan), which do not see inside an asm statement: the C paths then. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FY_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||   \
+    __has_feature(memory_sanitizer)
+#define FY_SANITIZED 1
+#endif
+#endif
+#ifndef FY_SANITIZED
+#define FY_SANITIZED 0
+#endif
 /* The 4- and 8-byte swaps as one asm statement (fy_swap): gcc on x86-64,
    not under ASan or TSan. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&       \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    !FY_SANITIZED
 #define FY_ASM_SWAP 1
 #else
 #define FY_ASM_SWAP 0
@@ -457,6 +470,220 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
     }
 }
 
+/*
+ * The xoshiro kernels' hot loop as one asm statement (x86-64, BMI2; both
+ * compilers): two batches of k dice per iteration, each one xoshiro256++
+ * step, k MULX (the low half stays in RDX for the next die), the cheap
+ * rejection test and k swaps with indexed addresses. Under C, clang kept
+ * the generator's state in memory with MULX and gcc and clang each
+ * compiled the loop differently; here the state, i and the dice stay in
+ * registers under either. Same words, same dice, same swaps in the same
+ * order as the C loop. Not under the sanitizers (they do not see inside an
+ * asm) and not without optimisation (k, c and low are immediates).
+ */
+#if FY_MULX && defined(__OPTIMIZE__) && !FY_SANITIZED
+#define FY_ASM_LOOP 1
+#else
+#define FY_ASM_LOOP 0
+#endif
+
+#if FY_ASM_LOOP
+/* One xoshiro256++ step (fsh_xoshiro_next): the word into RDX, the state
+   moved on, T a scratch register. */
+#define FYA_XO(T)                                                              \
+    "lea (%[s0],%[s3]), %%rdx\n\t"                                             \
+    "rol $23, %%rdx\n\t"                                                       \
+    "add %[s0], %%rdx\n\t"                                                     \
+    "mov %[s1], %[" T "]\n\t"                                                  \
+    "shl $17, %[" T "]\n\t"                                                    \
+    "xor %[s0], %[s2]\n\t"                                                     \
+    "xor %[s1], %[s3]\n\t"                                                     \
+    "xor %[s2], %[s1]\n\t"                                                     \
+    "xor %[s3], %[s0]\n\t"                                                     \
+    "xor %[" T "], %[s2]\n\t"                                                  \
+    "rol $45, %[s3]\n\t"
+/* The die with bound i - O - D (O, D decimal literals) into register H,
+   the bound through register T (which may be H). */
+#define FYA_DIE(O, D, T, H)                                                    \
+    "lea -" O "-" D "(%[i]), %[" T "]\n\t"                                     \
+    "mulx %[" T "], %%rdx, %[" H "]\n\t"
+/* The first batch's first die: bound i itself. */
+#define FYA_DIE0(O, D, T, H) "mulx %[i], %%rdx, %[" H "]\n\t"
+/* The cheap rejection test on the final low half (RDX): to FAIL when it is
+   below 2^c. */
+#define FYA_TEST(FAIL) "shr %[c], %%rdx\n\t" "jz " FAIL "\n\t"
+/* Swap a[i - O - D - 1] with a[H], elements of SZ bytes ("8" or "4"),
+   through X (RDX's name, moved by mov MS) and T (moved by mov MT). */
+#define FYA_SWAP(SZ, MS, MT, X, T, O, D, H)                                    \
+    "mov" MS " -" SZ "*" O "-" SZ "*" D "-" SZ "(%[a],%[i]," SZ "), " X "\n\t" \
+    "mov" MT " (%[a],%[" H "]," SZ "), " T "\n\t"                              \
+    "mov" MT " " T ", -" SZ "*" O "-" SZ "*" D "-" SZ "(%[a],%[i]," SZ ")\n\t" \
+    "mov" MS " " X ", (%[a],%[" H "]," SZ ")\n\t"
+#define FYA_SW8(O, D, H) FYA_SWAP("8", "q", "q", "%%rdx", "%q[t]", O, D, H)
+#define FYA_SW4(O, D, H) FYA_SWAP("4", "l", "l", "%%edx", "%k[t]", O, D, H)
+/* k = 6 has no spare general register: the swaps' second temporary is an
+   XMM register (movq/movd; the same number of instructions). */
+#define FYA_SW8X(O, D, H) FYA_SWAP("8", "q", "q", "%%rdx", "%[t]", O, D, H)
+#define FYA_SW4X(O, D, H) FYA_SWAP("4", "l", "d", "%%edx", "%[t]", O, D, H)
+
+/* The dice and swaps of a batch of k (2..6), first die by D0, bound
+   scratch T (the last die's register), swaps by SW. */
+#define FYA_DICE2(D0, O, T)                                                    \
+    D0(O, "0", T, "h0") FYA_DIE(O, "1", "h1", "h1")
+#define FYA_DICE3(D0, O, T) FYA_DICE2(D0, O, T) FYA_DIE(O, "2", "h2", "h2")
+#define FYA_DICE4(D0, O, T) FYA_DICE3(D0, O, T) FYA_DIE(O, "3", "h3", "h3")
+#define FYA_DICE5(D0, O, T) FYA_DICE4(D0, O, T) FYA_DIE(O, "4", "h4", "h4")
+#define FYA_DICE6(D0, O, T) FYA_DICE5(D0, O, T) FYA_DIE(O, "5", "h5", "h5")
+#define FYA_SWAPS2(SW, O) SW(O, "0", "h0") SW(O, "1", "h1")
+#define FYA_SWAPS3(SW, O) FYA_SWAPS2(SW, O) SW(O, "2", "h2")
+#define FYA_SWAPS4(SW, O) FYA_SWAPS3(SW, O) SW(O, "3", "h3")
+#define FYA_SWAPS5(SW, O) FYA_SWAPS4(SW, O) SW(O, "4", "h4")
+#define FYA_SWAPS6(SW, O) FYA_SWAPS5(SW, O) SW(O, "5", "h5")
+
+/* The loop: two batches per iteration while i > low + k (both inside the
+   phase; checked by the caller before the first). Carry set on exit when
+   a batch failed the cheap test: i is then that batch's bound and the
+   generator has stepped past its word (the caller steps it back). */
+#define FYA_LOOP(K, KS, SW, HL)                                                \
+    "1:\n\t" FYA_XO(HL) FYA_DICE##K(FYA_DIE0, "0", HL) FYA_TEST("3f")          \
+        FYA_SWAPS##K(SW, "0") FYA_XO(HL) FYA_DICE##K(FYA_DIE, KS, HL)          \
+            FYA_TEST("4f") FYA_SWAPS##K(SW, KS)                                \
+    "sub %[k2], %[i]\n\t"                                                      \
+    "cmp %[lk], %[i]\n\t"                                                      \
+    "ja 1b\n\t"                                                                \
+    "clc\n\t"                                                                  \
+    "jmp 5f\n"                                                                 \
+    "4:\n\t"                                                                   \
+    "sub %[k1], %[i]\n"                                                        \
+    "3:\n\t"                                                                   \
+    "stc\n"                                                                    \
+    "5:"
+
+#define FYA_IN(K, LOW, C)                                                      \
+    [a] "r"(a), [c] "i"(C), [k1] "i"(K), [k2] "i"(2 * (K)),                    \
+        [lk] "i"((LOW) + (K))
+#define FYA_ST                                                                 \
+    "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2),             \
+        [s3] "+r"(s3), [i] "+r"(i), "=&d"(x)
+
+/* Batches of k dice while i > low + k, for SZ-byte elements at a; returns
+   1 when one failed the cheap test (see FYA_LOOP). */
+static inline __attribute__((always_inline)) int
+fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
+            unsigned c, size_t sz)
+{
+    uint64_t s0 = w->s0, s1 = w->s1, s2 = w->s2, s3 = w->s3, x;
+    uint64_t h0, h1, h2, h3, h4, h5, t;
+    size_t i = *ip;
+    int fail = 0;
+    (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
+    (void)h5;
+    if (sz == 8) {
+        switch (k) {
+        case 2:
+            __asm__ volatile(FYA_LOOP(2, "2", FYA_SW8, "h1")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1)
+                             : FYA_IN(2, low, c)
+                             : "memory");
+            break;
+        case 3:
+            __asm__ volatile(FYA_LOOP(3, "3", FYA_SW8, "h2")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2)
+                             : FYA_IN(3, low, c)
+                             : "memory");
+            break;
+        case 4:
+            __asm__ volatile(FYA_LOOP(4, "4", FYA_SW8, "h3")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3)
+                             : FYA_IN(4, low, c)
+                             : "memory");
+            break;
+        case 5:
+            __asm__ volatile(FYA_LOOP(5, "5", FYA_SW8, "h4")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
+                               [h4] "=&r"(h4)
+                             : FYA_IN(5, low, c)
+                             : "memory");
+            break;
+        default: {
+            double tx;
+            __asm__ volatile(FYA_LOOP(6, "6", FYA_SW8X, "h5")
+                             : FYA_ST, [t] "=&x"(tx), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
+                               [h4] "=&r"(h4), [h5] "=&r"(h5)
+                             : FYA_IN(6, low, c)
+                             : "memory");
+            (void)tx;
+            break;
+        }
+        }
+    } else {
+        switch (k) {
+        case 2:
+            __asm__ volatile(FYA_LOOP(2, "2", FYA_SW4, "h1")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1)
+                             : FYA_IN(2, low, c)
+                             : "memory");
+            break;
+        case 3:
+            __asm__ volatile(FYA_LOOP(3, "3", FYA_SW4, "h2")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2)
+                             : FYA_IN(3, low, c)
+                             : "memory");
+            break;
+        case 4:
+            __asm__ volatile(FYA_LOOP(4, "4", FYA_SW4, "h3")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3)
+                             : FYA_IN(4, low, c)
+                             : "memory");
+            break;
+        case 5:
+            __asm__ volatile(FYA_LOOP(5, "5", FYA_SW4, "h4")
+                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
+                               [h4] "=&r"(h4)
+                             : FYA_IN(5, low, c)
+                             : "memory");
+            break;
+        default: {
+            double tx;
+            __asm__ volatile(FYA_LOOP(6, "6", FYA_SW4X, "h5")
+                             : FYA_ST, [t] "=&x"(tx), [h0] "=&r"(h0),
+                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
+                               [h4] "=&r"(h4), [h5] "=&r"(h5)
+                             : FYA_IN(6, low, c)
+                             : "memory");
+            (void)tx;
+            break;
+        }
+        }
+    }
+    w->s0 = s0, w->s1 = s1, w->s2 = s2, w->s3 = s3;
+    *ip = i;
+    return fail;
+}
+
+/* xoshiro256++ one step back (the inverse of fsh_xoshiro_next's state
+   update): after a failed cheap test in fy_asm_loop, so the C path draws
+   the same word again. */
+static void ws_xoshiro_back(wsrc *w)
+{
+    uint64_t s3x = (w->s3 >> 45) | (w->s3 << 19); /* s3 ^ s1 */
+    uint64_t s0 = w->s0 ^ s3x;
+    uint64_t y = w->s1 ^ w->s2; /* s1 ^ (s1 << 17) */
+    uint64_t s1 = y ^ (y << 17) ^ (y << 34) ^ (y << 51);
+    uint64_t s2 = w->s1 ^ s1 ^ s0;
+    w->s0 = s0, w->s1 = s1, w->s2 = s2, w->s3 = s3x ^ s1;
+}
+#endif
+
 /* Look-ahead kernels, for the scatter shuffle's buckets: the same shuffle,
    while the next bucket [ahead, ahead_end) is prefetched one line per batch
    (two for 16-byte elements), so it is (mostly) in cache when its turn
@@ -488,6 +715,17 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
     size_t i0 = f->i;
     while (f->i > low && ws_more(w, src)) {
         uint64_t j[6]; /* k <= 6 */
+#if FY_ASM_LOOP
+        if (src == WS_XOSHIRO && w->mulx && k >= 2 && !f->any &&
+            !f->ahead_on && (f->size == 8 || f->size == 4) &&
+            test == FY_BELOW_POW2 && f->i > low + k) {
+            if (!fy_asm_loop(w, f->a, &f->i, k, low, c, f->size))
+                continue;
+            /* A batch failed the cheap test: its word again, by the C
+               path below. */
+            ws_xoshiro_back(w);
+        }
+#endif
         fy_draw(w, src, f->i, k, test, c, 0, j);
         fy_ahead_step(f, ahead);
 FY_UNROLL
