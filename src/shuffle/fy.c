@@ -540,135 +540,145 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 #define FYA_SWAPS5(SW, O) FYA_SWAPS4(SW, O) SW(O, "4", "h4")
 #define FYA_SWAPS6(SW, O) FYA_SWAPS5(SW, O) SW(O, "5", "h5")
 
-/* The loop: two batches per iteration while i > low + k (both inside the
-   phase; checked by the caller before the first). Carry set on exit when
-   a batch failed the cheap test: i is then that batch's bound and the
+/* The same step with SHLX (BMI2) from a register holding 17: one move
+   less, one register more (k <= 4). */
+#define FYA_XOB(T)                                                             \
+    "lea (%[s0],%[s3]), %%rdx\n\t"                                             \
+    "rol $23, %%rdx\n\t"                                                       \
+    "add %[s0], %%rdx\n\t"                                                     \
+    "shlx %[c17], %[s1], %[" T "]\n\t"                                         \
+    "xor %[s0], %[s2]\n\t"                                                     \
+    "xor %[s1], %[s3]\n\t"                                                     \
+    "xor %[s2], %[s1]\n\t"                                                     \
+    "xor %[s3], %[s0]\n\t"                                                     \
+    "xor %[" T "], %[s2]\n\t"                                                  \
+    "rol $45, %[s3]\n\t"
+
+#define FYA_STR(x) #x
+/* One batch of K dice at offset O (bounds i - O, ..., i - O - K + 1). */
+#define FYA_BATCH(K, D0, O, SW, HL, XO, FAIL)                                  \
+    XO(HL) FYA_DICE##K(D0, O, HL) FYA_TEST(FAIL) FYA_SWAPS##K(SW, O)
+
+/* The loop: four batches per iteration while i > low + 3k (all four inside
+   the phase; checked by the caller before the first). Carry set on exit
+   when a batch failed the cheap test: i is then that batch's bound and the
    generator has stepped past its word (the caller steps it back). */
-#define FYA_LOOP(K, KS, SW, HL)                                                \
-    "1:\n\t" FYA_XO(HL) FYA_DICE##K(FYA_DIE0, "0", HL) FYA_TEST("3f")          \
-        FYA_SWAPS##K(SW, "0") FYA_XO(HL) FYA_DICE##K(FYA_DIE, KS, HL)          \
-            FYA_TEST("4f") FYA_SWAPS##K(SW, KS)                                \
-    "sub %[k2], %[i]\n\t"                                                      \
+#define FYA_LOOP(K, SW, HL, XO)                                                \
+    "1:\n\t" FYA_BATCH(K, FYA_DIE0, "0", SW, HL, XO, "3f")                     \
+        FYA_BATCH(K, FYA_DIE, "1*" FYA_STR(K), SW, HL, XO, "4f")               \
+            FYA_BATCH(K, FYA_DIE, "2*" FYA_STR(K), SW, HL, XO, "6f")           \
+                FYA_BATCH(K, FYA_DIE, "3*" FYA_STR(K), SW, HL, XO, "7f")       \
+    "sub %[kb], %[i]\n\t"                                                      \
     "cmp %[lk], %[i]\n\t"                                                      \
     "ja 1b\n\t"                                                                \
     "clc\n\t"                                                                  \
     "jmp 5f\n"                                                                 \
+    "7:\n\t"                                                                   \
+    "sub %[k1], %[i]\n"                                                        \
+    "6:\n\t"                                                                   \
+    "sub %[k1], %[i]\n"                                                        \
     "4:\n\t"                                                                   \
     "sub %[k1], %[i]\n"                                                        \
     "3:\n\t"                                                                   \
     "stc\n"                                                                    \
     "5:"
+#define FYA_BATCHES 4
 
-#define FYA_IN(K, LOW, C)                                                      \
-    [a] "r"(a), [c] "i"(C), [k1] "i"(K), [k2] "i"(2 * (K)),                    \
-        [lk] "i"((LOW) + (K))
-#define FYA_ST                                                                 \
-    "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2),             \
-        [s3] "+r"(s3), [i] "+r"(i), "=&d"(x)
+#define FYA_OUT2 [h0] "=&r"(h0), [h1] "=&r"(h1)
+#define FYA_OUT3 FYA_OUT2, [h2] "=&r"(h2)
+#define FYA_OUT4 FYA_OUT3, [h3] "=&r"(h3)
+#define FYA_OUT5 FYA_OUT4, [h4] "=&r"(h4)
+#define FYA_OUT6 FYA_OUT5, [h5] "=&r"(h5)
+#define FYA_HL2 "h1"
+#define FYA_HL3 "h2"
+#define FYA_HL4 "h3"
+#define FYA_HL5 "h4"
+#define FYA_HL6 "h5"
+/* One loop for K dice: swaps by SW, second temporary T (an output
+   constraint), generator step XO. */
+#define FYA_RUN(K, SW, T, XO)                                                  \
+    __asm__ volatile(FYA_LOOP(K, SW, FYA_HL##K, XO)                            \
+                     : "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1),            \
+                       [s2] "+r"(s2), [s3] "+r"(s3), [i] "+r"(i), "=&d"(x),    \
+                       [t] T, FYA_OUT##K                                       \
+                     : [a] "r"(a), [c] "i"(c), [k1] "i"(K),                    \
+                       [kb] "i"(FYA_BATCHES * (K)),                            \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K)),                \
+                       [c17] "r"((uint64_t)17)                                 \
+                     : "memory")
+/* k = 5 and 6: no register for 17 (13 general registers at most, so that
+   a build keeping the frame pointer still has them). */
+#define FYA_RUN_NO17(K, SW, T)                                                 \
+    __asm__ volatile(FYA_LOOP(K, SW, FYA_HL##K, FYA_XO)                        \
+                     : "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1),            \
+                       [s2] "+r"(s2), [s3] "+r"(s3), [i] "+r"(i), "=&d"(x),    \
+                       [t] T, FYA_OUT##K                                       \
+                     : [a] "r"(a), [c] "i"(c), [k1] "i"(K),                    \
+                       [kb] "i"(FYA_BATCHES * (K)),                            \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
+                     : "memory")
 
-/* Batches of k dice while i > low + k, for SZ-byte elements at a; returns
-   1 when one failed the cheap test (see FYA_LOOP). */
+/* The k = 5 and 6 loops' asm text runs past 4095 characters, the length
+   ISO C requires compilers to support in a string literal (-Wpedantic's
+   -Woverlength-strings); every compiler that takes this GNU asm takes it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+/* Batches of k dice while i > low + 3k, for sz-byte elements at a; returns
+   1 when one failed the cheap test (see FYA_LOOP). k, low, c and sz are
+   constants wherever this is inlined. */
 static inline __attribute__((always_inline)) int
 fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
             unsigned c, size_t sz)
 {
     uint64_t s0 = w->s0, s1 = w->s1, s2 = w->s2, s3 = w->s3, x;
     uint64_t h0, h1, h2, h3, h4, h5, t;
+    double tx;
     size_t i = *ip;
     int fail = 0;
-    (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
-    (void)h5;
+    (void)x, (void)t, (void)tx, (void)h0, (void)h1, (void)h2, (void)h3;
+    (void)h4, (void)h5;
     if (sz == 8) {
         switch (k) {
         case 2:
-            __asm__ volatile(FYA_LOOP(2, "2", FYA_SW8, "h1")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1)
-                             : FYA_IN(2, low, c)
-                             : "memory");
+            FYA_RUN(2, FYA_SW8, "=&r"(t), FYA_XOB);
             break;
         case 3:
-            __asm__ volatile(FYA_LOOP(3, "3", FYA_SW8, "h2")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2)
-                             : FYA_IN(3, low, c)
-                             : "memory");
+            FYA_RUN(3, FYA_SW8, "=&r"(t), FYA_XOB);
             break;
         case 4:
-            __asm__ volatile(FYA_LOOP(4, "4", FYA_SW8, "h3")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3)
-                             : FYA_IN(4, low, c)
-                             : "memory");
+            FYA_RUN(4, FYA_SW8, "=&r"(t), FYA_XOB);
             break;
         case 5:
-            __asm__ volatile(FYA_LOOP(5, "5", FYA_SW8, "h4")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
-                               [h4] "=&r"(h4)
-                             : FYA_IN(5, low, c)
-                             : "memory");
+            FYA_RUN_NO17(5, FYA_SW8, "=&r"(t));
             break;
-        default: {
-            double tx;
-            __asm__ volatile(FYA_LOOP(6, "6", FYA_SW8X, "h5")
-                             : FYA_ST, [t] "=&x"(tx), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
-                               [h4] "=&r"(h4), [h5] "=&r"(h5)
-                             : FYA_IN(6, low, c)
-                             : "memory");
-            (void)tx;
+        default:
+            FYA_RUN_NO17(6, FYA_SW8X, "=&x"(tx));
             break;
-        }
         }
     } else {
         switch (k) {
         case 2:
-            __asm__ volatile(FYA_LOOP(2, "2", FYA_SW4, "h1")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1)
-                             : FYA_IN(2, low, c)
-                             : "memory");
+            FYA_RUN(2, FYA_SW4, "=&r"(t), FYA_XOB);
             break;
         case 3:
-            __asm__ volatile(FYA_LOOP(3, "3", FYA_SW4, "h2")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2)
-                             : FYA_IN(3, low, c)
-                             : "memory");
+            FYA_RUN(3, FYA_SW4, "=&r"(t), FYA_XOB);
             break;
         case 4:
-            __asm__ volatile(FYA_LOOP(4, "4", FYA_SW4, "h3")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3)
-                             : FYA_IN(4, low, c)
-                             : "memory");
+            FYA_RUN(4, FYA_SW4, "=&r"(t), FYA_XOB);
             break;
         case 5:
-            __asm__ volatile(FYA_LOOP(5, "5", FYA_SW4, "h4")
-                             : FYA_ST, [t] "=&r"(t), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
-                               [h4] "=&r"(h4)
-                             : FYA_IN(5, low, c)
-                             : "memory");
+            FYA_RUN_NO17(5, FYA_SW4, "=&r"(t));
             break;
-        default: {
-            double tx;
-            __asm__ volatile(FYA_LOOP(6, "6", FYA_SW4X, "h5")
-                             : FYA_ST, [t] "=&x"(tx), [h0] "=&r"(h0),
-                               [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3),
-                               [h4] "=&r"(h4), [h5] "=&r"(h5)
-                             : FYA_IN(6, low, c)
-                             : "memory");
-            (void)tx;
+        default:
+            FYA_RUN_NO17(6, FYA_SW4X, "=&x"(tx));
             break;
-        }
         }
     }
     w->s0 = s0, w->s1 = s1, w->s2 = s2, w->s3 = s3;
     *ip = i;
     return fail;
 }
+#pragma GCC diagnostic pop
 
 /* xoshiro256++ one step back (the inverse of fsh_xoshiro_next's state
    update): after a failed cheap test in fy_asm_loop, so the C path draws
@@ -718,7 +728,8 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
 #if FY_ASM_LOOP
         if (src == WS_XOSHIRO && w->mulx && k >= 2 && !f->any &&
             !f->ahead_on && (f->size == 8 || f->size == 4) &&
-            test == FY_BELOW_POW2 && f->i > low + k) {
+            test == FY_BELOW_POW2 &&
+            f->i > low + (FYA_BATCHES - 1) * (size_t)k) {
             if (!fy_asm_loop(w, f->a, &f->i, k, low, c, f->size))
                 continue;
             /* A batch failed the cheap test: its word again, by the C
