@@ -555,33 +555,54 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
     "rol $45, %[s3]\n\t"
 
 #define FYA_STR(x) #x
-/* One batch of K dice at offset O (bounds i - O, ..., i - O - K + 1). */
-#define FYA_BATCH(K, D0, O, SW, HL, XO, FAIL)                                  \
-    XO(HL) FYA_DICE##K(D0, O, HL) FYA_TEST(FAIL) FYA_SWAPS##K(SW, O)
-
-/* The loop: four batches per iteration while i > low + 3k (all four inside
-   the phase; checked by the caller before the first). Carry set on exit
-   when a batch failed the cheap test: i is then that batch's bound and the
-   generator has stepped past its word (the caller steps it back). */
-#define FYA_LOOP(K, SW, HL, XO)                                                \
-    "1:\n\t" FYA_BATCH(K, FYA_DIE0, "0", SW, HL, XO, "3f")                     \
-        FYA_BATCH(K, FYA_DIE, "1*" FYA_STR(K), SW, HL, XO, "4f")               \
-            FYA_BATCH(K, FYA_DIE, "2*" FYA_STR(K), SW, HL, XO, "6f")           \
-                FYA_BATCH(K, FYA_DIE, "3*" FYA_STR(K), SW, HL, XO, "7f")       \
+/* One batch of K dice at offset O (bounds i - O, ..., i - O - K + 1), its
+   word by WD (the J-th of the iteration). */
+#define FYA_BATCH(K, D0, O, SW, HL, WD, J, FAIL)                               \
+    WD(HL, J) FYA_DICE##K(D0, O, HL) FYA_TEST(FAIL) FYA_SWAPS##K(SW, O)
+/* Words: the xoshiro step, or word J of the four at %[p] (a buffer). */
+#define FYA_WXO(HL, J) FYA_XO(HL)
+#define FYA_WXOB(HL, J) FYA_XOB(HL)
+#define FYA_WBUF(HL, J) "mov " J "*8(%[p]), %%rdx\n\t"
+/* The end of an iteration: xoshiro, i alone; the buffer, i and then
+   whether four more words are left (%[p] <= %[pe]). */
+#define FYA_TAIL_XO                                                            \
     "sub %[kb], %[i]\n\t"                                                      \
     "cmp %[lk], %[i]\n\t"                                                      \
-    "ja 1b\n\t"                                                                \
+    "ja 1b\n\t"
+#define FYA_TAIL_BUF                                                           \
+    "add $32, %[p]\n\t"                                                        \
+    "sub %[kb], %[i]\n\t"                                                      \
+    "cmp %[lk], %[i]\n\t"                                                      \
+    "jbe 8f\n\t"                                                               \
+    "cmp %[pe], %[p]\n\t"                                                      \
+    "jbe 1b\n"                                                                 \
+    "8:\n\t"
+#define FYA_FIX_BUF "add $8, %[p]\n\t"
+
+/* The loop: four batches per iteration while i > low + 3k (all four inside
+   the phase; checked by the caller before the first) and, for a buffer,
+   while it has four words. Carry set on exit when a batch failed the cheap
+   test: i is then that batch's bound, and the xoshiro generator has
+   stepped past its word (the caller steps it back) while the buffer
+   pointer is left on it. */
+#define FYA_LOOPG(K, SW, HL, WD, TAIL, FIX)                                    \
+    "1:\n\t" FYA_BATCH(K, FYA_DIE0, "0", SW, HL, WD, "0", "3f")                \
+        FYA_BATCH(K, FYA_DIE, "1*" FYA_STR(K), SW, HL, WD, "1", "4f")          \
+            FYA_BATCH(K, FYA_DIE, "2*" FYA_STR(K), SW, HL, WD, "2", "6f")      \
+                FYA_BATCH(K, FYA_DIE, "3*" FYA_STR(K), SW, HL, WD, "3", "7f")  \
+                    TAIL                                                       \
     "clc\n\t"                                                                  \
     "jmp 5f\n"                                                                 \
     "7:\n\t"                                                                   \
-    "sub %[k1], %[i]\n"                                                        \
+    "sub %[k1], %[i]\n\t" FIX                                                  \
     "6:\n\t"                                                                   \
-    "sub %[k1], %[i]\n"                                                        \
+    "sub %[k1], %[i]\n\t" FIX                                                  \
     "4:\n\t"                                                                   \
-    "sub %[k1], %[i]\n"                                                        \
+    "sub %[k1], %[i]\n\t" FIX                                                  \
     "3:\n\t"                                                                   \
     "stc\n"                                                                    \
     "5:"
+#define FYA_LOOP(K, SW, HL, XO) FYA_LOOPG(K, SW, HL, XO, FYA_TAIL_XO, "")
 #define FYA_BATCHES 4
 
 #define FYA_OUT2 [h0] "=&r"(h0), [h1] "=&r"(h1)
@@ -609,7 +630,7 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 /* k = 5 and 6: no register for 17 (13 general registers at most, so that
    a build keeping the frame pointer still has them). */
 #define FYA_RUN_NO17(K, SW, T)                                                 \
-    __asm__ volatile(FYA_LOOP(K, SW, FYA_HL##K, FYA_XO)                        \
+    __asm__ volatile(FYA_LOOP(K, SW, FYA_HL##K, FYA_WXO)                        \
                      : "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1),            \
                        [s2] "+r"(s2), [s3] "+r"(s3), [i] "+r"(i), "=&d"(x),    \
                        [t] T, FYA_OUT##K                                       \
@@ -640,13 +661,13 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
     if (sz == 8) {
         switch (k) {
         case 2:
-            FYA_RUN(2, FYA_SW8, "=&r"(t), FYA_XOB);
+            FYA_RUN(2, FYA_SW8, "=&r"(t), FYA_WXOB);
             break;
         case 3:
-            FYA_RUN(3, FYA_SW8, "=&r"(t), FYA_XOB);
+            FYA_RUN(3, FYA_SW8, "=&r"(t), FYA_WXOB);
             break;
         case 4:
-            FYA_RUN(4, FYA_SW8, "=&r"(t), FYA_XOB);
+            FYA_RUN(4, FYA_SW8, "=&r"(t), FYA_WXOB);
             break;
         case 5:
             FYA_RUN_NO17(5, FYA_SW8, "=&r"(t));
@@ -658,13 +679,13 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
     } else {
         switch (k) {
         case 2:
-            FYA_RUN(2, FYA_SW4, "=&r"(t), FYA_XOB);
+            FYA_RUN(2, FYA_SW4, "=&r"(t), FYA_WXOB);
             break;
         case 3:
-            FYA_RUN(3, FYA_SW4, "=&r"(t), FYA_XOB);
+            FYA_RUN(3, FYA_SW4, "=&r"(t), FYA_WXOB);
             break;
         case 4:
-            FYA_RUN(4, FYA_SW4, "=&r"(t), FYA_XOB);
+            FYA_RUN(4, FYA_SW4, "=&r"(t), FYA_WXOB);
             break;
         case 5:
             FYA_RUN_NO17(5, FYA_SW4, "=&r"(t));
@@ -675,6 +696,74 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
         }
     }
     w->s0 = s0, w->s1 = s1, w->s2 = s2, w->s3 = s3;
+    *ip = i;
+    return fail;
+}
+
+/* The same loop on a buffer of words (ChaCha, callbacks): four words per
+   iteration from the buffer, no generator in registers. */
+#define FYA_RUN_BUF(K, SW, T)                                                  \
+    __asm__ volatile(FYA_LOOPG(K, SW, FYA_HL##K, FYA_WBUF, FYA_TAIL_BUF,       \
+                               FYA_FIX_BUF)                                    \
+                     : "=@ccc"(fail), [p] "+r"(p), [i] "+r"(i), "=&d"(x),      \
+                       [t] T, FYA_OUT##K                                       \
+                     : [a] "r"(a), [pe] "r"(pe), [c] "i"(c), [k1] "i"(K),      \
+                       [kb] "i"(FYA_BATCHES * (K)),                            \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
+                     : "memory")
+
+/* Batches of k dice from the buffer's words while i > low + 3k and at
+   least four words are unread (w->pos + 4 <= FSH_BUF_WORDS on entry);
+   returns 1 when one failed the cheap test, its word left unread. */
+static inline __attribute__((always_inline)) int
+fy_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
+                size_t low, unsigned c, size_t sz)
+{
+    const uint64_t *buf = w->rng->buf, *p = buf + w->pos;
+    const uint64_t *pe = buf + FSH_BUF_WORDS - FYA_BATCHES;
+    uint64_t h0, h1, h2, h3, h4, h5, t, x;
+    size_t i = *ip;
+    int fail = 0;
+    (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
+    (void)h5;
+    if (sz == 8) {
+        switch (k) {
+        case 2:
+            FYA_RUN_BUF(2, FYA_SW8, "=&r"(t));
+            break;
+        case 3:
+            FYA_RUN_BUF(3, FYA_SW8, "=&r"(t));
+            break;
+        case 4:
+            FYA_RUN_BUF(4, FYA_SW8, "=&r"(t));
+            break;
+        case 5:
+            FYA_RUN_BUF(5, FYA_SW8, "=&r"(t));
+            break;
+        default:
+            FYA_RUN_BUF(6, FYA_SW8, "=&r"(t));
+            break;
+        }
+    } else {
+        switch (k) {
+        case 2:
+            FYA_RUN_BUF(2, FYA_SW4, "=&r"(t));
+            break;
+        case 3:
+            FYA_RUN_BUF(3, FYA_SW4, "=&r"(t));
+            break;
+        case 4:
+            FYA_RUN_BUF(4, FYA_SW4, "=&r"(t));
+            break;
+        case 5:
+            FYA_RUN_BUF(5, FYA_SW4, "=&r"(t));
+            break;
+        default:
+            FYA_RUN_BUF(6, FYA_SW4, "=&r"(t));
+            break;
+        }
+    }
+    w->pos = (unsigned)(p - buf);
     *ip = i;
     return fail;
 }
@@ -735,6 +824,16 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
             /* A batch failed the cheap test: its word again, by the C
                path below. */
             ws_xoshiro_back(w);
+        } else if (src == WS_BUFFERED && w->mulx && k >= 2 && !f->any &&
+                   !f->ahead_on && (f->size == 8 || f->size == 4) &&
+                   test == FY_BELOW_POW2 &&
+                   f->i > low + (FYA_BATCHES - 1) * (size_t)k &&
+                   w->pos + FYA_BATCHES <= FSH_BUF_WORDS) {
+            /* Failed or not, the C path takes the next batch (the failed
+               one, or the one that needs a refill or ends the phase). */
+            (void)fy_asm_loop_buf(w, f->a, &f->i, k, low, c, f->size);
+            if (f->i <= low)
+                continue;
         }
 #endif
         fy_draw(w, src, f->i, k, test, c, 0, j);
