@@ -510,8 +510,10 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 /* The first batch's first die: bound i itself. */
 #define FYA_DIE0(O, D, T, H) "mulx %[i], %%rdx, %[" H "]\n\t"
 /* The cheap rejection test on the final low half (RDX): to FAIL when it is
-   below 2^c. */
-#define FYA_TEST(FAIL) "shr %[c], %%rdx\n\t" "jz " FAIL "\n\t"
+   below %[pb], the product of the loop's first batch (which is at least
+   every later batch's product P, and P > 2^64 mod P). The C path after a
+   failure tests against 2^c > P (so it fails too) and then exactly. */
+#define FYA_TEST(FAIL) "cmp %[pb], %%rdx\n\t" "jb " FAIL "\n\t"
 /* Swap a[i - O - D - 1] with a[H], elements of SZ bytes ("8" or "4"),
    through X (RDX's name, moved by mov MS) and T (moved by mov MT). */
 #define FYA_SWAP(SZ, MS, MT, X, T, O, D, H)                                    \
@@ -622,7 +624,7 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
                      : "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1),            \
                        [s2] "+r"(s2), [s3] "+r"(s3), [i] "+r"(i), "=&d"(x),    \
                        [t] T, FYA_OUT##K                                       \
-                     : [a] "r"(a), [c] "i"(c), [k1] "i"(K),                    \
+                     : [a] "r"(a), [pb] "rm"(pb), [k1] "i"(K),                    \
                        [kb] "i"(FYA_BATCHES * (K)),                            \
                        [lk] "i"(low + (FYA_BATCHES - 1) * (K)),                \
                        [c17] "r"((uint64_t)17)                                 \
@@ -634,10 +636,19 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
                      : "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1),            \
                        [s2] "+r"(s2), [s3] "+r"(s3), [i] "+r"(i), "=&d"(x),    \
                        [t] T, FYA_OUT##K                                       \
-                     : [a] "r"(a), [c] "i"(c), [k1] "i"(K),                    \
+                     : [a] "r"(a), [pb] "rm"(pb), [k1] "i"(K),                    \
                        [kb] "i"(FYA_BATCHES * (K)),                            \
                        [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
                      : "memory")
+
+/* i (i-1) ... (i-k+1): a batch's product, the loops' cheap bound. */
+static inline uint64_t fy_product(size_t i, unsigned k)
+{
+    uint64_t p = i;
+    for (unsigned d = 1; d < k; d++)
+        p *= (uint64_t)(i - d);
+    return p;
+}
 
 /* The k = 5 and 6 loops' asm text runs past 4095 characters, the length
    ISO C requires compilers to support in a string literal (-Wpedantic's
@@ -656,6 +667,8 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
     double tx;
     size_t i = *ip;
     int fail = 0;
+    uint64_t pb = fy_product(i, k);
+    (void)c;
     (void)x, (void)t, (void)tx, (void)h0, (void)h1, (void)h2, (void)h3;
     (void)h4, (void)h5;
     if (sz == 8) {
@@ -707,7 +720,7 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
                                FYA_FIX_BUF)                                    \
                      : "=@ccc"(fail), [p] "+r"(p), [i] "+r"(i), "=&d"(x),      \
                        [t] T, FYA_OUT##K                                       \
-                     : [a] "r"(a), [pe] "r"(pe), [c] "i"(c), [k1] "i"(K),      \
+                     : [a] "r"(a), [pe] "r"(pe), [pb] "rm"(pb), [k1] "i"(K),      \
                        [kb] "i"(FYA_BATCHES * (K)),                            \
                        [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
                      : "memory")
@@ -724,6 +737,8 @@ fy_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
     uint64_t h0, h1, h2, h3, h4, h5, t, x;
     size_t i = *ip;
     int fail = 0;
+    uint64_t pb = fy_product(i, k);
+    (void)c;
     (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
     (void)h5;
     if (sz == 8) {
