@@ -471,17 +471,20 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 }
 
 /*
- * The xoshiro kernels' hot loop as one asm statement (x86-64, BMI2; both
- * compilers): two batches of k dice per iteration, each one xoshiro256++
- * step, k MULX (the low half stays in RDX for the next die), the cheap
- * rejection test and k swaps with indexed addresses. Under C, clang kept
- * the generator's state in memory with MULX and gcc and clang each
- * compiled the loop differently; here the state, i and the dice stay in
- * registers under either. Same words, same dice, same swaps in the same
- * order as the C loop. Not under the sanitizers (they do not see inside an
- * asm) and not without optimisation (k, c and low are immediates).
+ * The batch phases' hot loop as one asm statement (x86-64, BMI2; both
+ * compilers): four batches of k dice per iteration, each one word (an
+ * xoshiro256++ step in registers, or a load from the rng's buffer), k MULX
+ * (the low half stays in RDX for the next die), the cheap rejection test
+ * and k swaps with indexed addresses. Under C, clang kept the generator's
+ * state in memory with MULX and gcc and clang each compiled the loop
+ * differently; here the state, i and the dice stay in registers under
+ * either. Same words, same dice, same swaps in the same order as the C
+ * loop (fy_phase), which takes every batch the asm loop does not. Not
+ * under the sanitizers (they do not see inside an asm), not without
+ * optimisation (k and low are immediates) and not on x32 (64-bit
+ * registers for i and the pointers).
  */
-#if FY_MULX && defined(__OPTIMIZE__) && !FY_SANITIZED
+#if FY_MULX && defined(__OPTIMIZE__) && defined(__LP64__) && !FY_SANITIZED
 #define FY_ASM_LOOP 1
 #else
 #define FY_ASM_LOOP 0
@@ -656,11 +659,11 @@ static inline uint64_t fy_product(size_t i, unsigned k)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 /* Batches of k dice while i > low + 3k, for sz-byte elements at a; returns
-   1 when one failed the cheap test (see FYA_LOOP). k, low, c and sz are
+   1 when one failed the cheap test (see FYA_LOOP). k, low and sz are
    constants wherever this is inlined. */
 static inline __attribute__((always_inline)) int
 fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
-            unsigned c, size_t sz)
+            size_t sz)
 {
     uint64_t s0 = w->s0, s1 = w->s1, s2 = w->s2, s3 = w->s3, x;
     uint64_t h0, h1, h2, h3, h4, h5, t;
@@ -668,7 +671,6 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
     size_t i = *ip;
     int fail = 0;
     uint64_t pb = fy_product(i, k);
-    (void)c;
     (void)x, (void)t, (void)tx, (void)h0, (void)h1, (void)h2, (void)h3;
     (void)h4, (void)h5;
     if (sz == 8) {
@@ -730,7 +732,7 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
    returns 1 when one failed the cheap test, its word left unread. */
 static inline __attribute__((always_inline)) int
 fy_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
-                size_t low, unsigned c, size_t sz)
+                size_t low, size_t sz)
 {
     const uint64_t *buf = w->rng->buf, *p = buf + w->pos;
     const uint64_t *pe = buf + FSH_BUF_WORDS - FYA_BATCHES;
@@ -738,7 +740,6 @@ fy_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
     size_t i = *ip;
     int fail = 0;
     uint64_t pb = fy_product(i, k);
-    (void)c;
     (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
     (void)h5;
     if (sz == 8) {
@@ -834,7 +835,7 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
             !f->ahead_on && (f->size == 8 || f->size == 4) &&
             test == FY_BELOW_POW2 &&
             f->i > low + (FYA_BATCHES - 1) * (size_t)k) {
-            if (!fy_asm_loop(w, f->a, &f->i, k, low, c, f->size))
+            if (!fy_asm_loop(w, f->a, &f->i, k, low, f->size))
                 continue;
             /* A batch failed the cheap test: its word again, by the C
                path below. */
@@ -846,7 +847,7 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
                    w->pos + FYA_BATCHES <= FSH_BUF_WORDS) {
             /* Failed or not, the C path takes the next batch (the failed
                one, or the one that needs a refill or ends the phase). */
-            (void)fy_asm_loop_buf(w, f->a, &f->i, k, low, c, f->size);
+            (void)fy_asm_loop_buf(w, f->a, &f->i, k, low, f->size);
             if (f->i <= low)
                 continue;
         }
