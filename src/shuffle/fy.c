@@ -14,10 +14,23 @@
 #else
 #define FY_MULX 0
 #endif
+/* Built with a sanitizer that instruments memory accesses (ASan, TSan,
+   MSan), which do not see inside an asm statement: the C paths then. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FY_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||   \
+    __has_feature(memory_sanitizer)
+#define FY_SANITIZED 1
+#endif
+#endif
+#ifndef FY_SANITIZED
+#define FY_SANITIZED 0
+#endif
 /* The 4- and 8-byte swaps as one asm statement (fy_swap): gcc on x86-64,
    not under ASan or TSan. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&       \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    !FY_SANITIZED
 #define FY_ASM_SWAP 1
 #else
 #define FY_ASM_SWAP 0
@@ -457,6 +470,335 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
     }
 }
 
+/*
+ * The batch phases' hot loop as one asm statement (x86-64, BMI2; both
+ * compilers): four batches of k dice per iteration, each one word (an
+ * xoshiro256++ step in registers, or a load from the rng's buffer), k MULX
+ * (the low half stays in RDX for the next die), the cheap rejection test
+ * and k swaps with indexed addresses. Under C, clang kept the generator's
+ * state in memory with MULX and gcc and clang each compiled the loop
+ * differently; here the state, i and the dice stay in registers under
+ * either. Same words, same dice, same swaps in the same order as the C
+ * loop (fy_phase), which takes every batch the asm loop does not. Not
+ * under the sanitizers (they do not see inside an asm), not without
+ * optimisation (k and low are immediates) and not on x32 (64-bit
+ * registers for i and the pointers).
+ */
+#if FY_MULX && defined(__OPTIMIZE__) && defined(__LP64__) && !FY_SANITIZED
+#define FY_ASM_LOOP 1
+#else
+#define FY_ASM_LOOP 0
+#endif
+
+#if FY_ASM_LOOP
+/* One xoshiro256++ step (fsh_xoshiro_next): the word into RDX, the state
+   moved on, T a scratch register. */
+#define FYA_XO(T)                                                              \
+    "lea (%[s0],%[s3]), %%rdx\n\t"                                             \
+    "rol $23, %%rdx\n\t"                                                       \
+    "add %[s0], %%rdx\n\t"                                                     \
+    "mov %[s1], %[" T "]\n\t"                                                  \
+    "shl $17, %[" T "]\n\t"                                                    \
+    "xor %[s0], %[s2]\n\t"                                                     \
+    "xor %[s1], %[s3]\n\t"                                                     \
+    "xor %[s2], %[s1]\n\t"                                                     \
+    "xor %[s3], %[s0]\n\t"                                                     \
+    "xor %[" T "], %[s2]\n\t"                                                  \
+    "rol $45, %[s3]\n\t"
+/* The die with bound i - O - D (O, D decimal literals) into register H,
+   the bound through register T (which may be H). */
+#define FYA_DIE(O, D, T, H)                                                    \
+    "lea -" O "-" D "(%[i]), %[" T "]\n\t"                                     \
+    "mulx %[" T "], %%rdx, %[" H "]\n\t"
+/* The first batch's first die: bound i itself. */
+#define FYA_DIE0(O, D, T, H) "mulx %[i], %%rdx, %[" H "]\n\t"
+/* The cheap rejection test on the final low half (RDX): to FAIL when it is
+   below %[pb], the product of the loop's first batch (which is at least
+   every later batch's product P, and P > 2^64 mod P). The C path after a
+   failure tests against 2^c > P (so it fails too) and then exactly. */
+#define FYA_TEST(FAIL) "cmp %[pb], %%rdx\n\t" "jb " FAIL "\n\t"
+/* Swap a[i - O - D - 1] with a[H], elements of SZ bytes ("8" or "4"),
+   through X (RDX's name, moved by mov MS) and T (moved by mov MT). */
+#define FYA_SWAP(SZ, MS, MT, X, T, O, D, H)                                    \
+    "mov" MS " -" SZ "*" O "-" SZ "*" D "-" SZ "(%[a],%[i]," SZ "), " X "\n\t" \
+    "mov" MT " (%[a],%[" H "]," SZ "), " T "\n\t"                              \
+    "mov" MT " " T ", -" SZ "*" O "-" SZ "*" D "-" SZ "(%[a],%[i]," SZ ")\n\t" \
+    "mov" MS " " X ", (%[a],%[" H "]," SZ ")\n\t"
+#define FYA_SW8(O, D, H) FYA_SWAP("8", "q", "q", "%%rdx", "%q[t]", O, D, H)
+#define FYA_SW4(O, D, H) FYA_SWAP("4", "l", "l", "%%edx", "%k[t]", O, D, H)
+/* k = 6 has no spare general register: the swaps' second temporary is an
+   XMM register (movq/movd; the same number of instructions). */
+#define FYA_SW8X(O, D, H) FYA_SWAP("8", "q", "q", "%%rdx", "%[t]", O, D, H)
+#define FYA_SW4X(O, D, H) FYA_SWAP("4", "l", "d", "%%edx", "%[t]", O, D, H)
+
+/* The dice and swaps of a batch of k (2..6), first die by D0, bound
+   scratch T (the last die's register), swaps by SW. */
+#define FYA_DICE2(D0, O, T)                                                    \
+    D0(O, "0", T, "h0") FYA_DIE(O, "1", "h1", "h1")
+#define FYA_DICE3(D0, O, T) FYA_DICE2(D0, O, T) FYA_DIE(O, "2", "h2", "h2")
+#define FYA_DICE4(D0, O, T) FYA_DICE3(D0, O, T) FYA_DIE(O, "3", "h3", "h3")
+#define FYA_DICE5(D0, O, T) FYA_DICE4(D0, O, T) FYA_DIE(O, "4", "h4", "h4")
+#define FYA_DICE6(D0, O, T) FYA_DICE5(D0, O, T) FYA_DIE(O, "5", "h5", "h5")
+#define FYA_SWAPS2(SW, O) SW(O, "0", "h0") SW(O, "1", "h1")
+#define FYA_SWAPS3(SW, O) FYA_SWAPS2(SW, O) SW(O, "2", "h2")
+#define FYA_SWAPS4(SW, O) FYA_SWAPS3(SW, O) SW(O, "3", "h3")
+#define FYA_SWAPS5(SW, O) FYA_SWAPS4(SW, O) SW(O, "4", "h4")
+#define FYA_SWAPS6(SW, O) FYA_SWAPS5(SW, O) SW(O, "5", "h5")
+
+/* The same step with SHLX (BMI2) from a register holding 17: one move
+   less, one register more (k <= 4). */
+#define FYA_XOB(T)                                                             \
+    "lea (%[s0],%[s3]), %%rdx\n\t"                                             \
+    "rol $23, %%rdx\n\t"                                                       \
+    "add %[s0], %%rdx\n\t"                                                     \
+    "shlx %[c17], %[s1], %[" T "]\n\t"                                         \
+    "xor %[s0], %[s2]\n\t"                                                     \
+    "xor %[s1], %[s3]\n\t"                                                     \
+    "xor %[s2], %[s1]\n\t"                                                     \
+    "xor %[s3], %[s0]\n\t"                                                     \
+    "xor %[" T "], %[s2]\n\t"                                                  \
+    "rol $45, %[s3]\n\t"
+
+#define FYA_STR(x) #x
+/* One batch of K dice at offset O (bounds i - O, ..., i - O - K + 1), its
+   word by WD (the J-th of the iteration). */
+#define FYA_BATCH(K, D0, O, SW, HL, WD, J, FAIL)                               \
+    WD(HL, J) FYA_DICE##K(D0, O, HL) FYA_TEST(FAIL) FYA_SWAPS##K(SW, O)
+/* Words: the xoshiro step, or word J of the four at %[p] (a buffer). */
+#define FYA_WXO(HL, J) FYA_XO(HL)
+#define FYA_WXOB(HL, J) FYA_XOB(HL)
+#define FYA_WBUF(HL, J) "mov " J "*8(%[p]), %%rdx\n\t"
+/* The end of an iteration: xoshiro, i alone; the buffer, i and then
+   whether four more words are left (%[p] <= %[pe]). */
+#define FYA_TAIL_XO                                                            \
+    "sub %[kb], %[i]\n\t"                                                      \
+    "cmp %[lk], %[i]\n\t"                                                      \
+    "ja 1b\n\t"
+#define FYA_TAIL_BUF                                                           \
+    "add $32, %[p]\n\t"                                                        \
+    "sub %[kb], %[i]\n\t"                                                      \
+    "cmp %[lk], %[i]\n\t"                                                      \
+    "jbe 8f\n\t"                                                               \
+    "cmp %[pe], %[p]\n\t"                                                      \
+    "jbe 1b\n"                                                                 \
+    "8:\n\t"
+#define FYA_FIX_BUF "add $8, %[p]\n\t"
+
+/* The loop: four batches per iteration while i > low + 3k (all four inside
+   the phase; checked by the caller before the first) and, for a buffer,
+   while it has four words. Carry set on exit when a batch failed the cheap
+   test: i is then that batch's bound, and the xoshiro generator has
+   stepped past its word (the caller steps it back) while the buffer
+   pointer is left on it. */
+#define FYA_LOOPG(K, SW, HL, WD, TAIL, FIX)                                    \
+    "1:\n\t" FYA_BATCH(K, FYA_DIE0, "0", SW, HL, WD, "0", "3f")                \
+        FYA_BATCH(K, FYA_DIE, "1*" FYA_STR(K), SW, HL, WD, "1", "4f")          \
+            FYA_BATCH(K, FYA_DIE, "2*" FYA_STR(K), SW, HL, WD, "2", "6f")      \
+                FYA_BATCH(K, FYA_DIE, "3*" FYA_STR(K), SW, HL, WD, "3", "7f")  \
+                    TAIL                                                       \
+    "clc\n\t"                                                                  \
+    "jmp 5f\n"                                                                 \
+    "7:\n\t"                                                                   \
+    "sub %[k1], %[i]\n\t" FIX                                                  \
+    "6:\n\t"                                                                   \
+    "sub %[k1], %[i]\n\t" FIX                                                  \
+    "4:\n\t"                                                                   \
+    "sub %[k1], %[i]\n\t" FIX                                                  \
+    "3:\n\t"                                                                   \
+    "stc\n"                                                                    \
+    "5:"
+#define FYA_LOOP(K, SW, HL, XO) FYA_LOOPG(K, SW, HL, XO, FYA_TAIL_XO, "")
+#define FYA_BATCHES 4
+
+#define FYA_OUT2 [h0] "=&r"(h0), [h1] "=&r"(h1)
+#define FYA_OUT3 FYA_OUT2, [h2] "=&r"(h2)
+#define FYA_OUT4 FYA_OUT3, [h3] "=&r"(h3)
+#define FYA_OUT5 FYA_OUT4, [h4] "=&r"(h4)
+#define FYA_OUT6 FYA_OUT5, [h5] "=&r"(h5)
+#define FYA_HL2 "h1"
+#define FYA_HL3 "h2"
+#define FYA_HL4 "h3"
+#define FYA_HL5 "h4"
+#define FYA_HL6 "h5"
+/* One loop for K dice: swaps by SW, second temporary T (an output
+   constraint), generator step XO. */
+#define FYA_RUN(K, SW, T, XO)                                                  \
+    __asm__ volatile(FYA_LOOP(K, SW, FYA_HL##K, XO)                            \
+                     : "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1),            \
+                       [s2] "+r"(s2), [s3] "+r"(s3), [i] "+r"(i), "=&d"(x),    \
+                       [t] T, FYA_OUT##K                                       \
+                     : [a] "r"(a), [pb] "rm"(pb), [k1] "i"(K),                    \
+                       [kb] "i"(FYA_BATCHES * (K)),                            \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K)),                \
+                       [c17] "r"((uint64_t)17)                                 \
+                     : "memory")
+/* k = 5 and 6: no register for 17 (13 general registers at most, so that
+   a build keeping the frame pointer still has them). */
+#define FYA_RUN_NO17(K, SW, T)                                                 \
+    __asm__ volatile(FYA_LOOP(K, SW, FYA_HL##K, FYA_WXO)                        \
+                     : "=@ccc"(fail), [s0] "+r"(s0), [s1] "+r"(s1),            \
+                       [s2] "+r"(s2), [s3] "+r"(s3), [i] "+r"(i), "=&d"(x),    \
+                       [t] T, FYA_OUT##K                                       \
+                     : [a] "r"(a), [pb] "rm"(pb), [k1] "i"(K),                    \
+                       [kb] "i"(FYA_BATCHES * (K)),                            \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
+                     : "memory")
+
+/* i (i-1) ... (i-k+1): a batch's product, the loops' cheap bound. */
+static inline uint64_t fy_product(size_t i, unsigned k)
+{
+    uint64_t p = i;
+    for (unsigned d = 1; d < k; d++)
+        p *= (uint64_t)(i - d);
+    return p;
+}
+
+/* The k = 5 and 6 loops' asm text runs past 4095 characters, the length
+   ISO C requires compilers to support in a string literal (-Wpedantic's
+   -Woverlength-strings); every compiler that takes this GNU asm takes it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+/* Batches of k dice while i > low + 3k, for sz-byte elements at a; returns
+   1 when one failed the cheap test (see FYA_LOOP). k, low and sz are
+   constants wherever this is inlined. */
+static inline __attribute__((always_inline)) int
+fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
+            size_t sz)
+{
+    uint64_t s0 = w->s0, s1 = w->s1, s2 = w->s2, s3 = w->s3, x;
+    uint64_t h0, h1, h2, h3, h4, h5, t;
+    double tx;
+    size_t i = *ip;
+    int fail = 0;
+    uint64_t pb = fy_product(i, k);
+    (void)x, (void)t, (void)tx, (void)h0, (void)h1, (void)h2, (void)h3;
+    (void)h4, (void)h5;
+    if (sz == 8) {
+        switch (k) {
+        case 2:
+            FYA_RUN(2, FYA_SW8, "=&r"(t), FYA_WXOB);
+            break;
+        case 3:
+            FYA_RUN(3, FYA_SW8, "=&r"(t), FYA_WXOB);
+            break;
+        case 4:
+            FYA_RUN(4, FYA_SW8, "=&r"(t), FYA_WXOB);
+            break;
+        case 5:
+            FYA_RUN_NO17(5, FYA_SW8, "=&r"(t));
+            break;
+        default:
+            FYA_RUN_NO17(6, FYA_SW8X, "=&x"(tx));
+            break;
+        }
+    } else {
+        switch (k) {
+        case 2:
+            FYA_RUN(2, FYA_SW4, "=&r"(t), FYA_WXOB);
+            break;
+        case 3:
+            FYA_RUN(3, FYA_SW4, "=&r"(t), FYA_WXOB);
+            break;
+        case 4:
+            FYA_RUN(4, FYA_SW4, "=&r"(t), FYA_WXOB);
+            break;
+        case 5:
+            FYA_RUN_NO17(5, FYA_SW4, "=&r"(t));
+            break;
+        default:
+            FYA_RUN_NO17(6, FYA_SW4X, "=&x"(tx));
+            break;
+        }
+    }
+    w->s0 = s0, w->s1 = s1, w->s2 = s2, w->s3 = s3;
+    *ip = i;
+    return fail;
+}
+
+/* The same loop on a buffer of words (ChaCha, callbacks): four words per
+   iteration from the buffer, no generator in registers. */
+#define FYA_RUN_BUF(K, SW, T)                                                  \
+    __asm__ volatile(FYA_LOOPG(K, SW, FYA_HL##K, FYA_WBUF, FYA_TAIL_BUF,       \
+                               FYA_FIX_BUF)                                    \
+                     : "=@ccc"(fail), [p] "+r"(p), [i] "+r"(i), "=&d"(x),      \
+                       [t] T, FYA_OUT##K                                       \
+                     : [a] "r"(a), [pe] "r"(pe), [pb] "rm"(pb), [k1] "i"(K),      \
+                       [kb] "i"(FYA_BATCHES * (K)),                            \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
+                     : "memory")
+
+/* Batches of k dice from the buffer's words while i > low + 3k and at
+   least four words are unread (w->pos + 4 <= FSH_BUF_WORDS on entry);
+   returns 1 when one failed the cheap test, its word left unread. */
+static inline __attribute__((always_inline)) int
+fy_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
+                size_t low, size_t sz)
+{
+    const uint64_t *buf = w->rng->buf, *p = buf + w->pos;
+    const uint64_t *pe = buf + FSH_BUF_WORDS - FYA_BATCHES;
+    uint64_t h0, h1, h2, h3, h4, h5, t, x;
+    size_t i = *ip;
+    int fail = 0;
+    uint64_t pb = fy_product(i, k);
+    (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
+    (void)h5;
+    if (sz == 8) {
+        switch (k) {
+        case 2:
+            FYA_RUN_BUF(2, FYA_SW8, "=&r"(t));
+            break;
+        case 3:
+            FYA_RUN_BUF(3, FYA_SW8, "=&r"(t));
+            break;
+        case 4:
+            FYA_RUN_BUF(4, FYA_SW8, "=&r"(t));
+            break;
+        case 5:
+            FYA_RUN_BUF(5, FYA_SW8, "=&r"(t));
+            break;
+        default:
+            FYA_RUN_BUF(6, FYA_SW8, "=&r"(t));
+            break;
+        }
+    } else {
+        switch (k) {
+        case 2:
+            FYA_RUN_BUF(2, FYA_SW4, "=&r"(t));
+            break;
+        case 3:
+            FYA_RUN_BUF(3, FYA_SW4, "=&r"(t));
+            break;
+        case 4:
+            FYA_RUN_BUF(4, FYA_SW4, "=&r"(t));
+            break;
+        case 5:
+            FYA_RUN_BUF(5, FYA_SW4, "=&r"(t));
+            break;
+        default:
+            FYA_RUN_BUF(6, FYA_SW4, "=&r"(t));
+            break;
+        }
+    }
+    w->pos = (unsigned)(p - buf);
+    *ip = i;
+    return fail;
+}
+#pragma GCC diagnostic pop
+
+/* xoshiro256++ one step back (the inverse of fsh_xoshiro_next's state
+   update): after a failed cheap test in fy_asm_loop, so the C path draws
+   the same word again. */
+static void ws_xoshiro_back(wsrc *w)
+{
+    uint64_t s3x = (w->s3 >> 45) | (w->s3 << 19); /* s3 ^ s1 */
+    uint64_t s0 = w->s0 ^ s3x;
+    uint64_t y = w->s1 ^ w->s2; /* s1 ^ (s1 << 17) */
+    uint64_t s1 = y ^ (y << 17) ^ (y << 34) ^ (y << 51);
+    uint64_t s2 = w->s1 ^ s1 ^ s0;
+    w->s0 = s0, w->s1 = s1, w->s2 = s2, w->s3 = s3x ^ s1;
+}
+#endif
+
 /* Look-ahead kernels, for the scatter shuffle's buckets: the same shuffle,
    while the next bucket [ahead, ahead_end) is prefetched one line per batch
    (two for 16-byte elements), so it is (mostly) in cache when its turn
@@ -488,6 +830,28 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
     size_t i0 = f->i;
     while (f->i > low && ws_more(w, src)) {
         uint64_t j[6]; /* k <= 6 */
+#if FY_ASM_LOOP
+        if (src == WS_XOSHIRO && w->mulx && k >= 2 && !f->any &&
+            !f->ahead_on && (f->size == 8 || f->size == 4) &&
+            test == FY_BELOW_POW2 &&
+            f->i > low + (FYA_BATCHES - 1) * (size_t)k) {
+            if (!fy_asm_loop(w, f->a, &f->i, k, low, f->size))
+                continue;
+            /* A batch failed the cheap test: its word again, by the C
+               path below. */
+            ws_xoshiro_back(w);
+        } else if (src == WS_BUFFERED && w->mulx && k >= 2 && !f->any &&
+                   !f->ahead_on && (f->size == 8 || f->size == 4) &&
+                   test == FY_BELOW_POW2 &&
+                   f->i > low + (FYA_BATCHES - 1) * (size_t)k &&
+                   w->pos + FYA_BATCHES <= FSH_BUF_WORDS) {
+            /* Failed or not, the C path takes the next batch (the failed
+               one, or the one that needs a refill or ends the phase). */
+            (void)fy_asm_loop_buf(w, f->a, &f->i, k, low, f->size);
+            if (f->i <= low)
+                continue;
+        }
+#endif
         fy_draw(w, src, f->i, k, test, c, 0, j);
         fy_ahead_step(f, ahead);
 FY_UNROLL

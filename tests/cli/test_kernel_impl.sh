@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The in-cache kernel's two builds give the same permutations: on an x86-64
 # CPU with BMI2 the 4- and 8-byte kernels multiply the dice with MULX, and
-# FSH_FY_IMPL=plain forces the plain kernels. The seeded golden tests and
-# the batch tests must pass with either, and the command's
+# FSH_FY_IMPL=plain forces the plain kernels. The seeded golden tests, the
+# kernel-path checksums and the batch tests must pass with either, and the command's
 # seeded output must not depend on it. Deterministic: no statistical
 # tolerance. A broken kernel in either build changes a golden permutation
 # (test_seed) or an output checksum below, so this fails.
@@ -18,7 +18,7 @@ done
 if [ -z "$tests" ]; then
     skipped "no test_seed beside $FAIRSHUF"
 else
-    for t in test_seed test_batch; do
+    for t in test_seed test_batch test_kernel_paths; do
         [ -x "$tests/$t" ] || { skipped "no $tests/$t"; continue; }
         last=$(FSH_FY_IMPL=plain "$tests/$t" 2>&1 | tail -n 1)
         case $last in
