@@ -162,12 +162,26 @@ static void make_rng(fsh_rng *rng, int g, uint64_t seed, cb *c)
 static uint64_t *buf_a, *buf_b;
 static size_t cases, mismatches;
 
+/* Two OS-keyed rngs; 0 (a failed check, nothing to free) if either fails. */
+static int two_rngs(fsh_rng **r1, fsh_rng **r2)
+{
+    *r1 = *r2 = NULL;
+    CHECK(fsh_rng_new(r1) == FSH_OK);
+    CHECK(fsh_rng_new(r2) == FSH_OK);
+    if (*r1 != NULL && *r2 != NULL)
+        return 1;
+    fsh_rng_free(*r1);
+    fsh_rng_free(*r2);
+    return 0;
+}
+
 /* One (k, lo, hi) for every generator and a few seeds: same values, and
    the same next word from the rng afterwards. */
 static void compare(size_t k, uint64_t lo, uint64_t hi, unsigned seeds)
 {
     fsh_rng *r1, *r2;
-    CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+    if (!two_rngs(&r1, &r2))
+        return;
     for (int g = 0; g < G_COUNT; g++) {
         /* The randint source makes a call a draw: keep those short. */
         if (g == G_RANDINT && k > 20000)
@@ -186,7 +200,7 @@ static void compare(size_t k, uint64_t lo, uint64_t hi, unsigned seeds)
             if (e1 != FSH_OK || e2 != FSH_OK || w1 != w2 ||
                 memcmp(buf_a, buf_b, k * sizeof *buf_a) != 0) {
                 mismatches++;
-                CHECK(!"sample differs from the reference");
+                CHECK(0 && "sample differs from the reference");
                 fprintf(stderr, "  k=%zu lo=%llu hi=%llu gen=%d seed=%llu\n", k,
                         (unsigned long long)lo, (unsigned long long)hi, g,
                         (unsigned long long)seed);
@@ -202,7 +216,8 @@ static void compare(size_t k, uint64_t lo, uint64_t hi, unsigned seeds)
 static void known_bad(void)
 {
     fsh_rng *r1, *r2;
-    CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+    if (!two_rngs(&r1, &r2))
+        return;
     static const struct { size_t k; uint64_t n; } kn[] = {
         {50, 60}, {100, 1000}, {1000, 1u << 20}, {64, UINT64_C(1) << 40}};
     for (size_t t = 0; t < sizeof kn / sizeof kn[0]; t++) {
@@ -232,7 +247,8 @@ static void known_bad(void)
 static void failing_callback(void)
 {
     fsh_rng *r1, *r2;
-    CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+    if (!two_rngs(&r1, &r2))
+        return;
     static const uint64_t fails[] = {1, 2, 15, 16, 17, 33, 500};
     static const uint64_t ns[] = {600, 5000, 100000, UINT64_C(1) << 35};
     for (size_t f = 0; f < sizeof fails / sizeof fails[0]; f++)
@@ -284,7 +300,8 @@ static void mixing(void)
     };
     for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
         fsh_rng *r1, *r2;
-        CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+        if (!two_rngs(&r1, &r2))
+            break;
         /* r2 = r1's state, keeping r2's own fork page. */
         volatile uint64_t *canary = r2->fork_canary;
         memcpy(r2, r1, sizeof *r2);
