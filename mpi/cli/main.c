@@ -91,6 +91,34 @@ static void agree_or_exit(int failed)
         finish(1);
 }
 
+/* Every rank's header lines (its bytes of mine), concatenated in rank
+   order, on every rank: a malloc'd copy, *total bytes long. Exits on
+   every rank when any fails or has more than INT32_MAX bytes. */
+static char *gather_header(const void *mine, uint64_t bytes, int *total)
+{
+    int hb = (int)bytes, *hc = calloc((size_t)np, sizeof *hc),
+        *hd = calloc((size_t)np, sizeof *hd);
+    if (bytes > INT32_MAX)
+        msg("--header: more than %d bytes of header lines", INT32_MAX);
+    agree_or_exit(hc == NULL || hd == NULL || bytes > INT32_MAX);
+    if (MPI_Allgather(&hb, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
+        finish(1);
+    int htot = 0;
+    for (int q = 0; q < np; q++) {
+        hd[q] = htot;
+        htot += hc[q];
+    }
+    char *hdr = malloc((size_t)htot + 1);
+    agree_or_exit(hdr == NULL);
+    if (MPI_Allgatherv(mine ? mine : hdr, hb, MPI_BYTE, hdr, hc, hd,
+                       MPI_BYTE, M.comm) != MPI_SUCCESS)
+        finish(1);
+    free(hc);
+    free(hd);
+    *total = htot;
+    return hdr;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
@@ -1297,23 +1325,8 @@ static _Noreturn void run_external(const opts *o, const files *f,
     if (report)
         print_peak("external rounds", t0, &info, n);
     /* The header, to every rank. */
-    int hbi = (int)hlen, *hc = calloc((size_t)np, sizeof *hc),
-        *hd = calloc((size_t)np, sizeof *hd);
-    if (hlen > INT32_MAX)
-        msg("--header: more than %d bytes of header lines", INT32_MAX);
-    agree_or_exit(hc == NULL || hd == NULL || hlen > INT32_MAX);
-    if (MPI_Allgather(&hbi, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
-        finish(1);
-    int htot = 0;
-    for (int q = 0; q < np; q++) {
-        hd[q] = htot;
-        htot += hc[q];
-    }
-    char *hdr = malloc((size_t)htot + 1);
-    agree_or_exit(hdr == NULL);
-    if (MPI_Allgatherv(hb ? hb : hdr, hbi, MPI_BYTE, hdr, hc, hd, MPI_BYTE,
-                       M.comm) != MPI_SUCCESS)
-        finish(1);
+    int htot;
+    char *hdr = gather_header(hb, hlen, &htot);
     /* -n: this rank keeps its first keep records. */
     uint64_t ostart = 0, keep = rn, obytes = rbytes;
     if (MPI_Exscan(&rn, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
@@ -1495,25 +1508,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < hl; i++)
         hbytes += in.len[i];
     /* The header, gathered on rank 0 then sent to all (shards repeat it). */
-    int hb = (int)hbytes, *hc = calloc((size_t)np, sizeof *hc),
-        *hd = calloc((size_t)np, sizeof *hd);
-    if (hbytes > INT32_MAX)
-        msg("--header: more than %d bytes of header lines", INT32_MAX);
-    agree_or_exit(hc == NULL || hd == NULL || hbytes > INT32_MAX);
-    if (MPI_Allgather(&hb, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
-        finish(1);
-    int htot = 0;
-    for (int q = 0; q < np; q++) {
-        hd[q] = htot;
-        htot += hc[q];
-    }
-    char *hdr = malloc((size_t)htot + 1);
-    agree_or_exit(hdr == NULL);
-    if (MPI_Allgatherv(in.data, hb, MPI_BYTE, hdr, hc, hd, MPI_BYTE, M.comm) !=
-        MPI_SUCCESS)
-        finish(1);
-    free(hc);
-    free(hd);
+    int htot;
+    char *hdr = gather_header(in.data, hbytes, &htot);
     /* The body, owned, so the exchange frees it once packed. */
     if (hl > 0) {
         memmove(in.data, in.data + hbytes, (size_t)(in.bytes - hbytes));
