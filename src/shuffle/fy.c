@@ -644,6 +644,27 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
                        [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
                      : "memory")
 
+/* The loop for k = 2 ... 6 with the swaps SW (SWX for k = 6, whose
+   second temporary is an XMM register). */
+#define FYA_SWITCH(SW, SWX)                                                    \
+    switch (k) {                                                               \
+    case 2:                                                                    \
+        FYA_RUN(2, SW, "=&r"(t), FYA_WXOB);                                    \
+        break;                                                                 \
+    case 3:                                                                    \
+        FYA_RUN(3, SW, "=&r"(t), FYA_WXOB);                                    \
+        break;                                                                 \
+    case 4:                                                                    \
+        FYA_RUN(4, SW, "=&r"(t), FYA_WXOB);                                    \
+        break;                                                                 \
+    case 5:                                                                    \
+        FYA_RUN_NO17(5, SW, "=&r"(t));                                         \
+        break;                                                                 \
+    default:                                                                   \
+        FYA_RUN_NO17(6, SWX, "=&x"(tx));                                       \
+        break;                                                                 \
+    }
+
 /* i (i-1) ... (i-k+1): a batch's product, the loops' cheap bound. */
 static inline uint64_t fy_product(size_t i, unsigned k)
 {
@@ -674,41 +695,9 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
     (void)x, (void)t, (void)tx, (void)h0, (void)h1, (void)h2, (void)h3;
     (void)h4, (void)h5;
     if (sz == 8) {
-        switch (k) {
-        case 2:
-            FYA_RUN(2, FYA_SW8, "=&r"(t), FYA_WXOB);
-            break;
-        case 3:
-            FYA_RUN(3, FYA_SW8, "=&r"(t), FYA_WXOB);
-            break;
-        case 4:
-            FYA_RUN(4, FYA_SW8, "=&r"(t), FYA_WXOB);
-            break;
-        case 5:
-            FYA_RUN_NO17(5, FYA_SW8, "=&r"(t));
-            break;
-        default:
-            FYA_RUN_NO17(6, FYA_SW8X, "=&x"(tx));
-            break;
-        }
+        FYA_SWITCH(FYA_SW8, FYA_SW8X)
     } else {
-        switch (k) {
-        case 2:
-            FYA_RUN(2, FYA_SW4, "=&r"(t), FYA_WXOB);
-            break;
-        case 3:
-            FYA_RUN(3, FYA_SW4, "=&r"(t), FYA_WXOB);
-            break;
-        case 4:
-            FYA_RUN(4, FYA_SW4, "=&r"(t), FYA_WXOB);
-            break;
-        case 5:
-            FYA_RUN_NO17(5, FYA_SW4, "=&r"(t));
-            break;
-        default:
-            FYA_RUN_NO17(6, FYA_SW4X, "=&x"(tx));
-            break;
-        }
+        FYA_SWITCH(FYA_SW4, FYA_SW4X)
     }
     w->s0 = s0, w->s1 = s1, w->s2 = s2, w->s3 = s3;
     *ip = i;
@@ -727,6 +716,26 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
                        [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
                      : "memory")
 
+/* The buffer loop for k = 2 ... 6 with the swaps SW. */
+#define FYA_SWITCH_BUF(SW)                                                     \
+    switch (k) {                                                               \
+    case 2:                                                                    \
+        FYA_RUN_BUF(2, SW, "=&r"(t));                                          \
+        break;                                                                 \
+    case 3:                                                                    \
+        FYA_RUN_BUF(3, SW, "=&r"(t));                                          \
+        break;                                                                 \
+    case 4:                                                                    \
+        FYA_RUN_BUF(4, SW, "=&r"(t));                                          \
+        break;                                                                 \
+    case 5:                                                                    \
+        FYA_RUN_BUF(5, SW, "=&r"(t));                                          \
+        break;                                                                 \
+    default:                                                                   \
+        FYA_RUN_BUF(6, SW, "=&r"(t));                                          \
+        break;                                                                 \
+    }
+
 /* Batches of k dice from the buffer's words while i > low + 3k and at
    least four words are unread (w->pos + 4 <= FSH_BUF_WORDS on entry);
    returns 1 when one failed the cheap test, its word left unread. */
@@ -743,41 +752,9 @@ fy_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
     (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
     (void)h5;
     if (sz == 8) {
-        switch (k) {
-        case 2:
-            FYA_RUN_BUF(2, FYA_SW8, "=&r"(t));
-            break;
-        case 3:
-            FYA_RUN_BUF(3, FYA_SW8, "=&r"(t));
-            break;
-        case 4:
-            FYA_RUN_BUF(4, FYA_SW8, "=&r"(t));
-            break;
-        case 5:
-            FYA_RUN_BUF(5, FYA_SW8, "=&r"(t));
-            break;
-        default:
-            FYA_RUN_BUF(6, FYA_SW8, "=&r"(t));
-            break;
-        }
+        FYA_SWITCH_BUF(FYA_SW8)
     } else {
-        switch (k) {
-        case 2:
-            FYA_RUN_BUF(2, FYA_SW4, "=&r"(t));
-            break;
-        case 3:
-            FYA_RUN_BUF(3, FYA_SW4, "=&r"(t));
-            break;
-        case 4:
-            FYA_RUN_BUF(4, FYA_SW4, "=&r"(t));
-            break;
-        case 5:
-            FYA_RUN_BUF(5, FYA_SW4, "=&r"(t));
-            break;
-        default:
-            FYA_RUN_BUF(6, FYA_SW4, "=&r"(t));
-            break;
-        }
+        FYA_SWITCH_BUF(FYA_SW4)
     }
     w->pos = (unsigned)(p - buf);
     *ip = i;
