@@ -6,7 +6,7 @@ extension fairshuf._fairshuf). docs/PYTHON.md in the source tree has the
 whole story; in short::
 
     import numpy as np, fairshuf
-    rng = fairshuf.Generator()              # ChaCha20 keyed from the OS
+    rng = fairshuf.Generator()              # ChaCha8 keyed from the OS
     x = np.arange(10**6)
     rng.shuffle(x)                          # in place, every order equally likely
     rng.choice(10**9, size=5)               # 5 distinct values, O(k)
@@ -128,7 +128,7 @@ def _int_arg(v, what):
 
 
 class Generator(_fairshuf._Generator):
-    """Generator(seed=None, *, generator="chacha20", simulation=False, reach=None)
+    """Generator(seed=None, *, generator=None, simulation=False, reach=None)
 
     A source of exactly uniform shuffles, samples and integers.
 
@@ -137,8 +137,10 @@ class Generator(_fairshuf._Generator):
         string) makes a reproducible stream, the C library's fsh_rng_seed:
         Generator(seed="42") has the words of ``fairshuf --seed=42``. A seed
         of s bytes is credited 8*s bits (at most 256).
-    generator: "chacha20" (default), "chacha12", "chacha8" or
-        "xoshiro256++" (simulation grade by construction).
+    generator: "chacha20", "chacha12", "chacha8" or "xoshiro256++"
+        (simulation grade by construction). None (default) is the C
+        library's default: ChaCha8 when keyed from the OS (fsh_rng_new),
+        ChaCha20 when seeded (fsh_rng_seed, whose stream never changes).
     simulation: opt into simulation grade (fsh_rng_set_simulation): allow
         calls with more outcomes than the seed can reach. Without it a
         seeded generator raises ReachabilityError for them (a 32-byte seed
@@ -154,8 +156,8 @@ class Generator(_fairshuf._Generator):
     serialized by its lock, and the GIL is released while the library works.
     """
 
-    def __init__(self, seed=None, *, generator="chacha20", simulation=False, reach=None):
-        if not isinstance(generator, str) or generator.lower() not in _GENERATORS:
+    def __init__(self, seed=None, *, generator=None, simulation=False, reach=None):
+        if generator is not None and (not isinstance(generator, str) or generator.lower() not in _GENERATORS):
             raise ValueError(
                 "generator must be one of %s" % ", ".join(sorted(set(_GENERATORS) - {"xoshiro", "xoshiro256pp"}))
             )
@@ -166,7 +168,8 @@ class Generator(_fairshuf._Generator):
             r = _int_arg(reach, "reach")
             if r < 0 or r > 7:
                 raise ValueError("reach must be a combination of REACH_FULL, REACH_KEY_LARGE, REACH_KEY")
-        super().__init__(sb, _GENERATORS[generator.lower()], bool(simulation), r)
+        g = -1 if generator is None else _GENERATORS[generator.lower()]
+        super().__init__(sb, g, bool(simulation), r)
 
     # ----------------------------------------------------------------- tests
     @classmethod

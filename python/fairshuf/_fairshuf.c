@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "fairshuf.h"
+#include "rng/rng.h" /* _generator_id: the test hook reads rng->gen */
 
 static PyObject *ReachabilityError;
 
@@ -123,17 +124,18 @@ static void gen_dealloc(GenObject *g)
 
 /* _Generator(seed_bytes_or_None, gen, simulation, reach): the Python
    layer has turned the seed into bytes and the generator name into its
-   number; reach < 0 keeps the library's default policy. */
+   number (gen < 0: the library's default, ChaCha8 keyed from the OS or
+   ChaCha20 from a seed); reach < 0 keeps the library's default policy. */
 static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"seed", "gen", "simulation", "reach", NULL};
     PyObject *seed = Py_None;
-    int gen = 0, sim = 0, st, err = 0;
+    int gen = -1, sim = 0, st, err = 0;
     long reach = -1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oipl", kwlist, &seed, &gen,
                                      &sim, &reach))
         return -1;
-    if (gen < 0 || gen > 3) {
+    if (gen < -1 || gen > 3) {
         PyErr_SetString(PyExc_ValueError, "unknown generator");
         return -1;
     }
@@ -146,7 +148,7 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
         errno = 0;
         st = fsh_rng_new(&rng);
         err = errno;
-        if (st == FSH_OK && gen != FSH_GEN_CHACHA20) {
+        if (st == FSH_OK && gen >= 0) {
             st = fsh_rng_rekey_gen(rng, (fsh_gen)gen);
             err = errno;
         }
@@ -155,7 +157,7 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
         if (PyObject_GetBuffer(seed, &view, PyBUF_SIMPLE) < 0)
             return -1;
         st = fsh_rng_new_seeded(&rng, view.buf, (size_t)view.len);
-        if (st == FSH_OK && gen != FSH_GEN_CHACHA20)
+        if (st == FSH_OK && gen >= 0 && gen != FSH_GEN_CHACHA20)
             st = fsh_rng_seed_gen(rng, (fsh_gen)gen, view.buf,
                                   (size_t)view.len);
         PyBuffer_Release(&view);
@@ -291,6 +293,17 @@ static PyObject *gen_asked(GenObject *g, PyObject *noargs)
     g->nasked = 0;
     gen_unlock(g);
     return l;
+}
+
+/* Test hook: the fsh_gen of the generator's source (-1 for a callback
+   source), so the tests can check which generator a default picks. */
+static PyObject *gen_generator_id(GenObject *g, PyObject *noargs)
+{
+    (void)noargs;
+    gen_lock(g);
+    long id = g->src == SRC_LIB ? (long)g->rng->gen : -1;
+    gen_unlock(g);
+    return PyLong_FromLong(id);
 }
 
 /* Run a library call with the generator locked and, when allowed, the GIL
@@ -973,6 +986,9 @@ static PyMethodDef gen_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "_deal(decks, jokers, faces, burn, players, cards, layout)\n--\n\n"
      "Flat list of dealt face codes (fsh_deck_deal_hands)."},
+    {"_generator_id", (PyCFunction)gen_generator_id, METH_NOARGS,
+     "_generator_id()\n--\n\nTest hook: the fsh_gen number of the source "
+     "(-1 for a test source)."},
     {"_set_words", (PyCFunction)gen_set_words, METH_O,
      "_set_words(words)\n--\n\nTest hook: words from this list, cycled "
      "(fsh_rng_from_words)."},

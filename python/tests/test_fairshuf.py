@@ -749,3 +749,19 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert out.stdout.strip() == b"ok"
+
+
+def test_default_generators():
+    # The OS-keyed default is ChaCha8, a seeded one stays ChaCha20 (its
+    # stream is fsh_rng_seed's and never changes); an explicit generator
+    # wins either way. fsh_gen numbers: 0 ChaCha20, 1 ChaCha12, 2 ChaCha8,
+    # 3 xoshiro256++.
+    assert fairshuf.Generator()._generator_id() == 2
+    assert fairshuf.Generator(reach=fairshuf.REACH_KEY)._generator_id() == 2
+    assert fairshuf.Generator(seed=42)._generator_id() == 0
+    assert fairshuf.Generator(seed=b"x" * 32)._generator_id() == 0
+    for name, num in (("chacha20", 0), ("chacha12", 1), ("chacha8", 2), ("xoshiro256++", 3)):
+        assert fairshuf.Generator(generator=name)._generator_id() == num
+        assert fairshuf.Generator(seed=7, generator=name, simulation=True)._generator_id() == num
+    with pytest.raises(ValueError):
+        fairshuf.Generator(generator=2)

@@ -331,9 +331,11 @@ void fsh_rng_free(fsh_rng *rng)
     free(rng);
 }
 
+/* The OS-keyed default is ChaCha8 (docs/DESIGN.md, "The default
+   generator"); seeded rngs stay ChaCha20 (fsh_rng_seed, docs/STREAMS.md). */
 int fsh_rng_rekey(fsh_rng *rng)
 {
-    return fsh_rng_rekey_gen(rng, FSH_GEN_CHACHA20);
+    return fsh_rng_rekey_gen(rng, FSH_GEN_CHACHA8);
 }
 
 int fsh_rng_rekey_gen(fsh_rng *rng, fsh_gen gen)
