@@ -7,7 +7,7 @@
 int main(void)
 {
     fsh_rng *rng;
-    int rc = fsh_rng_new(&rng); /* ChaCha20 keyed from the OS */
+    int rc = fsh_rng_new(&rng); /* ChaCha8 keyed from the OS */
     if (rc != FSH_OK) {
         fprintf(stderr, "shuffle: %s\n", fsh_strerror(rc));
         return 1;

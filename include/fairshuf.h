@@ -91,10 +91,15 @@ FSH_API const char *fsh_strerror(int status);
 /* Random word sources (fsh_rng)                                            */
 /*
  * An fsh_rng hands out uniform 64-bit words from one of these generators:
- * - ChaCha20 (default), ChaCha12, ChaCha8: a 256-bit key, 64-bit stream id and
- *   64-bit block counter (the original 64-bit-nonce layout, as in libsodium's
+ * - ChaCha8, ChaCha12, ChaCha20: a 256-bit key, 64-bit stream id and 64-bit
+ *   block counter (the original 64-bit-nonce layout, as in libsodium's
  *   crypto_stream_chacha20). Words are the keystream read 8 bytes at a time,
- *   little-endian.
+ *   little-endian. An rng keyed from the OS (fsh_rng_new, fsh_rng_rekey)
+ *   runs ChaCha8: no published attack reaches 8 rounds, and it is the
+ *   fastest (docs/DESIGN.md, "The default generator"). A seeded one
+ *   (fsh_rng_new_seeded, fsh_rng_seed) runs ChaCha20, whose seeded stream
+ *   never changes (docs/STREAMS.md). fsh_rng_rekey_gen / fsh_rng_seed_gen
+ *   pick any of them.
  * - xoshiro256++ (Blackman & Vigna), seeded through SplitMix64: fast,
  *   simulation grade (reaches at most 2^64 orders per seed).
  * - A user callback returning uniform 64-bit words, or one returning a uniform
@@ -174,8 +179,9 @@ FSH_API FSH_NODISCARD int fsh_rng_new_seeded(fsh_rng **out, const void *seed,
 /* Wipe the rng's key material and release it; NULL does nothing. */
 FSH_API void fsh_rng_free(fsh_rng *rng);
 
-/* (Re)key as ChaCha20 with 256 bits from the OS; FSH_ESYSRAND (errno kept)
-   leaves the rng unkeyed (see above). Fork-safe: the first call using the
+/* (Re)key as ChaCha8 (the default generator; ChaCha20 before 0.3) with 256
+   bits from the OS; FSH_ESYSRAND (errno kept) leaves the rng unkeyed (see
+   above). Fork-safe: the first call using the
    rng in a child process detects the fork and rekeys it from the OS, so the
    child never repeats the parent's words, nor any object's randomness drawn
    before the fork (a deck's pending draws are dropped); if the child cannot

@@ -88,7 +88,7 @@ static _Noreturn void help(void)
         "      --help             display this help and exit\n"
         "      --version          output version information and exit\n"
         "\n"
-        "Without --seed, randomness is ChaCha20 keyed from the OS; a shoe "
+        "Without --seed, randomness is ChaCha8 keyed from the OS; a shoe "
         "of more\nthan 57 cards also mixes in the CPU's hardware entropy "
         "(RDSEED) so that\nevery order is reachable, and is refused where "
         "there is none.\n"

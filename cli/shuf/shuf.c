@@ -2,8 +2,8 @@
 /* The shuf-compatible command: options, then one of two modes.
  *
  * Two sources of randomness:
- * - default (default.c): the library's ChaCha20 keyed from the OS (or from
- *   --seed), with exactly uniform draws;
+ * - default (default.c): the library's ChaCha8 keyed from the OS (ChaCha20
+ *   from --seed), with exactly uniform draws;
  * - --random-source=FILE (gnu.c): gnulib's randint over the file's bytes,
  *   used in the same places and the same order as GNU shuf 9.1, so the
  *   output is byte-identical to GNU's for the same file.
