@@ -5,7 +5,8 @@
 # timing compiled in (-DFSH_SCATTER_TIMING) under bench/bin/large-lib, so
 # the normal build is untouched. From the top of the tree:
 #
-#   make -f bench/large.mk                 # 1e8, xoshiro256++ then ChaCha20
+#   make -f bench/large.mk                 # 1e8: xoshiro256++, ChaCha8 (the
+#                                          # OS-keyed default), ChaCha20
 #   make -f bench/large.mk LARGE_N=3e7 LARGE_REPS=9 LARGE_THREADS=1,2
 #   make -f bench/large.mk LARGE_THP=1     # both arrays on huge pages
 #
@@ -22,7 +23,7 @@
 LARGE_N       ?= 1e8
 LARGE_REPS    ?= 5
 LARGE_THREADS ?= 1,2
-LARGE_GENS    ?= xoshiro chacha20
+LARGE_GENS    ?= xoshiro chacha8 chacha20
 LARGE_THP     ?= 0
 LARGE_CFLAGS  ?=
 LARGE_TAG     ?=
