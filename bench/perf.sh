@@ -10,7 +10,7 @@
 #
 # Usage: sh bench/perf.sh [METHOD ...]        (default: fairshuf batched textbook std_shuffle)
 # Environment: FSH_PERF_SIZES (default "1e3 1e5 1e6"),
-#              FSH_PERF_GENS (default "xoshiro256pp chacha20"),
+#              FSH_PERF_GENS (default "xoshiro256pp chacha8 chacha20"),
 #              FSH_PERF_TOOL=perf|callgrind to force one,
 #              FSH_PERF_ELEMENTS: K * n per measurement (default 4e6 for
 #              perf, 1e6 for callgrind).
@@ -21,7 +21,7 @@ BENCH=./bin/bench
 
 methods=${*:-"fairshuf batched textbook std_shuffle"}
 sizes=${FSH_PERF_SIZES:-"1e3 1e5 1e6"}
-gens=${FSH_PERF_GENS:-"xoshiro256pp chacha20"}
+gens=${FSH_PERF_GENS:-"xoshiro256pp chacha8 chacha20"}
 
 tool=${FSH_PERF_TOOL:-}
 if [ -z "$tool" ]; then
