@@ -490,19 +490,6 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 #define FY_ASM_LOOP 0
 #endif
 
-/* Whether the scatter's leaves (the look-ahead kernels) run the asm loop
-   where they prefetch nothing (measurement switch while it is tried). */
-#ifndef FY_LEAF_ASM
-#define FY_LEAF_ASM 0
-#endif
-/* The asm loops' lower bound: an immediate (k and low are constants), or
-   for the leaves' runtime bound a register or memory operand. */
-#if FY_LEAF_ASM
-#define FYA_LK(v) "rme"(v)
-#else
-#define FYA_LK(v) "i"(v)
-#endif
-
 #if FY_ASM_LOOP
 /* One xoshiro256++ step (fsh_xoshiro_next): the word into RDX, the state
    moved on, T a scratch register. */
@@ -642,7 +629,7 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
                        [t] T, FYA_OUT##K                                       \
                      : [a] "r"(a), [pb] "rm"(pb), [k1] "i"(K),                    \
                        [kb] "i"(FYA_BATCHES * (K)),                            \
-                       [lk] FYA_LK(low + (FYA_BATCHES - 1) * (K)),                \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K)),                \
                        [c17] "r"((uint64_t)17)                                 \
                      : "memory")
 /* k = 5 and 6: no register for 17 (13 general registers at most, so that
@@ -654,7 +641,7 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
                        [t] T, FYA_OUT##K                                       \
                      : [a] "r"(a), [pb] "rm"(pb), [k1] "i"(K),                    \
                        [kb] "i"(FYA_BATCHES * (K)),                            \
-                       [lk] FYA_LK(low + (FYA_BATCHES - 1) * (K))                 \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
                      : "memory")
 
 /* The loop for k = 2 ... 6 with the swaps SW (SWX for k = 6, whose
@@ -726,7 +713,7 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
                        [t] T, FYA_OUT##K                                       \
                      : [a] "r"(a), [pe] "r"(pe), [pb] "rm"(pb), [k1] "i"(K),      \
                        [kb] "i"(FYA_BATCHES * (K)),                            \
-                       [lk] FYA_LK(low + (FYA_BATCHES - 1) * (K))                 \
+                       [lk] "i"(low + (FYA_BATCHES - 1) * (K))                 \
                      : "memory")
 
 /* The buffer loop for k = 2 ... 6 with the swaps SW. */
@@ -821,33 +808,23 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
     while (f->i > low && ws_more(w, src)) {
         uint64_t j[6]; /* k <= 6 */
 #if FY_ASM_LOOP
-        /* A look-ahead kernel (FY_LEAF_ASM) runs the asm loop only above
-           ahead_from, where it prefetches nothing: the first half of a
-           leaf, or all of it once the next bucket is prefetched or when
-           there is none. */
-        size_t alow = low;
-#if FY_LEAF_ASM
-        if (f->ahead_on && f->ahead_from > low)
-            alow = f->ahead_from;
-#endif
         if (src == WS_XOSHIRO && w->mulx && k >= 2 && !f->any &&
-            (FY_LEAF_ASM || !f->ahead_on) && (f->size == 8 || f->size == 4) &&
+            !f->ahead_on && (f->size == 8 || f->size == 4) &&
             test == FY_BELOW_POW2 &&
-            f->i > alow + (FYA_BATCHES - 1) * (size_t)k) {
-            if (!fy_asm_loop(w, f->a, &f->i, k, alow, f->size))
+            f->i > low + (FYA_BATCHES - 1) * (size_t)k) {
+            if (!fy_asm_loop(w, f->a, &f->i, k, low, f->size))
                 continue;
             /* A batch failed the cheap test: its word again, by the C
                path below. */
             ws_xoshiro_back(w);
         } else if (src == WS_BUFFERED && w->mulx && k >= 2 && !f->any &&
-                   (FY_LEAF_ASM || !f->ahead_on) &&
-                   (f->size == 8 || f->size == 4) &&
+                   !f->ahead_on && (f->size == 8 || f->size == 4) &&
                    test == FY_BELOW_POW2 &&
-                   f->i > alow + (FYA_BATCHES - 1) * (size_t)k &&
+                   f->i > low + (FYA_BATCHES - 1) * (size_t)k &&
                    w->pos + FYA_BATCHES <= FSH_BUF_WORDS) {
             /* Failed or not, the C path takes the next batch (the failed
                one, or the one that needs a refill or ends the phase). */
-            (void)fy_asm_loop_buf(w, f->a, &f->i, k, alow, f->size);
+            (void)fy_asm_loop_buf(w, f->a, &f->i, k, low, f->size);
             if (f->i <= low)
                 continue;
         }
@@ -998,12 +975,6 @@ static void ahead_kernel4(fsh_rng *rng, unsigned char *a, size_t n,
                           const unsigned char *ahead,
                           const unsigned char *ahead_end)
 {
-#if FY_MULX && FY_LEAF_ASM
-    if (fy_use_mulx()) {
-        fy_body(rng, a, n, 4, 0, 1, ahead, ahead_end, 1);
-        return;
-    }
-#endif
     fy_body(rng, a, n, 4, 0, 1, ahead, ahead_end, 0);
 }
 
@@ -1011,12 +982,6 @@ static void ahead_kernel8(fsh_rng *rng, unsigned char *a, size_t n,
                           const unsigned char *ahead,
                           const unsigned char *ahead_end)
 {
-#if FY_MULX && FY_LEAF_ASM
-    if (fy_use_mulx()) {
-        fy_body(rng, a, n, 8, 0, 1, ahead, ahead_end, 1);
-        return;
-    }
-#endif
     fy_body(rng, a, n, 8, 0, 1, ahead, ahead_end, 0);
 }
 
