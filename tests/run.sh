@@ -47,7 +47,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The programs, as "KIND NAME PATH ALONE" lines.
+# The programs, as "KIND NAME ALONE PATH" lines (ALONE: 1 or 0).
 list() {
     for t in "$build"/tests/test_*; do
         [ -f "$t" ] && [ -x "$t" ] || continue
@@ -57,13 +57,13 @@ list() {
         *) src=tests/$n.c kind=c ;;
         esac
         if [ -f "$src" ]; then
-            echo "$kind $n $t $(alone "$src")"
+            echo "$kind $n $(alone "$src") $t"
         else
             echo "run.sh: not running $t: no $src (left from a renamed test)" >&2
         fi
     done
     for t in tests/cli/test_*.sh tests/fair/test_*.sh tests/mpi/test_*.sh tests/python/test_*.sh; do
-        [ -f "$t" ] && echo "cli $(basename "$t" .sh) $t $(alone "$t")"
+        [ -f "$t" ] && echo "cli $(basename "$t" .sh) $(alone "$t") $t"
     done
 }
 alone() { if grep -q 'run\.sh: alone' "$1"; then echo 1; else echo 0; fi; }
@@ -120,7 +120,7 @@ tally() {
 
 # One program at a time: its standard error goes straight to ours.
 serial() {
-    while read -r kind name path _ <&3; do
+    while read -r kind name _ path <&3; do
         t0=$(now)
         if [ "$kind" = cli ]; then
             sh "$path" >"$out" 3<&-
@@ -175,7 +175,7 @@ parallel() {
     cp "$1" "$d/plist"
     running=0
     i=0
-    while read -r kind name path _ <&3; do
+    while read -r kind name _ path <&3; do
         i=$((i + 1))
         [ "$running" -ge "$jobs" ] && finished
         start "$i" "$kind" "$name" "$path"
@@ -189,8 +189,8 @@ parallel() {
 if [ "$jobs" = 1 ]; then
     serial "$d/list"
 else
-    awk '$4 == 0' "$d/list" >"$d/many"
-    awk '$4 == 1' "$d/list" >"$d/alone"
+    awk '$3 == 0' "$d/list" >"$d/many"
+    awk '$3 == 1' "$d/list" >"$d/alone"
     parallel "$d/many"
     serial "$d/alone"
 fi
