@@ -163,11 +163,14 @@ finished() {
     read -r _j <&4
     eval "wait \$job_$_j"
     running=$((running - 1))
-    set -- $(sed -n "${_j}p" "$d/plist")
+    _line=$(sed -n "${_j}p" "$d/plist") # "KIND NAME ALONE PATH"
+    _kind=${_line%% *}
+    _name=${_line#* }
+    _name=${_name%% *}
     cat "$d/$_j.err" >&2
     cat "$d/$_j.out"
     cat "$d/$_j.time" >>"$d/times"
-    tally "$1" "$2" "$(cat "$d/$_j.rc")" "$d/$_j.out"
+    tally "$_kind" "$_name" "$(cat "$d/$_j.rc")" "$d/$_j.out"
 }
 parallel() {
     mkfifo "$d/done" || exit 1
