@@ -84,17 +84,31 @@ static int enumerate(unsigned n, const fsh_scatter_params *p,
     return ok;
 }
 
+/* Under the sanitizers (FSH_SANITIZE set: make sanitize, make tsan) the
+   two largest configurations, 1.7e6 and 1.1e6 leaves (three quarters of
+   the enumeration's time: about 40 s under ASan, 110 s under TSan on 2
+   vCPUs), are left to make check: the other eight, the known-bad variant
+   included, still reach every line and every branch direction of src/
+   that the ten reach (gcov -b, compared). */
 static void test_enumeration(void)
 {
     static const struct {
         unsigned n, k, stripes;
         size_t base;
+        int large;
     } cases[] = {
-        {2, 2, 1, 1}, {3, 2, 1, 1}, {3, 3, 1, 1}, {4, 2, 1, 2},
-        {4, 3, 1, 2}, {5, 2, 1, 2}, {5, 2, 2, 2}, {5, 3, 1, 3},
-        {6, 2, 2, 3}, {6, 2, 3, 4},
+        {2, 2, 1, 1, 0}, {3, 2, 1, 1, 0}, {3, 3, 1, 1, 0}, {4, 2, 1, 2, 0},
+        {4, 3, 1, 2, 0}, {5, 2, 1, 2, 0}, {5, 2, 2, 2, 0}, {5, 3, 1, 3, 1},
+        {6, 2, 2, 3, 1}, {6, 2, 3, 4, 0},
     };
+    const int sanitizer = getenv("FSH_SANITIZE") != NULL;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (sanitizer && cases[c].large) {
+            printf("  enumeration n=%u k=%u S=%u base=%zu: left to make check "
+                   "(sanitizer run)\n",
+                   cases[c].n, cases[c].k, cases[c].stripes, cases[c].base);
+            continue;
+        }
         fsh_scatter_params p = {cases[c].k, cases[c].stripes, cases[c].base,
                                 1, 0, 0};
         unsigned long leaves;

@@ -4,6 +4,7 @@
 # added, -o replaces files safely (mode kept, symlinks and hard links written
 # through, input may be the output), huge ranges and streams need little
 # memory and time.
+# run.sh: alone (it times the huge ranges and measures peak RSS).
 NAME=test_io
 . "$(dirname "$0")/lib.sh"
 cd "$T/w" || exit 1

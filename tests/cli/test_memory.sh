@@ -5,6 +5,7 @@
 # memory.limit_in_bytes, faked through the LD_PRELOAD shim libfakeproc.so
 # that make builds), so a large input goes external instead of "memory exhausted"; -n 1 on one long
 # line peaks at about the line's size, not twice it.
+# run.sh: alone (peak RSS, memory limits and 200 MiB inputs).
 NAME=test_memory
 . "$(dirname "$0")/lib.sh"
 cd "$T/w" || exit 1

@@ -136,7 +136,13 @@ for args in "-n 3" "-n 300000" "-r -n 1000" "--random-source=small -n 5" \
 done
 
 # The everyday case: a log appended to while it is shuffled externally. The
-# output is the file as it was when first read to its end: the first K lines.
+# output is the file as it was when first read to its end: its first K - 1
+# lines and the K-th, whole or cut short, with a newline added. Cut short:
+# Linux makes a write that crosses a page boundary visible a page at a time
+# (the file's size grows after each page is copied), so a reader that gets
+# to the end meanwhile sees the appender's line half written (here about
+# one run in 400; with 3 KB lines one in 10: the flake "appended log: a
+# prefix of the log" of an earlier sanitizer run).
 rm -rf tmp od
 mkdir tmp od
 cp small od/log
@@ -147,8 +153,22 @@ rc=$?
 : >stop
 wait $app
 check "appended log: exit 0" test "$rc" = 0
-head -n "$(wc -l <out)" od/log >prefix
-check "appended log: a prefix of the log" is_perm_of prefix out
+# snapshot_of OUT LOG: OUT's K records are LOG's first K - 1 lines and one
+# more, a prefix of LOG's line K (or all of it).
+snapshot_of() {
+    _k=$(wc -l <"$1")
+    [ "$_k" -ge 1 ] || return 1
+    head -n $((_k - 1)) "$2" | sort >"$T/s1"
+    sort "$1" >"$T/s2"
+    # Nothing of the first K - 1 lines missing, one record more.
+    comm -23 "$T/s1" "$T/s2" | cmp -s - /dev/null || return 1
+    comm -13 "$T/s1" "$T/s2" >"$T/s3"
+    [ "$(wc -l <"$T/s3")" = 1 ] && [ -n "$(cat "$T/s3")" ] || return 1
+    _line=$(sed -n "${_k}p" "$2")
+    case $_line in "$(cat "$T/s3")"*) return 0 ;; esac
+    return 1
+}
+check "appended log: a prefix of the log" snapshot_of out od/log
 check "appended log: at least the start" test "$(wc -l <out)" -ge 200000
 check "appended log: no temporaries" test -z "$(ls -A tmp)"
 finish

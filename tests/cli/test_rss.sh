@@ -14,6 +14,7 @@
 # (the README promises the low start-up memory for the static command
 # only), as under the sanitizer build (shadow memory), without
 # /usr/bin/time and without GNU shuf 9.x.
+# run.sh: alone (peak RSS beside GNU shuf's: nothing else running).
 NAME=test_rss
 . "$(dirname "$0")/lib.sh"
 cd "$T/w" || exit 1

@@ -22,6 +22,7 @@
 #   temporary is left), mismatched arguments between ranks, a rank killed
 #   by SIGKILL (the others exit non-zero with a message; a timeout guard
 #   turns a hang into a failure).
+# run.sh: alone (up to 4 ranks on the machine's cores, with time-outs).
 NAME=test_mpi
 . "$(dirname "$0")/../cli/lib.sh"
 ROOT=$(dirname "$FAIRSHUF")
