@@ -4,6 +4,7 @@
    ChaCha8/12/20, random keys and streams, counters at the 2^32 and 2^64
    carry boundaries, every block count up to a few passes, and unaligned
    output; and the dispatcher picks and honours FSH_CHACHA_IMPL sensibly. */
+#include "chacha_ref.h"
 #include "check.h"
 #include "rng/chacha.h"
 #include "rng/rng.h"
@@ -19,23 +20,6 @@ static uint64_t sm_next(void)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
-}
-
-/* Reference: nblocks blocks from the one-block byte function, as words. */
-static void ref_blocks(const uint32_t key[8], uint64_t counter,
-                       uint64_t stream, int rounds, uint64_t *out,
-                       size_t nblocks)
-{
-    uint8_t b[64];
-    for (size_t i = 0; i < nblocks; i++) {
-        fsh_chacha_block(key, counter + i, stream, rounds, b);
-        for (size_t k = 0; k < 8; k++) {
-            uint64_t w = 0;
-            for (int j = 7; j >= 0; j--)
-                w = w << 8 | b[8 * k + (size_t)j];
-            out[8 * i + k] = w;
-        }
-    }
 }
 
 #define MAXB 70    /* blocks per case: > 4 AVX-512 passes */
