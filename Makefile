@@ -154,6 +154,13 @@ $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h tests/gen/*.h) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS)
 
+# The command's generator (tests/test_cli_rng.c): with the CLI sources that
+# make it.
+CLI_RNG_SRC := cli/common/rng.c cli/common/msg.c
+$(BUILD)/tests/test_cli_rng: tests/test_cli_rng.c $(CLI_RNG_SRC) $(LIBA) $(wildcard tests/*.h) $(CLI_HDRS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -Icli -o $@ $< $(CLI_RNG_SRC) $(LIBA) $(LIBS)
+
 # Allocation-failure injection (tests/test_alloc.c): the program's and
 # libfairshuf.a's malloc, calloc, realloc, free and pthread_create go
 # through the test's wrappers.
