@@ -13,7 +13,10 @@
  *   - "batched", "batched_clang": the batched-index shuffle of
  *     Brackett-Rozinsky & Lemire with lehmer64, written here from their
  *     paper (peer_batched.c), built by $(CC) and by clang;
- *   - "memcpy" of the same array (bandwidth reference).
+ *   - "memcpy" of the same array (bandwidth reference);
+ *   - "swaps": the n - 1 swaps of a backward Fisher-Yates with the indices
+ *     drawn before the timing (a uint32 array): no generator, no bounded
+ *     draws, so a floor for any Fisher-Yates on this array and machine.
  * Every cell of one size is timed in the same run, repetitions interleaved
  * (rep r times all cells, then rep r+1 ...), and the median is reported.
  * See docs/PERFORMANCE.md for the method and the environment variables.
@@ -146,6 +149,7 @@ typedef struct cell {
     double std_bits;    /* std_shuffle: bits per element (probe) */
     uint64_t xs[4];     /* textbook_inline: xoshiro256++ state */
     uint64_t xwords;    /* textbook_inline: words drawn */
+    uint32_t *idx;      /* swaps: idx[i] uniform in [0, i] */
     int status;         /* first non-OK status of any operation */
     size_t k;           /* operations per timing */
     double t[MAX_REPS]; /* ns per element, per repetition */
@@ -432,6 +436,43 @@ static int run_memcpy(cell *c)
     return FSH_OK;
 }
 
+/* "swaps": the indices of one backward Fisher-Yates (xoshiro256++ and
+   Lemire's bounded draw, as textbook_inline), drawn once at set-up; each
+   timed operation applies the same n - 1 swaps. */
+static int setup_swaps(cell *c)
+{
+    if (c->n > UINT32_MAX)
+        return FSH_EINVAL;
+    c->idx = malloc(c->n * sizeof *c->idx);
+    if (c->idx == NULL)
+        return FSH_ENOMEM;
+    uint64_t s[4] = {0x9e3779b97f4a7c15u, 0xbf58476d1ce4e5b9u,
+                     0x94d049bb133111ebu, 0x2545f4914f6cdd1du};
+    c->idx[0] = 0;
+    for (size_t i = c->n - 1; i > 0; i--) {
+        uint64_t bound = (uint64_t)i + 1, t = (0 - bound) % bound;
+        u128 m;
+        do
+            m = (u128)xoshiro_next(s) * bound;
+        while ((uint64_t)m < t);
+        c->idx[i] = (uint32_t)(m >> 64);
+    }
+    return FSH_OK;
+}
+
+static int run_swaps(cell *c)
+{
+    uint64_t *restrict a = c->a;
+    const uint32_t *restrict idx = c->idx;
+    for (size_t i = c->n - 1; i > 0; i--) {
+        size_t j = idx[i];
+        uint64_t x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+    }
+    return FSH_OK;
+}
+
 static double bits_rng(cell *c)
 {
     double used = (double)(fsh_rng_bits_used(c->rng) - c->bits0);
@@ -474,6 +515,8 @@ static const method METHODS[] = {
     {"batched_clang", 8, 1, 1, "lehmer64", NULL, run_batched_clang,
      bits_batched, setup_batched_clang,
      "the same batched-index peer built by clang"},
+    {"swaps", 8, 1, 1, "none", NULL, run_swaps, NULL, setup_swaps,
+     "Fisher-Yates swaps alone, indices drawn before timing (a floor)"},
     {"textbook_call", 8, 1, 0, NULL, NULL, run_textbook_call, bits_rng, NULL,
      "textbook with one fsh_rng_u64 call per draw"},
     {"fairshuf_u32", 4, 1, 1, NULL, NULL, run_fsh_u32, bits_rng, NULL,
@@ -914,8 +957,10 @@ static void free_cell(cell *c)
 {
     fsh_rng_free(c->rng);
     peer_std_free(c->peer);
+    free(c->idx);
     c->rng = NULL;
     c->peer = NULL;
+    c->idx = NULL;
 }
 
 /* Run k operations; ns elapsed in *ns. */
@@ -1095,7 +1140,8 @@ static int is_summary_method(const char *name)
     return strcmp(name, "fairshuf") == 0 || strcmp(name, "textbook") == 0 ||
            strcmp(name, "textbook_inline") == 0 ||
            strcmp(name, "std_shuffle") == 0 || strcmp(name, "memcpy") == 0 ||
-           strcmp(name, "batched") == 0 || strcmp(name, "batched_clang") == 0;
+           strcmp(name, "batched") == 0 || strcmp(name, "batched_clang") == 0 ||
+           strcmp(name, "swaps") == 0;
 }
 
 static int cmp_spread_desc(const void *x, const void *y)
@@ -1207,6 +1253,50 @@ static void print_batched(const size_t *ns, size_t cnt)
     }
 }
 
+/* The swap floor: the time of the swaps alone beside the shuffles that
+   make them, so a ratio near 1 says the swaps, not the generator or the
+   bounded draws, set the pace. */
+static void print_swaps(const size_t *ns, size_t cnt)
+{
+    char nb[32];
+    int any = 0;
+    for (size_t j = 0; j < cnt; j++)
+        any |= lookup("swaps", NULL, ns[j]) != NULL;
+    if (!any)
+        return;
+    printf("\n## The swap floor (ns per element, median; swaps alone, "
+           "indices drawn before timing)\n\n");
+    printf("| n | swaps | xoshiro | chacha8 (default) | batched "
+           "| batched clang | textbook inline | xoshiro/swaps "
+           "| chacha8/swaps | batched/swaps | batched clang/swaps "
+           "| textbook inline/swaps |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t j = 0; j < cnt; j++) {
+        size_t n = ns[j];
+        const result *sw = lookup("swaps", NULL, n);
+        if (sw == NULL)
+            continue;
+        const result *xo = lookup("fairshuf", "xoshiro256pp", n);
+        const result *c8 = lookup("fairshuf", "chacha8", n);
+        const result *bp = lookup("batched", NULL, n);
+        const result *bc = lookup("batched_clang", NULL, n);
+        const result *ti = lookup("textbook_inline", NULL, n);
+        printf("| %s |", fmt_n(n, nb, sizeof nb));
+        print_num(ns_of(sw), 2);
+        print_num(ns_of(xo), 2);
+        print_num(ns_of(c8), 2);
+        print_num(ns_of(bp), 2);
+        print_num(ns_of(bc), 2);
+        print_num(ns_of(ti), 2);
+        print_num(ns_of(xo) / ns_of(sw), 2);
+        print_num(ns_of(c8) / ns_of(sw), 2);
+        print_num(ns_of(bp) / ns_of(sw), 2);
+        print_num(ns_of(bc) / ns_of(sw), 2);
+        print_num(ns_of(ti) / ns_of(sw), 2);
+        printf("\n");
+    }
+}
+
 static void print_tables(void)
 {
     char nb[32];
@@ -1225,6 +1315,7 @@ static void print_tables(void)
     if (summary > 0) {
         print_summary(ns, cnt);
         print_batched(ns, cnt);
+        print_swaps(ns, cnt);
     }
 
     int others = 0;
