@@ -10,6 +10,8 @@
  *        chacha20 / chacha8 (fsh_rng_seed_gen with "fairshuf-bench-v1")
  *   THREADS: comma-separated thread counts, e.g. 1,2
  *   bench/bin/large floor     (the rough pass's step alone, see floor_step)
+ *   bench/bin/large patterns [N [REPS]]  (the access patterns of the 1e8
+ *                             shuffle beside memcpy, see patterns)
  *   THP: 1 to put both arrays on transparent huge pages (madvise), 0 (the
  *        default) for malloc's pages as the earlier measurements
  *
@@ -135,8 +137,102 @@ static double floor_step(unsigned e, int reps)
     return (double)best / (double)steps;
 }
 
+/*
+ * GEN "patterns": the memory access patterns the 1e8 shuffle is made of,
+ * on an array of N 64-bit elements (pre-faulted), ns per element, median
+ * of reps, CPU time: memcpy into a second array; one sequential read; one
+ * sequential read-modify-write (a[i] ^= c); and the rough pass's skeleton
+ * with K streams: the array cut into K parts, each step draws a label j
+ * (b = log2 K bits of an xorshift word), bumps part j's cursor held in an
+ * array, prefetches 256 bytes ahead in part j and trades the held element
+ * for the one at the cursor, for 0.9 N steps. The skeleton is what any
+ * in-place K-way scatter pass must do per element; with K = 512 it is the
+ * rough pass without its keystream and run checks.
+ */
+static double skeleton(uint64_t *a, size_t n, unsigned b)
+{
+    const size_t K = (size_t)1 << b, part = n / K;
+    uint64_t **cur = malloc(K * sizeof *cur);
+    if (cur == NULL)
+        return 0;
+    for (size_t j = 0; j < K; j++)
+        cur[j] = a + j * part;
+    uint64_t s = 88172645463325252u, x = 0;
+    const unsigned per = 64 / b;
+    const size_t words = n / 10 * 9 / per;
+    double t0 = now(1);
+    for (size_t t = 0; t < words; t++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint64_t w = s;
+        for (unsigned u = 0; u < per; u++) {
+            size_t j = (size_t)(w >> (64 - b));
+            w <<= b;
+            uint64_t *q = cur[j], y;
+            cur[j] = q + 1;
+            __builtin_prefetch((const char *)q + 256, 1, 3);
+            y = *q;
+            *q = x;
+            x = y;
+        }
+    }
+    double t = now(1) - t0;
+    __asm__ volatile("" : : "r"(x));
+    free(cur);
+    return t / (double)(words * per);
+}
+
+static int patterns(size_t n, int reps)
+{
+    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (a == NULL || b == NULL || reps < 1 || reps > MAXREPS) {
+        fprintf(stderr, "large: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        a[i] = i, b[i] = 0;
+    static const char *names[] = {"memcpy", "sequential read",
+                                  "sequential read-modify-write",
+                                  "skeleton, 16 streams", "skeleton, 64 streams",
+                                  "skeleton, 512 streams"};
+    static double t[6][MAXREPS];
+    uint64_t acc = 0;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now(1);
+        memcpy(b, a, n * sizeof *a);
+        t[0][r] = (now(1) - t0) / (double)n;
+        /* Four sums, so the adds do not set the pace in cache. */
+        uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        t0 = now(1);
+        for (size_t i = 0; i + 4 <= n; i += 4)
+            s0 += a[i], s1 += a[i + 1], s2 += a[i + 2], s3 += a[i + 3];
+        t[1][r] = (now(1) - t0) / (double)n;
+        acc += s0 + s1 + s2 + s3;
+        __asm__ volatile("" : "+r"(acc));
+        t0 = now(1);
+        for (size_t i = 0; i < n; i++)
+            a[i] ^= 0x55;
+        t[2][r] = (now(1) - t0) / (double)n;
+        t[3][r] = skeleton(a, n, 4);
+        t[4][r] = skeleton(a, n, 6);
+        t[5][r] = skeleton(a, n, 9);
+    }
+    printf("n = %zu, %d repetitions (ns per element, median)\n", n, reps);
+    double mc = median(t[0], reps);
+    for (int k = 0; k < 6; k++) {
+        double m = k == 0 ? mc : median(t[k], reps);
+        printf("  %-30s %.3f  (%.2fx memcpy)\n", names[k], m, m / mc);
+    }
+    __asm__ volatile("" : : "r"(acc));
+    free(a);
+    free(b);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "patterns") == 0)
+        return patterns(argc > 2 ? (size_t)strtod(argv[2], NULL) : 100000000,
+                        argc > 3 ? atoi(argv[3]) : 5);
     if (argc > 1 && strcmp(argv[1], "floor") == 0) {
         for (unsigned e = 7; e <= 17; e += 2)
             printf("floor: 512 streams, %zu KiB: %.3f ns/step\n",
