@@ -30,7 +30,7 @@
 #include <sys/mman.h>
 #endif
 
-extern double fsh_scatter_phase_ns[8];
+extern double fsh_scatter_phase_ns[10];
 extern int fsh_scatter_phase_clock;
 
 #define MAXREPS 64
@@ -247,7 +247,8 @@ int main(int argc, char **argv)
     int thp = argc > 6 ? atoi(argv[6]) : 0;
     static const char *names[] = {"rough pass", "fix-up", "buckets",
                                   "fix: compact", "fix: labels",
-                                  "fix: moves", "fix: place"};
+                                  "fix: moves", "fix: place", "",
+                                  "leaves: warm", "leaves: shuffle"};
     int tl[MAXT], nt = 0;
     for (const char *p = targ; *p != '\0' && nt < MAXT;) {
         tl[nt++] = atoi(p);
@@ -268,7 +269,7 @@ int main(int argc, char **argv)
     }
     if (b != NULL)
         memset(b, 1, n * sizeof *b);
-    static double t_run[MAXT][MAXREPS], t_ph[MAXT][7][MAXREPS],
+    static double t_run[MAXT][MAXREPS], t_ph[MAXT][10][MAXREPS],
         t_cpy[MAXREPS];
     uint64_t hash = 0;
     for (int r = 0; r < reps; r++) {
@@ -302,7 +303,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "large: %s\n", fsh_strerror(rc));
                 return 1;
             }
-            for (int i = 0; i < 7; i++)
+            for (int i = 0; i < 10; i++)
                 t_ph[w][i][r] = fsh_scatter_phase_ns[i] / (double)n;
             uint64_t h = 1469598103934665603u;
             for (size_t i = 0; i < n; i++) {
@@ -329,9 +330,11 @@ int main(int argc, char **argv)
         if (mc > 0)
             printf(", %.2fx memcpy", m / mc);
         printf("\n   ");
-        for (int i = 0; i < 7; i++) {
+        for (int i = 0; i < 10; i++) {
+            if (i == 7)
+                continue; /* the whole: the line above */
             memcpy(v, t_ph[w][i], (size_t)reps * sizeof *v);
-            printf(" %s %.3f%s", names[i], median(v, reps), i == 6 ? "" : ",");
+            printf(" %s %.3f%s", names[i], median(v, reps), i == 9 ? "" : ",");
         }
         printf("\n");
     }

@@ -437,25 +437,6 @@ static void test_prefetch(void)
             free(y);
         }
     }
-    /* The look-ahead kernel of the scatter leaves: the plain kernel's
-       permutation and words, whatever it prefetches (here a live array). */
-    for (size_t s = 0; s < 3; s++) {
-        size_t n = 70000 + s, size = sizes[s];
-        unsigned char *x = malloc(n * size), *y = malloc(n * size);
-        CHECK(x != NULL && y != NULL);
-        for (size_t b = 0; b < n * size; b++)
-            x[b] = y[b] = (unsigned char)(b * 131 + b / size);
-        CHECK(fsh_rng_seed_gen(r1, FSH_GEN_CHACHA8, "ahead", 5) == FSH_OK);
-        CHECK(fsh_rng_seed_gen(r2, FSH_GEN_CHACHA8, "ahead", 5) == FSH_OK);
-        CHECK(fsh_rng_set_simulation(r1, 1) == FSH_OK);
-        CHECK(fsh_rng_set_simulation(r2, 1) == FSH_OK);
-        fsh_fy_kernel(r1, x, n, size);
-        fsh_fy_kernel_ahead(r2, y, n, size, x, n * size);
-        CHECK(memcmp(x, y, n * size) == 0);
-        CHECK(fsh_rng_bits_used(r1) == fsh_rng_bits_used(r2));
-        free(x);
-        free(y);
-    }
     /* The dispatch band: fsh_shuffle between the two thresholds is the
        plain kernel's permutation. */
     size_t n = FSH_PREFETCH_MIN_BYTES / 8 + 1000;

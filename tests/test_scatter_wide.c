@@ -7,7 +7,7 @@
  * test hook; and fsh_shuffle_threads on 1e7 u64 (80 MB: k = 64, a stash of
  * about 140,000 elements, labelled in 16 chunks on two threads), seeded,
  * with one, two and three threads. The rough pass's pointer cursors, the
- * stash labels' chunked counting and the leaves' look-ahead must all give
+ * stash labels' chunked counting and the leaves' kernel must all give
  * exactly the old permutations: a hash differing means a seeded output
  * changed. Each case also checks the result is a permutation.
  *

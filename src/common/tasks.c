@@ -11,19 +11,17 @@
 typedef struct tasks_job {
     const fsh_tasks *t;
     void *ctx;
-    unsigned stride;
     atomic_size_t next;
 } tasks_job;
 
 static void *tasks_worker(void *arg)
 {
     tasks_job *jb = arg;
-    fsh_worker w = {jb->stride, SIZE_MAX};
     for (;;) {
         size_t i = atomic_fetch_add(&jb->next, 1);
         if (i >= jb->t->count)
             break;
-        jb->t->run(jb->ctx, i, &w);
+        jb->t->run(jb->ctx, i);
     }
     return NULL;
 }
@@ -48,7 +46,6 @@ void fsh_tasks_run(const fsh_tasks *t, void *ctx, unsigned threads)
     tasks_job jb;
     jb.t = t;
     jb.ctx = ctx;
-    jb.stride = threads; /* a hint: a failed pthread_create only blurs it */
     atomic_init(&jb.next, 0);
     for (unsigned i = 1; i < threads; i++) {
         if (pthread_create(&tid[made], NULL, tasks_worker, &jb) != 0)

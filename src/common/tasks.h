@@ -10,18 +10,10 @@
 /* The one thread cap of the library. */
 #define FSH_MAX_THREADS 256
 
-/* A running thread's view: stride = threads running (its likely next task
-   is the current one + stride), expect = scratch for the task function
-   (SIZE_MAX at the start of each thread). */
-typedef struct fsh_worker {
-    unsigned stride;
-    size_t expect;
-} fsh_worker;
-
-/* A named kind of task: run(ctx, i, w) for each i in [0, count). */
+/* A named kind of task: run(ctx, i) for each i in [0, count). */
 typedef struct fsh_tasks {
     const char *name;
-    void (*run)(void *ctx, size_t i, fsh_worker *w);
+    void (*run)(void *ctx, size_t i);
     size_t count;
 } fsh_tasks;
 

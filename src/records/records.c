@@ -189,22 +189,19 @@ static void place_chunk(scat *s, size_t *h, size_t i, size_t m,
     }
 }
 
-static void scat_count(void *ctx, size_t t, fsh_worker *w)
+static void scat_count(void *ctx, size_t t)
 {
-    (void)w;
     scat_walk(ctx, t, count_chunk);
 }
 
-static void scat_place(void *ctx, size_t t, fsh_worker *w)
+static void scat_place(void *ctx, size_t t)
 {
-    (void)w;
     scat_walk(ctx, t, place_chunk);
 }
 
-static void scat_shuffle(void *ctx, size_t b, fsh_worker *w)
+static void scat_shuffle(void *ctx, size_t b)
 {
     scat *s = ctx;
-    (void)w;
     int rc = bucket_shuffle(s->key, (uint64_t)s->lo + b,
                             s->dst + s->start[b] * s->size,
                             s->start[b + 1] - s->start[b], s->size);

@@ -413,18 +413,14 @@ fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
     return r;
 }
 
-/* The fused kernel's state: the array, the elements still unplaced (i),
-   and for the look-ahead kernels the next bucket to prefetch; the word
-   source is a separate local. Locals per kernel call, never escaping its
+/* The fused kernel's state: the array and the elements still unplaced
+   (i); the word source is a separate local. Locals per kernel call, never escaping its
    inlined functions, so they live in registers. */
 typedef struct fy_run {
     unsigned char *a;
     size_t size; /* a constant wherever inlined, unless any */
     int any;     /* element size not 1, 2, 4, 8, 16: fsh_swap_bytes */
     size_t i;
-    int ahead_on; /* a look-ahead kernel (a constant wherever inlined) */
-    size_t ahead_from; /* prefetch while i <= ahead_from (0: done) */
-    const unsigned char *ahead_end;
 } fy_run;
 
 /* Cheap tests on a batch's final low half lo, true whenever lo < 2^64 mod P:
@@ -776,40 +772,17 @@ static void ws_xoshiro_back(wsrc *w)
 }
 #endif
 
-/* Look-ahead kernels, for the scatter shuffle's buckets: the same shuffle,
-   while the next bucket [ahead, ahead_end) is prefetched one line per batch
-   (two for 16-byte elements), so it is (mostly) in cache when its turn
-   comes instead of being streamed in first (0.23 ns per element at
-   n = 1e8). The prefetching starts halfway: from then on the positions
-   above i are final and never touched again, so the next bucket takes their
-   place in cache instead of competing with the whole current one. */
-static inline __attribute__((always_inline)) void
-fy_ahead_step(fy_run *f, const unsigned char **ahead)
-{
-    /* One test per batch: ahead_from drops to 0 (i never gets there) once
-       the next bucket is all prefetched. */
-    if (f->ahead_on && f->i <= f->ahead_from) {
-        int two = f->size > 8;
-        __builtin_prefetch((const void *)*ahead, 1);
-        if (two)
-            __builtin_prefetch((const void *)(*ahead + 64), 1);
-        *ahead += two ? 128 : 64;
-        if (*ahead >= f->ahead_end)
-            f->ahead_from = 0;
-    }
-}
-
 /* Batches of k dice while i > low, each swapped once drawn. */
 static inline __attribute__((always_inline)) void
-fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
-         unsigned k, size_t low, int test, unsigned c)
+fy_phase(fy_run *f, wsrc *w, int src, unsigned k, size_t low, int test,
+         unsigned c)
 {
     size_t i0 = f->i;
     while (f->i > low && ws_more(w, src)) {
         uint64_t j[6]; /* k <= 6 */
 #if FY_ASM_LOOP
         if (src == WS_XOSHIRO && w->mulx && k >= 2 && !f->any &&
-            !f->ahead_on && (f->size == 8 || f->size == 4) &&
+            (f->size == 8 || f->size == 4) &&
             test == FY_BELOW_POW2 &&
             f->i > low + (FYA_BATCHES - 1) * (size_t)k) {
             if (!fy_asm_loop(w, f->a, &f->i, k, low, f->size))
@@ -818,7 +791,7 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
                path below. */
             ws_xoshiro_back(w);
         } else if (src == WS_BUFFERED && w->mulx && k >= 2 && !f->any &&
-                   !f->ahead_on && (f->size == 8 || f->size == 4) &&
+                   (f->size == 8 || f->size == 4) &&
                    test == FY_BELOW_POW2 &&
                    f->i > low + (FYA_BATCHES - 1) * (size_t)k &&
                    w->pos + FYA_BATCHES <= FSH_BUF_WORDS) {
@@ -830,7 +803,6 @@ fy_phase(fy_run *f, wsrc *w, const unsigned char **ahead, int src,
         }
 #endif
         fy_draw(w, src, f->i, k, test, c, 0, j);
-        fy_ahead_step(f, ahead);
 FY_UNROLL
         for (unsigned d = 0; d < k; d++)
             fy_swap(f->a, f->i - 1 - d, (size_t)j[d], f->size, f->any);
@@ -840,8 +812,8 @@ FY_UNROLL
 }
 
 /* One FY_BATCH_PHASES phase of the fused kernel. */
-#define FY_FUSED_PHASE(f, w, ahead, src, K, LOW, C)                            \
-    fy_phase((f), (w), (ahead), (src), (K), (LOW), FY_BELOW_POW2, (C));
+#define FY_FUSED_PHASE(f, w, src, K, LOW, C)                                   \
+    fy_phase((f), (w), (src), (K), (LOW), FY_BELOW_POW2, (C));
 
 /* The backward Fisher-Yates from f->i (elements still unplaced) down, with
    words from src, while ws_more. The phases are FY_BATCH_PHASES, as in
@@ -849,10 +821,10 @@ FY_UNROLL
    stopped. The last FSH_GREEDY_TAIL positions take the greedy plans
    (fsh_batch_plan). */
 static inline __attribute__((always_inline)) void
-fy_fused(fy_run *f, wsrc *w, const unsigned char **ahead, int src)
+fy_fused(fy_run *f, wsrc *w, int src)
 {
-    fy_phase(f, w, ahead, src, 1, (size_t)1 << 30, FY_BELOW_I, 0);
-    FY_BATCH_PHASES(FY_FUSED_PHASE, f, w, ahead, src)
+    fy_phase(f, w, src, 1, (size_t)1 << 30, FY_BELOW_I, 0);
+    FY_BATCH_PHASES(FY_FUSED_PHASE, f, w, src)
     while (f->i > 1 && ws_more(w, src)) {
         uint64_t p, j[FSH_GREEDY_TAIL];
         unsigned k = fsh_batch_plan(f->i, FSH_BATCH_CAP, &p);
@@ -864,42 +836,37 @@ fy_fused(fy_run *f, wsrc *w, const unsigned char **ahead, int src)
     }
 }
 
-/* The kernel body for any source. ahead: the look-ahead kernels' next
-   bucket (ahead_on), else NULL. */
+/* The kernel body for any source. */
 static inline __attribute__((always_inline)) void
 fy_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size, int any,
-        int ahead_on, const unsigned char *ahead,
-        const unsigned char *ahead_end, int mulx)
+        int mulx)
 {
     if (rng->src == FSH_SRC_RANDINT) {
         for (size_t i = n - 1; i > 0; i--)
             fy_swap(a, i, (size_t)fsh_randint_draw(rng, i + 1), size, any);
         return;
     }
-    fy_run f = {a, size, any, n, ahead_on,
-                ahead_on && ahead < ahead_end ? n / 2 : 0, ahead_end};
+    fy_run f = {a, size, any, n};
     wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0, mulx};
     if (rng->src == FSH_SRC_XOSHIRO) {
         w.s0 = rng->xs[0], w.s1 = rng->xs[1];
         w.s2 = rng->xs[2], w.s3 = rng->xs[3];
         if (w.pos < FSH_BUF_WORDS)
-            fy_fused(&f, &w, &ahead, WS_DRAIN);
-        fy_fused(&f, &w, &ahead, WS_XOSHIRO);
+            fy_fused(&f, &w, WS_DRAIN);
+        fy_fused(&f, &w, WS_XOSHIRO);
         rng->xs[0] = w.s0, rng->xs[1] = w.s1;
         rng->xs[2] = w.s2, rng->xs[3] = w.s3;
         rng->words_made += w.made;
     } else {
-        fy_fused(&f, &w, &ahead, WS_BUFFERED);
+        fy_fused(&f, &w, WS_BUFFERED);
     }
     rng->pos = w.pos;
 }
 #else
 static inline void fy_body(fsh_rng *rng, unsigned char *a, size_t n,
-                           size_t size, int any, int ahead_on,
-                           const unsigned char *ahead,
-                           const unsigned char *ahead_end, int mulx)
+                           size_t size, int any, int mulx)
 {
-    (void)ahead_on, (void)ahead, (void)ahead_end, (void)mulx;
+    (void)mulx;
     for (size_t i = n - 1; i > 0; i--)
         fy_swap(a, i, (size_t)fsh_uniform_fast(rng, i + 1), size, any);
 }
@@ -908,34 +875,34 @@ static inline void fy_body(fsh_rng *rng, unsigned char *a, size_t n,
 /* One plain kernel per element size (n >= 2), and one for any size. */
 static void kernel1(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    fy_body(rng, a, n, 1, 0, 0, NULL, NULL, 0);
+    fy_body(rng, a, n, 1, 0, 0);
 }
 
 static void kernel2(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    fy_body(rng, a, n, 2, 0, 0, NULL, NULL, 0);
+    fy_body(rng, a, n, 2, 0, 0);
 }
 
 static void kernel4(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    fy_body(rng, a, n, 4, 0, 0, NULL, NULL, 0);
+    fy_body(rng, a, n, 4, 0, 0);
 }
 
 static void kernel8(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    fy_body(rng, a, n, 8, 0, 0, NULL, NULL, 0);
+    fy_body(rng, a, n, 8, 0, 0);
 }
 
 #if FY_MULX
 /* The same kernels with the dice multiplied by MULX (fy_use_mulx). */
 static void kernel4_mulx(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    fy_body(rng, a, n, 4, 0, 0, NULL, NULL, 1);
+    fy_body(rng, a, n, 4, 0, 1);
 }
 
 static void kernel8_mulx(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    fy_body(rng, a, n, 8, 0, 0, NULL, NULL, 1);
+    fy_body(rng, a, n, 8, 0, 1);
 }
 
 static pthread_once_t fy_mulx_once = PTHREAD_ONCE_INIT;
@@ -962,34 +929,12 @@ static int fy_use_mulx(void)
 
 static void kernel16(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    fy_body(rng, a, n, 16, 0, 0, NULL, NULL, 0);
+    fy_body(rng, a, n, 16, 0, 0);
 }
 
 static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
-    fy_body(rng, a, n, size, 1, 0, NULL, NULL, 0);
-}
-
-/* The look-ahead kernels (see fy_ahead_step). */
-static void ahead_kernel4(fsh_rng *rng, unsigned char *a, size_t n,
-                          const unsigned char *ahead,
-                          const unsigned char *ahead_end)
-{
-    fy_body(rng, a, n, 4, 0, 1, ahead, ahead_end, 0);
-}
-
-static void ahead_kernel8(fsh_rng *rng, unsigned char *a, size_t n,
-                          const unsigned char *ahead,
-                          const unsigned char *ahead_end)
-{
-    fy_body(rng, a, n, 8, 0, 1, ahead, ahead_end, 0);
-}
-
-static void ahead_kernel16(fsh_rng *rng, unsigned char *a, size_t n,
-                           const unsigned char *ahead,
-                           const unsigned char *ahead_end)
-{
-    fy_body(rng, a, n, 16, 0, 1, ahead, ahead_end, 0);
+    fy_body(rng, a, n, size, 1, 0);
 }
 
 #ifdef FSH_HAVE_U128
@@ -1102,27 +1047,6 @@ void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
         break;
     default:
         kernel_any(rng, a, n, size);
-        break;
-    }
-}
-
-void fsh_fy_kernel_ahead(fsh_rng *rng, unsigned char *a, size_t n,
-                         size_t size, const unsigned char *ahead,
-                         size_t ahead_bytes)
-{
-    const unsigned char *end = ahead != NULL ? ahead + ahead_bytes : NULL;
-    switch (size) {
-    case 4:
-        ahead_kernel4(rng, a, n, ahead, end);
-        break;
-    case 8:
-        ahead_kernel8(rng, a, n, ahead, end);
-        break;
-    case 16:
-        ahead_kernel16(rng, a, n, ahead, end);
-        break;
-    default:
-        fsh_fy_kernel(rng, a, n, size);
         break;
     }
 }

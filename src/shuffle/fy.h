@@ -15,14 +15,6 @@ FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
 FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
                               size_t size);
 
-/* fsh_fy_kernel (the same permutation) that also prefetches the
-   ahead_bytes at ahead, spread over the shuffle: the scatter shuffle's
-   buckets pull in the next bucket. Element sizes other than 4, 8, 16: no
-   prefetching. */
-FSH_HIDDEN void fsh_fy_kernel_ahead(fsh_rng *rng, unsigned char *a, size_t n,
-                                   size_t size, const unsigned char *ahead,
-                                   size_t ahead_bytes);
-
 /* The prefetching Fisher-Yates: same draws and swaps as fsh_fy_kernel.
    Returns 0 (and does nothing) where it has no kernel: randint sources,
    element sizes other than 4, 8, 16, no 128-bit multiply. */

@@ -47,10 +47,11 @@
 
 /* Phase timing for measurements only (never in a normal build): with
    -DFSH_SCATTER_TIMING the top level's wall time per phase is added to
-   fsh_scatter_phase_ns[] (rough pass, fix-up, buckets). */
+   fsh_scatter_phase_ns[] (rough pass, fix-up, buckets; the fix-up's four
+   steps; the whole; the first level's leaves: warming, shuffling). */
 #ifdef FSH_SCATTER_TIMING
 #include <time.h>
-FSH_HIDDEN double fsh_scatter_phase_ns[8];
+FSH_HIDDEN double fsh_scatter_phase_ns[10];
 FSH_HIDDEN int fsh_scatter_phase_clock = CLOCK_MONOTONIC;
 static double phase_now(void)
 {
@@ -494,8 +495,8 @@ typedef struct lvjob {
     fixup *fx;
 } lvjob;
 
-static void fix_bucket_task(void *ctx, size_t j, fsh_worker *w);
-static void fix_place_task(void *ctx, size_t q, fsh_worker *w);
+static void fix_bucket_task(void *ctx, size_t j);
+static void fix_place_task(void *ctx, size_t q);
 
 /* Task: compact bucket j's processed parts to the front of its region and
    copy the unlabelled rest (its share of the stash) out to tmp. */
@@ -675,28 +676,16 @@ nomem:
         lv->F[j] = j == k ? lv->n : 0; /* one bucket: nothing to do */
 }
 
-/* The next bucket a leaf prefetches while it shuffles (none: NULL, 0), and
-   which of its own bytes are cold (not prefetched by the previous leaf). */
-typedef struct ahead {
-    const unsigned char *p;
-    size_t bytes;
-    size_t warm_from; /* own bytes [warm_from, n * size) are cold */
-} ahead;
-
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
-                         unsigned depth, ahead ah);
+                         unsigned depth);
 
-/* Tuning (speed only, never the output): how much of the next bucket a
-   leaf prefetches while it shuffles, in halves of it (2: all, 0: none; the
-   rest is warmed by a streaming read when its turn comes). On the Zen 4
-   VM (L2 1 MiB, 1.56 MiB leaves at 1e8) prefetching all of it made the
-   bucket phase slower than prefetching half (1.9-2.3 against 1.7-1.9
-   ns/element, interleaved runs under load; docs/PERFORMANCE.md, issue 13):
-   the prefetched lines evict the current leaf's from L2. */
-#ifndef SC_AHEAD_HALVES
-#define SC_AHEAD_HALVES 1
-#endif
-
+/* Pull a bucket into cache in one streaming read before its Fisher-Yates,
+   whose random accesses would otherwise each miss to DRAM. On the Zen 4 VM
+   (L2 1 MiB, 1.56 MiB leaves at 1e8) this beat prefetching the next bucket
+   while the current one shuffles, half of it or all (the look-ahead
+   kernels of fairshuf 0.2): the prefetched lines slowed the running leaf by
+   more than the read they saved (docs/PERFORMANCE.md, issue 13, session
+   9). */
 static void warm(const unsigned char *p, size_t bytes)
 {
     uint64_t acc = 0, w;
@@ -707,41 +696,32 @@ static void warm(const unsigned char *p, size_t bytes)
     __asm__ volatile("" : : "r"(acc));
 }
 
-/* Step d for bucket j. The thread running it is expected to take bucket
-   j + stride next (the tasks are handed out in order), so the leaf
-   prefetches that one; prefetched says whether bucket j was prefetched. */
-static void level_bucket(sctx *c, const level *lv, unsigned j, unsigned stride,
-                         int prefetched)
+/* Step d for bucket j. */
+static void level_bucket(sctx *c, const level *lv, unsigned j)
 {
     size_t b0 = lv->F[j], b1 = lv->F[j + 1];
-    size_t bytes = (b1 - b0) * c->size;
-    /* The part of this bucket the previous leaf prefetched: the rest is
-       pulled in by a streaming read first. */
-    ahead ah = {NULL, 0, prefetched ? bytes * SC_AHEAD_HALVES / 2 : 0};
-    if (SC_AHEAD_HALVES > 0 && j + stride < lv->k) {
-        size_t n0 = lv->F[j + stride], n1 = lv->F[j + stride + 1];
-        ah.p = lv->a + n0 * c->size;
-        ah.bytes = (n1 - n0) * c->size * SC_AHEAD_HALVES / 2;
-    }
     scatter_node(c, lv->a + b0 * c->size, b1 - b0,
-                 lv->node << SC_LEVEL_BITS | (uint64_t)j, lv->depth + 1, ah);
+                 lv->node << SC_LEVEL_BITS | (uint64_t)j, lv->depth + 1);
 }
 
 /* A bucket: Fisher-Yates when small (or too deep to name), else a level. */
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
-                         unsigned depth, ahead ah)
+                         unsigned depth)
 {
     if (n < 2 || atomic_load(&c->error))
         return;
     if (n <= c->base || depth >= SC_MAXDEPTH) {
-        /* Pull a cold bucket into cache in one streaming pass: the random
-           accesses of Fisher-Yates would otherwise each miss to DRAM. A
-           bucket prefetched by the previous leaf is (mostly) there. */
-        if (ah.warm_from < n * c->size)
-            warm(a + ah.warm_from, n * c->size - ah.warm_from);
+        PHASE_MARK(l0);
+        warm(a, n * c->size);
+        PHASE_MARK(l1);
         fsh_rng local, *r = task_rng(c, &local, node, TASK_LEAF);
-        fsh_fy_kernel_ahead(r, a, n, c->size, ah.p, ah.bytes);
+        fsh_fy_kernel(r, a, n, c->size);
         task_done(c, r);
+        PHASE_MARK(l2);
+        if (depth == 1) {
+            PHASE_ADD(8, l0, l1);
+            PHASE_ADD(9, l1, l2);
+        }
         return;
     }
     size_t buf[3 * SC_KMAX]; /* ~8 KiB of stack per level, <= 5 levels */
@@ -750,40 +730,34 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
     rough_stripe(c, &lv, 0);
     level_fix(c, &lv, 1);
     for (unsigned j = 0; j < lv.k; j++)
-        level_bucket(c, &lv, j, 1, j > 0);
+        level_bucket(c, &lv, j);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The top level's tasks. Which thread runs a task never changes its
    output. */
 
-static void rough_task(void *ctx, size_t s, fsh_worker *w)
+static void rough_task(void *ctx, size_t s)
 {
     lvjob *jb = ctx;
-    (void)w;
     rough_stripe(jb->c, jb->lv, (unsigned)s);
 }
 
-/* A thread's likely next bucket is this one + stride: the leaf prefetches
-   it, and the thread remembers it was prefetched. */
-static void bucket_task(void *ctx, size_t j, fsh_worker *w)
+static void bucket_task(void *ctx, size_t j)
 {
     lvjob *jb = ctx;
-    level_bucket(jb->c, jb->lv, (unsigned)j, w->stride, j == w->expect);
-    w->expect = j + w->stride;
+    level_bucket(jb->c, jb->lv, (unsigned)j);
 }
 
-static void fix_bucket_task(void *ctx, size_t j, fsh_worker *w)
+static void fix_bucket_task(void *ctx, size_t j)
 {
     const lvjob *jb = ctx;
-    (void)w;
     fix_bucket(jb->c, jb->lv, jb->fx, (unsigned)j);
 }
 
-static void fix_place_task(void *ctx, size_t q, fsh_worker *w)
+static void fix_place_task(void *ctx, size_t q)
 {
     lvjob *jb = ctx;
-    (void)w;
     fix_place(jb->c, jb->lv, jb->fx, q);
 }
 
@@ -792,7 +766,7 @@ static void scatter_run(sctx *c, unsigned char *a, size_t n,
 {
     unsigned S = c->sfix ? c->sfix : FSH_SCATTER_STRIPES;
     if (n <= c->base) {
-        scatter_node(c, a, n, 1, 0, (ahead){NULL, 0, 0});
+        scatter_node(c, a, n, 1, 0);
         return;
     }
     /* 3 * S * SC_KMAX words (48 KiB): on the heap, not a caller's stack. */
