@@ -71,7 +71,10 @@ slow_run() {
     (head -c 64 /dev/urandom; exec sleep 10) >rs &
     _feed=$!
     # shellcheck disable=SC2086
-    env --default-signal=INT,QUIT $_pre "$F" -r -n 100000 --random-source=rs "$@" 2>/dev/null &
+    # Every signal sent below at its default action, whatever the runner
+    # ignores (a background job ignores INT and QUIT; a run under nohup,
+    # HUP too), so fairshuf installs its handler for each.
+    env --default-signal=HUP,INT,QUIT,TERM $_pre "$F" -r -n 100000 --random-source=rs "$@" 2>/dev/null &
     _pid=$!
     sleep 0.3
     kill -"$_sig" "$_pid"
