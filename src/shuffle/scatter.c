@@ -37,6 +37,7 @@
 #include "common/tasks.h"
 #include "shuffle/fy.h"
 #include "shuffle/thresholds.h"
+#include "rng/chacha_simd.h"
 
 #include <sodium.h>
 #include <stdatomic.h>
@@ -273,9 +274,14 @@ static inline size_t least_room(unsigned char *const *P,
 
 /* `words` label words of width B from rng, unchecked (ROUGH_STEP's
    arguments passed through). */
-#define ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, B)                 \
+#define ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, B, IL)             \
     for (size_t t_ = 0; t_ < (words); t_++) {                                  \
-        uint64_t w_ = fsh_next_word(rng);                                      \
+        ROUGH_SLICE_##IL(rng, t_);                                             \
+        if (FSH_UNLIKELY(wp_ == we_)) {                                        \
+            ROUGH_REFILL_##IL(rng);                                            \
+            wp_ = (rng)->buf + (rng)->pos;                                     \
+        }                                                                      \
+        uint64_t w_ = *wp_++;                                                  \
         _Pragma("GCC unroll 64") for (unsigned u_ = 0; u_ < 64 / (B); u_++) {  \
             size_t j_ = (size_t)(w_ >> (64 - (B)));                            \
             w_ <<= (B);                                                        \
@@ -283,30 +289,108 @@ static inline size_t least_room(unsigned char *const *P,
         }                                                                      \
     }
 
+/* The rough pass's words: read through a local pointer into the rng's
+   buffer (rng->pos is written back after the runs), refilled as
+   fsh_next_word would. Two builds of each rough function:
+   - IL 0: a refill stops the pass while it makes the next 32 blocks;
+   - IL 1 (ChaCha task streams where the AVX-512 ChaCha kernel runs): the
+     next 32 blocks are made ahead in slices, one every 8 label words (a
+     double round of 16 blocks, or their feed-forward and transpose into
+     side_), with the state in 16 zmm registers the pass itself never
+     uses, so the vector work overlaps the pass's memory traffic instead of
+     stopping it; a refill then copies side_ in, exactly the words and the
+     rng state fsh_rng_refill would give (tests/test_scatter_wide.c and
+     the FSH_CHACHA_IMPL runs of tests/cli/test_kernel_impl.sh). */
+#define ROUGH_DECL_0(rng) (void)0
+#define ROUGH_SLICE_0(rng, t) (void)0
+#define ROUGH_REFILL_0(rng)                                                    \
+    do {                                                                       \
+        (rng)->pos = FSH_BUF_WORDS;                                            \
+        fsh_rng_refill(rng);                                                   \
+    } while (0)
+#define ROUGH_END_0(rng) (void)0
+
+#if FSH_CHACHA_X86
+#define ROUGH_DECL_1(rng)                                                      \
+    _Alignas(64) uint64_t side_[FSH_BUF_WORDS];                                \
+    uint32_t in_[16];                                                          \
+    int ph_ = 0;                                                               \
+    const int per_ = (rng)->rounds / 2 + 1, steps_ = 2 * per_;                 \
+    __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0, s4 = s0,   \
+            s5 = s0, s6 = s0, s7 = s0, s8 = s0, s9 = s0, s10 = s0, s11 = s0,   \
+            s12 = s0, s13 = s0, s14 = s0, s15 = s0
+
+/* Slice ph_ of the 2 * per_: group g = ph_ / per_ (blocks counter + 16 g
+   on) takes per_ - 1 double rounds, the first loading its input, then its
+   feed-forward and transpose. */
+#define ROUGH_IL_STEP(rng)                                                     \
+    do {                                                                       \
+        int g_ = ph_ / per_, r_ = ph_ % per_;                                  \
+        if (r_ == 0) {                                                         \
+            __m512i lo_, hi_;                                                  \
+            load_input(in_, (rng)->key, (rng)->counter + 16 * (uint64_t)g_,    \
+                       (rng)->stream);                                         \
+            COUNTER_AVX512(in_, 0, lo_, hi_);                                  \
+            s0 = B512(in_[0]), s1 = B512(in_[1]), s2 = B512(in_[2]);           \
+            s3 = B512(in_[3]), s4 = B512(in_[4]), s5 = B512(in_[5]);           \
+            s6 = B512(in_[6]), s7 = B512(in_[7]), s8 = B512(in_[8]);           \
+            s9 = B512(in_[9]), s10 = B512(in_[10]), s11 = B512(in_[11]);       \
+            s12 = lo_, s13 = hi_, s14 = B512(in_[14]), s15 = B512(in_[15]);    \
+            DOUBLE_ROUND(QR_AVX512, s);                                        \
+        } else if (r_ < per_ - 1) {                                            \
+            DOUBLE_ROUND(QR_AVX512, s);                                        \
+        } else {                                                               \
+            FINISH_AVX512(s, in_, 0, (uint32_t *)(void *)(side_ + 128 * g_));  \
+        }                                                                      \
+        ph_++;                                                                 \
+    } while (0)
+#define ROUGH_SLICE_1(rng, t)                                                  \
+    do {                                                                       \
+        if (((t) & 7) == 0 && ph_ < steps_)                                    \
+            ROUGH_IL_STEP(rng);                                                \
+    } while (0)
+/* fsh_rng_refill of a ChaCha rng without a fork guard, from side_. */
+#define ROUGH_REFILL_1(rng)                                                    \
+    do {                                                                       \
+        while (ph_ < steps_)                                                   \
+            ROUGH_IL_STEP(rng);                                                \
+        memcpy((rng)->buf, side_, sizeof side_);                               \
+        (rng)->counter += FSH_BUF_WORDS / 8;                                   \
+        (rng)->words_made += FSH_BUF_WORDS;                                    \
+        (rng)->pos = 0;                                                        \
+        ph_ = 0;                                                               \
+    } while (0)
+#define ROUGH_END_1(rng)                                                       \
+    do {                                                                       \
+        sodium_memzero(side_, sizeof side_);                                   \
+        sodium_memzero(in_, sizeof in_);                                       \
+    } while (0)
+#endif
+
 /* Label widths above 9 bits: the small-leaf prototype builds only. */
 #if SC_KMAX > 1024
-#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)             \
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)         \
     case 10:                                                                   \
-        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10);               \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10, IL);               \
         break;                                                                 \
     case 11:                                                                   \
-        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 11);               \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 11, IL);               \
         break;
 #elif SC_KMAX > 512
-#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)             \
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)         \
     case 10:                                                                   \
-        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10);               \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10, IL);               \
         break;
 #else
-#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)
 #endif
 
 /* T: an element type of SIZE bytes; SELECT(c, y, z): c ? y : z without a
    branch on c. The unchecked runs work on pointer cursors P (on the stack),
    converted back to nx before the checked last steps. */
-#define DEFINE_ROUGH(name, T, SIZE, SELECT)                                    \
-    static void name(const labeler *L, unsigned char *a, size_t *nx,           \
-                     const size_t *en)                                         \
+#define DEFINE_ROUGH(name, T, SIZE, SELECT, IL, ATTR)                          \
+    ATTR static void name(const labeler *L, unsigned char *a, size_t *nx,      \
+                          const size_t *en)                                    \
     {                                                                          \
         fsh_rng *rng = L->rng;                                                 \
         const unsigned bits = L->bits, per = L->per, k = (unsigned)L->k;       \
@@ -316,6 +400,9 @@ static inline size_t least_room(unsigned char *const *P,
         unsigned char *p0 = P[0];                                              \
         T x, y, z;                                                             \
         memcpy(&x, p0, SIZE);                                                  \
+        const uint64_t *wp_ = rng->buf + rng->pos,                             \
+                       *const we_ = rng->buf + FSH_BUF_WORDS;                  \
+        ROUGH_DECL_##IL(rng);                                                  \
         for (;;) {                                                             \
             size_t R = least_room(P, a, en, k, SIZE);                          \
             if (R <= per)                                                      \
@@ -323,35 +410,37 @@ static inline size_t least_room(unsigned char *const *P,
             size_t words = (R - 1) / per;                                      \
             switch (bits) {                                                    \
             case 1:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 1);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 1, IL);        \
                 break;                                                         \
             case 2:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 2);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 2, IL);        \
                 break;                                                         \
             case 3:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 3);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 3, IL);        \
                 break;                                                         \
             case 4:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 4);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 4, IL);        \
                 break;                                                         \
             case 5:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 5);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 5, IL);        \
                 break;                                                         \
             case 6:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 6);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 6, IL);        \
                 break;                                                         \
             case 7:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 7);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 7, IL);        \
                 break;                                                         \
             case 8:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 8);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 8, IL);        \
                 break;                                                         \
-            ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)         \
+            ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)     \
             default:                                                           \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 9);        \
+                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 9, IL);        \
                 break;                                                         \
             }                                                                  \
         }                                                                      \
+        rng->pos = (unsigned)(wp_ - rng->buf);                                 \
+        ROUGH_END_##IL(rng);                                                   \
         for (unsigned j = 0; j < k; j++)                                       \
             nx[j] = (size_t)(P[j] - a) / SIZE;                                 \
         /* The last steps, checked, labels from a copy of the fresh         \
@@ -387,11 +476,18 @@ static inline u64x2 select_u64x2(int c, u64x2 y, u64x2 z)
     return r;
 }
 
-DEFINE_ROUGH(rough1, uint8_t, 1, SELECT_INT)
-DEFINE_ROUGH(rough2, uint16_t, 2, SELECT_INT)
-DEFINE_ROUGH(rough4, uint32_t, 4, SELECT_INT)
-DEFINE_ROUGH(rough8, uint64_t, 8, SELECT_INT)
-DEFINE_ROUGH(rough16, u64x2, 16, select_u64x2)
+DEFINE_ROUGH(rough1, uint8_t, 1, SELECT_INT, 0, )
+DEFINE_ROUGH(rough2, uint16_t, 2, SELECT_INT, 0, )
+DEFINE_ROUGH(rough4, uint32_t, 4, SELECT_INT, 0, )
+DEFINE_ROUGH(rough8, uint64_t, 8, SELECT_INT, 0, )
+DEFINE_ROUGH(rough16, u64x2, 16, select_u64x2, 0, )
+#if FSH_CHACHA_X86
+DEFINE_ROUGH(rough1_il, uint8_t, 1, SELECT_INT, 1, FSH_AVX512_FN)
+DEFINE_ROUGH(rough2_il, uint16_t, 2, SELECT_INT, 1, FSH_AVX512_FN)
+DEFINE_ROUGH(rough4_il, uint32_t, 4, SELECT_INT, 1, FSH_AVX512_FN)
+DEFINE_ROUGH(rough8_il, uint64_t, 8, SELECT_INT, 1, FSH_AVX512_FN)
+DEFINE_ROUGH(rough16_il, u64x2, 16, select_u64x2, 1, FSH_AVX512_FN)
+#endif
 
 static void rough_any(labeler *L, unsigned char *a, size_t *nx,
                       const size_t *en, size_t size)
@@ -416,21 +512,33 @@ static void rough_stripe(sctx *c, level *lv, unsigned s)
     fsh_rng local, *r = task_rng(c, &local, lv->node, s);
     labeler L;
     labeler_init(&L, r, k);
+    /* A task stream (ChaCha, no fork guard) on a CPU running the AVX-512
+       ChaCha kernel: the rough functions that make their next buffer in
+       slices (ROUGH_DECL_1). Same words, same output. */
+    int il = 0;
+#if FSH_CHACHA_X86
+    il = r == &local && r->src == FSH_SRC_CHACHA && !r->guard &&
+         fsh_chacha_impl_active() == FSH_CHACHA_AVX512;
+#define ROUGH_CALL(f)                                                          \
+    (il ? f##_il(&L, lv->a, nx, en) : f(&L, lv->a, nx, en))
+#else
+#define ROUGH_CALL(f) f(&L, lv->a, nx, en)
+#endif
     switch (L.pow2 ? c->size : 0) {
     case 1:
-        rough1(&L, lv->a, nx, en);
+        ROUGH_CALL(rough1);
         break;
     case 2:
-        rough2(&L, lv->a, nx, en);
+        ROUGH_CALL(rough2);
         break;
     case 4:
-        rough4(&L, lv->a, nx, en);
+        ROUGH_CALL(rough4);
         break;
     case 8:
-        rough8(&L, lv->a, nx, en);
+        ROUGH_CALL(rough8);
         break;
     case 16:
-        rough16(&L, lv->a, nx, en);
+        ROUGH_CALL(rough16);
         break;
     default:
         rough_any(&L, lv->a, nx, en, c->size);
