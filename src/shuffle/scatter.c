@@ -274,13 +274,8 @@ static inline size_t least_room(unsigned char *const *P,
 
 /* `words` label words of width B from rng, unchecked (ROUGH_STEP's
    arguments passed through). */
-#define ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, B, IL)             \
+#define ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, B)                 \
     for (size_t t_ = 0; t_ < (words); t_++) {                                  \
-        ROUGH_SLICE_##IL(rng, t_);                                             \
-        if (FSH_UNLIKELY(wp_ == we_)) {                                        \
-            ROUGH_REFILL_##IL(rng);                                            \
-            wp_ = (rng)->buf + (rng)->pos;                                     \
-        }                                                                      \
         uint64_t w_ = *wp_++;                                                  \
         _Pragma("GCC unroll 64") for (unsigned u_ = 0; u_ < 64 / (B); u_++) {  \
             size_t j_ = (size_t)(w_ >> (64 - (B)));                            \
@@ -294,15 +289,17 @@ static inline size_t least_room(unsigned char *const *P,
    fsh_next_word would. Two builds of each rough function:
    - IL 0: a refill stops the pass while it makes the next 32 blocks;
    - IL 1 (ChaCha task streams where the AVX-512 ChaCha kernel runs): the
-     next 32 blocks are made ahead in slices, one every 8 label words (a
-     double round of 16 blocks, or their feed-forward and transpose into
-     side_), with the state in 16 zmm registers the pass itself never
+     next 32 blocks are made ahead in slices, one every 8 label words or
+     fewer (a double round of 16 blocks, or their feed-forward and
+     transpose into side_), with the state in 16 zmm registers the pass
+     itself never
      uses, so the vector work overlaps the pass's memory traffic instead of
      stopping it; a refill then copies side_ in, exactly the words and the
      rng state fsh_rng_refill would give (tests/test_scatter_wide.c and
      the FSH_CHACHA_IMPL runs of tests/cli/test_kernel_impl.sh). */
 #define ROUGH_DECL_0(rng) (void)0
-#define ROUGH_SLICE_0(rng, t) (void)0
+#define ROUGH_SLICE_0(rng) (void)0
+#define ROUGH_BUSY_0 0
 #define ROUGH_REFILL_0(rng)                                                    \
     do {                                                                       \
         (rng)->pos = FSH_BUF_WORDS;                                            \
@@ -344,16 +341,16 @@ static inline size_t least_room(unsigned char *const *P,
         }                                                                      \
         ph_++;                                                                 \
     } while (0)
-#define ROUGH_SLICE_1(rng, t)                                                  \
+#define ROUGH_SLICE_1(rng)                                                     \
     do {                                                                       \
-        if (((t) & 7) == 0 && ph_ < steps_)                                    \
+        if (ph_ < steps_)                                                      \
             ROUGH_IL_STEP(rng);                                                \
     } while (0)
-/* fsh_rng_refill of a ChaCha rng without a fork guard, from side_. */
+#define ROUGH_BUSY_1 (ph_ < steps_)
+/* fsh_rng_refill of a ChaCha rng without a fork guard, from side_ (made in
+   full: ROUGH_BUSY_1 is false). */
 #define ROUGH_REFILL_1(rng)                                                    \
     do {                                                                       \
-        while (ph_ < steps_)                                                   \
-            ROUGH_IL_STEP(rng);                                                \
         memcpy((rng)->buf, side_, sizeof side_);                               \
         (rng)->counter += FSH_BUF_WORDS / 8;                                   \
         (rng)->words_made += FSH_BUF_WORDS;                                    \
@@ -369,20 +366,20 @@ static inline size_t least_room(unsigned char *const *P,
 
 /* Label widths above 9 bits: the small-leaf prototype builds only. */
 #if SC_KMAX > 1024
-#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)         \
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)             \
     case 10:                                                                   \
-        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10, IL);               \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10);               \
         break;                                                                 \
     case 11:                                                                   \
-        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 11, IL);               \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 11);               \
         break;
 #elif SC_KMAX > 512
-#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)         \
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)             \
     case 10:                                                                   \
-        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10, IL);               \
+        ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 10);               \
         break;
 #else
-#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)
+#define ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT)
 #endif
 
 /* T: an element type of SIZE bytes; SELECT(c, y, z): c ? y : z without a
@@ -397,7 +394,7 @@ static inline size_t least_room(unsigned char *const *P,
         unsigned char *P[SC_KMAX];                                             \
         for (unsigned j = 0; j < k; j++)                                       \
             P[j] = a + nx[j] * SIZE;                                           \
-        unsigned char *p0 = P[0];                                              \
+        unsigned char *p0 = a + nx[0] * SIZE; /* P[0] (k >= 2) */             \
         T x, y, z;                                                             \
         memcpy(&x, p0, SIZE);                                                  \
         const uint64_t *wp_ = rng->buf + rng->pos,                             \
@@ -408,35 +405,52 @@ static inline size_t least_room(unsigned char *const *P,
             if (R <= per)                                                      \
                 break;                                                         \
             size_t words = (R - 1) / per;                                      \
+            /* Chunks of at most 8 words inside the buffer: one slice of   \
+               the next buffer each (ROUGH_SLICE_1), the refill between.   \
+               The next buffer is made in full (ROUGH_BUSY_1) before it is \
+               taken in. */                                                \
+            while (words > 0) {                                                \
+            ROUGH_SLICE_##IL(rng);                                             \
+            if (FSH_UNLIKELY(wp_ == we_)) {                                    \
+                if (ROUGH_BUSY_##IL)                                           \
+                    continue;                                                  \
+                ROUGH_REFILL_##IL(rng);                                        \
+                wp_ = rng->buf + rng->pos;                                     \
+            }                                                                  \
+            size_t n_ = (size_t)(we_ - wp_);                                   \
+            n_ = n_ < 8 ? n_ : 8;                                              \
+            n_ = n_ < words ? n_ : words;                                      \
+            words -= n_;                                                       \
             switch (bits) {                                                    \
             case 1:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 1, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 1);            \
                 break;                                                         \
             case 2:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 2, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 2);            \
                 break;                                                         \
             case 3:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 3, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 3);            \
                 break;                                                         \
             case 4:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 4, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 4);            \
                 break;                                                         \
             case 5:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 5, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 5);            \
                 break;                                                         \
             case 6:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 6, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 6);            \
                 break;                                                         \
             case 7:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 7, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 7);            \
                 break;                                                         \
             case 8:                                                            \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 8, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 8);            \
                 break;                                                         \
-            ROUGH_CASES_WIDE(rng, words, P, p0, x, y, z, SIZE, SELECT, IL)     \
+            ROUGH_CASES_WIDE(rng, n_, P, p0, x, y, z, SIZE, SELECT)            \
             default:                                                           \
-                ROUGH_RUN(rng, words, P, p0, x, y, z, SIZE, SELECT, 9, IL);        \
+                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 9);            \
                 break;                                                         \
+            }                                                                  \
             }                                                                  \
         }                                                                      \
         rng->pos = (unsigned)(wp_ - rng->buf);                                 \
@@ -482,8 +496,6 @@ DEFINE_ROUGH(rough4, uint32_t, 4, SELECT_INT, 0, )
 DEFINE_ROUGH(rough8, uint64_t, 8, SELECT_INT, 0, )
 DEFINE_ROUGH(rough16, u64x2, 16, select_u64x2, 0, )
 #if FSH_CHACHA_X86
-DEFINE_ROUGH(rough1_il, uint8_t, 1, SELECT_INT, 1, FSH_AVX512_FN)
-DEFINE_ROUGH(rough2_il, uint16_t, 2, SELECT_INT, 1, FSH_AVX512_FN)
 DEFINE_ROUGH(rough4_il, uint32_t, 4, SELECT_INT, 1, FSH_AVX512_FN)
 DEFINE_ROUGH(rough8_il, uint64_t, 8, SELECT_INT, 1, FSH_AVX512_FN)
 DEFINE_ROUGH(rough16_il, u64x2, 16, select_u64x2, 1, FSH_AVX512_FN)
@@ -525,11 +537,11 @@ static void rough_stripe(sctx *c, level *lv, unsigned s)
 #define ROUGH_CALL(f) f(&L, lv->a, nx, en)
 #endif
     switch (L.pow2 ? c->size : 0) {
-    case 1:
-        ROUGH_CALL(rough1);
+    case 1: /* 1- and 2-byte elements: never the 1e8-element case */
+        rough1(&L, lv->a, nx, en);
         break;
     case 2:
-        ROUGH_CALL(rough2);
+        rough2(&L, lv->a, nx, en);
         break;
     case 4:
         ROUGH_CALL(rough4);
