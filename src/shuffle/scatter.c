@@ -292,11 +292,11 @@ static inline size_t least_room(unsigned char *const *P,
      next 32 blocks are made ahead in slices, one every 8 label words or
      fewer (a double round of 16 blocks, or their feed-forward and
      transpose into side_), with the state in 16 zmm registers the pass
-     itself never
-     uses, so the vector work overlaps the pass's memory traffic instead of
-     stopping it; a refill then copies side_ in, exactly the words and the
-     rng state fsh_rng_refill would give (tests/test_scatter_wide.c and
-     the FSH_CHACHA_IMPL runs of tests/cli/test_kernel_impl.sh). */
+     itself never uses, so the vector work overlaps the pass's memory
+     traffic instead of stopping it; a refill then copies side_ in,
+     exactly the words and the rng state fsh_rng_refill would give
+     (tests/test_scatter_wide.c, and tests/cli/test_kernel_impl.sh with
+     FSH_CHACHA_IMPL=avx2 for the other build). */
 #define ROUGH_DECL_0(rng) (void)0
 #define ROUGH_SLICE_0(rng) (void)0
 #define ROUGH_BUSY_0 0
@@ -405,52 +405,52 @@ static inline size_t least_room(unsigned char *const *P,
             if (R <= per)                                                      \
                 break;                                                         \
             size_t words = (R - 1) / per;                                      \
-            /* Chunks of at most 8 words inside the buffer: one slice of   \
-               the next buffer each (ROUGH_SLICE_1), the refill between.   \
-               The next buffer is made in full (ROUGH_BUSY_1) before it is \
-               taken in. */                                                \
+            /* Chunks of at most 8 words inside the buffer: one slice of       \
+               the next buffer each (ROUGH_SLICE_1), the refill between.       \
+               The next buffer is made in full (ROUGH_BUSY_1) before it is     \
+               taken in. */                                                    \
             while (words > 0) {                                                \
-            ROUGH_SLICE_##IL(rng);                                             \
-            if (FSH_UNLIKELY(wp_ == we_)) {                                    \
-                if (ROUGH_BUSY_##IL)                                           \
-                    continue;                                                  \
-                ROUGH_REFILL_##IL(rng);                                        \
-                wp_ = rng->buf + rng->pos;                                     \
-            }                                                                  \
-            size_t n_ = (size_t)(we_ - wp_);                                   \
-            n_ = n_ < 8 ? n_ : 8;                                              \
-            n_ = n_ < words ? n_ : words;                                      \
-            words -= n_;                                                       \
-            switch (bits) {                                                    \
-            case 1:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 1);            \
-                break;                                                         \
-            case 2:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 2);            \
-                break;                                                         \
-            case 3:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 3);            \
-                break;                                                         \
-            case 4:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 4);            \
-                break;                                                         \
-            case 5:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 5);            \
-                break;                                                         \
-            case 6:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 6);            \
-                break;                                                         \
-            case 7:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 7);            \
-                break;                                                         \
-            case 8:                                                            \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 8);            \
-                break;                                                         \
-            ROUGH_CASES_WIDE(rng, n_, P, p0, x, y, z, SIZE, SELECT)            \
-            default:                                                           \
-                ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 9);            \
-                break;                                                         \
-            }                                                                  \
+                ROUGH_SLICE_##IL(rng);                                         \
+                if (FSH_UNLIKELY(wp_ == we_)) {                                \
+                    if (ROUGH_BUSY_##IL)                                       \
+                        continue;                                              \
+                    ROUGH_REFILL_##IL(rng);                                    \
+                    wp_ = rng->buf + rng->pos;                                 \
+                }                                                              \
+                size_t n_ = (size_t)(we_ - wp_);                               \
+                n_ = n_ < 8 ? n_ : 8;                                          \
+                n_ = n_ < words ? n_ : words;                                  \
+                words -= n_;                                                   \
+                switch (bits) {                                                \
+                case 1:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 1);       \
+                    break;                                                     \
+                case 2:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 2);       \
+                    break;                                                     \
+                case 3:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 3);       \
+                    break;                                                     \
+                case 4:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 4);       \
+                    break;                                                     \
+                case 5:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 5);       \
+                    break;                                                     \
+                case 6:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 6);       \
+                    break;                                                     \
+                case 7:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 7);       \
+                    break;                                                     \
+                case 8:                                                        \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 8);       \
+                    break;                                                     \
+                ROUGH_CASES_WIDE(rng, n_, P, p0, x, y, z, SIZE, SELECT)        \
+                default:                                                       \
+                    ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 9);       \
+                    break;                                                     \
+                }                                                              \
             }                                                                  \
         }                                                                      \
         rng->pos = (unsigned)(wp_ - rng->buf);                                 \
