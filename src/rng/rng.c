@@ -145,6 +145,14 @@ void fsh_rng_refill(fsh_rng *rng)
     rng->pos = 0;
 }
 
+void fsh_rng_refill_made(fsh_rng *rng, const uint64_t *words)
+{
+    memcpy(rng->buf, words, sizeof rng->buf);
+    rng->counter += FSH_BUF_WORDS / 8;
+    rng->words_made += FSH_BUF_WORDS;
+    rng->pos = 0;
+}
+
 uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)
 {
     uint64_t r = rng->randint_fn(rng->ctx, k);

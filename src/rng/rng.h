@@ -207,6 +207,11 @@ FSH_HIDDEN uint64_t fsh_rng_new_key_id(void);
 /* Refill rng->buf from its source and set pos = 0. */
 FSH_HIDDEN void fsh_rng_refill(fsh_rng *rng);
 
+/* The refill fsh_rng_refill would make of a ChaCha rng without a fork
+   guard, from its FSH_BUF_WORDS / 8 blocks made elsewhere (from rng's key,
+   counter and stream: the scatter's rough pass makes them in slices). */
+FSH_HIDDEN void fsh_rng_refill_made(fsh_rng *rng, const uint64_t *words);
+
 /* The throwaway ChaCha generator: key r, an rng on the caller's stack, as
    ChaCha with rounds 8, 12 or 20, key, stream, counter 0; when done,
    fsh_rng_stack_wipe(r) wipes all of it (key and buffered keystream) with

@@ -347,14 +347,10 @@ static inline size_t least_room(unsigned char *const *P,
             ROUGH_IL_STEP(rng);                                                \
     } while (0)
 #define ROUGH_BUSY_1 (ph_ < steps_)
-/* fsh_rng_refill of a ChaCha rng without a fork guard, from side_ (made in
-   full: ROUGH_BUSY_1 is false). */
+/* The refill from side_ (made in full: ROUGH_BUSY_1 is false). */
 #define ROUGH_REFILL_1(rng)                                                    \
     do {                                                                       \
-        memcpy((rng)->buf, side_, sizeof side_);                               \
-        (rng)->counter += FSH_BUF_WORDS / 8;                                   \
-        (rng)->words_made += FSH_BUF_WORDS;                                    \
-        (rng)->pos = 0;                                                        \
+        fsh_rng_refill_made(rng, side_);                                       \
         ph_ = 0;                                                               \
     } while (0)
 #define ROUGH_END_1(rng)                                                       \
