@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* The pieces of the x86 ChaCha kernels that other SIMD code shares (the
-   scatter shuffle's rough pass makes its next keystream buffer with them,
-   a slice at a time): the input state, the double round, and the AVX-512
-   16-block state with its feed-forward and transpose. Only for x86-64 with
+/* The pieces of the x86 ChaCha kernels that other SIMD code shares: the
+   input state, the double round, the AVX-512 16-block state with its
+   feed-forward and transpose, and the next refill made ahead in slices
+   (the scatter shuffle's rough pass and the Fisher-Yates kernel's buffered
+   loop). Only for x86-64 with
    GCC or clang (FSH_CHACHA_X86); the AVX-512 macros must be used inside
    functions built for avx512f (FSH_AVX512_FN). */
 #ifndef FSH_CHACHA_SIMD_H
 #define FSH_CHACHA_SIMD_H
 
 #include "rng/chacha.h"
+#include "rng/rng.h"
 
 #if FSH_CHACHA_X86
 
 #include <immintrin.h>
+#include <sodium.h>
 #include <string.h>
 
 #define FSH_AVX512_FN __attribute__((target("avx512f")))
@@ -196,6 +199,98 @@ static inline int i32(uint32_t x)
         STORE4_AVX512(ra1, rb1, rc1, rd1, (dst) + 16);                         \
         STORE4_AVX512(ra2, rb2, rc2, rd2, (dst) + 32);                         \
         STORE4_AVX512(ra3, rb3, rc3, rd3, (dst) + 48);                         \
+    } while (0)
+
+/* ------------------------------------------------------------------------ */
+/* The next refill made ahead, a slice at a time                            */
+
+/* A loop that reads an rng's buffer word by word (the scatter's rough pass,
+   the Fisher-Yates kernel's buffered loop) leaves the vector units idle,
+   while a refill is about a thousand cycles of vector work during which
+   no memory access issues. These macros make the next refill's
+   FSH_BUF_WORDS / 8 blocks ahead, in slices run between the loop's chunks
+   (a double round of 16 blocks, or their feed-forward and transpose into
+   side_), with the state in 16 zmm registers the loop never uses, so the
+   two overlap. AHEAD_REFILL then installs them with fsh_rng_refill_made:
+   exactly the words and rng state fsh_rng_refill would give. The slices
+   are made for the counter and keying the rng had when they began (ctr_,
+   kid_); if anything else refilled the rng meanwhile (fsh_rng_refill on a
+   rare path, a fork guard's rekeying), they are stale and AHEAD_REFILL
+   refills plainly. For a ChaCha rng only, in
+   functions built for avx512f (FSH_AVX512_FN), and only where the AVX-512
+   ChaCha kernel runs (the words are the same; the work would not pay
+   elsewhere). */
+#define AHEAD_DECL(rng)                                                        \
+    _Alignas(64) uint64_t side_[FSH_BUF_WORDS];                                \
+    uint32_t in_[16];                                                          \
+    int ph_ = 0;                                                               \
+    uint64_t ctr_ = (rng)->counter, kid_ = (rng)->key_id;                      \
+    const int per_ = (rng)->rounds / 2 + 1, steps_ = 2 * per_;                 \
+    __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0, s4 = s0,   \
+            s5 = s0, s6 = s0, s7 = s0, s8 = s0, s9 = s0, s10 = s0, s11 = s0,   \
+            s12 = s0, s13 = s0, s14 = s0, s15 = s0
+
+/* Slice ph_ of the 2 * per_: group g = ph_ / per_ (blocks ctr_ + 16 g on)
+   takes per_ - 1 double rounds, the first loading its input, then its
+   feed-forward and transpose. */
+#define AHEAD_STEP(rng)                                                        \
+    do {                                                                       \
+        int g_ = ph_ / per_, r_ = ph_ % per_;                                  \
+        if (r_ == 0) {                                                         \
+            __m512i lo_, hi_;                                                  \
+            load_input(in_, (rng)->key, ctr_ + 16 * (uint64_t)g_,              \
+                       (rng)->stream);                                         \
+            COUNTER_AVX512(in_, 0, lo_, hi_);                                  \
+            s0 = B512(in_[0]), s1 = B512(in_[1]), s2 = B512(in_[2]);           \
+            s3 = B512(in_[3]), s4 = B512(in_[4]), s5 = B512(in_[5]);           \
+            s6 = B512(in_[6]), s7 = B512(in_[7]), s8 = B512(in_[8]);           \
+            s9 = B512(in_[9]), s10 = B512(in_[10]), s11 = B512(in_[11]);       \
+            s12 = lo_, s13 = hi_, s14 = B512(in_[14]), s15 = B512(in_[15]);    \
+            DOUBLE_ROUND(QR_AVX512, s);                                        \
+        } else if (r_ < per_ - 1) {                                            \
+            DOUBLE_ROUND(QR_AVX512, s);                                        \
+        } else {                                                               \
+            FINISH_AVX512(s, in_, 0, (uint32_t *)(void *)(side_ + 128 * g_));  \
+        }                                                                      \
+        ph_++;                                                                 \
+    } while (0)
+
+/* One slice, if the next refill is not made yet. */
+#define AHEAD_SLICE(rng)                                                       \
+    do {                                                                       \
+        if (ph_ < steps_)                                                      \
+            AHEAD_STEP(rng);                                                   \
+    } while (0)
+
+/* Whether the slices are for the rng's next refill: its counter and its
+   keying (a fork guard rekeys) are those they began with. */
+#define AHEAD_FRESH(rng) (ctr_ == (rng)->counter && kid_ == (rng)->key_id)
+
+/* Whether the next refill still has slices to make: the caller runs
+   AHEAD_SLICE until it has not, then AHEAD_REFILL (one copy of the slice
+   code per function). False when the slices are stale. */
+#define AHEAD_BUSY(rng) (ph_ < steps_ && AHEAD_FRESH(rng))
+
+/* The refill (the rng's buffer used up, AHEAD_BUSY false): side_, or
+   plainly if the slices are stale. The next refill's slices begin. */
+#define AHEAD_REFILL(rng)                                                      \
+    do {                                                                       \
+        if (FSH_LIKELY(AHEAD_FRESH(rng))) {                                    \
+            fsh_rng_refill_made(rng, side_);                                   \
+        } else {                                                               \
+            fsh_rng_ahead_stale_count();                                       \
+            (rng)->pos = FSH_BUF_WORDS;                                        \
+            fsh_rng_refill(rng);                                               \
+        }                                                                      \
+        ph_ = 0;                                                               \
+        ctr_ = (rng)->counter, kid_ = (rng)->key_id;                           \
+    } while (0)
+
+/* Wipe the keystream made ahead and the copy of the key. */
+#define AHEAD_END(rng)                                                         \
+    do {                                                                       \
+        sodium_memzero(side_, sizeof side_);                                   \
+        sodium_memzero(in_, sizeof in_);                                       \
     } while (0)
 
 #endif /* FSH_CHACHA_X86 */

@@ -147,10 +147,27 @@ void fsh_rng_refill(fsh_rng *rng)
 
 void fsh_rng_refill_made(fsh_rng *rng, const uint64_t *words)
 {
+    if (rng->guard && forked(rng)) {
+        /* fsh_rng_refill rekeys first: the words made are the parent's. */
+        fsh_rng_refill(rng);
+        return;
+    }
     memcpy(rng->buf, words, sizeof rng->buf);
     rng->counter += FSH_BUF_WORDS / 8;
     rng->words_made += FSH_BUF_WORDS;
     rng->pos = 0;
+}
+
+static atomic_ulong ahead_stale;
+
+void fsh_rng_ahead_stale_count(void)
+{
+    atomic_fetch_add_explicit(&ahead_stale, 1, memory_order_relaxed);
+}
+
+unsigned long fsh_rng_ahead_stale(void)
+{
+    return atomic_load_explicit(&ahead_stale, memory_order_relaxed);
 }
 
 uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)

@@ -207,10 +207,17 @@ FSH_HIDDEN uint64_t fsh_rng_new_key_id(void);
 /* Refill rng->buf from its source and set pos = 0. */
 FSH_HIDDEN void fsh_rng_refill(fsh_rng *rng);
 
-/* The refill fsh_rng_refill would make of a ChaCha rng without a fork
-   guard, from its FSH_BUF_WORDS / 8 blocks made elsewhere (from rng's key,
-   counter and stream: the scatter's rough pass makes them in slices). */
+/* The refill fsh_rng_refill would make of a ChaCha rng, from its
+   FSH_BUF_WORDS / 8 blocks made elsewhere (from rng's key, counter and
+   stream: chacha_simd.h's AHEAD_* make them in slices). A guarded rng
+   used in a forked child is refilled by fsh_rng_refill instead, which
+   rekeys it first. */
 FSH_HIDDEN void fsh_rng_refill_made(fsh_rng *rng, const uint64_t *words);
+
+/* Refills made ahead (chacha_simd.h's AHEAD_*) that were stale and
+   dropped: counted, for the tests that must reach that path. */
+FSH_HIDDEN void fsh_rng_ahead_stale_count(void);
+FSH_HIDDEN unsigned long fsh_rng_ahead_stale(void);
 
 /* The throwaway ChaCha generator: key r, an rng on the caller's stack, as
    ChaCha with rounds 8, 12 or 20, key, stream, counter 0; when done,

@@ -486,6 +486,17 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 #define FY_ASM_LOOP 0
 #endif
 
+/* The buffered asm loop with the next refill made ahead in AVX-512 slices
+   (fy_body_ahead): where the asm loop is, with the ChaCha x86 kernels. */
+#if FY_ASM_LOOP
+#include "rng/chacha_simd.h"
+#endif
+#if FY_ASM_LOOP && FSH_CHACHA_X86
+#define FY_AHEAD 1
+#else
+#define FY_AHEAD 0
+#endif
+
 #if FY_ASM_LOOP
 /* One xoshiro256++ step (fsh_xoshiro_next): the word into RDX, the state
    moved on, T a scratch register. */
@@ -733,14 +744,15 @@ fy_asm_loop(wsrc *w, unsigned char *a, size_t *ip, unsigned k, size_t low,
     }
 
 /* Batches of k dice from the buffer's words while i > low + 3k and at
-   least four words are unread (w->pos + 4 <= FSH_BUF_WORDS on entry);
-   returns 1 when one failed the cheap test, its word left unread. */
+   least four words are unread before word end (w->pos + 4 <= end <=
+   FSH_BUF_WORDS on entry); returns 1 when one failed the cheap test, its
+   word left unread. */
 static inline __attribute__((always_inline)) int
 fy_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
-                size_t low, size_t sz)
+                size_t low, size_t sz, unsigned end)
 {
     const uint64_t *buf = w->rng->buf, *p = buf + w->pos;
-    const uint64_t *pe = buf + FSH_BUF_WORDS - FYA_BATCHES;
+    const uint64_t *pe = buf + end - FYA_BATCHES;
     uint64_t h0, h1, h2, h3, h4, h5, t, x;
     size_t i = *ip;
     int fail = 0;
@@ -797,7 +809,8 @@ fy_phase(fy_run *f, wsrc *w, int src, unsigned k, size_t low, int test,
                    w->pos + FYA_BATCHES <= FSH_BUF_WORDS) {
             /* Failed or not, the C path takes the next batch (the failed
                one, or the one that needs a refill or ends the phase). */
-            (void)fy_asm_loop_buf(w, f->a, &f->i, k, low, f->size);
+            (void)fy_asm_loop_buf(w, f->a, &f->i, k, low, f->size,
+                                  FSH_BUF_WORDS);
             if (f->i <= low)
                 continue;
         }
@@ -927,6 +940,99 @@ static int fy_use_mulx(void)
 }
 #endif
 
+#if FY_AHEAD
+/*
+ * The buffered kernel with the next refill made ahead (chacha_simd.h's
+ * AHEAD_*): for a ChaCha rng where the AVX-512 ChaCha kernel runs, the
+ * batch phases run the asm loop in chunks of FY_AHEAD_CHUNK words, one
+ * slice of the next 32 blocks before each, so the refill's vector work
+ * overlaps the swaps' loads and stores instead of stopping them (a refill
+ * is about 1,000 cycles in which no swap issues). The same words, the same
+ * batches and swaps in the same order, and the rng left as the plain
+ * kernel leaves it (tests/test_fy_ahead.c).
+ */
+#define FY_AHEAD_CHUNK 8
+/* Below this many elements the plain kernel: the slices made for a
+   refill the call never reaches are lost work. */
+#define FY_AHEAD_MIN 4096
+
+/* One FY_BATCH_PHASES phase: batches of K dice while i > LOW. A chunk of
+   the asm loop when four batches fit the phase and four words the buffer,
+   else (a failed cheap test, the phase's or the buffer's last batches) one
+   batch by fy_draw, whose exact test may refill the rng plainly (the
+   slices are then stale: AHEAD_REFILL sees it). */
+#define FY_AHEAD_PHASE(f, w, K, LOW, C)                                        \
+    while ((f)->i > (LOW)) {                                                   \
+        AHEAD_SLICE((w)->rng);                                                 \
+        if (FSH_UNLIKELY((w)->pos >= FSH_BUF_WORDS)) {                         \
+            if (AHEAD_BUSY((w)->rng))                                          \
+                continue;                                                      \
+            AHEAD_REFILL((w)->rng);                                            \
+            (w)->pos = 0;                                                      \
+        }                                                                      \
+        if ((f)->i > (LOW) + (FYA_BATCHES - 1) * (size_t)(K) &&                \
+            (w)->pos + FYA_BATCHES <= FSH_BUF_WORDS) {                         \
+            unsigned e_ = (w)->pos + FY_AHEAD_CHUNK;                           \
+            e_ = e_ < FSH_BUF_WORDS ? e_ : FSH_BUF_WORDS;                      \
+            if (!fy_asm_loop_buf((w), (f)->a, &(f)->i, (K), (LOW),             \
+                                 (f)->size, e_))                               \
+                continue;                                                      \
+            if ((f)->i <= (LOW))                                               \
+                break;                                                         \
+        }                                                                      \
+        uint64_t j_[6];                                                        \
+        fy_draw((w), WS_BUFFERED, (f)->i, (K), FY_BELOW_POW2, (C), 0, j_);     \
+        FY_UNROLL                                                              \
+        for (unsigned d_ = 0; d_ < (K); d_++)                                  \
+            fy_swap((f)->a, (f)->i - 1 - d_, (size_t)j_[d_], (f)->size, 0);    \
+        (f)->i -= (K);                                                         \
+    }
+
+FSH_AVX512_FN static inline __attribute__((always_inline)) void
+fy_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    fy_run f = {a, size, 0, n};
+    wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0, 1};
+    /* One die per word above 2^30: not where the time goes. */
+    fy_phase(&f, &w, WS_BUFFERED, 1, (size_t)1 << 30, FY_BELOW_I, 0);
+    rng->pos = w.pos;
+    AHEAD_DECL(rng);
+    FY_BATCH_PHASES(FY_AHEAD_PHASE, &f, &w)
+    /* The greedy tail (at most FSH_GREEDY_TAIL elements): plainly, the
+       pending refill from the slices if it is due first. */
+    if (f.i > 1 && w.pos >= FSH_BUF_WORDS) {
+        while (AHEAD_BUSY(rng))
+            AHEAD_STEP(rng);
+        AHEAD_REFILL(rng);
+        w.pos = 0;
+    }
+    AHEAD_END(rng);
+    fy_fused(&f, &w, WS_BUFFERED);
+    rng->pos = w.pos;
+}
+
+FSH_AVX512_FN static void kernel4_ahead(fsh_rng *rng, unsigned char *a,
+                                        size_t n)
+{
+    fy_body_ahead(rng, a, n, 4);
+}
+
+FSH_AVX512_FN static void kernel8_ahead(fsh_rng *rng, unsigned char *a,
+                                        size_t n)
+{
+    fy_body_ahead(rng, a, n, 8);
+}
+
+/* Whether the kernel with the refill made ahead takes this call (MULX
+   already chosen): a ChaCha rng, the AVX-512 ChaCha kernel running, and
+   enough elements. */
+static int fy_ahead(const fsh_rng *rng, size_t n)
+{
+    return rng->src == FSH_SRC_CHACHA && n >= FY_AHEAD_MIN &&
+           fsh_chacha_impl_active() == FSH_CHACHA_AVX512;
+}
+#endif
+
 static void kernel16(fsh_rng *rng, unsigned char *a, size_t n)
 {
     fy_body(rng, a, n, 16, 0, 0);
@@ -1015,6 +1121,15 @@ int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     return 0;
 }
 
+int fsh_fy_ahead_on(void)
+{
+#if FY_AHEAD
+    return fy_use_mulx() && fsh_chacha_impl_active() == FSH_CHACHA_AVX512;
+#else
+    return 0;
+#endif
+}
+
 void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
     switch (size) {
@@ -1027,6 +1142,12 @@ void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     case 4:
 #if FY_MULX
         if (fy_use_mulx()) {
+#if FY_AHEAD
+            if (fy_ahead(rng, n)) {
+                kernel4_ahead(rng, a, n);
+                break;
+            }
+#endif
             kernel4_mulx(rng, a, n);
             break;
         }
@@ -1036,6 +1157,12 @@ void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     case 8:
 #if FY_MULX
         if (fy_use_mulx()) {
+#if FY_AHEAD
+            if (fy_ahead(rng, n)) {
+                kernel8_ahead(rng, a, n);
+                break;
+            }
+#endif
             kernel8_mulx(rng, a, n);
             break;
         }

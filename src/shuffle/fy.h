@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Fisher-Yates kernels: the plain one, the one that prefetches the next
-   bucket (the scatter shuffle's leaves) and the prefetching one for arrays
-   beyond cache. All give the same permutation for the same rng state. */
+/* Fisher-Yates kernels: the in-cache one (also the scatter shuffle's
+   leaves) and the prefetching one for arrays beyond cache. Both give the
+   same permutation for the same rng state. */
 #ifndef FSH_FY_H
 #define FSH_FY_H
 
 #include "uniform/uniform.h"
+
+/* Whether fsh_fy_kernel makes a ChaCha rng's next refill ahead, in
+   AVX-512 slices between chunks of its swaps (fy.c, fy_body_ahead): built
+   with the x86-64 asm loop, BMI2 in use and the AVX-512 ChaCha kernel
+   running. The permutation is the same either way. */
+FSH_HIDDEN int fsh_fy_ahead_on(void);
 
 /* Swap the disjoint byte ranges x[0..size) and y[0..size) through a small
    bounce buffer (any size, any alignment). */

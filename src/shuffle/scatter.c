@@ -299,7 +299,7 @@ static inline size_t least_room(unsigned char *const *P,
      FSH_CHACHA_IMPL=avx2 for the other build). */
 #define ROUGH_DECL_0(rng) (void)0
 #define ROUGH_SLICE_0(rng) (void)0
-#define ROUGH_BUSY_0 0
+#define ROUGH_BUSY_0(rng) 0
 #define ROUGH_REFILL_0(rng)                                                    \
     do {                                                                       \
         (rng)->pos = FSH_BUF_WORDS;                                            \
@@ -308,56 +308,11 @@ static inline size_t least_room(unsigned char *const *P,
 #define ROUGH_END_0(rng) (void)0
 
 #if FSH_CHACHA_X86
-#define ROUGH_DECL_1(rng)                                                      \
-    _Alignas(64) uint64_t side_[FSH_BUF_WORDS];                                \
-    uint32_t in_[16];                                                          \
-    int ph_ = 0;                                                               \
-    const int per_ = (rng)->rounds / 2 + 1, steps_ = 2 * per_;                 \
-    __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0, s4 = s0,   \
-            s5 = s0, s6 = s0, s7 = s0, s8 = s0, s9 = s0, s10 = s0, s11 = s0,   \
-            s12 = s0, s13 = s0, s14 = s0, s15 = s0
-
-/* Slice ph_ of the 2 * per_: group g = ph_ / per_ (blocks counter + 16 g
-   on) takes per_ - 1 double rounds, the first loading its input, then its
-   feed-forward and transpose. */
-#define ROUGH_IL_STEP(rng)                                                     \
-    do {                                                                       \
-        int g_ = ph_ / per_, r_ = ph_ % per_;                                  \
-        if (r_ == 0) {                                                         \
-            __m512i lo_, hi_;                                                  \
-            load_input(in_, (rng)->key, (rng)->counter + 16 * (uint64_t)g_,    \
-                       (rng)->stream);                                         \
-            COUNTER_AVX512(in_, 0, lo_, hi_);                                  \
-            s0 = B512(in_[0]), s1 = B512(in_[1]), s2 = B512(in_[2]);           \
-            s3 = B512(in_[3]), s4 = B512(in_[4]), s5 = B512(in_[5]);           \
-            s6 = B512(in_[6]), s7 = B512(in_[7]), s8 = B512(in_[8]);           \
-            s9 = B512(in_[9]), s10 = B512(in_[10]), s11 = B512(in_[11]);       \
-            s12 = lo_, s13 = hi_, s14 = B512(in_[14]), s15 = B512(in_[15]);    \
-            DOUBLE_ROUND(QR_AVX512, s);                                        \
-        } else if (r_ < per_ - 1) {                                            \
-            DOUBLE_ROUND(QR_AVX512, s);                                        \
-        } else {                                                               \
-            FINISH_AVX512(s, in_, 0, (uint32_t *)(void *)(side_ + 128 * g_));  \
-        }                                                                      \
-        ph_++;                                                                 \
-    } while (0)
-#define ROUGH_SLICE_1(rng)                                                     \
-    do {                                                                       \
-        if (ph_ < steps_)                                                      \
-            ROUGH_IL_STEP(rng);                                                \
-    } while (0)
-#define ROUGH_BUSY_1 (ph_ < steps_)
-/* The refill from side_ (made in full: ROUGH_BUSY_1 is false). */
-#define ROUGH_REFILL_1(rng)                                                    \
-    do {                                                                       \
-        fsh_rng_refill_made(rng, side_);                                       \
-        ph_ = 0;                                                               \
-    } while (0)
-#define ROUGH_END_1(rng)                                                       \
-    do {                                                                       \
-        sodium_memzero(side_, sizeof side_);                                   \
-        sodium_memzero(in_, sizeof in_);                                       \
-    } while (0)
+#define ROUGH_DECL_1(rng) AHEAD_DECL(rng)
+#define ROUGH_SLICE_1(rng) AHEAD_SLICE(rng)
+#define ROUGH_BUSY_1(rng) AHEAD_BUSY(rng)
+#define ROUGH_REFILL_1(rng) AHEAD_REFILL(rng)
+#define ROUGH_END_1(rng) AHEAD_END(rng)
 #endif
 
 /* Label widths above 9 bits: the small-leaf prototype builds only. */
@@ -408,7 +363,7 @@ static inline size_t least_room(unsigned char *const *P,
             while (words > 0) {                                                \
                 ROUGH_SLICE_##IL(rng);                                         \
                 if (FSH_UNLIKELY(wp_ == we_)) {                                \
-                    if (ROUGH_BUSY_##IL)                                       \
+                    if (ROUGH_BUSY_##IL(rng))                                  \
                         continue;                                              \
                     ROUGH_REFILL_##IL(rng);                                    \
                     wp_ = rng->buf + rng->pos;                                 \

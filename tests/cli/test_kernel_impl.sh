@@ -28,13 +28,15 @@ else
     done
 fi
 
-# The scatter shuffle's rough pass makes its next ChaCha buffer in slices
-# between its steps where the AVX-512 ChaCha kernel runs (the default on
-# such a CPU, as in make check), and stops for each refill with the others:
-# its locked outputs (test_scatter_wide, test_scatter) must hold with the
-# AVX2 kernel too (the portable one runs the same rough pass as AVX2).
+# Where the AVX-512 ChaCha kernel runs (the default on such a CPU, as in
+# make check), the scatter shuffle's rough pass and the in-cache kernel
+# (also the scatter's leaves) make a ChaCha rng's next buffer in slices
+# between their steps; with the others each refill stops them. Their
+# locked outputs (test_scatter_wide, test_scatter, test_kernel_paths) and
+# test_fy_ahead's comparisons must hold with the AVX2 kernel too (the
+# portable one runs the same code as AVX2).
 if [ -n "$tests" ]; then
-    for t in test_scatter_wide test_scatter; do
+    for t in test_scatter_wide test_scatter test_kernel_paths test_fy_ahead; do
         [ -x "$tests/$t" ] || { skipped "no $tests/$t"; continue; }
         last=$(FSH_SANITIZE=1 FSH_CHACHA_IMPL=avx2 "$tests/$t" 2>&1 | tail -n 1)
         case $last in
