@@ -944,14 +944,13 @@ static int fy_use_mulx(void)
 /*
  * The buffered kernel with the next refill made ahead (chacha_simd.h's
  * AHEAD_*): for a ChaCha rng where the AVX-512 ChaCha kernel runs, the
- * batch phases run the asm loop in chunks of FY_AHEAD_CHUNK words, one
- * slice of the next 32 blocks before each, so the refill's vector work
+ * batch phases run the asm loop in chunks of a few words, one slice of
+ * the next 32 blocks before each, so the refill's vector work
  * overlaps the swaps' loads and stores instead of stopping them (a refill
  * is about 1,000 cycles in which no swap issues). The same words, the same
  * batches and swaps in the same order, and the rng left as the plain
  * kernel leaves it (tests/test_fy_ahead.c).
  */
-#define FY_AHEAD_CHUNK 8
 /* Below this many elements the plain kernel: the slices made for a
    refill the call never reaches are lost work. */
 #define FY_AHEAD_MIN 4096
@@ -972,7 +971,7 @@ static int fy_use_mulx(void)
         }                                                                      \
         if ((f)->i > (LOW) + (FYA_BATCHES - 1) * (size_t)(K) &&                \
             (w)->pos + FYA_BATCHES <= FSH_BUF_WORDS) {                         \
-            unsigned e_ = (w)->pos + FY_AHEAD_CHUNK;                           \
+            unsigned e_ = (w)->pos + chunk;                                    \
             e_ = e_ < FSH_BUF_WORDS ? e_ : FSH_BUF_WORDS;                      \
             if (!fy_asm_loop_buf((w), (f)->a, &(f)->i, (K), (LOW),             \
                                  (f)->size, e_))                               \
@@ -997,6 +996,11 @@ fy_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     fy_phase(&f, &w, WS_BUFFERED, 1, (size_t)1 << 30, FY_BELOW_I, 0);
     rng->pos = w.pos;
     AHEAD_DECL(rng);
+    /* Words per chunk: the slices spread over the buffer (24 for
+       ChaCha8, 16 for ChaCha12, 8 for ChaCha20; at n = 195,312 in cache
+       this beat 8 or 16 words for all: docs/PERFORMANCE.md). */
+    unsigned chunk = (FSH_BUF_WORDS / (unsigned)steps_) & ~3u;
+    chunk = chunk < 8 ? 8 : chunk;
     FY_BATCH_PHASES(FY_AHEAD_PHASE, &f, &w)
     /* The greedy tail (at most FSH_GREEDY_TAIL elements): plainly, the
        pending refill from the slices if it is due first. */
