@@ -167,6 +167,36 @@ static inline int i32(uint32_t x)
                             _mm512_shuffle_i32x4(b_, d_, 0xdd));               \
     } while (0)
 
+/* Add the input (counter offset off) back into p0..p15 and transpose
+   inside 128-bit lanes in place: afterwards p4q+k (q = 0..3) holds what
+   FINISH_AVX512 calls ra..rd k, ready for STORE4_AVX512(p0+k, p4+k, p8+k,
+   p12+k, dst + 16 * k). */
+#define FEED_T4_AVX512(p, in, off)                                             \
+    do {                                                                       \
+        __m512i lo_, hi_;                                                      \
+        COUNTER_AVX512(in, off, lo_, hi_);                                     \
+        p##0 = _mm512_add_epi32(p##0, B512((in)[0]));                          \
+        p##1 = _mm512_add_epi32(p##1, B512((in)[1]));                          \
+        p##2 = _mm512_add_epi32(p##2, B512((in)[2]));                          \
+        p##3 = _mm512_add_epi32(p##3, B512((in)[3]));                          \
+        p##4 = _mm512_add_epi32(p##4, B512((in)[4]));                          \
+        p##5 = _mm512_add_epi32(p##5, B512((in)[5]));                          \
+        p##6 = _mm512_add_epi32(p##6, B512((in)[6]));                          \
+        p##7 = _mm512_add_epi32(p##7, B512((in)[7]));                          \
+        p##8 = _mm512_add_epi32(p##8, B512((in)[8]));                          \
+        p##9 = _mm512_add_epi32(p##9, B512((in)[9]));                          \
+        p##10 = _mm512_add_epi32(p##10, B512((in)[10]));                       \
+        p##11 = _mm512_add_epi32(p##11, B512((in)[11]));                       \
+        p##12 = _mm512_add_epi32(p##12, lo_);                                  \
+        p##13 = _mm512_add_epi32(p##13, hi_);                                  \
+        p##14 = _mm512_add_epi32(p##14, B512((in)[14]));                       \
+        p##15 = _mm512_add_epi32(p##15, B512((in)[15]));                       \
+        T4_AVX512(p##0, p##1, p##2, p##3, p##0, p##1, p##2, p##3);             \
+        T4_AVX512(p##4, p##5, p##6, p##7, p##4, p##5, p##6, p##7);             \
+        T4_AVX512(p##8, p##9, p##10, p##11, p##8, p##9, p##10, p##11);         \
+        T4_AVX512(p##12, p##13, p##14, p##15, p##12, p##13, p##14, p##15);     \
+    } while (0)
+
 /* Add the input (counter offset off) back into p0..p15 and store the 16
    blocks at dst: a 16x16 transpose, first inside 128-bit lanes (T4), then
    of 128-bit lanes (STORE4). */
@@ -225,17 +255,20 @@ static inline int i32(uint32_t x)
     uint32_t in_[16];                                                          \
     int ph_ = 0;                                                               \
     uint64_t ctr_ = (rng)->counter, kid_ = (rng)->key_id;                      \
-    const int per_ = (rng)->rounds / 2 + 1, steps_ = 2 * per_;                 \
+    const int dr_ = (rng)->rounds / 2, per_ = dr_ + 5, steps_ = 2 * per_;      \
     __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0, s4 = s0,   \
             s5 = s0, s6 = s0, s7 = s0, s8 = s0, s9 = s0, s10 = s0, s11 = s0,   \
             s12 = s0, s13 = s0, s14 = s0, s15 = s0
 
 /* Slice ph_ of the 2 * per_: group g = ph_ / per_ (blocks ctr_ + 16 g on)
-   takes per_ - 1 double rounds, the first loading its input, then its
-   feed-forward and transpose. */
+   takes dr_ double rounds, the first loading its input, then its
+   feed-forward and in-lane transpose, then four slices that each store a
+   quarter of its 16 blocks (spread out: stores are what the loops around
+   are short of). */
 #define AHEAD_STEP(rng)                                                        \
     do {                                                                       \
         int g_ = ph_ / per_, r_ = ph_ % per_;                                  \
+        uint32_t *o_ = (uint32_t *)(void *)(side_ + 128 * g_);                 \
         if (r_ == 0) {                                                         \
             __m512i lo_, hi_;                                                  \
             load_input(in_, (rng)->key, ctr_ + 16 * (uint64_t)g_,              \
@@ -247,10 +280,18 @@ static inline int i32(uint32_t x)
             s9 = B512(in_[9]), s10 = B512(in_[10]), s11 = B512(in_[11]);       \
             s12 = lo_, s13 = hi_, s14 = B512(in_[14]), s15 = B512(in_[15]);    \
             DOUBLE_ROUND(QR_AVX512, s);                                        \
-        } else if (r_ < per_ - 1) {                                            \
+        } else if (r_ < dr_) {                                                 \
             DOUBLE_ROUND(QR_AVX512, s);                                        \
+        } else if (r_ == dr_) {                                                \
+            FEED_T4_AVX512(s, in_, 0);                                         \
+        } else if (r_ == dr_ + 1) {                                            \
+            STORE4_AVX512(s0, s4, s8, s12, o_);                                \
+        } else if (r_ == dr_ + 2) {                                            \
+            STORE4_AVX512(s1, s5, s9, s13, o_ + 16);                           \
+        } else if (r_ == dr_ + 3) {                                            \
+            STORE4_AVX512(s2, s6, s10, s14, o_ + 32);                          \
         } else {                                                               \
-            FINISH_AVX512(s, in_, 0, (uint32_t *)(void *)(side_ + 128 * g_));  \
+            STORE4_AVX512(s3, s7, s11, s15, o_ + 48);                          \
         }                                                                      \
         ph_++;                                                                 \
     } while (0)
