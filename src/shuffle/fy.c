@@ -996,9 +996,9 @@ fy_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     fy_phase(&f, &w, WS_BUFFERED, 1, (size_t)1 << 30, FY_BELOW_I, 0);
     rng->pos = w.pos;
     AHEAD_DECL(rng);
-    /* Words per chunk: the slices spread over the buffer (24 for
-       ChaCha8, 16 for ChaCha12, 8 for ChaCha20; at n = 195,312 in cache
-       this beat 8 or 16 words for all: docs/PERFORMANCE.md). */
+    /* Words per chunk: the slices spread over the buffer (12 for ChaCha8,
+       8 for ChaCha12 and ChaCha20; at n = 195,312 in cache spreading them
+       beat fixed chunks of 8 or 16 words: docs/PERFORMANCE.md). */
     unsigned chunk = (FSH_BUF_WORDS / (unsigned)steps_) & ~3u;
     chunk = chunk < 8 ? 8 : chunk;
     FY_BATCH_PHASES(FY_AHEAD_PHASE, &f, &w)

@@ -289,10 +289,11 @@ static inline size_t least_room(unsigned char *const *P,
    fsh_next_word would. Two builds of each rough function:
    - IL 0: a refill stops the pass while it makes the next 32 blocks;
    - IL 1 (ChaCha task streams where the AVX-512 ChaCha kernel runs): the
-     next 32 blocks are made ahead in slices, one every 8 label words or
-     fewer (a double round of 16 blocks, or their feed-forward and
-     transpose into side_), with the state in 16 zmm registers the pass
-     itself never uses, so the vector work overlaps the pass's memory
+     next 32 blocks are made ahead in slices (chacha_simd.h's AHEAD_*),
+     one every 8 label words or fewer (a double round of 16 blocks, their
+     feed-forward and transpose, or the store of a quarter of them into
+     side_), with the state in 16 zmm registers the pass itself never
+     uses, so the vector work overlaps the pass's memory
      traffic instead of stopping it; a refill then copies side_ in,
      exactly the words and the rng state fsh_rng_refill would give
      (tests/test_scatter_wide.c, and tests/cli/test_kernel_impl.sh with
