@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Independent implementation of the scatter shuffle's stream.
+
+Written from docs/STREAMS.md section 5b alone (with section 5's
+Fisher-Yates and section 2's words, taken from crosscheck_seed.py), it
+recomputes the SHA-256 of the outputs that tests/test_scatter_stream.c
+holds:
+- fsh_shuffle_u64 of 0..n-1 with a seeded ChaCha20 rng, n = 3,200,000
+  (25.6 MB: one level of 16 buckets, four stripes, 16 leaves);
+- fsh_shuffle_u32 of 0..n-1 with a seeded ChaCha8 rng, n = 6,400,000
+  (25.6 MB: 4-byte elements, leaves of up to 524,288);
+- the test hook with fixed parameters (the same stream with k buckets at
+  every level, S stripes at the top and leaves of at most `base`
+  elements): three levels and their node ids, small and empty stripes.
+Pure Python: about a minute for the large cases.
+
+Usage: crosscheck_scatter.py [test_scatter_stream.c]  -- prints the
+results, or checks that each appears in the given file and exits 1 if one
+does not.
+"""
+import array
+import hashlib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crosscheck_seed import (M64, batch, chacha_block, digest,  # noqa: E402
+                             plan, uniform)
+
+
+class Stream:
+    """ChaCha words with a given key, rounds and stream id, counter 0."""
+
+    def __init__(self, key, rounds, stream):
+        self.key, self.rounds, self.stream = key, rounds, stream
+        self.counter, self.buf, self.pos = 0, [], 0
+
+    def word(self):
+        if self.pos == len(self.buf):
+            blk = chacha_block(self.key, self.counter, self.stream,
+                               self.rounds)
+            self.buf = [int.from_bytes(blk[i:i + 8], "little")
+                        for i in range(0, 64, 8)]
+            self.counter = (self.counter + 1) & M64
+            self.pos = 0
+        w = self.buf[self.pos]
+        self.pos += 1
+        return w
+
+
+def fy(a, lo, n, rng):
+    """Section 5: backward Fisher-Yates of a[lo .. lo+n), swapping as the
+    dice come."""
+    i = n
+
+    def swaps(digits, top):
+        for d, j in enumerate(digits):
+            p = lo + top - 1 - d
+            a[p], a[lo + j] = a[lo + j], a[p]
+
+    while i > 1 << 30:
+        j = uniform(rng, i)
+        swaps([j], i)
+        i -= 1
+    for k, low, cheap in ((2, 1 << 19, 1 << 60), (3, 1 << 14, 1 << 57),
+                          (4, 1 << 11, 1 << 56), (5, 1 << 9, 1 << 55),
+                          (6, 64, 1 << 54)):
+        while i > low:
+            digits, cheap = batch(rng, i, k, cheap)
+            swaps(digits, i)
+            i -= k
+    while i > 1:
+        k, p = plan(i)
+        digits, _ = batch(rng, i, k, p)
+        swaps(digits, i)
+        i -= k
+
+
+class Labels:
+    """log2(k) bits at a time from the most significant end of each word."""
+
+    def __init__(self, rng, k):
+        assert k & (k - 1) == 0 and k >= 2
+        self.rng, self.bits = rng, k.bit_length() - 1
+        self.per, self.left, self.w = 64 // self.bits, 0, 0
+
+    def next(self):
+        if self.left == 0:
+            self.w, self.left = self.rng.word(), self.per
+        r = self.w >> (64 - self.bits)
+        self.w = (self.w << self.bits) & M64
+        self.left -= 1
+        return r
+
+
+def cut(n, k, j):
+    return (n // k) * j + (n % k) * j // k
+
+
+class Scatter:
+    def __init__(self, key, rounds, base, top_stripes, kfix=0):
+        self.key, self.rounds, self.base = key, rounds, base
+        self.top_stripes, self.kfix = top_stripes, kfix
+
+    def stream(self, node, task):
+        return Stream(self.key, self.rounds, node * 64 + task)
+
+    def node(self, a, lo, n, node, depth):
+        if n < 2:
+            return
+        if n <= self.base or depth >= 5:
+            fy(a, lo, n, self.stream(node, 63))
+            return
+        self.level(a, lo, n, node, depth, self.top_stripes if depth == 0
+                   else 1)
+
+    def choose_k(self, n, S):
+        if self.kfix:
+            return self.kfix
+        k = 2
+        while k < 512 and n // k > self.base and n // (2 * k * S) >= 4096:
+            k *= 2
+        return k
+
+    def level(self, a, lo, n, node, depth, S):
+        k = self.choose_k(n, S)
+        R = [cut(n, k, j) for j in range(k + 1)]
+        st = [[R[j] + cut(R[j + 1] - R[j], S, s) for j in range(k)]
+              for s in range(S)]
+        en = [[R[j] + cut(R[j + 1] - R[j], S, s + 1) for j in range(k)]
+              for s in range(S)]
+        nx = [row[:] for row in st]
+        # 2. Rough pass.
+        for s in range(S):
+            if any(st[s][j] == en[s][j] for j in range(k)):
+                continue
+            lab = Labels(self.stream(node, s), k)
+            nxs, ens = nx[s], en[s]
+            while True:
+                j = lab.next()
+                if j:
+                    p, q = lo + nxs[0], lo + nxs[j]
+                    a[p], a[q] = a[q], a[p]
+                nxs[j] += 1
+                if nxs[j] == ens[j]:
+                    break
+        # 3. Compaction; the stash.
+        P, stash = [], []
+        for j in range(k):
+            P.append(sum(nx[s][j] - st[s][j] for s in range(S)))
+            w = nx[0][j]
+            for s in range(1, S):
+                L = nx[s][j] - st[s][j]
+                c = min(st[s][j] - w, L)
+                for e in range(c):
+                    x, y = lo + w + e, lo + nx[s][j] - c + e
+                    a[x], a[y] = a[y], a[x]
+                w += L
+            stash += a[lo + R[j] + P[j]:lo + R[j + 1]]
+        # 4. Stash labels.
+        m = len(stash)
+        lab = Labels(self.stream(node, 62), k)
+        labels = [lab.next() for _ in range(m)]
+        cnt = [0] * k
+        for j in labels:
+            cnt[j] += 1
+        # 5. Final regions.
+        F = [0]
+        for j in range(k):
+            F.append(F[j] + P[j] + cnt[j])
+        for j in range(k):
+            r, f = R[j], F[j]
+            if f < r:
+                c = min(r - f, P[j])
+                a[lo + f:lo + f + c] = a[lo + r + P[j] - c:lo + r + P[j]]
+        for j in range(k - 1, -1, -1):
+            r, f = R[j], F[j]
+            if f > r:
+                c = min(f - r, P[j])
+                a[lo + f + P[j] - c:lo + f + P[j]] = a[lo + r:lo + r + c]
+        nxt = [F[j] + P[j] for j in range(k)]
+        for t in range(m):
+            j = labels[t]
+            a[lo + nxt[j]] = stash[t]
+            nxt[j] += 1
+        # 6. The buckets.
+        for j in range(k):
+            self.node(a, lo + F[j], F[j + 1] - F[j], node * 1024 + j,
+                      depth + 1)
+
+
+def key_of(rng):
+    return b"".join(rng.word().to_bytes(8, "little") for _ in range(4))
+
+
+def run(n, size, rounds, seed, base=None, stripes=4, kfix=0):
+    """The scatter shuffle of 0..n-1 (elements of `size` bytes) from the
+    seeded rng: SHA-256 of the output, little-endian elements."""
+    rng = Stream(digest(seed), rounds, 0)
+    key = key_of(rng)
+    if base is None:
+        base = max(64, (1 << 21) // size)
+    sc = Scatter(key, rounds, base, stripes, kfix)
+    a = list(range(n))
+    sc.node(a, 0, n, 1, 0)
+    assert sorted(a) == list(range(n))
+    arr = array.array("Q" if size == 8 else "I", a)
+    if sys.byteorder != "little":
+        arr.byteswap()
+    return hashlib.sha256(arr.tobytes()).hexdigest()
+
+
+CASES = [
+    # name, n, size, rounds, seed, base, stripes, kfix
+    ("hook_k8_s2", 20000, 8, 8, b"scatter-stream-1", 300, 2, 8),
+    ("hook_k4_s3", 5000, 8, 20, b"scatter-stream-2", 200, 3, 4),
+    ("hook_k2_s8", 3000, 4, 12, b"scatter-stream-3", 40, 8, 2),
+    ("hook_k16_s1", 70000, 4, 8, b"scatter-stream-4", 64, 1, 16),
+    ("u64_3200000", 3200000, 8, 20, b"scatter-stream-5", None, 4, 0),
+    ("u32_6400000", 6400000, 4, 8, b"scatter-stream-6", None, 4, 0),
+]
+
+
+def main():
+    lines = []
+    for name, n, size, rounds, seed, base, stripes, kfix in CASES:
+        h = run(n, size, rounds, seed, base, stripes, kfix)
+        lines.append('%s %s' % (name, h))
+        print(lines[-1], flush=True)
+    if len(sys.argv) > 1:
+        text = open(sys.argv[1]).read()
+        bad = [ln for ln in lines if ln.split()[1] not in text]
+        for ln in bad:
+            print("not in %s: %s" % (sys.argv[1], ln), file=sys.stderr)
+        return 1 if bad else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
