@@ -967,7 +967,7 @@ static int fy_use_mulx(void)
             if (AHEAD_BUSY((w)->rng))                                          \
                 continue;                                                      \
             AHEAD_REFILL((w)->rng);                                            \
-            (w)->pos = 0;                                                      \
+            (w)->pos = (w)->rng->pos;                                          \
         }                                                                      \
         if ((f)->i > (LOW) + (FYA_BATCHES - 1) * (size_t)(K) &&                \
             (w)->pos + FYA_BATCHES <= FSH_BUF_WORDS) {                         \
@@ -1008,7 +1008,7 @@ fy_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
         while (AHEAD_BUSY(rng))
             AHEAD_STEP(rng);
         AHEAD_REFILL(rng);
-        w.pos = 0;
+        w.pos = rng->pos; /* 0, or where an unkeyed rng's refill left it */
     }
     AHEAD_END(rng);
     fy_fused(&f, &w, WS_BUFFERED);
