@@ -22,6 +22,8 @@
  * Usage: overlap [N [EVERY [REPS]]]   defaults 195312 (a 1e8 leaf), 72, 15
  */
 #define _GNU_SOURCE
+#include "rng/chacha_simd.h" /* QR_AVX512, DOUBLE_ROUND: the library's own */
+
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,17 +49,6 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-#define QR(a, b, c, d)                                                         \
-    do {                                                                       \
-        a = _mm512_add_epi32(a, b);                                            \
-        d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16);                      \
-        c = _mm512_add_epi32(c, d);                                            \
-        b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 12);                      \
-        a = _mm512_add_epi32(a, b);                                            \
-        d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 8);                       \
-        c = _mm512_add_epi32(c, d);                                            \
-        b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 7);                       \
-    } while (0)
 /* Keep the state live in registers (an asm takes at most 30 operands). */
 #define KEEP()                                                                 \
     do {                                                                       \
@@ -140,10 +131,7 @@ AVX512 static uint64_t run_vec(uint64_t *a, const uint32_t *idx, size_t n,
         break;
     case DOUBLE:
         SWAP_LOOP({
-            QR(s0, s4, s8, s12); QR(s1, s5, s9, s13);
-            QR(s2, s6, s10, s14); QR(s3, s7, s11, s15);
-            QR(s0, s5, s10, s15); QR(s1, s6, s11, s12);
-            QR(s2, s7, s8, s13); QR(s3, s4, s9, s14);
+            DOUBLE_ROUND(QR_AVX512, s);
             KEEP();
         })
         break;
@@ -151,16 +139,16 @@ AVX512 static uint64_t run_vec(uint64_t *a, const uint32_t *idx, size_t n,
         SWAP_LOOP({
             switch (q++ & 3) {
             case 0:
-                QR(s0, s4, s8, s12); QR(s1, s5, s9, s13);
+                QR_AVX512(s0, s4, s8, s12); QR_AVX512(s1, s5, s9, s13);
                 break;
             case 1:
-                QR(s2, s6, s10, s14); QR(s3, s7, s11, s15);
+                QR_AVX512(s2, s6, s10, s14); QR_AVX512(s3, s7, s11, s15);
                 break;
             case 2:
-                QR(s0, s5, s10, s15); QR(s1, s6, s11, s12);
+                QR_AVX512(s0, s5, s10, s15); QR_AVX512(s1, s6, s11, s12);
                 break;
             default:
-                QR(s2, s7, s8, s13); QR(s3, s4, s9, s14);
+                QR_AVX512(s2, s7, s8, s13); QR_AVX512(s3, s4, s9, s14);
                 break;
             }
             KEEP();

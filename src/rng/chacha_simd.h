@@ -168,9 +168,9 @@ static inline int i32(uint32_t x)
     } while (0)
 
 /* Add the input (counter offset off) back into p0..p15 and transpose
-   inside 128-bit lanes in place: afterwards p4q+k (q = 0..3) holds what
-   FINISH_AVX512 calls ra..rd k, ready for STORE4_AVX512(p0+k, p4+k, p8+k,
-   p12+k, dst + 16 * k). */
+   inside 128-bit lanes in place: afterwards STORE4_AVX512(p0+k, p4+k,
+   p8+k, p12+k, dst + 16 * k) stores blocks k, k+4, k+8, k+12 for k = 0..3
+   (FINISH_AVX512 does all four; the slices made ahead one at a time). */
 #define FEED_T4_AVX512(p, in, off)                                             \
     do {                                                                       \
         __m512i lo_, hi_;                                                      \
@@ -198,37 +198,15 @@ static inline int i32(uint32_t x)
     } while (0)
 
 /* Add the input (counter offset off) back into p0..p15 and store the 16
-   blocks at dst: a 16x16 transpose, first inside 128-bit lanes (T4), then
-   of 128-bit lanes (STORE4). */
+   blocks at dst: a 16x16 transpose, first inside 128-bit lanes (T4, in
+   place), then of 128-bit lanes (STORE4). */
 #define FINISH_AVX512(p, in, off, dst)                                         \
     do {                                                                       \
-        __m512i lo_, hi_, ra0, ra1, ra2, ra3, rb0, rb1, rb2, rb3;              \
-        __m512i rc0, rc1, rc2, rc3, rd0, rd1, rd2, rd3;                        \
-        COUNTER_AVX512(in, off, lo_, hi_);                                     \
-        p##0 = _mm512_add_epi32(p##0, B512((in)[0]));                          \
-        p##1 = _mm512_add_epi32(p##1, B512((in)[1]));                          \
-        p##2 = _mm512_add_epi32(p##2, B512((in)[2]));                          \
-        p##3 = _mm512_add_epi32(p##3, B512((in)[3]));                          \
-        p##4 = _mm512_add_epi32(p##4, B512((in)[4]));                          \
-        p##5 = _mm512_add_epi32(p##5, B512((in)[5]));                          \
-        p##6 = _mm512_add_epi32(p##6, B512((in)[6]));                          \
-        p##7 = _mm512_add_epi32(p##7, B512((in)[7]));                          \
-        p##8 = _mm512_add_epi32(p##8, B512((in)[8]));                          \
-        p##9 = _mm512_add_epi32(p##9, B512((in)[9]));                          \
-        p##10 = _mm512_add_epi32(p##10, B512((in)[10]));                       \
-        p##11 = _mm512_add_epi32(p##11, B512((in)[11]));                       \
-        p##12 = _mm512_add_epi32(p##12, lo_);                                  \
-        p##13 = _mm512_add_epi32(p##13, hi_);                                  \
-        p##14 = _mm512_add_epi32(p##14, B512((in)[14]));                       \
-        p##15 = _mm512_add_epi32(p##15, B512((in)[15]));                       \
-        T4_AVX512(p##0, p##1, p##2, p##3, ra0, ra1, ra2, ra3);                 \
-        T4_AVX512(p##4, p##5, p##6, p##7, rb0, rb1, rb2, rb3);                 \
-        T4_AVX512(p##8, p##9, p##10, p##11, rc0, rc1, rc2, rc3);               \
-        T4_AVX512(p##12, p##13, p##14, p##15, rd0, rd1, rd2, rd3);             \
-        STORE4_AVX512(ra0, rb0, rc0, rd0, (dst) + 0);                          \
-        STORE4_AVX512(ra1, rb1, rc1, rd1, (dst) + 16);                         \
-        STORE4_AVX512(ra2, rb2, rc2, rd2, (dst) + 32);                         \
-        STORE4_AVX512(ra3, rb3, rc3, rd3, (dst) + 48);                         \
+        FEED_T4_AVX512(p, in, off);                                            \
+        STORE4_AVX512(p##0, p##4, p##8, p##12, (dst) + 0);                     \
+        STORE4_AVX512(p##1, p##5, p##9, p##13, (dst) + 16);                    \
+        STORE4_AVX512(p##2, p##6, p##10, p##14, (dst) + 32);                   \
+        STORE4_AVX512(p##3, p##7, p##11, p##15, (dst) + 48);                   \
     } while (0)
 
 /* ------------------------------------------------------------------------ */

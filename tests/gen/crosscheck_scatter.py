@@ -25,8 +25,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from crosscheck_seed import (M64, batch, chacha_block, digest,  # noqa: E402
-                             plan, uniform)
+from crosscheck_seed import (M64, chacha_block, digest,  # noqa: E402
+                             fisher_yates_indices)
 
 
 class Stream:
@@ -50,31 +50,11 @@ class Stream:
 
 
 def fy(a, lo, n, rng):
-    """Section 5: backward Fisher-Yates of a[lo .. lo+n), swapping as the
-    dice come."""
-    i = n
-
-    def swaps(digits, top):
-        for d, j in enumerate(digits):
-            p = lo + top - 1 - d
-            a[p], a[lo + j] = a[lo + j], a[p]
-
-    while i > 1 << 30:
-        j = uniform(rng, i)
-        swaps([j], i)
-        i -= 1
-    for k, low, cheap in ((2, 1 << 19, 1 << 60), (3, 1 << 14, 1 << 57),
-                          (4, 1 << 11, 1 << 56), (5, 1 << 9, 1 << 55),
-                          (6, 64, 1 << 54)):
-        while i > low:
-            digits, cheap = batch(rng, i, k, cheap)
-            swaps(digits, i)
-            i -= k
-    while i > 1:
-        k, p = plan(i)
-        digits, _ = batch(rng, i, k, p)
-        swaps(digits, i)
-        i -= k
+    """Section 5: backward Fisher-Yates of a[lo .. lo+n): position
+    lo+n-1-t swaps with lo + the t-th index."""
+    for t, j in enumerate(fisher_yates_indices(rng, n)):
+        p = lo + n - 1 - t
+        a[p], a[lo + j] = a[lo + j], a[p]
 
 
 class Labels:
