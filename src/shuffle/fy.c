@@ -973,11 +973,10 @@ static int fy_use_mulx(void)
             (w)->pos + FYA_BATCHES <= FSH_BUF_WORDS) {                         \
             unsigned e_ = (w)->pos + chunk;                                    \
             e_ = e_ < FSH_BUF_WORDS ? e_ : FSH_BUF_WORDS;                      \
+            /* A failure leaves i at its batch, inside the phase. */           \
             if (!fy_asm_loop_buf((w), (f)->a, &(f)->i, (K), (LOW),             \
                                  (f)->size, e_))                               \
                 continue;                                                      \
-            if ((f)->i <= (LOW))                                               \
-                break;                                                         \
         }                                                                      \
         uint64_t j_[6];                                                        \
         fy_draw((w), WS_BUFFERED, (f)->i, (K), FY_BELOW_POW2, (C), 0, j_);     \
@@ -994,7 +993,6 @@ fy_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0, 1};
     /* One die per word above 2^30: not where the time goes. */
     fy_phase(&f, &w, WS_BUFFERED, 1, (size_t)1 << 30, FY_BELOW_I, 0);
-    rng->pos = w.pos;
     AHEAD_DECL(rng);
     /* Words per chunk: the slices spread over the buffer (12 for ChaCha8,
        8 for ChaCha12 and ChaCha20; at n = 195,312 in cache spreading them
@@ -1002,15 +1000,9 @@ fy_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     unsigned chunk = (FSH_BUF_WORDS / (unsigned)steps_) & ~3u;
     chunk = chunk < 8 ? 8 : chunk;
     FY_BATCH_PHASES(FY_AHEAD_PHASE, &f, &w)
-    /* The greedy tail (at most FSH_GREEDY_TAIL elements): plainly, the
-       pending refill from the slices if it is due first. */
-    if (f.i > 1 && w.pos >= FSH_BUF_WORDS) {
-        while (AHEAD_BUSY(rng))
-            AHEAD_STEP(rng);
-        AHEAD_REFILL(rng);
-        w.pos = rng->pos; /* 0, or where an unkeyed rng's refill left it */
-    }
     AHEAD_END(rng);
+    /* The greedy tail (at most FSH_GREEDY_TAIL elements, a few words):
+       plainly, a refill it needs too. */
     fy_fused(&f, &w, WS_BUFFERED);
     rng->pos = w.pos;
 }
