@@ -286,8 +286,8 @@ static inline int i32(uint32_t x)
 #define AHEAD_FRESH(rng) (ctr_ == (rng)->counter && kid_ == (rng)->key_id)
 
 /* Whether the next refill still has slices to make: the caller runs
-   AHEAD_SLICE until it has not, then AHEAD_REFILL (one copy of the slice
-   code per function). False when the slices are stale. */
+   AHEAD_SLICE until it has not, then AHEAD_REFILL (so its loop holds a
+   single copy of the slice code). False when the slices are stale. */
 #define AHEAD_BUSY(rng) (ph_ < steps_ && AHEAD_FRESH(rng))
 
 /* The refill (the rng's buffer used up, AHEAD_BUSY false): side_, or
