@@ -131,8 +131,8 @@ FSH_API const char *fsh_strerror(int status);
  *   docs/FAIRNESS.md ("Reachability") has the rule and the figures.
  * - Callback sources (fsh_rng_from_words, fsh_rng_from_randint) are taken
  *   as true sources of independent uniform values: every draw comes from
- *   them (in the scatter shuffle of arrays above 24 MiB, four of a word
- *   source's words key ChaCha streams instead, unless fsh_rng_set_direct).
+ *   them (in the scatter shuffle of large arrays, four of a word source's
+ *   words key ChaCha streams instead, unless fsh_rng_set_direct).
  * Incremental calls check what they have produced so far: see
  * fsh_deck_deal_n, fsh_rangeperm_next, fsh_reservoir_slot. Words, bytes and
  * single bounded integers (fsh_rng_u64, fsh_rng_bytes, fsh_uniform*) are
@@ -271,11 +271,38 @@ FSH_API uint64_t fsh_rng_get_hw_cap(const fsh_rng *rng);
 
 /* Certified-source mode (on != 0): every index of every shuffle is drawn
    from the rng's own words, never from a stream it keys (the scatter
-   shuffle of arrays above 24 MiB and the record permutation above
-   FSH_RECORDS_SMALL do that otherwise): Fisher-Yates at every size, one
-   thread (docs/PERFORMANCE.md has the cost). Meant for
+   shuffle of large arrays, see the stream versions below, and the record
+   permutation above FSH_RECORDS_SMALL do that otherwise): Fisher-Yates at
+   every size, one thread (docs/PERFORMANCE.md has the cost). Meant for
    fsh_rng_from_words; allowed on any rng. Kept across re-keying. */
 FSH_API FSH_NODISCARD int fsh_rng_set_direct(fsh_rng *rng, int on);
+
+/* Stream versions (docs/STREAMS.md, "Stream versions"): which algorithm
+   shuffles an array of each size, hence what a seed reproduces.
+   - FSH_STREAM_V1: Fisher-Yates up to 24 MiB, the scatter shuffle above it
+     with buckets of up to 2 MiB.
+   - FSH_STREAM_V2 (0.3): the scatter shuffle above 12 MiB, with buckets of
+     up to 1 MiB where a level has fewer than 512: faster from 12 MiB to a
+     few hundred MiB (docs/PERFORMANCE.md), exactly uniform as version 1.
+   The two differ only for fsh_shuffle* and fsh_permutation* (and what is
+   built on them) of more than 12 MiB (n * size) with an rng that is not
+   in certified-source mode; every other output is the same in both.
+   fsh_rng_set_stream_version(rng, v): v = 1 or 2 pins that version for
+   every keying of the rng (kept across re-keying); v = 0, the initial
+   setting, lets the keying choose: an rng keyed from the OS runs the
+   newest version (FSH_STREAM_LATEST; it has no stream to reproduce, and a
+   later release may move it to a newer one), every other rng (seeded,
+   raw-keyed, callbacks) runs version 1, so that a seed keeps its outputs.
+   Other values of v: FSH_EINVAL, nothing changed. */
+#define FSH_STREAM_V1 1u
+#define FSH_STREAM_V2 2u
+#define FSH_STREAM_LATEST FSH_STREAM_V2
+FSH_API FSH_NODISCARD int fsh_rng_set_stream_version(fsh_rng *rng,
+                                                     unsigned version);
+
+/* The stream version the rng's shuffles follow as it is keyed now (1 or
+   2); 0 for NULL. */
+FSH_API unsigned fsh_rng_stream_version(const fsh_rng *rng);
 
 /* Entropy the rng has drawn over its life: *os_bits from the OS (256 per
    OS keying, fork rekeys included), *hw_bits from the hardware source

@@ -320,7 +320,7 @@ static void test_threads(void)
 
     /* The public entry points above the scatter threshold: fsh_shuffle,
        fsh_shuffle_threads for every thread count, fsh_permutation. */
-    n = FSH_SCATTER_MIN_BYTES / 8 + 12345;
+    n = FSH_SCATTER_MIN_BYTES_V1 / 8 + 12345;
     ref = malloc(n * 8);
     a = malloc(n * 8);
     CHECK(ref != NULL && a != NULL);
@@ -347,7 +347,7 @@ static void test_threads(void)
     CHECK(memcmp(a, ref, n * 8) == 0);
     /* Sizes other than 8 bytes take the same path. */
     uint32_t *b = (uint32_t *)a;
-    size_t n4 = FSH_SCATTER_MIN_BYTES / 4 + 3;
+    size_t n4 = FSH_SCATTER_MIN_BYTES_V1 / 4 + 3;
     for (size_t i = 0; i < n4; i++)
         b[i] = (uint32_t)i;
     seed_rng(rng, 12);
@@ -373,7 +373,7 @@ static uint64_t count_randint(void *ctx, uint64_t k)
 static void test_randint_large(void)
 {
     /* A randint source keeps one call per position above the threshold. */
-    size_t n = FSH_SCATTER_MIN_BYTES / 8 + 1;
+    size_t n = FSH_SCATTER_MIN_BYTES_V1 / 8 + 1;
     uint64_t *a = malloc(n * 8), calls = 0;
     fsh_rng *rng = NULL;
     CHECK(a != NULL && fsh_rng_new(&rng) == FSH_OK);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The scatter shuffle's stream (arrays above 24 MiB) against docs/
- * STREAMS.md section 5b: the SHA-256 of each output below was computed by
+ * The scatter shuffle's stream (arrays above 24 MiB; above 12 MiB in
+ * stream version 2) against docs/STREAMS.md section 5b: the SHA-256 of
+ * each output below was computed by
  * tests/gen/crosscheck_scatter.py, an independent Python implementation
  * written from that section alone (with sections 2 and 5). Cases:
  * fsh_shuffle_u64 of 3,200,000 elements from a seeded ChaCha20 rng and
@@ -10,7 +11,11 @@
  * 524,288 elements), each on one and on two threads; and the test hook
  * with fixed parameters (k buckets at every level, S top stripes, leaves
  * of at most `base` elements): three levels and their stream ids, eight
- * stripes, the depth limit, ChaCha8, 12 and 20. Deterministic: a changed
+ * stripes, the depth limit, ChaCha8, 12 and 20; and stream version 2
+ * ("Stream versions": the scatter from 12 MiB, buckets made at most 1 MiB)
+ * at 1,600,000 and 3,200,000 u64 and 3,200,000 u32, with the same
+ * 1,600,000 u64 by version 1, the seeded default (Fisher-Yates there: the
+ * version 2 digest must differ). Deterministic: a changed
  * index, label, compaction or placement anywhere changes a digest.
  *
  * Known-bad variants tried: the Python with the stash labels drawn from the
@@ -36,6 +41,7 @@ typedef struct scase {
     size_t base;      /* 0: fsh_shuffle itself */
     unsigned stripes; /* hook only */
     unsigned k;       /* hook only */
+    unsigned version; /* fsh_rng_set_stream_version; 0: left as seeded (1) */
     const char *sha256;
 } scase;
 
@@ -74,7 +80,8 @@ static void run(const scase *c, unsigned threads, int broken, char out[65])
     fsh_rng *rng = NULL;
     if (a == NULL || fsh_rng_new(&rng) != FSH_OK ||
         fsh_rng_seed_gen(rng, c->gen, c->seed, strlen(c->seed)) != FSH_OK ||
-        fsh_rng_set_simulation(rng, 1) != FSH_OK) {
+        fsh_rng_set_simulation(rng, 1) != FSH_OK ||
+        fsh_rng_set_stream_version(rng, c->version) != FSH_OK) {
         CHECK(0);
         goto done;
     }

@@ -355,6 +355,19 @@ int fsh_rng_set_direct(fsh_rng *rng, int on)
     return FSH_OK;
 }
 
+int fsh_rng_set_stream_version(fsh_rng *rng, unsigned version)
+{
+    if (rng == NULL || version > FSH_STREAM_LATEST)
+        return FSH_EINVAL;
+    rng->stream_v = version;
+    return FSH_OK;
+}
+
+unsigned fsh_rng_stream_version(const fsh_rng *rng)
+{
+    return rng == NULL ? 0 : fsh_rng_stream_v(rng);
+}
+
 int fsh_rng_entropy_drawn(const fsh_rng *rng, uint64_t *os_bits,
                           uint64_t *hw_bits)
 {

@@ -230,12 +230,13 @@ static void reset(fsh_rng *rng)
 {
     volatile uint64_t *canary = rng->fork_canary;
     int sim = rng->simulation, direct = rng->direct;
-    unsigned reach_x = rng->reach_x;
+    unsigned reach_x = rng->reach_x, stream_v = rng->stream_v;
     uint64_t cap_x = rng->hw_cap_x, os = rng->os_bits, hw = rng->hw_bits;
     sodium_memzero(rng, sizeof *rng);
     rng->fork_canary = canary;
     rng->simulation = sim;
     rng->direct = direct;
+    rng->stream_v = stream_v;
     rng->reach_x = reach_x;
     rng->hw_cap_x = cap_x;
     rng->os_bits = os;

@@ -69,6 +69,7 @@ struct fsh_rng {
     unsigned reach_x;  /* fsh_rng_set_reach flags ^ FSH_REACH_DEFAULT */
     uint64_t hw_cap_x; /* hardware bits per operation ^ FSH_HW_CAP_DEFAULT */
     int direct;        /* fsh_rng_set_direct: no derived streams */
+    unsigned stream_v; /* fsh_rng_set_stream_version: 0 (by keying), 1, 2 */
     /* Entropy drawn over the rng's life (fsh_rng_entropy_drawn). */
     uint64_t os_bits;
     uint64_t hw_bits;
@@ -88,6 +89,15 @@ static inline unsigned fsh_rng_reach_flags(const fsh_rng *rng)
 static inline uint64_t fsh_rng_hw_cap(const fsh_rng *rng)
 {
     return rng->hw_cap_x ^ FSH_HW_CAP_DEFAULT;
+}
+
+/* The stream version the rng's shuffles follow (fsh_rng_stream_version):
+   the pinned one, else the newest for an OS-keyed rng and 1 for others. */
+static inline unsigned fsh_rng_stream_v(const fsh_rng *rng)
+{
+    return rng->stream_v   ? rng->stream_v
+           : rng->os_keyed ? FSH_STREAM_LATEST
+                           : FSH_STREAM_V1;
 }
 
 /* The OS-keyed ChaCha generators: the only ones that mix hardware entropy

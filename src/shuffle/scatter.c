@@ -99,11 +99,14 @@ typedef struct sctx {
     fsh_rng *shared; /* test hook: every draw from this one rng, in order */
     uint8_t key[32];
     int rounds;
-    size_t base;    /* buckets of at most this many elements: Fisher-Yates */
-    unsigned kfix;  /* test hook: buckets per level (0: automatic) */
-    unsigned sfix;  /* stripes at the top level */
-    int broken;     /* test hook: skip the multinomial fix-up */
-    atomic_int error;    /* an allocation failed: stop, report FSH_ENOMEM */
+    size_t base;      /* buckets of at most this many elements: Fisher-Yates */
+    size_t kbase;     /* a level's buckets are made at most this big (base
+                         in stream version 1, base / 2 in version 2) while
+                         it has fewer than SC_KMAX */
+    unsigned kfix;    /* test hook: buckets per level (0: automatic) */
+    unsigned sfix;    /* stripes at the top level */
+    int broken;       /* test hook: skip the multinomial fix-up */
+    atomic_int error; /* an allocation failed: stop, report FSH_ENOMEM */
     atomic_ullong words; /* words drawn from task streams (accounting) */
 } sctx;
 
@@ -511,14 +514,15 @@ static void rough_stripe(sctx *c, level *lv, unsigned s)
     task_done(c, r);
 }
 
-/* Buckets for n elements: enough that a bucket fits the base case, at most
-   SC_KMAX, and each stripe part big enough to keep the stash small. */
+/* Buckets for n elements: enough that a bucket fits kbase (the base case,
+   or half of it), at most SC_KMAX, and each stripe part big enough to keep
+   the stash small. */
 static unsigned choose_k(const sctx *c, size_t n, unsigned S)
 {
     if (c->kfix)
         return c->kfix;
     unsigned k = 2;
-    while (k < SC_KMAX && n / k > c->base && n / ((size_t)2 * k * S) >= 4096)
+    while (k < SC_KMAX && n / k > c->kbase && n / ((size_t)2 * k * S) >= 4096)
         k *= 2;
     return k;
 }
@@ -891,6 +895,7 @@ int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     atomic_init(&c.error, 0);
     c.size = size;
     c.base = p->base;
+    c.kbase = p->base;
     c.kfix = p->k;
     c.sfix = p->stripes;
     c.broken = p->broken;
@@ -914,7 +919,7 @@ static size_t base_elems(size_t size)
 }
 
 int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
-                        unsigned threads)
+                        unsigned threads, unsigned version)
 {
     sctx c;
     memset(&c, 0, sizeof c);
@@ -922,6 +927,7 @@ int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     atomic_init(&c.error, 0);
     c.size = size;
     c.base = base_elems(size);
+    c.kbase = version == FSH_STREAM_V1 ? c.base : c.base / 2;
     PHASE_MARK(w0);
     key_from(&c, rng);
     scatter_run(&c, a, n, fsh_threads_resolve(threads));

@@ -5,12 +5,15 @@
 
 #include "rng/rng.h"
 
-/* Shuffle a[0..n) (n >= 2, n * size beyond FSH_SCATTER_MIN_BYTES) with a
-   buffered rng (not randint) on up to threads threads (0: all cores);
-   output independent of threads. FSH_ENOMEM if the stash copy cannot be
-   allocated (a[] is then still a permutation of its input). */
+/* Shuffle a[0..n) (n >= 2, n * size beyond the stream version's
+   FSH_SCATTER_MIN_BYTES_V*) with a buffered rng (not randint) on up to
+   threads threads (0: all cores), by stream version version (1 or 2: how
+   many buckets a level takes); output independent of threads. FSH_ENOMEM
+   if the stash copy cannot be allocated (a[] is then still a permutation
+   of its input). */
 FSH_HIDDEN int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n,
-                                   size_t size, unsigned threads);
+                                   size_t size, unsigned threads,
+                                   unsigned version);
 
 /* Test hook: the scatter kernel with fixed parameters. */
 typedef struct fsh_scatter_params {

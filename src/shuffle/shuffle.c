@@ -67,16 +67,20 @@ static void mixed_fy(fsh_rng *rng, fsh_mix *m, unsigned char *a, size_t n,
 }
 
 /* The one size switch (thresholds.h): in cache the plain Fisher-Yates,
-   beyond it the prefetching one, far beyond it the scatter shuffle on up to
-   threads threads. A randint source takes the plain kernel at every size
-   (one call per position). */
-static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n,
-                         size_t size, unsigned threads)
+   beyond it the prefetching one, far beyond it (where the rng's stream
+   version says) the scatter shuffle on up to threads threads. A randint
+   source takes the plain kernel at every size (one call per position). */
+static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                         unsigned threads)
 {
     if (rng->src != FSH_SRC_RANDINT) {
-        if (n > FSH_SCATTER_MIN_BYTES / size && !rng->direct)
-            return fsh_scatter_shuffle(rng, a, n, size, threads);
-        if (n > FSH_PREFETCH_MIN_BYTES / size && fsh_fy_prefetch(rng, a, n, size))
+        unsigned v = fsh_rng_stream_v(rng);
+        size_t min = v == FSH_STREAM_V1 ? FSH_SCATTER_MIN_BYTES_V1
+                                        : FSH_SCATTER_MIN_BYTES_V2;
+        if (n > min / size && !rng->direct)
+            return fsh_scatter_shuffle(rng, a, n, size, threads, v);
+        if (n > FSH_PREFETCH_MIN_BYTES / size &&
+            fsh_fy_prefetch(rng, a, n, size))
             return FSH_OK;
     }
     fsh_fy_kernel(rng, a, n, size);

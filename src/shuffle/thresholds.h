@@ -13,11 +13,16 @@
 #define FSH_PREFETCH_MIN_BYTES ((size_t)12 << 20)
 
 /* Above this many bytes the scatter shuffle beats any Fisher-Yates (it
-   touches memory in streams) and can use threads. */
-#define FSH_SCATTER_MIN_BYTES ((size_t)24 << 20)
+   touches memory in streams) and can use threads: stream version 1 took
+   it from 24 MiB, version 2 from 12 MiB (where the prefetching kernel is
+   slower on Zen 4 than the scatter with version 2's smaller buckets). */
+#define FSH_SCATTER_MIN_BYTES_V1 ((size_t)24 << 20)
+#define FSH_SCATTER_MIN_BYTES_V2 ((size_t)12 << 20)
 
 /* Tuning: scatter buckets of at most this many bytes are shuffled by
-   Fisher-Yates (they fit in L2/L3 while shuffled). Overridable (with
+   Fisher-Yates (they fit in L2/L3 while shuffled). A level takes enough
+   buckets for them to fit this (version 1) or half of it (version 2,
+   where it can: at most FSH_SCATTER_KMAX). Overridable (with
    FSH_SCATTER_KMAX) only for the small-leaf prototype builds of
    docs/PERFORMANCE.md (issue 13, session 7): another value changes seeded
    outputs at large sizes. */

@@ -12,7 +12,11 @@ holds:
   (25.6 MB: 4-byte elements, leaves of up to 524,288);
 - the test hook with fixed parameters (the same stream with k buckets at
   every level, S stripes at the top and leaves of at most `base`
-  elements): three levels and their node ids, small and empty stripes.
+  elements): three levels and their node ids, small and empty stripes;
+- stream version 2 (section "Stream versions"): the scatter shuffle from
+  12 MiB, with buckets made at most 1 MiB: 1,600,000 and 3,200,000 u64
+  (ChaCha20) and 3,200,000 u32 (ChaCha8); and the same 1,600,000 u64 by
+  version 1 (Fisher-Yates there).
 Pure Python: about a minute for the large cases.
 
 Usage: crosscheck_scatter.py [test_scatter_stream.c]  -- prints the
@@ -79,9 +83,11 @@ def cut(n, k, j):
 
 
 class Scatter:
-    def __init__(self, key, rounds, base, top_stripes, kfix=0):
+    def __init__(self, key, rounds, base, top_stripes, kfix=0, version=1):
         self.key, self.rounds, self.base = key, rounds, base
         self.top_stripes, self.kfix = top_stripes, kfix
+        # Version 2: a level's buckets are made at most B // 2 (C).
+        self.kbase = base if version == 1 else base // 2
 
     def stream(self, node, task):
         return Stream(self.key, self.rounds, node * 64 + task)
@@ -99,7 +105,7 @@ class Scatter:
         if self.kfix:
             return self.kfix
         k = 2
-        while k < 512 and n // k > self.base and n // (2 * k * S) >= 4096:
+        while k < 512 and n // k > self.kbase and n // (2 * k * S) >= 4096:
             k *= 2
         return k
 
@@ -174,16 +180,21 @@ def key_of(rng):
     return b"".join(rng.word().to_bytes(8, "little") for _ in range(4))
 
 
-def run(n, size, rounds, seed, base=None, stripes=4, kfix=0):
-    """The scatter shuffle of 0..n-1 (elements of `size` bytes) from the
-    seeded rng: SHA-256 of the output, little-endian elements."""
+def run(n, size, rounds, seed, base=None, stripes=4, kfix=0, version=1):
+    """fsh_shuffle of 0..n-1 (elements of `size` bytes) from the seeded
+    rng by stream version `version` (base None), or the scatter shuffle
+    with fixed parameters (the test hook): SHA-256 of the output,
+    little-endian elements."""
     rng = Stream(digest(seed), rounds, 0)
-    key = key_of(rng)
-    if base is None:
-        base = max(64, (1 << 21) // size)
-    sc = Scatter(key, rounds, base, stripes, kfix)
     a = list(range(n))
-    sc.node(a, 0, n, 1, 0)
+    if base is None and n * size <= (24 << 20 if version == 1 else 12 << 20):
+        fy(a, 0, n, rng)  # section 5: Fisher-Yates from the rng itself
+    else:
+        key = key_of(rng)
+        if base is None:
+            base = max(64, (1 << 21) // size)
+        sc = Scatter(key, rounds, base, stripes, kfix, version)
+        sc.node(a, 0, n, 1, 0)
     assert sorted(a) == list(range(n))
     arr = array.array("Q" if size == 8 else "I", a)
     if sys.byteorder != "little":
@@ -192,20 +203,24 @@ def run(n, size, rounds, seed, base=None, stripes=4, kfix=0):
 
 
 CASES = [
-    # name, n, size, rounds, seed, base, stripes, kfix
-    ("hook_k8_s2", 20000, 8, 8, b"scatter-stream-1", 300, 2, 8),
-    ("hook_k4_s3", 5000, 8, 20, b"scatter-stream-2", 200, 3, 4),
-    ("hook_k2_s8", 3000, 4, 12, b"scatter-stream-3", 40, 8, 2),
-    ("hook_k16_s1", 70000, 4, 8, b"scatter-stream-4", 64, 1, 16),
-    ("u64_3200000", 3200000, 8, 20, b"scatter-stream-5", None, 4, 0),
-    ("u32_6400000", 6400000, 4, 8, b"scatter-stream-6", None, 4, 0),
+    # name, n, size, rounds, seed, base, stripes, kfix, stream version
+    ("hook_k8_s2", 20000, 8, 8, b"scatter-stream-1", 300, 2, 8, 1),
+    ("hook_k4_s3", 5000, 8, 20, b"scatter-stream-2", 200, 3, 4, 1),
+    ("hook_k2_s8", 3000, 4, 12, b"scatter-stream-3", 40, 8, 2, 1),
+    ("hook_k16_s1", 70000, 4, 8, b"scatter-stream-4", 64, 1, 16, 1),
+    ("u64_3200000", 3200000, 8, 20, b"scatter-stream-5", None, 4, 0, 1),
+    ("u32_6400000", 6400000, 4, 8, b"scatter-stream-6", None, 4, 0, 1),
+    ("v1_u64_1600000", 1600000, 8, 20, b"scatter-stream-7", None, 4, 0, 1),
+    ("v2_u64_1600000", 1600000, 8, 20, b"scatter-stream-7", None, 4, 0, 2),
+    ("v2_u64_3200000", 3200000, 8, 20, b"scatter-stream-5", None, 4, 0, 2),
+    ("v2_u32_3200000", 3200000, 4, 8, b"scatter-stream-8", None, 4, 0, 2),
 ]
 
 
 def main():
     lines = []
-    for name, n, size, rounds, seed, base, stripes, kfix in CASES:
-        h = run(n, size, rounds, seed, base, stripes, kfix)
+    for name, n, size, rounds, seed, base, stripes, kfix, v in CASES:
+        h = run(n, size, rounds, seed, base, stripes, kfix, v)
         lines.append('%s %s' % (name, h))
         print(lines[-1], flush=True)
     if len(sys.argv) > 1:
