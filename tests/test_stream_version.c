@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stream versions (fairshuf.h, docs/STREAMS.md "Stream versions"):
+ * - which version an rng follows: 0 lets the keying choose (an OS-keyed rng
+ *   the newest, a seeded, raw-keyed or callback rng version 1), 1 or 2 pin
+ *   it across every re-keying; other values are refused and change nothing;
+ * - where each version switches from Fisher-Yates to the scatter shuffle,
+ *   to the element: version 1 above 24 MiB, version 2 above 12 MiB. The
+ *   kernel taken shows in the words read from the caller's own ChaCha
+ *   stream (its position, from the rng's internals): the scatter reads 4
+ *   (its key; its other words come from the streams it keys), Fisher-Yates
+ *   about one per two elements;
+ * - certified-source mode keeps Fisher-Yates in both;
+ * - the outputs are permutations, and version 2's differs from version 1's
+ *   for the same seed where the kernels differ (their digests are in
+ *   tests/test_scatter_stream.c, cross-checked in Python).
+ * Known-bad variants tried: an rng that forgets its pinned version when
+ * re-keyed fails 9 checks; thresholds one element low (>= for >) fail 4.
+ */
+#include "check.h"
+#include "rng/rng.h"
+
+#include <fairshuf.h>
+#include <string.h>
+
+#define MIB ((size_t)1 << 20)
+
+static void fill(uint64_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = i;
+}
+
+/* a is a permutation of 0..n-1 (uses mark, n bytes). */
+static int is_perm(const uint64_t *a, size_t n, unsigned char *mark)
+{
+    memset(mark, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] >= n || mark[a[i]])
+            return 0;
+        mark[a[i]] = 1;
+    }
+    return 1;
+}
+
+static void seed(fsh_rng *rng, const char *s)
+{
+    CHECK(fsh_rng_seed(rng, s, strlen(s)) == FSH_OK);
+    CHECK(fsh_rng_set_simulation(rng, 1) == FSH_OK);
+}
+
+static uint64_t words_from_fixed(void *ctx)
+{
+    uint64_t *x = ctx;
+    *x += 0x9e3779b97f4a7c15ull;
+    uint64_t z = *x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void test_setting(void)
+{
+    fsh_rng *os = NULL, *sd = NULL;
+    CHECK(fsh_rng_new(&os) == FSH_OK);
+    CHECK(fsh_rng_new_seeded(&sd, "v", 1) == FSH_OK);
+    /* By keying. */
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_LATEST);
+    CHECK_EQ(FSH_STREAM_LATEST, FSH_STREAM_V2);
+    CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V1);
+    CHECK_EQ(fsh_rng_stream_version(NULL), 0);
+    CHECK(fsh_rng_seed(os, "s", 1) == FSH_OK); /* now seeded */
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
+    CHECK(fsh_rng_rekey(os) == FSH_OK); /* OS-keyed again */
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V2);
+    CHECK(fsh_rng_rekey_gen(os, FSH_GEN_XOSHIRO256PP) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V2);
+    CHECK(fsh_rng_key_xoshiro(os, 5) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
+    uint64_t x = 1;
+    CHECK(fsh_rng_from_words(os, words_from_fixed, &x) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
+
+    /* Pinned: kept across every re-keying, both ways. */
+    CHECK(fsh_rng_set_stream_version(sd, FSH_STREAM_V2) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V2);
+    CHECK(fsh_rng_seed(sd, "w", 1) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V2);
+    uint8_t key[32] = {1};
+    CHECK(fsh_rng_key_chacha(sd, 20, key, 0, 0) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V2);
+    CHECK(fsh_rng_from_words(sd, words_from_fixed, &x) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V2);
+    CHECK(fsh_rng_set_stream_version(os, FSH_STREAM_V1) == FSH_OK);
+    CHECK(fsh_rng_rekey(os) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
+    /* 0 gives the choice back to the keying. */
+    CHECK(fsh_rng_set_stream_version(os, 0) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V2);
+
+    /* Refused, nothing changed. */
+    CHECK(fsh_rng_set_stream_version(sd, 3) == FSH_EINVAL);
+    CHECK(fsh_rng_set_stream_version(sd, 0x80000000u) == FSH_EINVAL);
+    CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V2);
+    CHECK(fsh_rng_set_stream_version(NULL, 1) == FSH_EINVAL);
+    fsh_rng_free(os);
+    fsh_rng_free(sd);
+}
+
+/* Words of a ChaCha rng's own stream read so far: 8 per block made, less
+   those still unread in its buffer. */
+static uint64_t stream_pos(const fsh_rng *rng)
+{
+    CHECK_EQ(rng->src, FSH_SRC_CHACHA);
+    return rng->counter * 8 - (FSH_BUF_WORDS - rng->pos);
+}
+
+/* Shuffle 0..n-1 with rng; the words read from its own stream. Checks the
+   output is a permutation. */
+static uint64_t words_for(fsh_rng *rng, uint64_t *a, size_t n,
+                          unsigned char *mark)
+{
+    fill(a, n);
+    uint64_t p0 = stream_pos(rng);
+    CHECK(fsh_shuffle_u64(rng, a, n) == FSH_OK);
+    CHECK(is_perm(a, n, mark));
+    return stream_pos(rng) - p0;
+}
+
+static void test_kernels(void)
+{
+    size_t n1 = 24 * MIB / 8, n2 = 12 * MIB / 8;
+    uint64_t *a = malloc((n1 + 1) * 8), *b = malloc((n2 + 1) * 8);
+    unsigned char *mark = malloc(n1 + 1);
+    fsh_rng *rng = NULL;
+    CHECK(a != NULL && b != NULL && mark != NULL);
+    CHECK(fsh_rng_new(&rng) == FSH_OK);
+    if (a == NULL || b == NULL || mark == NULL || rng == NULL)
+        goto done;
+
+    /* Seeded, version 1 (the default): Fisher-Yates up to 24 MiB. */
+    seed(rng, "k1");
+    CHECK(words_for(rng, a, n2 + 1, mark) > n2 / 4);
+    CHECK(words_for(rng, a, n1, mark) > n1 / 4);
+    CHECK_EQ(words_for(rng, a, n1 + 1, mark), 4);
+    /* Seeded, version 2: the scatter above 12 MiB. */
+    CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V2) == FSH_OK);
+    seed(rng, "k2");
+    CHECK(words_for(rng, a, n2, mark) > n2 / 4);
+    CHECK_EQ(words_for(rng, a, n2 + 1, mark), 4);
+    CHECK_EQ(words_for(rng, a, n1, mark), 4);
+    /* u32 elements: the same thresholds in bytes. */
+    uint32_t *u = (uint32_t *)(void *)a;
+    for (size_t i = 0; i < 2 * n2 + 1; i++)
+        u[i] = (uint32_t)i;
+    uint64_t w0 = stream_pos(rng);
+    CHECK(fsh_shuffle_u32(rng, u, 2 * n2 + 1) == FSH_OK);
+    CHECK_EQ(stream_pos(rng) - w0, 4);
+    /* Certified-source mode: Fisher-Yates in version 2 too. */
+    CHECK(fsh_rng_set_direct(rng, 1) == FSH_OK);
+    CHECK(words_for(rng, a, n2 + 1, mark) > n2 / 4);
+    CHECK(fsh_rng_set_direct(rng, 0) == FSH_OK);
+
+    /* The same seed by both versions, where they differ: 12 MiB + 1. */
+    CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V1) == FSH_OK);
+    seed(rng, "same");
+    fill(a, n2 + 1);
+    CHECK(fsh_shuffle_u64(rng, a, n2 + 1) == FSH_OK);
+    CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V2) == FSH_OK);
+    seed(rng, "same");
+    fill(b, n2 + 1);
+    CHECK(fsh_shuffle_u64(rng, b, n2 + 1) == FSH_OK);
+    CHECK(memcmp(a, b, (n2 + 1) * 8) != 0);
+    /* ... and below 12 MiB they agree. */
+    for (unsigned v = 1; v <= 2; v++) {
+        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
+        seed(rng, "below");
+        fill(v == 1 ? a : b, n2);
+        CHECK(fsh_shuffle_u64(rng, v == 1 ? a : b, n2) == FSH_OK);
+    }
+    CHECK(memcmp(a, b, n2 * 8) == 0);
+
+    /* OS-keyed, by keying: version 2, the scatter above 12 MiB. */
+    CHECK(fsh_rng_set_stream_version(rng, 0) == FSH_OK);
+    CHECK(fsh_rng_rekey(rng) == FSH_OK);
+    CHECK_EQ(words_for(rng, a, n2 + 1, mark), 4);
+    CHECK(words_for(rng, a, n2, mark) > n2 / 4);
+    /* OS-keyed, pinned to version 1. */
+    CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V1) == FSH_OK);
+    CHECK(words_for(rng, a, n2 + 1, mark) > n2 / 4);
+    /* fsh_permutation follows the same switch. */
+    CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V2) == FSH_OK);
+    w0 = stream_pos(rng);
+    CHECK(fsh_permutation(rng, a, 0, n2) == FSH_OK);
+    CHECK_EQ(stream_pos(rng) - w0, 4);
+    CHECK(is_perm(a, n2 + 1, mark));
+done:
+    fsh_rng_free(rng);
+    free(a);
+    free(b);
+    free(mark);
+}
+
+int main(void)
+{
+    test_setting();
+    test_kernels();
+    return check_done("test_stream_version");
+}
