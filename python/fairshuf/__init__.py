@@ -44,6 +44,9 @@ __all__ = [
     "REACH_KEY_LARGE",
     "REACH_KEY",
     "REACH_DEFAULT",
+    "STREAM_V1",
+    "STREAM_V2",
+    "STREAM_LATEST",
 ]
 
 __version__ = _fairshuf.LIB_VERSION
@@ -52,6 +55,9 @@ REACH_FULL = _fairshuf.REACH_FULL
 REACH_KEY_LARGE = _fairshuf.REACH_KEY_LARGE
 REACH_KEY = _fairshuf.REACH_KEY
 REACH_DEFAULT = _fairshuf.REACH_DEFAULT
+STREAM_V1 = _fairshuf.STREAM_V1
+STREAM_V2 = _fairshuf.STREAM_V2
+STREAM_LATEST = _fairshuf.STREAM_LATEST
 
 _GENERATORS = {
     "chacha20": 0,
@@ -128,7 +134,7 @@ def _int_arg(v, what):
 
 
 class Generator(_fairshuf._Generator):
-    """Generator(seed=None, *, generator=None, simulation=False, reach=None)
+    """Generator(seed=None, *, generator=None, simulation=False, reach=None, stream_version=None)
 
     A source of exactly uniform shuffles, samples and integers.
 
@@ -151,12 +157,20 @@ class Generator(_fairshuf._Generator):
         hardware entropy (RDSEED) up to the library's cap and otherwise run
         bounded by the key, so they never fail for entropy. REACH_FULL alone
         is strict (ReachabilityError where full reach cannot be delivered).
+    stream_version: which algorithm shuffles large arrays, hence the order
+        a seed gives them (fsh_rng_set_stream_version): STREAM_V1
+        (Fisher-Yates up to 24 MiB, the scatter shuffle above) or STREAM_V2
+        (the scatter shuffle above 12 MiB with smaller buckets: faster from
+        12 MiB to a few hundred MiB). None (default): the newest when keyed
+        from the OS, STREAM_V1 when seeded, so seeds keep their orders.
+        The two differ only for shuffles and permutations of more than
+        12 MiB; .stream_version says which one the generator follows.
 
     A Generator may be shared between threads: calls on one generator are
     serialized by its lock, and the GIL is released while the library works.
     """
 
-    def __init__(self, seed=None, *, generator=None, simulation=False, reach=None):
+    def __init__(self, seed=None, *, generator=None, simulation=False, reach=None, stream_version=None):
         if generator is not None and (not isinstance(generator, str) or generator.lower() not in _GENERATORS):
             raise ValueError(
                 "generator must be one of %s" % ", ".join(sorted(set(_GENERATORS) - {"xoshiro", "xoshiro256pp"}))
@@ -168,8 +182,19 @@ class Generator(_fairshuf._Generator):
             r = _int_arg(reach, "reach")
             if r < 0 or r > 7:
                 raise ValueError("reach must be a combination of REACH_FULL, REACH_KEY_LARGE, REACH_KEY")
+        if stream_version is None:
+            sv = 0
+        else:
+            sv = _int_arg(stream_version, "stream_version")
+            if sv not in (STREAM_V1, STREAM_V2):
+                raise ValueError("stream_version must be STREAM_V1 or STREAM_V2")
         g = -1 if generator is None else _GENERATORS[generator.lower()]
-        super().__init__(sb, g, bool(simulation), r)
+        super().__init__(sb, g, bool(simulation), r, sv)
+
+    @property
+    def stream_version(self):
+        """The stream version this generator's shuffles follow (1 or 2)."""
+        return self._stream_version()
 
     # ----------------------------------------------------------------- tests
     @classmethod

@@ -122,18 +122,21 @@ static void gen_dealloc(GenObject *g)
     Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
-/* _Generator(seed_bytes_or_None, gen, simulation, reach): the Python
-   layer has turned the seed into bytes and the generator name into its
-   number (gen < 0: the library's default, ChaCha8 keyed from the OS or
-   ChaCha20 from a seed); reach < 0 keeps the library's default policy. */
+/* _Generator(seed_bytes_or_None, gen, simulation, reach, stream_version):
+   the Python layer has turned the seed into bytes and the generator name
+   into its number (gen < 0: the library's default, ChaCha8 keyed from the
+   OS or ChaCha20 from a seed); reach < 0 keeps the library's default
+   policy; stream_version 0 lets the keying choose (fsh_rng_set_stream_
+   version). */
 static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"seed", "gen", "simulation", "reach", NULL};
+    static char *kwlist[] = {"seed",  "gen",           "simulation",
+                             "reach", "stream_version", NULL};
     PyObject *seed = Py_None;
-    int gen = -1, sim = 0, st, err = 0;
+    int gen = -1, sim = 0, sv = 0, st, err = 0;
     long reach = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oipl", kwlist, &seed, &gen,
-                                     &sim, &reach))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oipli", kwlist, &seed, &gen,
+                                     &sim, &reach, &sv))
         return -1;
     if (gen < -1 || gen > 3) {
         PyErr_SetString(PyExc_ValueError, "unknown generator");
@@ -141,6 +144,10 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
     }
     if (reach > 7) {
         PyErr_SetString(PyExc_ValueError, "unknown reach flags");
+        return -1;
+    }
+    if (sv < 0 || sv > (int)FSH_STREAM_LATEST) {
+        PyErr_SetString(PyExc_ValueError, "unknown stream version");
         return -1;
     }
     fsh_rng *rng = NULL;
@@ -166,6 +173,8 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
         st = fsh_rng_set_simulation(rng, 1);
     if (st == FSH_OK && reach >= 0)
         st = fsh_rng_set_reach(rng, (unsigned)reach);
+    if (st == FSH_OK)
+        st = fsh_rng_set_stream_version(rng, (unsigned)sv);
     if (st != FSH_OK) {
         fsh_rng_free(rng);
         raise_status(st, err);
@@ -304,6 +313,17 @@ static PyObject *gen_generator_id(GenObject *g, PyObject *noargs)
     long id = g->src == SRC_LIB ? (long)g->rng->gen : -1;
     gen_unlock(g);
     return PyLong_FromLong(id);
+}
+
+/* The stream version the generator's shuffles follow (0 for a test
+   source). */
+static PyObject *gen_stream_version(GenObject *g, PyObject *noargs)
+{
+    (void)noargs;
+    gen_lock(g);
+    unsigned v = g->src == SRC_LIB ? fsh_rng_stream_version(g->rng) : 0;
+    gen_unlock(g);
+    return PyLong_FromUnsignedLong(v);
 }
 
 /* Run a library call with the generator locked and, when allowed, the GIL
@@ -986,6 +1006,9 @@ static PyMethodDef gen_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "_deal(decks, jokers, faces, burn, players, cards, layout)\n--\n\n"
      "Flat list of dealt face codes (fsh_deck_deal_hands)."},
+    {"_stream_version", (PyCFunction)gen_stream_version, METH_NOARGS,
+     "_stream_version()\n--\n\nThe stream version the generator's shuffles "
+     "follow (fsh_rng_stream_version; 0 for a test source)."},
     {"_generator_id", (PyCFunction)gen_generator_id, METH_NOARGS,
      "_generator_id()\n--\n\nTest hook: the fsh_gen number of the source "
      "(-1 for a test source)."},
@@ -1192,7 +1215,10 @@ PyMODINIT_FUNC PyInit__fairshuf(void)
         PyModule_AddIntConstant(m, "REACH_FULL", FSH_REACH_FULL) < 0 ||
         PyModule_AddIntConstant(m, "REACH_KEY_LARGE", FSH_REACH_KEY_LARGE) < 0 ||
         PyModule_AddIntConstant(m, "REACH_KEY", FSH_REACH_KEY) < 0 ||
-        PyModule_AddIntConstant(m, "REACH_DEFAULT", FSH_REACH_DEFAULT) < 0)
+        PyModule_AddIntConstant(m, "REACH_DEFAULT", FSH_REACH_DEFAULT) < 0 ||
+        PyModule_AddIntConstant(m, "STREAM_V1", FSH_STREAM_V1) < 0 ||
+        PyModule_AddIntConstant(m, "STREAM_V2", FSH_STREAM_V2) < 0 ||
+        PyModule_AddIntConstant(m, "STREAM_LATEST", FSH_STREAM_LATEST) < 0)
         goto fail;
     return m;
 fail:

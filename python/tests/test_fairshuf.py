@@ -8,6 +8,7 @@ has a known-bad variant that the same check rejects.
 """
 import array
 import gc
+import hashlib
 import itertools
 import json
 import math
@@ -749,6 +750,33 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert out.stdout.strip() == b"ok"
+
+
+def test_stream_versions():
+    # fsh_rng_set_stream_version: the newest for an OS-keyed generator,
+    # version 1 for a seeded one (seeds keep their orders), or pinned.
+    assert fairshuf.STREAM_LATEST == fairshuf.STREAM_V2 == 2
+    assert fairshuf.Generator().stream_version == fairshuf.STREAM_LATEST
+    assert fairshuf.Generator(seed=42).stream_version == fairshuf.STREAM_V1
+    assert fairshuf.Generator(seed=42, stream_version=2).stream_version == 2
+    assert fairshuf.Generator(stream_version=1).stream_version == 1
+    assert fairshuf.Generator(seed=42, stream_version=2)._generator_id() == 0
+    for bad in (0, 3, -1, 2**40):
+        with pytest.raises(ValueError):
+            fairshuf.Generator(stream_version=bad)
+    with pytest.raises(TypeError):
+        fairshuf.Generator(stream_version="2")
+    # 1,600,000 u64 (12.8 MB): Fisher-Yates in version 1, the scatter
+    # shuffle in version 2; the digests are tests/test_scatter_stream.c's
+    # (v1_u64_1600000, v2_u64_1600000), which an independent Python
+    # implementation of docs/STREAMS.md reproduces.
+    want = {1: "b93045768ae9d7033393f51b098e9176c3fdaf1107a6b85a8cbd18006bdea5cb",
+            2: "d8eb91635d6b9e0699c8257a85238fe94b71a3e068b29c804c83847382134112"}
+    for v, digest in want.items():
+        g = fairshuf.Generator(seed=b"scatter-stream-7", simulation=True, stream_version=v)
+        a = np.arange(1600000, dtype=np.uint64)
+        g.shuffle(a)
+        assert hashlib.sha256(a.tobytes()).hexdigest() == digest
 
 
 def test_default_generators():
