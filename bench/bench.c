@@ -111,11 +111,19 @@ typedef struct size_row {
     int runs;
 } size_row;
 
+/* The stream version every rng of the run follows (FSH_BENCH_STREAM, 1 or
+   2; default the newest, what an OS-keyed rng runs): it decides which
+   kernel shuffles 12-24 MiB and how many buckets the scatter takes. */
+static unsigned bench_stream = FSH_STREAM_LATEST;
+
 static const size_row SIZES[] = {
     {1e3, NULL, NULL, RUN_DEFAULT | RUN_QUICK},
     {1e4, NULL, NULL, RUN_DEFAULT | RUN_QUICK},
     {1e5, NULL, NULL, RUN_DEFAULT | RUN_QUICK},
     {1e6, NULL, NULL, RUN_DEFAULT | RUN_QUICK},
+    /* 20 MB: the band where stream version 2 takes the scatter shuffle
+       and version 1 the prefetching Fisher-Yates (FSH_BENCH_STREAM). */
+    {2.5e6, NULL, "fairshuf,textbook,batched,memcpy", RUN_DEFAULT},
     {1e7, NULL, NULL, RUN_DEFAULT},
     {1e7, "xoshiro256pp,chacha20", "threads1,threads2", RUN_DEFAULT},
     /* Issue 4 (beyond cache): 800 MB and 4 GB arrays. */
@@ -757,8 +765,9 @@ static void print_machine(void)
            peer_batched_compiler(), peer_batched_clang_compiler(),
            FSH_BENCH_CFLAGS);
     unsigned v = fsh_version_number();
-    printf("- fairshuf %u.%u.%u (libfairshuf.a)\n", v / 10000, v / 100 % 100,
-           v % 100);
+    printf("- fairshuf %u.%u.%u (libfairshuf.a), stream version %u "
+           "(FSH_BENCH_STREAM)\n",
+           v / 10000, v / 100 % 100, v % 100, bench_stream);
     char date[64];
     time_t now = time(NULL);
     struct tm tmv;
@@ -848,9 +857,13 @@ static void free_arrays(arrays *ar)
 /* Cells                                                                    */
 
 /* Reproducible seeding: xoshiro through fsh_rng_key_xoshiro (so the inline
-   textbook can reproduce its words), ChaCha through fsh_rng_seed_gen. */
+   textbook can reproduce its words), ChaCha through fsh_rng_seed_gen;
+   both pinned to bench_stream. */
 static int seed_rng(fsh_rng *rng, const gen_info *g)
 {
+    int rc = fsh_rng_set_stream_version(rng, bench_stream);
+    if (rc != FSH_OK)
+        return rc;
     if (g->gen == FSH_GEN_XOSHIRO256PP)
         return fsh_rng_key_xoshiro(rng, XOSHIRO_SEED);
     return fsh_rng_seed_gen(rng, g->gen, SEED, strlen(SEED));
@@ -1037,6 +1050,13 @@ static config read_config(void)
         wall_only = strcmp(v, "wall") == 0;
     if ((v = getenv("FSH_BENCH_CSV")) != NULL)
         cf.csv = v; /* empty: no CSV */
+    if ((v = env("FSH_BENCH_STREAM")) != NULL) {
+        if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) {
+            fprintf(stderr, "bench: FSH_BENCH_STREAM must be 1 or 2\n");
+            exit(2);
+        }
+        bench_stream = (unsigned)(v[0] - '0');
+    }
     return cf;
 }
 
