@@ -14,6 +14,7 @@
  *                             shuffle beside memcpy, see patterns)
  *   THP: 1 to put both arrays on transparent huge pages (madvise), 0 (the
  *        default) for malloc's pages as the earlier measurements
+ *   FSH_BENCH_STREAM=1 or 2 in the environment: the rng's stream version
  *
  * Repetition r runs every thread count and the memcpy once, in an order
  * rotated by r. One-thread runs and memcpy are timed with the thread's CPU
@@ -91,6 +92,12 @@ static int make_rng(fsh_rng **rng, const char *gen)
         if (fsh_rng_seed_gen(*rng, g, "fairshuf-bench-v1", 17) != FSH_OK)
             return 1;
     }
+    /* FSH_BENCH_STREAM=1 or 2 pins the stream version (default: a seeded
+       rng's, version 1; the two agree at 1e8). */
+    const char *v = getenv("FSH_BENCH_STREAM");
+    if (v != NULL && *v != '\0' &&
+        fsh_rng_set_stream_version(*rng, (unsigned)atoi(v)) != FSH_OK)
+        return 1;
     return fsh_rng_set_simulation(*rng, 1) != FSH_OK;
 }
 

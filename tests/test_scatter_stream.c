@@ -46,18 +46,26 @@ typedef struct scase {
 } scase;
 
 static const scase cases[] = {
-    {"hook_k8_s2", 20000, 8, FSH_GEN_CHACHA8, "scatter-stream-1", 300, 2, 8,
+    {"hook_k8_s2", 20000, 8, FSH_GEN_CHACHA8, "scatter-stream-1", 300, 2, 8, 0,
      "ae9018a46baf4a09098f98461ecd9d6ee35132371a1788f487617957e0e9507c"},
-    {"hook_k4_s3", 5000, 8, FSH_GEN_CHACHA20, "scatter-stream-2", 200, 3, 4,
+    {"hook_k4_s3", 5000, 8, FSH_GEN_CHACHA20, "scatter-stream-2", 200, 3, 4, 0,
      "aa678b3cc2f74d4f1dc7fdeae7c4645b4af461696e9974aaacb5e0edff5f1fd6"},
-    {"hook_k2_s8", 3000, 4, FSH_GEN_CHACHA12, "scatter-stream-3", 40, 8, 2,
+    {"hook_k2_s8", 3000, 4, FSH_GEN_CHACHA12, "scatter-stream-3", 40, 8, 2, 0,
      "576840660749d8d6824286db397eaa3389c4f623bbe4dc30b4f0ec1684e692d4"},
-    {"hook_k16_s1", 70000, 4, FSH_GEN_CHACHA8, "scatter-stream-4", 64, 1, 16,
+    {"hook_k16_s1", 70000, 4, FSH_GEN_CHACHA8, "scatter-stream-4", 64, 1, 16, 0,
      "df28085c95d2c3bbd2d414c4bf0b51d47f3e29dc0d007809560516049c9c9a44"},
-    {"u64_3200000", 3200000, 8, FSH_GEN_CHACHA20, "scatter-stream-5", 0, 0, 0,
+    {"u64_3200000", 3200000, 8, FSH_GEN_CHACHA20, "scatter-stream-5", 0, 0, 0, 0,
      "1b08669d7e3e7fdbe44f56425f61fffd8142954c08c96960c04260f3a13df720"},
-    {"u32_6400000", 6400000, 4, FSH_GEN_CHACHA8, "scatter-stream-6", 0, 0, 0,
+    {"u32_6400000", 6400000, 4, FSH_GEN_CHACHA8, "scatter-stream-6", 0, 0, 0, 0,
      "b4bc6bdde4a77a6f4f3608cefd4d13e42c30eea522d09a446d89510ed7e1244a"},
+    {"v1_u64_1600000", 1600000, 8, FSH_GEN_CHACHA20, "scatter-stream-7", 0, 0,
+     0, 0, "b93045768ae9d7033393f51b098e9176c3fdaf1107a6b85a8cbd18006bdea5cb"},
+    {"v2_u64_1600000", 1600000, 8, FSH_GEN_CHACHA20, "scatter-stream-7", 0, 0,
+     0, 2, "d8eb91635d6b9e0699c8257a85238fe94b71a3e068b29c804c83847382134112"},
+    {"v2_u64_3200000", 3200000, 8, FSH_GEN_CHACHA20, "scatter-stream-5", 0, 0,
+     0, 2, "1b4a39c80dfb74bb2b626f5d7b8428c43c4f7b79249ecac274a27ecaff18496c"},
+    {"v2_u32_3200000", 3200000, 4, FSH_GEN_CHACHA8, "scatter-stream-8", 0, 0,
+     0, 2, "9a5281d3756d08ec54d91a7320c3da4758007dff159032c5f64227bdcb38c42a"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

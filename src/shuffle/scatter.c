@@ -927,7 +927,7 @@ int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     atomic_init(&c.error, 0);
     c.size = size;
     c.base = base_elems(size);
-    c.kbase = version == FSH_STREAM_V1 ? c.base : c.base / 2;
+    c.kbase = version == FSH_STREAM_V1 ? c.base : c.base >> FSH_SCATTER_V2_SHIFT;
     PHASE_MARK(w0);
     key_from(&c, rng);
     scatter_run(&c, a, n, fsh_threads_resolve(threads));
