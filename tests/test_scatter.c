@@ -437,8 +437,9 @@ static void test_prefetch(void)
             free(y);
         }
     }
-    /* The dispatch band: fsh_shuffle between the two thresholds is the
-       plain kernel's permutation. */
+    /* The dispatch band of stream version 1 (a raw-keyed rng's):
+       fsh_shuffle between the two thresholds is the plain kernel's
+       permutation. */
     size_t n = FSH_PREFETCH_MIN_BYTES / 8 + 1000;
     uint64_t *x = malloc(n * 8), *y = malloc(n * 8);
     CHECK(x != NULL && y != NULL);
