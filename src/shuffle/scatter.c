@@ -106,7 +106,7 @@ typedef struct sctx {
     unsigned kfix;    /* test hook: buckets per level (0: automatic) */
     unsigned sfix;    /* stripes at the top level */
     int broken;       /* test hook: skip the multinomial fix-up */
-    atomic_int error; /* an allocation failed: stop, report FSH_ENOMEM */
+    atomic_int error;    /* an allocation failed: stop, report FSH_ENOMEM */
     atomic_ullong words; /* words drawn from task streams (accounting) */
 } sctx;
 
@@ -927,7 +927,8 @@ int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     atomic_init(&c.error, 0);
     c.size = size;
     c.base = base_elems(size);
-    c.kbase = version == FSH_STREAM_V1 ? c.base : c.base >> FSH_SCATTER_V2_SHIFT;
+    c.kbase = version == FSH_STREAM_V1 ? c.base
+                                       : c.base >> FSH_SCATTER_V2_SHIFT;
     PHASE_MARK(w0);
     key_from(&c, rng);
     scatter_run(&c, a, n, fsh_threads_resolve(threads));
