@@ -10,7 +10,7 @@
  *   stream (its position, from the rng's internals): the scatter reads 4
  *   (its key; its other words come from the streams it keys), Fisher-Yates
  *   about one per two elements;
- * - certified-source mode keeps Fisher-Yates in both;
+ * - certified-source mode keeps Fisher-Yates in both, with the same output;
  * - the outputs are permutations, and version 2's differs from version 1's
  *   for the same seed where the kernels differ (their digests are in
  *   tests/test_scatter_stream.c, cross-checked in Python).
@@ -76,6 +76,10 @@ static void test_setting(void)
     CHECK(fsh_rng_rekey_gen(os, FSH_GEN_XOSHIRO256PP) == FSH_OK);
     CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V2);
     CHECK(fsh_rng_key_xoshiro(os, 5) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
+    CHECK(fsh_rng_rekey(os) == FSH_OK);
+    uint8_t k0[32] = {7};
+    CHECK(fsh_rng_key_chacha(os, 8, k0, 3, 0) == FSH_OK);
     CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
     uint64_t x = 1;
     CHECK(fsh_rng_from_words(os, words_from_fixed, &x) == FSH_OK);
@@ -156,10 +160,19 @@ static void test_kernels(void)
     uint64_t w0 = stream_pos(rng);
     CHECK(fsh_shuffle_u32(rng, u, 2 * n2 + 1) == FSH_OK);
     CHECK_EQ(stream_pos(rng) - w0, 4);
-    /* Certified-source mode: Fisher-Yates in version 2 too. */
+    /* Certified-source mode: Fisher-Yates in version 2 too, the same
+       output as version 1 for the same seed. */
     CHECK(fsh_rng_set_direct(rng, 1) == FSH_OK);
     CHECK(words_for(rng, a, n2 + 1, mark) > n2 / 4);
+    for (unsigned v = 1; v <= 2; v++) {
+        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
+        seed(rng, "direct");
+        fill(v == 1 ? a : b, n2 + 1);
+        CHECK(fsh_shuffle_u64(rng, v == 1 ? a : b, n2 + 1) == FSH_OK);
+    }
+    CHECK(memcmp(a, b, (n2 + 1) * 8) == 0);
     CHECK(fsh_rng_set_direct(rng, 0) == FSH_OK);
+    CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V2) == FSH_OK);
 
     /* The same seed by both versions, where they differ: 12 MiB + 1. */
     CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V1) == FSH_OK);
