@@ -13,8 +13,8 @@
    running. The permutation is the same either way. */
 FSH_HIDDEN int fsh_fy_ahead_on(void);
 
-/* Swap the disjoint byte ranges x[0..size) and y[0..size) through a small
-   bounce buffer (any size, any alignment). */
+/* Swap the byte ranges x[0..size) and y[0..size), disjoint or the same
+   (any size, any alignment), in chunks of constant size. */
 FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
 
 /* The plain in-cache Fisher-Yates for any element size (fy.c). */
