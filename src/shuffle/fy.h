@@ -7,6 +7,8 @@
 
 #include "uniform/uniform.h"
 
+#include <string.h>
+
 /* Whether fsh_fy_kernel makes a ChaCha rng's next refill ahead, in
    AVX-512 slices between chunks of its swaps (fy.c, fy_body_ahead): built
    with the x86-64 asm loop, BMI2 in use and the AVX-512 ChaCha kernel
@@ -14,7 +16,38 @@
 FSH_HIDDEN int fsh_fy_ahead_on(void);
 
 /* Swap the byte ranges x[0..size) and y[0..size), disjoint or the same
-   (any size, any alignment), in chunks of constant size. */
+   (any size, any alignment), in chunks of constant size, whose memcpys
+   compile to plain (vector) loads and stores. A memcpy of a variable
+   length became rep movsb, about 20 cycles each, three per swap: 17 ns per
+   element for 24- to 64-byte elements in cache (docs/PERFORMANCE.md,
+   issue 13, session 11). Inline, for the loops over elements of a size
+   known only at run time (the size's branches predict perfectly there). */
+#define FSH_SWAP_CHUNK(w)                                                      \
+    do {                                                                       \
+        unsigned char u_[w], v_[w];                                            \
+        memcpy(u_, x, w);                                                      \
+        memcpy(v_, y, w);                                                      \
+        memcpy(x, v_, w);                                                      \
+        memcpy(y, u_, w);                                                      \
+        x += (w), y += (w), size -= (w);                                       \
+    } while (0)
+
+static inline __attribute__((always_inline)) void
+fsh_swap_inline(unsigned char *x, unsigned char *y, size_t size)
+{
+    while (size >= 32)
+        FSH_SWAP_CHUNK(32);
+    if (size >= 16)
+        FSH_SWAP_CHUNK(16);
+    if (size >= 8)
+        FSH_SWAP_CHUNK(8);
+    if (size >= 4)
+        FSH_SWAP_CHUNK(4);
+    while (size > 0)
+        FSH_SWAP_CHUNK(1);
+}
+
+/* The same, out of line. */
 FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
 
 /* The plain in-cache Fisher-Yates for any element size (fy.c). */

@@ -456,13 +456,21 @@ DEFINE_ROUGH(rough8_il, uint64_t, 8, SELECT_INT, 1, FSH_AVX512_FN)
 DEFINE_ROUGH(rough16_il, u64x2, 16, select_u64x2, 1, FSH_AVX512_FN)
 #endif
 
+/* Any other element size: one checked step at a time, each bucket's
+   stream prefetched PF_BYTES (or one element, if larger) ahead, both ends
+   of that element (without it, 12- to 100-byte elements waited for DRAM on
+   every new line of every stream: 2-3x slower at 100 MiB). */
 static void rough_any(labeler *L, unsigned char *a, size_t *nx,
                       const size_t *en, size_t size)
 {
+    size_t d = size > PF_BYTES ? size : PF_BYTES;
     for (;;) {
         size_t j = next_label(L);
+        unsigned char *p = a + nx[j] * size;
+        __builtin_prefetch(p + d, 1, PF_LOC);
+        __builtin_prefetch(p + d + size - 1, 1, PF_LOC);
         if (j != 0)
-            fsh_swap_bytes(a + nx[0] * size, a + nx[j] * size, size);
+            fsh_swap_inline(a + nx[0] * size, p, size);
         if (++nx[j] == en[j])
             return;
     }
