@@ -281,9 +281,11 @@ FSH_API FSH_NODISCARD int fsh_rng_set_direct(fsh_rng *rng, int on);
    shuffles an array of each size, hence what a seed reproduces.
    - FSH_STREAM_V1: Fisher-Yates up to 24 MiB, the scatter shuffle above it
      with buckets of up to 2 MiB.
-   - FSH_STREAM_V2 (0.3): the scatter shuffle above 12 MiB, with buckets of
-     up to 1 MiB where a level has fewer than 512: faster from 12 MiB to a
-     few hundred MiB (docs/PERFORMANCE.md), exactly uniform as version 1.
+   - FSH_STREAM_V2 (0.3): the scatter shuffle above 12 MiB for elements of
+     up to 8 bytes (above 24 MiB for larger ones, as version 1), with
+     buckets of up to 1 MiB where a level has fewer than 512: faster from
+     12 to 24 MiB and as fast beyond (docs/PERFORMANCE.md), exactly
+     uniform as version 1.
    The two differ only for fsh_shuffle* and fsh_permutation* (and what is
    built on them) of more than 12 MiB (n * size) with an rng that is not
    in certified-source mode; every other output is the same in both.

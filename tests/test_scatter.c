@@ -391,10 +391,11 @@ static void test_prefetch(void)
     /* Same rng state, same permutation as the plain kernel, through every
        batch phase below 2^30 (pairs above 2^19 elements). */
     static const size_t ns[] = {2, 3, 7, 64, 65, 600, 5000, 70000, 700000};
-    static const size_t sizes[] = {4, 8, 16};
+    /* 4, 8, 16: their own bodies; 12, 33: the generic one (any size). */
+    static const size_t sizes[] = {4, 8, 16, 12, 33};
     fsh_rng *r1, *r2;
     CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
-    for (size_t s = 0; s < 3; s++) {
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
             size_t n = ns[i], size = sizes[s];
             unsigned char *x = malloc(n * size), *y = malloc(n * size);

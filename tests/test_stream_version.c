@@ -5,7 +5,8 @@
  *   the newest, a seeded, raw-keyed or callback rng version 1), 1 or 2 pin
  *   it across every re-keying; other values are refused and change nothing;
  * - where each version switches from Fisher-Yates to the scatter shuffle,
- *   to the element: version 1 above 24 MiB, version 2 above 12 MiB. The
+ *   to the element: version 1 above 24 MiB, version 2 above 12 MiB for
+ *   elements of up to 8 bytes and above 24 MiB for larger ones. The
  *   kernel taken shows in the words read from the caller's own ChaCha
  *   stream (its position, from the rng's internals): the scatter reads 4
  *   (its key; its other words come from the streams it keys), Fisher-Yates
@@ -15,7 +16,8 @@
  *   for the same seed where the kernels differ (their digests are in
  *   tests/test_scatter_stream.c, cross-checked in Python).
  * Known-bad variants tried: an rng that forgets its pinned version when
- * re-keyed fails 9 checks; thresholds one element low (>= for >) fail 4.
+ * re-keyed fails 9 checks; thresholds one element low (>= for >) fail 4;
+ * version 2's 12 MiB threshold for elements of every size fails 3.
  */
 #include "check.h"
 #include "rng/rng.h"
@@ -160,6 +162,24 @@ static void test_kernels(void)
     uint64_t w0 = stream_pos(rng);
     CHECK(fsh_shuffle_u32(rng, u, 2 * n2 + 1) == FSH_OK);
     CHECK_EQ(stream_pos(rng) - w0, 4);
+    /* Elements above 8 bytes: version 2 keeps Fisher-Yates up to 24 MiB,
+       as version 1 (16-byte elements: 12 MiB + 1 and 24 MiB; 24 MiB + 1
+       scatters). */
+    {
+        size_t m = n2 / 2; /* 16-byte elements in 12 MiB */
+        w0 = stream_pos(rng);
+        CHECK(fsh_shuffle(rng, a, m + 1, 16) == FSH_OK);
+        CHECK(stream_pos(rng) - w0 > m / 4);
+        w0 = stream_pos(rng);
+        CHECK(fsh_shuffle(rng, a, 2 * m, 16) == FSH_OK);
+        CHECK(stream_pos(rng) - w0 > m / 4);
+        w0 = stream_pos(rng);
+        CHECK(fsh_shuffle(rng, a, 2 * m + 1, 16) == FSH_OK);
+        CHECK_EQ(stream_pos(rng) - w0, 4);
+        w0 = stream_pos(rng); /* 12-byte records: the same */
+        CHECK(fsh_shuffle(rng, a, n1 * 8 / 12, 12) == FSH_OK);
+        CHECK(stream_pos(rng) - w0 > m / 4);
+    }
     /* Certified-source mode: Fisher-Yates in version 2 too, the same
        output as version 1 for the same seed. */
     CHECK(fsh_rng_set_direct(rng, 1) == FSH_OK);

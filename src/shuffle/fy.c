@@ -1059,8 +1059,18 @@ KERNEL_CONST(32)
  */
 #define PF_AHEAD 48
 
+/* Prefetch element j's bytes: its first line, and for a size without its
+   own kernel (any) its last byte's line too. */
+#define PF_ELEM(a, j, size, any)                                               \
+    do {                                                                       \
+        const unsigned char *e_ = (a) + (size_t)(j) * (size);                  \
+        __builtin_prefetch(e_, 1);                                             \
+        if (any)                                                               \
+            __builtin_prefetch(e_ + (size) - 1, 1);                            \
+    } while (0)
+
 static inline __attribute__((always_inline)) void
-pf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+pf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size, int any)
 {
     wsrc c = {rng, rng->pos, 0, 0, 0, 0, 0, 0};
     uint64_t ix[2][FY_CHUNK];
@@ -1069,7 +1079,7 @@ pf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     top[0] = i;
     cnt[0] = fy_fill(&c, &i, ix[0]);
     for (size_t t = 0; t < cnt[0] && t < PF_AHEAD; t++)
-        __builtin_prefetch(a + (size_t)ix[0][t] * size, 1);
+        PF_ELEM(a, ix[0][t], size, any);
     while (cnt[cur] > 0) {
         unsigned nx = cur ^ 1u;
         top[nx] = i;
@@ -1077,11 +1087,10 @@ pf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
         for (size_t t = 0; t < cnt[cur]; t++) {
             size_t ahead = t + PF_AHEAD;
             if (ahead < cnt[cur])
-                __builtin_prefetch(a + (size_t)ix[cur][ahead] * size, 1);
+                PF_ELEM(a, ix[cur][ahead], size, any);
             else if (ahead - cnt[cur] < cnt[nx])
-                __builtin_prefetch(a + (size_t)ix[nx][ahead - cnt[cur]] * size,
-                                   1);
-            fy_swap(a, top[cur] - 1 - t, (size_t)ix[cur][t], size, 0);
+                PF_ELEM(a, ix[nx][ahead - cnt[cur]], size, any);
+            fy_swap(a, top[cur] - 1 - t, (size_t)ix[cur][t], size, any);
         }
         cur = nx;
     }
@@ -1090,17 +1099,23 @@ pf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 
 static void pf_kernel4(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    pf_body(rng, a, n, 4);
+    pf_body(rng, a, n, 4, 0);
 }
 
 static void pf_kernel8(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    pf_body(rng, a, n, 8);
+    pf_body(rng, a, n, 8, 0);
 }
 
 static void pf_kernel16(fsh_rng *rng, unsigned char *a, size_t n)
 {
-    pf_body(rng, a, n, 16);
+    pf_body(rng, a, n, 16, 0);
+}
+
+static void pf_kernel_any(fsh_rng *rng, unsigned char *a, size_t n,
+                          size_t size)
+{
+    pf_body(rng, a, n, size, 1);
 }
 #endif
 
@@ -1119,7 +1134,8 @@ int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
             pf_kernel16(rng, a, n);
             return 1;
         default:
-            break;
+            pf_kernel_any(rng, a, n, size);
+            return 1;
         }
     }
 #endif

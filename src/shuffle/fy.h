@@ -56,7 +56,7 @@ FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
 
 /* The prefetching Fisher-Yates: same draws and swaps as fsh_fy_kernel.
    Returns 0 (and does nothing) where it has no kernel: randint sources,
-   element sizes other than 4, 8, 16, no 128-bit multiply. */
+   no 128-bit multiply. */
 FSH_HIDDEN int fsh_fy_prefetch(fsh_rng *rng, unsigned char *a, size_t n,
                                size_t size);
 

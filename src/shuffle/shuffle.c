@@ -75,8 +75,9 @@ static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
 {
     if (rng->src != FSH_SRC_RANDINT) {
         unsigned v = fsh_rng_stream_v(rng);
-        size_t min = v == FSH_STREAM_V1 ? FSH_SCATTER_MIN_BYTES_V1
-                                        : FSH_SCATTER_MIN_BYTES_V2;
+        size_t min = v == FSH_STREAM_V1 || size > FSH_SCATTER_V2_MAX_SIZE
+                         ? FSH_SCATTER_MIN_BYTES_V1
+                         : FSH_SCATTER_MIN_BYTES_V2;
         if (n > min / size && !rng->direct)
             return fsh_scatter_shuffle(rng, a, n, size, threads, v);
         if (n > FSH_PREFETCH_MIN_BYTES / size &&

@@ -13,11 +13,14 @@
 #define FSH_PREFETCH_MIN_BYTES ((size_t)12 << 20)
 
 /* Above this many bytes the scatter shuffle beats any Fisher-Yates (it
-   touches memory in streams) and can use threads: stream version 1 took
-   it from 24 MiB, version 2 from 12 MiB (where the prefetching kernel is
-   slower on Zen 4 than the scatter with version 2's smaller buckets). */
+   touches memory in streams) and can use threads: stream version 1 takes
+   it from 24 MiB; version 2 from 12 MiB for elements of at most
+   FSH_SCATTER_V2_MAX_SIZE bytes (where the prefetching kernel is slower on
+   Zen 4 than the scatter with version 2's smaller buckets; for larger
+   elements it is as fast or faster up to 24 MiB), from 24 MiB for others. */
 #define FSH_SCATTER_MIN_BYTES_V1 ((size_t)24 << 20)
 #define FSH_SCATTER_MIN_BYTES_V2 ((size_t)12 << 20)
+#define FSH_SCATTER_V2_MAX_SIZE 8
 
 /* Tuning: scatter buckets of at most this many bytes are shuffled by
    Fisher-Yates (they fit in L2/L3 while shuffled). A level takes enough

@@ -187,7 +187,8 @@ def run(n, size, rounds, seed, base=None, stripes=4, kfix=0, version=1):
     little-endian elements."""
     rng = Stream(digest(seed), rounds, 0)
     a = list(range(n))
-    if base is None and n * size <= (24 << 20 if version == 1 else 12 << 20):
+    small = version == 2 and size <= 8  # version 2: from 12 MiB
+    if base is None and n * size <= (12 << 20 if small else 24 << 20):
         fy(a, 0, n, rng)  # section 5: Fisher-Yates from the rng itself
     else:
         key = key_of(rng)
