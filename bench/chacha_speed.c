@@ -27,24 +27,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+#include "timing.h"
 
 /* Core clock in GHz: a dec/jnz loop carries a 1-cycle dependency. Like the
    kernels, the fastest of many short bursts, since a long loop on a shared
@@ -55,9 +38,9 @@ static double clock_ghz(void)
     double best = 0;
     for (int burst = 0; burst < 300; burst++) {
         uint64_t n = 1000000;
-        double t0 = now_ns();
+        double t0 = bench_ns(CLOCK_MONOTONIC);
         __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n));
-        double ghz = 1e6 / (now_ns() - t0);
+        double ghz = 1e6 / (bench_ns(CLOCK_MONOTONIC) - t0);
         if (ghz > best)
             best = ghz;
     }
@@ -85,17 +68,17 @@ static double time_kernel(fsh_chacha_fn *fn, int rounds, size_t nblocks,
     for (int r = 0; r < reps; r++) {
         double best = 1e30;
         for (int burst = 0; burst < 400; burst++) {
-            double t0 = now_ns();
+            double t0 = bench_ns(CLOCK_MONOTONIC);
             for (size_t i = 0; i < calls; i++, counter += nblocks)
                 fn(key, counter, 7, rounds, buf, nblocks);
-            double t = now_ns() - t0;
+            double t = bench_ns(CLOCK_MONOTONIC) - t0;
             if (t < best)
                 best = t;
         }
         sink ^= buf[counter % (8 * nblocks)];
         v[r] = best / ((double)calls * 8.0 * (double)nblocks);
     }
-    return median(v, reps);
+    return bench_median(v, reps);
 }
 
 /* ns per word read one at a time through the rng's buffer, timed like
@@ -114,10 +97,10 @@ static double time_rng(int rounds, int reps)
     for (int r = 0; r < reps; r++) {
         double best = 1e30;
         for (int burst = 0; burst < 400; burst++) {
-            double t0 = now_ns();
+            double t0 = bench_ns(CLOCK_MONOTONIC);
             for (int i = 0; i < 4096; i++)
                 acc += fsh_next_word(rng);
-            double t = now_ns() - t0;
+            double t = bench_ns(CLOCK_MONOTONIC) - t0;
             if (t < best)
                 best = t;
         }
@@ -125,7 +108,7 @@ static double time_rng(int rounds, int reps)
     }
     sink ^= acc;
     fsh_rng_free(rng);
-    return median(v, reps);
+    return bench_median(v, reps);
 }
 
 int main(int argc, char **argv)

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "timing.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -41,23 +43,9 @@ extern int fsh_scatter_phase_clock;
 
 static double now(int thread_clock)
 {
-    struct timespec t;
-    clock_gettime(thread_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC,
-                  &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+    return bench_ns(thread_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC);
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* An array of bytes bytes: malloc's, as before THP was an option; with
    thp, 2 MiB aligned and on transparent huge pages where the system gives
@@ -226,9 +214,9 @@ static int patterns(size_t n, int reps)
         t[5][r] = skeleton(a, n, 9);
     }
     printf("n = %zu, %d repetitions (ns per element, median)\n", n, reps);
-    double mc = median(t[0], reps);
+    double mc = bench_median(t[0], reps);
     for (int k = 0; k < 6; k++) {
-        double m = k == 0 ? mc : median(t[k], reps);
+        double m = k == 0 ? mc : bench_median(t[k], reps);
         printf("  %-30s %.3f  (%.2fx memcpy)\n", names[k], m, m / mc);
     }
     __asm__ volatile("" : : "r"(acc));
@@ -330,14 +318,14 @@ int main(int argc, char **argv)
     double mc = 0, cv[MAXREPS];
     if (b != NULL) {
         memcpy(cv, t_cpy, (size_t)reps * sizeof *cv); /* median sorts */
-        mc = median(cv, reps);
+        mc = bench_median(cv, reps);
     }
     printf("n = %zu, %s, %d repetitions, output hash %016llx\n", n, gen, reps,
            (unsigned long long)hash);
     for (int w = 0; w < nt; w++) {
         double v[MAXREPS];
         memcpy(v, t_run[w], (size_t)reps * sizeof *v);
-        double m = median(v, reps);
+        double m = bench_median(v, reps);
         printf("  %d thread(s): %.3f ns/el (min %.3f, max %.3f)", tl[w], m,
                v[0], v[reps - 1]);
         if (mc > 0) {
@@ -348,14 +336,15 @@ int main(int argc, char **argv)
             for (int r = 0; r < reps; r++)
                 q[r] = t_run[w][r] / t_cpy[r];
             printf(", %.2fx memcpy (per repetition %.2fx)", m / mc,
-                   median(q, reps));
+                   bench_median(q, reps));
         }
         printf("\n   ");
         for (int i = 0; i < 10; i++) {
             if (i == 7)
                 continue; /* the whole: the line above */
             memcpy(v, t_ph[w][i], (size_t)reps * sizeof *v);
-            printf(" %s %.3f%s", names[i], median(v, reps), i == 9 ? "" : ",");
+            printf(" %s %.3f%s", names[i], bench_median(v, reps),
+                   i == 9 ? "" : ",");
         }
         printf("\n");
     }

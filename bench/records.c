@@ -28,26 +28,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "timing.h"
+
 #define MAXREPS 31
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* lehmer64 and Lemire's nearly divisionless bounded integer. */
 static __uint128_t lehmer_state = 0x853c49e6748fea9bULL;
@@ -161,7 +144,7 @@ int main(int argc, char **argv)
             for (int r = 0; r < reps; r++) {
                 for (int k = 0; k < 4; k++) {
                     int meth = (k + r) % 4; /* rotate the order */
-                    double t0 = now();
+                    double t0 = bench_ns(CLOCK_THREAD_CPUTIME_ID);
                     if (meth == 0 && fsh_shuffle(rng, a, n, size) != FSH_OK)
                         return 1;
                     if (meth == 1 && fsh_shuffle(r1, a, n, size) != FSH_OK)
@@ -170,11 +153,12 @@ int main(int argc, char **argv)
                         textbook(a, n, size);
                     if (meth == 3)
                         textbook_const(a, n, size);
-                    t[meth][r] = (now() - t0) / (double)n;
+                    t[meth][r] =
+                        (bench_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / (double)n;
                 }
             }
-            double f = median(t[0], reps), f1 = median(t[1], reps),
-                   tb = median(t[2], reps), tc = median(t[3], reps);
+            double f = bench_median(t[0], reps), f1 = bench_median(t[1], reps),
+                   tb = bench_median(t[2], reps), tc = bench_median(t[3], reps);
             printf("| %zu | %g MiB | %zu | %.2f | %.2f | %.2f | %.2f | %.2f "
                    "| %.2f |\n",
                    size, mibs[m], n, f, f1, tb, tc, tb / f, tc / f);
