@@ -18,9 +18,9 @@ FSH_HIDDEN int fsh_fy_ahead_on(void);
 /* Swap the byte ranges x[0..size) and y[0..size), disjoint or the same
    (any size, any alignment), in chunks of constant size, whose memcpys
    compile to plain (vector) loads and stores. A memcpy of a variable
-   length became rep movsb, about 20 cycles each, three per swap: 17 ns per
-   element for 24- to 64-byte elements in cache (docs/PERFORMANCE.md,
-   issue 13, session 11). Inline, for the loops over elements of a size
+   length became a rep movsq string move, about 20 cycles of start-up
+   each, three per swap: 17 ns per element for 12- to 64-byte elements in
+   cache (docs/PERFORMANCE.md, issue 13, session 11). Inline, for the loops over elements of a size
    known only at run time (the size's branches predict perfectly there). */
 #define FSH_SWAP_CHUNK(w)                                                      \
     do {                                                                       \
