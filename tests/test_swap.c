@@ -87,7 +87,7 @@ static void fill_records(unsigned char *a, size_t n, size_t size)
     for (size_t r = 0; r < n; r++) {
         unsigned char *p = a + r * size;
         for (size_t i = 0; i < size; i++)
-            p[i] = i < 3 ? (unsigned char)(r >> (8 * i)) : pat(r, i);
+            p[i] = (unsigned char)(i < 3 ? r >> (8 * i) : pat(r, i));
     }
 }
 
