@@ -20,8 +20,9 @@ FSH_HIDDEN int fsh_fy_ahead_on(void);
    compile to plain (vector) loads and stores. A memcpy of a variable
    length became a rep movsq string move, about 20 cycles of start-up
    each, three per swap: 17 ns per element for 12- to 64-byte elements in
-   cache (docs/PERFORMANCE.md, issue 13, session 11). Inline, for the loops over elements of a size
-   known only at run time (the size's branches predict perfectly there). */
+   cache (docs/PERFORMANCE.md, issue 13, session 11). Inline, for the
+   loops over elements of a size known only at run time (the size's
+   branches predict perfectly there). */
 #define FSH_SWAP_CHUNK(w)                                                      \
     do {                                                                       \
         unsigned char u_[w], v_[w];                                            \
