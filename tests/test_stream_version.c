@@ -136,7 +136,7 @@ static uint64_t words_for(fsh_rng *rng, uint64_t *a, size_t n,
 static void test_kernels(void)
 {
     size_t n1 = 24 * MIB / 8, n2 = 12 * MIB / 8;
-    uint64_t *a = malloc((n1 + 1) * 8), *b = malloc((n2 + 1) * 8);
+    uint64_t *a = malloc((n1 + 2) * 8), *b = malloc((n2 + 1) * 8);
     unsigned char *mark = malloc(n1 + 1);
     fsh_rng *rng = NULL;
     CHECK(a != NULL && b != NULL && mark != NULL);
@@ -164,7 +164,7 @@ static void test_kernels(void)
     CHECK_EQ(stream_pos(rng) - w0, 4);
     /* Elements above 8 bytes: version 2 keeps Fisher-Yates up to 24 MiB,
        as version 1 (16-byte elements: 12 MiB + 1 and 24 MiB; 24 MiB + 1
-       scatters). */
+       scatters; a holds n1 + 2 u64, 24 MiB + 16 bytes). */
     {
         size_t m = n2 / 2; /* 16-byte elements in 12 MiB */
         w0 = stream_pos(rng);
