@@ -46,7 +46,6 @@ static double now(int thread_clock)
     return bench_ns(thread_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC);
 }
 
-
 /* An array of bytes bytes: malloc's, as before THP was an option; with
    thp, 2 MiB aligned and on transparent huge pages where the system gives
    them on request (madvise mode), asked before the first touch. The

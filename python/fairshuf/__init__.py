@@ -161,8 +161,9 @@ class Generator(_fairshuf._Generator):
         a seed gives them (fsh_rng_set_stream_version): STREAM_V1
         (Fisher-Yates up to 24 MiB, the scatter shuffle above) or STREAM_V2
         (the scatter shuffle above 12 MiB for items of up to 8 bytes, with
-        smaller buckets: faster from 12 to 24 MiB). None (default): the newest when keyed
-        from the OS, STREAM_V1 when seeded, so seeds keep their orders.
+        smaller buckets: faster from 12 to 24 MiB). None (default): the
+        newest when keyed from the OS, STREAM_V1 when seeded, so seeds keep
+        their orders.
         The two differ only for shuffles and permutations of more than
         12 MiB; .stream_version says which one the generator follows.
 

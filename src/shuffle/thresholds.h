@@ -29,15 +29,15 @@
    FSH_SCATTER_KMAX) only for the small-leaf prototype builds of
    docs/PERFORMANCE.md (issue 13, session 7): another value changes seeded
    outputs at large sizes. */
+#ifndef FSH_SCATTER_BASE_BYTES
+#define FSH_SCATTER_BASE_BYTES ((size_t)2 << 20)
+#endif
+
 /* Stream version 2 makes a level's buckets at most FSH_SCATTER_BASE_BYTES
    >> this (1 MiB). Overridable only for measurement builds (another value
    changes version 2's seeded outputs). */
 #ifndef FSH_SCATTER_V2_SHIFT
 #define FSH_SCATTER_V2_SHIFT 1
-#endif
-
-#ifndef FSH_SCATTER_BASE_BYTES
-#define FSH_SCATTER_BASE_BYTES ((size_t)2 << 20)
 #endif
 
 /* Tuning: stripes of the scatter's top level (more stop the rough pass
