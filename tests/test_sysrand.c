@@ -8,6 +8,10 @@
  *   caller's data alone, until it is keyed successfully again;
  * - a forked child that cannot rekey refuses the same way instead of
  *   drawing a stream the parent could predict;
+ * - a forked child whose rekey fails inside the Fisher-Yates kernel (entered
+ *   directly, past the entry check, on words buffered before the fork)
+ *   finishes on the unkeyed path's all-ones words, one per refill, never on
+ *   a keystream made from the wiped key;
  * - seeding needs no OS randomness.
  * The program re-executes itself with the shim preloaded; the shim's
  * FSH_SHIM_AFTER is read on every call, so setenv() switches the OS source
@@ -15,6 +19,8 @@
  * missing. */
 #include "check.h"
 #include "fairshuf.h"
+#include "rng/rng.h"
+#include "shuffle/fy.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -561,6 +567,67 @@ static void test_fork_without_entropy(void)
     }
 }
 
+/* The kernel entered directly in a child without entropy, on words the
+   parent buffered (the public calls check the fork first, so only the
+   kernel's own refills meet it here). Its first refill (made ahead where
+   the AVX-512 ChaCha kernel runs) finds the fork, the rekey fails and the
+   rng is left unkeyed; every later refill serves one all-ones word, which
+   draws each position's own index. So the kernel must end with no element
+   moved below the top positions except by the buffered words' swaps, the
+   rng refusing, and at least one refill per word of indices drawn after
+   the failure. Known-bad variant tried: slices made ahead from the wiped
+   key and installed by the next refill (until this test, the kernel went
+   on with a zero-key ChaCha stream) move 96,050 low positions. Not told
+   apart: the kernel resuming at buffer position 0 after the failed refill
+   (as before 2552e14) reads the wiped buffer's zeros first, which every
+   batch of bounds here rejects, so its output is the same. */
+static void test_fork_kernel_without_entropy(void)
+{
+    enum { N = 100000, PLACED = 2000 }; /* 255 words x <= 6 indices each */
+    fsh_rng *r;
+    uint64_t w;
+    os_fail(0);
+    CHECK_EQ(fsh_rng_new(&r), FSH_OK);
+    CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK); /* 255 words left buffered */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        os_fail(1);
+        uint64_t *a = malloc(N * sizeof *a);
+        if (a == NULL)
+            _exit(1);
+        ident64(a, N);
+        uint64_t made = r->words_made;
+        fsh_fy_kernel(r, (unsigned char *)a, N, 8);
+        /* Below the top PLACED positions only the buffered words' swaps
+           moved anything, and each brought down an element from the top. */
+        size_t moved_low = 0;
+        for (size_t i = 0; i < N - PLACED; i++)
+            moved_low += a[i] != i && a[i] < N - PLACED;
+        CHECK_EQ(moved_low, 0);
+        /* Still a permutation of 0..N-1. */
+        unsigned char *seen = calloc(N, 1);
+        int perm = seen != NULL;
+        for (size_t i = 0; perm && i < N; i++)
+            perm = a[i] < N && !seen[a[i]]++;
+        CHECK(perm);
+        CHECK_EQ(r->src, FSH_SRC_NONE);
+        CHECK(r->words_made - made >= (N - PLACED) / 6);
+        errno = 0;
+        CHECK_EQ(fsh_rng_u64(r, &w), FSH_ESYSRAND);
+        CHECK_EQ(errno, SHIM_ERRNO);
+        free(seen);
+        free(a);
+        fflush(NULL);
+        _exit(check_failed ? 1 : 0);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK);
+    fsh_rng_free(r);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -573,6 +640,7 @@ int main(int argc, char **argv)
     test_failed_rekey();
     test_rekey_ways();
     test_fork_without_entropy();
+    test_fork_kernel_without_entropy();
     free(big);
     return check_done("test_sysrand");
 }

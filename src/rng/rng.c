@@ -152,6 +152,13 @@ void fsh_rng_refill_made(fsh_rng *rng, const uint64_t *words)
         fsh_rng_refill(rng);
         return;
     }
+    if (FSH_UNLIKELY(rng->src != FSH_SRC_CHACHA)) {
+        /* Unkeyed since the words were begun (a forked child's rekey
+           failed): they come from the wiped key, so the unkeyed path's
+           all-ones word is served instead. */
+        fsh_rng_refill(rng);
+        return;
+    }
     memcpy(rng->buf, words, sizeof rng->buf);
     rng->counter += FSH_BUF_WORDS / 8;
     rng->words_made += FSH_BUF_WORDS;
