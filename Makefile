@@ -156,7 +156,8 @@ $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h tests/gen/*.h) $(HDRS)
 
 # The command's generator (tests/test_cli_rng.c): with the CLI sources that
 # make it.
-CLI_RNG_SRC := cli/common/rng.c cli/common/msg.c
+CLI_RNG_SRC := cli/common/rng.c cli/common/msg.c cli/common/quote.c \
+               cli/common/xalloc.c
 $(BUILD)/tests/test_cli_rng: tests/test_cli_rng.c $(CLI_RNG_SRC) $(LIBA) $(wildcard tests/*.h) $(CLI_HDRS) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -Icli -o $@ $< $(CLI_RNG_SRC) $(LIBA) $(LIBS)

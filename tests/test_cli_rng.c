@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The command's generator (cli/common/rng.c, rng_make: what `fairshuf`
    and `fairshuf deal` draw from): without --seed, ChaCha8 keyed from the
-   OS, as `fairshuf --help`, `deal --help` and fairshuf(1) say; with
-   --seed, the library's seeded ChaCha20 stream of that string. Built with
-   the two CLI sources it needs (Makefile). The known-bad checks: the
-   unseeded rng's words must differ from the ChaCha20 keystream of its key,
-   so a command that went back to ChaCha20 (fairshuf 0.2) would fail. */
+   OS, as `fairshuf --help`, `deal --help` and fairshuf(1) say, or the
+   ChaCha variant --generator names (parse_generator); with --seed, the
+   library's seeded ChaCha20 stream of that string. Built with the two CLI
+   sources it needs (Makefile). The known-bad checks: each rng's words must
+   be its variant's keystream of its key and not the other two variants',
+   so a command that went back to ChaCha20 (fairshuf 0.2), or a --generator
+   that kept the default, would fail. */
 #include "chacha_ref.h"
 #include "check.h"
 #include "common/rng.h"
@@ -33,25 +35,37 @@ static int keystream_is(const uint32_t key[8], const uint64_t got[NW],
     return memcmp(got, want, sizeof want) == 0;
 }
 
-int main(void)
+/* An OS-keyed rng of rng_make(NULL, gen) is ChaCha with rounds. */
+static void os_keyed_is(int gen, fsh_gen want, int rounds)
 {
-    /* No --seed: ChaCha8 from the OS. */
-    fsh_rng *rng = rng_make(NULL);
-    CHECK_EQ((int)rng->gen, (int)FSH_GEN_CHACHA8);
+    fsh_rng *rng = rng_make(NULL, gen);
+    CHECK_EQ((int)rng->gen, (int)want);
     CHECK_EQ(rng->src, FSH_SRC_CHACHA);
-    CHECK_EQ(rng->rounds, 8);
+    CHECK_EQ(rng->rounds, rounds);
     CHECK_EQ(rng->os_keyed, 1);
     uint32_t key[8];
     uint64_t got[NW];
     memcpy(key, rng->key, sizeof key);
     first_words(rng, got);
-    CHECK_EQ(keystream_is(key, got, 8), 1);
-    CHECK_EQ(keystream_is(key, got, 12), 0);
-    CHECK_EQ(keystream_is(key, got, 20), 0);
+    CHECK_EQ(keystream_is(key, got, 8), rounds == 8);
+    CHECK_EQ(keystream_is(key, got, 12), rounds == 12);
+    CHECK_EQ(keystream_is(key, got, 20), rounds == 20);
     fsh_rng_free(rng);
+}
+
+int main(void)
+{
+    /* No --seed: ChaCha8 from the OS, or --generator's variant. */
+    os_keyed_is(GEN_DEFAULT, FSH_GEN_CHACHA8, 8);
+    CHECK_EQ(parse_generator("chacha8"), (int)FSH_GEN_CHACHA8);
+    CHECK_EQ(parse_generator("chacha12"), (int)FSH_GEN_CHACHA12);
+    CHECK_EQ(parse_generator("chacha20"), (int)FSH_GEN_CHACHA20);
+    os_keyed_is(parse_generator("chacha8"), FSH_GEN_CHACHA8, 8);
+    os_keyed_is(parse_generator("chacha12"), FSH_GEN_CHACHA12, 12);
+    os_keyed_is(parse_generator("chacha20"), FSH_GEN_CHACHA20, 20);
 
     /* --seed=STRING: ChaCha20, the words of fsh_rng_new_seeded(STRING). */
-    rng = rng_make("fairshuf");
+    fsh_rng *rng = rng_make("fairshuf", GEN_DEFAULT);
     CHECK_EQ((int)rng->gen, (int)FSH_GEN_CHACHA20);
     CHECK_EQ(rng->rounds, 20);
     CHECK_EQ(rng->os_keyed, 0);
@@ -69,12 +83,15 @@ int main(void)
     fsh_rng_free(rng);
 
     /* lazy_get makes the same kind on first use, and only then. */
-    lazy_rng l = {NULL, NULL};
+    lazy_rng l = {.seed = NULL, .gen = GEN_DEFAULT, .rng = NULL};
     CHECK(l.rng == NULL);
     rng = lazy_get(&l);
     CHECK(rng == l.rng && lazy_get(&l) == rng);
     CHECK_EQ(rng->rounds, 8);
     lazy_free(&l);
     CHECK(l.rng == NULL);
+    l.gen = FSH_GEN_CHACHA20;
+    CHECK_EQ(lazy_get(&l)->rounds, 20);
+    lazy_free(&l);
     return check_done("test_cli_rng");
 }

@@ -3,14 +3,33 @@
 #include "common/rng.h"
 
 #include "common/msg.h"
+#include "common/quote.h"
 
 #include <string.h>
 
-fsh_rng *rng_make(const char *seed)
+int parse_generator(const char *arg)
+{
+    static const struct {
+        const char *name;
+        fsh_gen gen;
+    } names[] = {{"chacha8", FSH_GEN_CHACHA8},
+                 {"chacha12", FSH_GEN_CHACHA12},
+                 {"chacha20", FSH_GEN_CHACHA20}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(arg, names[i].name) == 0)
+            return (int)names[i].gen;
+    die(0, "invalid generator: %s (chacha8, chacha12 or chacha20)",
+        quote(arg));
+}
+
+fsh_rng *rng_make(const char *seed, int gen)
 {
     fsh_rng *rng;
     if (seed == NULL) {
         check_status(fsh_rng_new(&rng));
+        /* The OS keys it once more, for the generator asked for. */
+        if (gen != GEN_DEFAULT)
+            check_status(fsh_rng_rekey_gen(rng, (fsh_gen)gen));
         /* Full reach where the machine has hardware entropy, up to the
            library's default cap (shuffles of up to 5,808 lines); beyond
            it, or without RDSEED, the 256-bit key's bound: a shuf drop-in
@@ -26,7 +45,7 @@ fsh_rng *rng_make(const char *seed)
 fsh_rng *lazy_get(lazy_rng *l)
 {
     if (l->rng == NULL)
-        l->rng = rng_make(l->seed);
+        l->rng = rng_make(l->seed, l->gen);
     return l->rng;
 }
 

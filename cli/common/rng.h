@@ -5,15 +5,26 @@
 
 #include "fairshuf.h"
 
+/* --generator's argument: the ChaCha variants an OS-keyed run may use
+   ("chacha8", the default, "chacha12", "chacha20"). Dies with a usage
+   message on anything else. */
+int parse_generator(const char *arg);
+
+/* No --generator: the library's OS-keyed default (ChaCha8). */
+#define GEN_DEFAULT (-1)
+
 /* A new rng from seed (simulation grade: a string rarely holds 226+
-   bits), or keyed from the OS when seed is NULL. Dies naming the cause when
-   the OS random source fails: call it only when a draw is needed. */
-fsh_rng *rng_make(const char *seed);
+   bits; ChaCha20 as docs/STREAMS.md fixes), or keyed from the OS when seed
+   is NULL, with generator gen (an fsh_gen, or GEN_DEFAULT). Dies naming the
+   cause when the OS random source fails: call it only when a draw is
+   needed. */
+fsh_rng *rng_make(const char *seed, int gen);
 
 /* An rng made on first use: a run that draws nothing (-n 0, one record,
    no records) needs no OS entropy, and --seed never does. */
 typedef struct lazy_rng {
     const char *seed; /* NULL: from the OS */
+    int gen;          /* OS-keyed: an fsh_gen or GEN_DEFAULT */
     fsh_rng *rng;
 } lazy_rng;
 

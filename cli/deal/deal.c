@@ -81,7 +81,7 @@ static size_t deal_round_cards(deal_run *run, int *cut_reached)
     check_status(fsh_deck_new_set(&run->deck, run->set));
     if (o->penetration > 0)
         check_status(fsh_deck_set_cut(run->deck, o->penetration));
-    run->rng = rng_make(o->seed);
+    run->rng = rng_make(o->seed, o->gen);
     /* A dealer wants every order of the shoe reachable, not shuf's "never
        fail": the library's default policy mixes RDSEED entropy into a shoe
        beyond the key's 57 cards and, on a machine without RDSEED, refuses

@@ -5,6 +5,7 @@
 
 #include "common/msg.h"
 #include "common/quote.h"
+#include "common/rng.h"
 #include "fairshuf.h"
 #include "io/output.h"
 #include "version.h"
@@ -30,6 +31,7 @@ enum {
     OPT_CLIENT_SEED,
     OPT_NONCE,
     OPT_REVEAL,
+    OPT_GENERATOR,
 };
 
 static _Noreturn void deal_usage_error(void)
@@ -71,6 +73,11 @@ static _Noreturn void help(void)
         "      --seed=STRING      reproducible deal from STRING (a simulation: "
         "the\n"
         "                           seed, not the OS, decides every card)\n"
+        "      --generator=G      the OS-keyed generator: chacha8 (default), "
+        "chacha12\n"
+        "                           or chacha20 (not with --seed or a provably "
+        "fair\n"
+        "                           round)\n"
         "\n"
         "A provably fair round (fairshuf-deal-v1, docs/FAIRNESS.md):\n"
         "      --server-seed-file=F\n"
@@ -88,7 +95,8 @@ static _Noreturn void help(void)
         "      --help             display this help and exit\n"
         "      --version          output version information and exit\n"
         "\n"
-        "Without --seed, randomness is ChaCha8 keyed from the OS; a shoe "
+        "Without --seed, randomness is ChaCha8 (or --generator's) keyed from "
+        "the OS; a shoe "
         "of more\nthan 57 cards also mixes in the CPU's hardware entropy "
         "(RDSEED) so that\nevery order is reachable, and is refused where "
         "there is none.\n"
@@ -140,11 +148,13 @@ void deal_parse(deal_opts *o, int argc, char **argv)
         {"client-seed", required_argument, NULL, OPT_CLIENT_SEED},
         {"nonce", required_argument, NULL, OPT_NONCE},
         {"reveal", no_argument, NULL, OPT_REVEAL},
+        {"generator", required_argument, NULL, OPT_GENERATOR},
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
+    o->gen = GEN_DEFAULT;
     o->layout = FSH_DEAL_ROUND_ROBIN;
     o->format = FMT_UNICODE;
     argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
@@ -197,6 +207,10 @@ void deal_parse(deal_opts *o, int argc, char **argv)
             break;
         case OPT_REVEAL:
             o->reveal = 1;
+            break;
+        case OPT_GENERATOR:
+            o->gen = parse_generator(optarg);
+            o->gen_arg = optarg;
             break;
         case OPT_HELP:
             help();
@@ -252,9 +266,13 @@ static uint64_t count_arg(const char *arg, uint64_t def, uint64_t lo,
     return v;
 }
 
-/* The provably fair options go together, and not with --seed. */
+/* The provably fair options go together, and not with --seed; --generator
+   with neither. */
 static void check_fair(deal_opts *o)
 {
+    if (o->gen_arg != NULL && (o->seed != NULL || o->server_seed_file != NULL))
+        die(0, "--generator chooses the OS-keyed generator: not with %s",
+            o->seed != NULL ? "--seed" : "--server-seed-file");
     if (o->server_seed_file == NULL) {
         const char *lone = o->client_seed != NULL ? "--client-seed"
                            : o->nonce_arg != NULL ? "--nonce"

@@ -17,6 +17,8 @@ typedef struct deal_opts {
     int layout;      /* FSH_DEAL_ROUND_ROBIN or FSH_DEAL_BLOCKS */
     enum deal_format format;
     const char *seed; /* --seed: simulation */
+    const char *gen_arg; /* --generator as given (NULL: none) */
+    int gen;             /* its fsh_gen, or GEN_DEFAULT */
     /* A provably fair round (fsh_fair_order): the server seed's file (hex),
        the client seed, --reveal prints the server seed. */
     const char *server_seed_file, *client_seed;

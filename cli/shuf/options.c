@@ -4,6 +4,7 @@
 
 #include "common/msg.h"
 #include "common/quote.h"
+#include "common/rng.h"
 #include "common/xalloc.h"
 #include "shuf/help.h"
 #include "shuf/memory.h"
@@ -27,7 +28,8 @@ enum {
     OPT_OUTPUT_PREFIX,
     OPT_PROGRESS,
     OPT_NO_PROGRESS,
-    OPT_THREADS
+    OPT_THREADS,
+    OPT_GENERATOR
 };
 
 void bigopts_defaults(bigopts *b)
@@ -169,6 +171,7 @@ static const struct option ext_opts[] = {
     {"progress", no_argument, NULL, OPT_PROGRESS},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
     {"threads", required_argument, NULL, OPT_THREADS},
+    {"generator", required_argument, NULL, OPT_GENERATOR},
     {NULL, 0, NULL, 0}};
 #define SHORT_OPTS "ei:n:o:rzT:"
 
@@ -293,6 +296,7 @@ void parse_options(opts *o, int argc, char **argv)
     bigopts_defaults(&o->big);
     o->delim = '\n';
     o->head = UINT64_MAX;
+    o->gen = GEN_DEFAULT;
     int c;
     while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
         switch (c) {
@@ -368,6 +372,14 @@ void parse_options(opts *o, int argc, char **argv)
             o->big.threads = (unsigned)t;
             break;
         }
+        case OPT_GENERATOR: {
+            int g = parse_generator(optarg);
+            if (o->gen_arg != NULL && o->gen != g)
+                die(0, "multiple generators specified");
+            o->gen = g;
+            o->gen_arg = optarg;
+            break;
+        }
         case OPT_HELP:
             shuf_help();
             break;
@@ -393,6 +405,13 @@ void parse_options(opts *o, int argc, char **argv)
     }
     if (o->seed != NULL && o->random_source != NULL) {
         error_msg(0, "cannot combine --seed and --random-source");
+        usage_error();
+    }
+    if (o->gen_arg != NULL && (o->seed != NULL || o->random_source != NULL)) {
+        /* A seed's stream is ChaCha20 (docs/STREAMS.md); a random source
+           is GNU's draws from the file. */
+        error_msg(0, "cannot combine --generator and %s",
+                  o->seed != NULL ? "--seed" : "--random-source");
         usage_error();
     }
     if ((o->shards != 0) != (o->prefix != NULL)) {

@@ -22,6 +22,8 @@ typedef struct opts {
     char delim;
     uint64_t lo, hi, head;      /* head UINT64_MAX: no -n */
     const char *outfile, *random_source, *seed;
+    const char *gen_arg; /* --generator as given (NULL: none) */
+    int gen;             /* its fsh_gen, or GEN_DEFAULT */
     uint64_t header, shards;
     const char *prefix;
     int nops;

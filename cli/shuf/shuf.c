@@ -43,6 +43,7 @@ int cmd_shuf(int argc, char **argv)
     set_die_hook(on_die, &run);
     parse_options(&run.o, argc, argv);
     run.rng.seed = run.o.seed;
+    run.rng.gen = run.o.gen;
     run.out.outfile = run.o.outfile;
     run.out.prefix = run.o.prefix;
     run.out.shards = run.o.shards;

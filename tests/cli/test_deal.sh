@@ -49,8 +49,8 @@ bad_in() { # DESCRIPTION MESSAGE ARGS...
 d h --help
 check "--help: exit 0" rc_is h 0
 for opt in -n --players --cards --layout --decks --jokers --burn \
-    --penetration --format --poker --seed --server-seed-file --client-seed \
-    --nonce --reveal --help --version; do
+    --penetration --format --poker --seed --generator --server-seed-file \
+    --client-seed --nonce --reveal --help --version; do
     check "--help lists $opt" grep -q -e "$opt" h.out
 done
 d v --version
@@ -281,6 +281,15 @@ bad_in "fair: malformed hex" "fairshuf: short.hex: malformed hex (the server see
 bad_in "fair: no such file" "fairshuf: nofile: No such file or directory" --server-seed-file=nofile
 bad_in "fair: --client-seed alone" "fairshuf: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
 bad_in "fair: --reveal alone" "fairshuf: --reveal needs --server-seed-file (a provably fair round)" --reveal
+# --generator: each ChaCha variant deals a whole deck (which generator each
+# name keys is tests/test_cli_rng.c); not with --seed or a fair round.
+for g in chacha8 chacha12 chacha20; do
+    d gen --generator=$g --poker
+    check "--generator=$g: 52 distinct" test "$(cat gen.rc) $(tr ' ' '\n' <gen.out | sort -u | wc -l)" = "0 52"
+done
+bad_in "--generator=xoshiro" "fairshuf: invalid generator: 'xoshiro' (chacha8, chacha12 or chacha20)" --generator=xoshiro
+bad_in "--generator with --seed" "fairshuf: --generator chooses the OS-keyed generator: not with --seed" --generator=chacha20 --seed=x
+bad_in "--generator in a fair round" "fairshuf: --generator chooses the OS-keyed generator: not with --server-seed-file" --generator=chacha20 --server-seed-file=s32.hex
 bad_in "fair: with --seed" "fairshuf: --seed and --server-seed-file exclude each other (a simulation or a provably fair round)" --seed=x --server-seed-file=s32.hex
 bad_in "fair: bad nonce" "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
 bad_in "fair: client seed of 257 bytes" "fairshuf: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"

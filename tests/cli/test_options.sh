@@ -168,7 +168,7 @@ mine --help >help.txt 2>help.err
 check "--help exit 0" test $? = 0
 check "--help stderr empty" test ! -s help.err
 for opt in --echo --input-range --head-count --output --random-source \
-    --repeat --zero-terminated --seed --help --version; do
+    --repeat --zero-terminated --seed --generator --help --version; do
     check "--help mentions $opt" grep -q -e "$opt" help.txt
 done
 # Subcommands exist only under the name fairshuf (see test_dropin.sh).
@@ -178,7 +178,7 @@ for opt in ./deal deal; do
 done
 sed 's/\\-/-/g' "$MAN" >man.txt
 for opt in echo input-range head-count output random-source repeat \
-    zero-terminated seed help version; do
+    zero-terminated seed generator help version; do
     check "man page documents --$opt" grep -q -e "--$opt" man.txt
 done
 check "man page: subcommand rule" grep -q 'fairshuf ./deal' man.txt
@@ -199,6 +199,30 @@ check "--seed with --random-source" test "$(head -n 1 "$T/m.err")" = "shuf: cann
 check "--seed with --random-source exit" test "$(cat "$T/m.rc")" = 1
 run mine "$T/m" --seed=a --seed=a -i 1-3
 check "same seed twice" test "$(cat "$T/m.rc")" = 0
+
+# Our own option: --generator (which generator each name keys is
+# tests/test_cli_rng.c). Every name shuffles, abbreviated too; anything else,
+# or with --seed or --random-source, is refused with status 1.
+for g in chacha8 chacha12 chacha20; do
+    run mine "$T/m" --generator=$g s1000
+    check "--generator=$g exit" test "$(cat "$T/m.rc")" = 0
+    check "--generator=$g permutes" is_perm_of s1000 "$T/m.out"
+done
+run mine "$T/m" --gen chacha20 -i 1-3
+check "--gen abbreviation" test "$(cat "$T/m.rc")" = 0
+run mine "$T/m" --generator=xoshiro -i 1-3
+check "--generator=xoshiro refused" test "$(cat "$T/m.err")" = "shuf: invalid generator: 'xoshiro' (chacha8, chacha12 or chacha20)"
+check "--generator=xoshiro exit" test "$(cat "$T/m.rc")" = 1
+check "--generator=xoshiro no output" test ! -s "$T/m.out"
+run mine "$T/m" --generator=chacha20 --seed=a -i 1-3
+check "--generator with --seed" test "$(head -n 1 "$T/m.err")" = "shuf: cannot combine --generator and --seed"
+check "--generator with --seed exit" test "$(cat "$T/m.rc")" = 1
+run mine "$T/m" --random-source=/dev/zero --generator=chacha20 -i 1-3
+check "--generator with --random-source" test "$(head -n 1 "$T/m.err")" = "shuf: cannot combine --generator and --random-source"
+run mine "$T/m" --generator=chacha20 --generator=chacha8 -i 1-3
+check "two different generators" test "$(cat "$T/m.err")" = "shuf: multiple generators specified"
+run mine "$T/m" --generator=chacha20 --generator=chacha20 -i 1-3
+check "same generator twice" test "$(cat "$T/m.rc")" = 0
 
 # Subcommands only as the first argument; a file called deal is reachable.
 "$FAIRSHUF" deal --poker >deal.out 2>&1

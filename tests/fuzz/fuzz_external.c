@@ -32,7 +32,7 @@ static void run(void *ctx)
     const job *j = ctx;
     int fd = fz_input_fd(j->p, j->len, j->kind);
     /* The rng is made at its first draw, as the command makes it. */
-    lazy_rng rng = {"ext", NULL};
+    lazy_rng rng = {.seed = "ext", .gen = GEN_DEFAULT, .rng = NULL};
     headbuf hdr = {NULL, 0};
     progress pg;
     ext_args a = {j->delim, j->header, &hdr, &j->big, &rng, &pg, NULL};
