@@ -346,6 +346,21 @@ static void expect_working(fsh_rng *r, const char *what)
     }
 }
 
+/* A forked child's checks end here: its status tells the parent. */
+static _Noreturn void child_done(void)
+{
+    fflush(NULL);
+    _exit(check_failed ? 1 : 0);
+}
+
+/* The parent: the child pid ran and passed its checks. */
+static void child_passed(pid_t pid)
+{
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 /* ------------------------------------------------------------------------ */
 
 /* Seeding reads no OS randomness (it used to call sodium_init, which aborts
@@ -554,12 +569,9 @@ static void test_fork_without_entropy(void)
             CHECK_EQ(fsh_rng_rekey_gen(r, (fsh_gen)g), FSH_OK);
             expect_working(r, what);
             CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_OK);
-            fflush(NULL);
-            _exit(check_failed ? 1 : 0);
+            child_done();
         }
-        int st = 0;
-        CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
-        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        child_passed(pid);
         CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK);
         CHECK_EQ(fsh_deck_deal(r, d, &c), FSH_OK);
         fsh_deck_free(d);
@@ -618,12 +630,9 @@ static void test_fork_kernel_without_entropy(void)
         CHECK_EQ(errno, SHIM_ERRNO);
         free(seen);
         free(a);
-        fflush(NULL);
-        _exit(check_failed ? 1 : 0);
+        child_done();
     }
-    int st = 0;
-    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    child_passed(pid);
     CHECK_EQ(fsh_rng_u64(r, &w), FSH_OK);
     fsh_rng_free(r);
 }
