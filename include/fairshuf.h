@@ -186,7 +186,10 @@ FSH_API void fsh_rng_free(fsh_rng *rng);
    child never repeats the parent's words, nor any object's randomness drawn
    before the fork (a deck's pending draws are dropped); if the child cannot
    get OS randomness, that call returns FSH_ESYSRAND and the rng is unkeyed
-   (never a stream the parent could predict). Calling fsh_rng_rekey in the
+   (never a stream the parent could predict). A fork in the middle of a
+   shuffle, permutation or record shuffle (from a signal handler) is
+   caught when the call ends: the child's array is shuffled again from its
+   own key, or the call returns FSH_ESYSRAND. Calling fsh_rng_rekey in the
    child yourself is equally safe. */
 FSH_API FSH_NODISCARD int fsh_rng_rekey(fsh_rng *rng);
 

@@ -12,6 +12,11 @@
  *   directly, past the entry check, on words buffered before the fork)
  *   finishes on the unkeyed path's all-ones words, one per refill, never on
  *   a keystream made from the wiped key;
+ * - a fork during a shuffle (from a signal handler; the child returns into
+ *   the running call): the child's result is shuffled again from its own
+ *   key, never the parent's permutation, or the call fails with
+ *   FSH_ESYSRAND when the child cannot rekey; an rng left unkeyed in a
+ *   shuffle that mixes hardware entropy is never given a key again;
  * - seeding needs no OS randomness.
  * The program re-executes itself with the shim preloaded; the shim's
  * FSH_SHIM_AFTER is read on every call, so setenv() switches the OS source
@@ -19,13 +24,16 @@
  * missing. */
 #include "check.h"
 #include "fairshuf.h"
+#include "rng/hwrand.h"
 #include "rng/rng.h"
 #include "shuffle/fy.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -637,6 +645,142 @@ static void test_fork_kernel_without_entropy(void)
     fsh_rng_free(r);
 }
 
+/* ------------------------------------------------------------------------ */
+/* A fork in the middle of a call. One page of the array is PROT_NONE; the
+   first touch faults, and the SIGSEGV handler forks, makes the page
+   accessible and returns: parent and child both carry on inside the
+   running shuffle. In the child the handler turns the OS source off
+   (through a putenv'd string the shim reads on every call: async-signal-
+   safe) when fork_fail is set. Before the fix the scatter shuffle, the
+   record shuffle and the xoshiro kernel (which key streams or hold state
+   taken from the rng before the fork, so never refill) gave the child the
+   parent's permutation with FSH_OK, whether or not the child could rekey;
+   a shuffle mixing hardware entropy reseeded an rng the failed rekey had
+   left unkeyed, from words and hardware values the parent had drawn. */
+
+static char fork_env[] = "FSH_SHIM_AFTER=1000000000";
+static volatile sig_atomic_t fork_child, fork_fail;
+static unsigned char *fork_page;
+
+static void fork_on_segv(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig, (void)si, (void)ctx;
+    if (fork() == 0) {
+        fork_child = 1;
+        if (fork_fail)
+            memcpy(fork_env + 15, "0", 2); /* FSH_SHIM_AFTER=0 */
+    }
+    (void)mprotect(fork_page, (size_t)sysconf(_SC_PAGESIZE),
+                   PROT_READ | PROT_WRITE);
+}
+
+enum { FM_SCATTER, FM_RECORDS, FM_XOSHIRO, FM_PERM, FM_MIXED, FM_COUNT };
+
+static uint64_t hash64(const uint64_t *a, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ a[i]) * 1099511628211u;
+    return h;
+}
+
+/* One case: mode's call on n elements, forked in the middle, the child's
+   OS source failing or not. */
+static void fork_during(int mode, int fail)
+{
+    static const char *names[] = {"scatter", "records", "xoshiro",
+                                  "permutation", "mixed"};
+    size_t n = mode == FM_XOSHIRO ? 1000000
+               : mode == FM_MIXED ? 5000
+                                  : (size_t)BIG_U64;
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t bytes = (n * 8 + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
+    uint64_t *res = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    uint64_t *a = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (res == MAP_FAILED || a == MAP_FAILED)
+        abort();
+    ident64(a, n);
+    fsh_rng *r;
+    os_fail(0);
+    CHECK_EQ(fsh_rng_new(&r), FSH_OK);
+    if (mode == FM_XOSHIRO)
+        CHECK_EQ(fsh_rng_rekey_gen(r, FSH_GEN_XOSHIRO256PP), FSH_OK);
+    if (mode == FM_MIXED)
+        CHECK_EQ(fsh_rng_set_reach(r, FSH_REACH_FULL), FSH_OK);
+    uint64_t w0; /* the rest of the buffer is the parent's words */
+    CHECK_EQ(fsh_rng_u64(r, &w0), FSH_OK);
+    memcpy(fork_env, "FSH_SHIM_AFTER=1000000000", sizeof fork_env);
+    putenv(fork_env);
+    fork_child = 0;
+    fork_fail = fail;
+    fork_page = (unsigned char *)a + (n * 8 / 2 & ~(size_t)(pg - 1));
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = fork_on_segv;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    fflush(NULL);
+    CHECK_EQ(sigaction(SIGSEGV, &sa, &old), 0);
+    CHECK_EQ(mprotect(fork_page, (size_t)pg, PROT_NONE), 0);
+    int rc = mode == FM_RECORDS ? fsh_shuffle_records(r, a, n, 8, 1)
+             : mode == FM_PERM  ? fsh_permutation(r, a, 0, n - 1)
+                                : fsh_shuffle_u64(r, a, n);
+    if (fork_child) {
+        res[0] = (uint64_t)(int64_t)rc;
+        res[1] = hash64(a, n);
+        int sorted_ok = 1;
+        if (rc == FSH_OK) { /* a permutation of 0..n-1 */
+            unsigned char *seen = calloc(n, 1);
+            for (size_t i = 0; seen != NULL && i < n && sorted_ok; i++)
+                sorted_ok = a[i] < n && !seen[a[i]]++;
+            sorted_ok &= seen != NULL;
+            free(seen);
+        }
+        res[2] = (uint64_t)sorted_ok;
+        res[3] = 1;
+        if (r->src == FSH_SRC_NONE) /* unkeyed: no key at all */
+            for (size_t i = 0; i < 8; i++)
+                res[3] &= r->key[i] == 0;
+        _exit(0);
+    }
+    int st = 0;
+    pid_t pid = wait(&st);
+    CHECK(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_EQ(sigaction(SIGSEGV, &old, NULL), 0);
+    os_fail(0); /* setenv: fork_env is no longer the environment's */
+    char what[64];
+    snprintf(what, sizeof what, "fork during %s, child OS %s", names[mode],
+             fail ? "failing" : "working");
+    int ok = rc == FSH_OK && res[2] == 1 && res[3] == 1;
+    if (fail)
+        ok &= (int64_t)res[0] == FSH_ESYSRAND;
+    else
+        ok &= res[0] == FSH_OK && res[1] != hash64(a, n);
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s: parent rc %d, child rc %d, child %s the "
+                "parent's order, key wiped %d\n", what, rc, (int)res[0],
+                res[1] == hash64(a, n) ? "repeats" : "differs from",
+                (int)res[3]);
+    munmap(a, bytes);
+    munmap(res, (size_t)pg);
+    fsh_rng_free(r);
+}
+
+static void test_fork_during_call(void)
+{
+    for (int mode = 0; mode < FM_COUNT; mode++) {
+        if (mode == FM_MIXED && !fsh_hw_available()) {
+            printf("  fork during a mixed shuffle: skipped (no RDSEED)\n");
+            continue;
+        }
+        fork_during(mode, 0);
+        fork_during(mode, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -650,6 +794,7 @@ int main(int argc, char **argv)
     test_rekey_ways();
     test_fork_without_entropy();
     test_fork_kernel_without_entropy();
+    test_fork_during_call();
     free(big);
     return check_done("test_sysrand");
 }

@@ -275,7 +275,12 @@ int fsh_shuffle_records(fsh_rng *rng, void *base, size_t n, size_t size,
     s.src = base;
     rc = scatter_shuffle(&s, threads);
     sodium_memzero(key, sizeof key);
-    return rc;
+    /* A fork during the call: again from the child's key, or fail (as
+       fsh_shuffle). */
+    int f = rc == FSH_OK ? fsh_rng_forked_during(rng) : FSH_OK;
+    if (f < 0)
+        return f;
+    return f > 0 ? fsh_shuffle_records(rng, base, n, size, threads) : rc;
 }
 
 int fsh_records_shuffle_group(const uint8_t key[32], void *base, size_t n,

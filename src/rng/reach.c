@@ -128,6 +128,10 @@ int fsh_rng_plan_ordered(const fsh_rng *rng, uint64_t last, uint64_t k,
 
 void fsh_rng_reseed(fsh_rng *rng, const uint64_t hw[4])
 {
+    /* Left unkeyed during the operation (a forked child's rekey failed):
+       it stays without a key; the operation fails with FSH_ESYSRAND. */
+    if (FSH_UNLIKELY(rng->src != FSH_SRC_CHACHA))
+        return;
     static const char dom[] = "fairshuf/reach/v1"; /* 17 bytes + NUL */
     uint8_t in[sizeof dom + 64], key[32];
     memcpy(in, dom, sizeof dom);

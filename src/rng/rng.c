@@ -105,6 +105,14 @@ int fsh_rng_guard(fsh_rng *rng)
     return FSH_OK;
 }
 
+int fsh_rng_fork_check(fsh_rng *rng)
+{
+    if (!forked(rng))
+        return FSH_OK;
+    int rc = fsh_rng_guard(rng);
+    return rc != FSH_OK ? rc : 1;
+}
+
 void fsh_rng_refill(fsh_rng *rng)
 {
     if (rng->guard && forked(rng))

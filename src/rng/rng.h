@@ -260,6 +260,23 @@ FSH_HIDDEN int fsh_rng_take_error(fsh_rng *rng);
    FSH_ESYSRAND with errno set to the failed keying's errno. */
 FSH_HIDDEN int fsh_rng_guard(fsh_rng *rng);
 
+/* fsh_rng_forked_during's slow half. */
+FSH_HIDDEN int fsh_rng_fork_check(fsh_rng *rng);
+
+/* At the end of a shuffle, whose randomness may come from words or keys
+   drawn before a fork that happened during the call (from a signal
+   handler; the child returned into it): streams keyed from the rng at the
+   start, the xoshiro kernel's registers, the last buffered words. FSH_OK
+   if no fork is pending; 1 if there was one and the rng has now been
+   rekeyed (the caller shuffles again from the child's key); FSH_ESYSRAND
+   if that rekey failed. One load when no fork is watched for. */
+static inline int fsh_rng_forked_during(fsh_rng *rng)
+{
+    if (FSH_LIKELY(!rng->guard))
+        return FSH_OK;
+    return fsh_rng_fork_check(rng);
+}
+
 /* Call at the start of every public operation that takes an rng to draw
    (after its argument checks), before any other check: FSH_OK, or
    FSH_ESYSRAND if the rng is unkeyed. The refill alone would let a child

@@ -102,19 +102,28 @@ static int shuffle_planned(fsh_rng *rng, unsigned char *a, size_t n,
         if (fill != NULL)
             fill(a, n, lo);
         rc = shuffle_sized(rng, a, n, size, threads);
-        return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
+    } else {
+        fsh_mix m;
+        rc = fsh_mix_prepare(rng, &m, groups);
+        if (rc != FSH_OK)
+            return rc;
+        if (fill != NULL)
+            fill(a, n, lo);
+        if (m.groups > 1)
+            mixed_fy(rng, &m, a, n, size);
+        else /* no hardware after all, and the key bound is accepted */
+            rc = shuffle_sized(rng, a, n, size, threads);
+        fsh_mix_done(&m);
     }
-    fsh_mix m;
-    rc = fsh_mix_prepare(rng, &m, groups);
-    if (rc != FSH_OK)
-        return rc;
-    if (fill != NULL)
-        fill(a, n, lo);
-    if (m.groups > 1)
-        mixed_fy(rng, &m, a, n, size);
-    else /* no hardware after all, and the key bound is accepted */
+    /* A fork during the call (a signal handler's): the child's order may
+       be the parent's. It is shuffled again from the child's own key
+       (uniform whatever order it had), or the call fails. */
+    int f;
+    while (rc == FSH_OK && (f = fsh_rng_forked_during(rng)) != FSH_OK) {
+        if (f < 0)
+            return f;
         rc = shuffle_sized(rng, a, n, size, threads);
-    fsh_mix_done(&m);
+    }
     return rc != FSH_OK ? rc : fsh_rng_take_error(rng);
 }
 
