@@ -87,10 +87,11 @@ static void run_range(shuf_run *r)
     const opts *o = &r->o;
     uint64_t head = o->head, n = o->hi - o->lo + 1;
     if (o->repeat) {
+        fsh_rng *rng = n > 1 ? lazy_get(&r->rng) : NULL;
+        /* The output first, as GNU: -o's errors come before this one. */
+        outw *out = run_open_output(r);
         if (n == 0)
             die(0, "no lines to repeat");
-        fsh_rng *rng = n > 1 ? lazy_get(&r->rng) : NULL;
-        outw *out = run_open_output(r);
         for (uint64_t i = 0; i < head || !o->head_set; i++) {
             uint64_t v = o->lo;
             if (n > 1)
@@ -129,11 +130,11 @@ static void run_echo(shuf_run *r)
     echo_lines e;
     echo_build(o->ops, o->nops, o->delim, o->header, &r->hdr, &e);
     if (o->repeat) {
-        if (e.n == 0)
-            die(0, "no lines to repeat");
         if (e.n > 1)
             (void)lazy_get(&r->rng);
         outw *out = run_open_output(r);
+        if (e.n == 0)
+            die(0, "no lines to repeat");
         for (uint64_t i = 0; i < o->head || !o->head_set; i++)
             if (write_echo(out, &e, uniform_n(&r->rng, e.n)) != 0)
                 break;
@@ -161,11 +162,11 @@ static void run_repeat(shuf_run *r, int fd)
     char *inbase = in.buf;
     header_from_inbuf(&r->hdr, &in, o->delim, o->header);
     scan_records(&in, o->delim, &rs);
-    if (rs.n == 0)
-        die(0, "no lines to repeat");
     if (rs.n > 1)
         (void)lazy_get(&r->rng);
     outw *out = run_open_output(r);
+    if (rs.n == 0)
+        die(0, "no lines to repeat");
     for (uint64_t i = 0; i < o->head || !o->head_set; i++) {
         uint64_t j = uniform_n(&r->rng, rs.n);
         if (write_rec(out, &in, recs_get(&rs, (size_t)j), o->delim) != 0)

@@ -10,6 +10,7 @@ cd "$T/w" || exit 1
 printf 'a\nb\nc\n' >in3
 seq 1000 >s1000
 printf 'x\n' >deal
+: >empty0
 mkdir adir
 
 # Usage and argument errors (SHUF-NOTES section 2).
@@ -57,6 +58,11 @@ in3 in3 in3
 --random-source
 -o a -o b
 --random-source=a --random-source=b
+-r -o adir empty0
+-r -e -o adir
+-r -i 1-0 -o adir
+-r -o nodir/x empty0
+-r -z -o adir
 missing
 adir
 -n 1 adir
