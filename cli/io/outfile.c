@@ -16,14 +16,20 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 /*
  * Three ways to write FILE (docs/DESIGN.md, "Output files"):
- *   DIRECT  devices, FIFOs, other non-regular files: opened and truncated
- *           as GNU shuf does (nothing to keep);
+ *   DIRECT  devices, FIFOs, other non-regular files, and files of the
+ *           kernel's pseudo file systems (/proc, /sys, cgroups, debugfs,
+ *           tracefs, securityfs: writes there are requests to the kernel,
+ *           no temporary can be made beside them and they take neither
+ *           pwrite nor truncation): opened and truncated as GNU shuf does
+ *           (nothing to keep);
  *   RENAME  a temporary beside FILE, given FILE's owner, group, mode and
  *           extended attributes (ACLs), renamed over it at commit;
  *   COPY    when a rename cannot keep FILE's identity (another user's file,
@@ -366,11 +372,31 @@ static int open_direct(const char *path)
     return fd;
 }
 
+/* 1 if path is on one of the kernel's pseudo file systems. */
+static int on_pseudo_fs(const char *path)
+{
+    struct statfs fs;
+    if (statfs(path, &fs) != 0)
+        return 0;
+    switch ((unsigned long)fs.f_type) {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int outfile_open(const char *path, const char *tmpdir)
 {
     struct stat st, lst;
     int under_dev = strncmp(path, "/dev/", 5) == 0;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || on_pseudo_fs(path)))
         return open_direct(path);
     if (lstat(path, &lst) != 0) {
         if (errno != ENOENT || under_dev)

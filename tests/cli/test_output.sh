@@ -44,6 +44,15 @@ check "-o /dev/full, large output: GNU's errors" same_errors -o /dev/full -i 1-1
 check "-o missing/dir: GNU's error" same_errors -o nodir/f -e a
 mkdir adir
 check "-o DIR: GNU's error" same_errors -o adir -e a
+# Files of the kernel's pseudo file systems are written in place, with
+# write(2), as GNU does (a temporary cannot be made there, and pwrite(2)
+# failed with "Illegal seek"): the process's own name, and a read-only one.
+if [ -w /proc/self/comm ]; then
+    run mine "$T/m" -o /proc/self/comm -e fsh-comm
+    check "-o /proc/self/comm: written" test "$(cat "$T/m.rc")" = 0 -a ! -s "$T/m.err"
+    check "-o /proc/self/comm: GNU's result" same_errors -o /proc/self/comm -e a b
+fi
+check "-o /proc/version: GNU's error" same_errors -o /proc/version -e a
 
 # An error after FILE was opened (the random source ends) leaves it as it
 # was, and no temporary.
