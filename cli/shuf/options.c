@@ -39,7 +39,8 @@ void bigopts_defaults(bigopts *b)
     b->tmpdir = t != NULL && *t != '\0' ? t : "/tmp";
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     b->threads = cpus < 1 ? 1u : cpus > 16 ? 16u : (unsigned)cpus;
-    b->progress = -1;
+    /* Run as shuf, nothing GNU shuf would not print: no bar unless asked. */
+    b->progress = as_shuf ? 0 : -1;
 }
 
 int parse_size(const char *s, uint64_t *out)

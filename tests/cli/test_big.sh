@@ -140,6 +140,11 @@ check "--no-progress: silent" test ! -s p3.err
 if command -v script >/dev/null 2>&1 && [ "$slow" = 0 ]; then
     script -qec "(cat big; sleep 1.5) | $F --memory=1M >/dev/null" /dev/null >tty.out 2>&1 </dev/null
     check "terminal: progress bar on a long run" grep -q 'write' tty.out
+    # Run as shuf it is GNU shuf: no bar unless asked.
+    script -qec "(cat big; sleep 1.5) | $T/mine/shuf --memory=1M >/dev/null" /dev/null >tty2.out 2>&1 </dev/null
+    check "terminal, run as shuf: no progress bar" test ! -s tty2.out
+    script -qec "(cat big; sleep 1.5) | $T/mine/shuf --progress --memory=1M >/dev/null" /dev/null >tty3.out 2>&1 </dev/null
+    check "terminal, run as shuf: --progress still draws" grep -q 'write' tty3.out
 else
     skipped "terminal progress (no script)"
 fi
