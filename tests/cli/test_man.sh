@@ -36,6 +36,14 @@ while IFS= read -r n; do
     esac
 done <"$T/names"
 check "the overview page fairshuf.3 exists" test -f "$top/docs/man/fairshuf.3"
+# fairshuf(1) names the version the command prints, under both names.
+ver=$("$FAIRSHUF" --version | head -n 1)
+check "fairshuf.1's title: $ver" grep -q "^\.TH FAIRSHUF 1 [^ ]* \"$ver\"" "$top/docs/fairshuf.1"
+check "fairshuf.1 quotes shuf's --version line" grep -q "\"shuf (fairshuf) ${ver#fairshuf }\"" "$top/docs/fairshuf.1"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$top/docs/fairshuf.1" >"$T/synopsis"
+for sub in deal verify audit; do
+    check "fairshuf.1's synopsis: $sub" grep -q "^\.B fairshuf $sub\$" "$T/synopsis"
+done
 if ! command -v man >/dev/null 2>&1; then
     skipped "man (man-db) not installed: pages not formatted"
     finish
