@@ -460,6 +460,10 @@ static void test_failed_rekey(void)
             CHECK_EQ(errno, SHIM_ERRNO);
             CHECK_EQ(fsh_rng_entropy_bits(r), 0);
             CHECK(fsh_rng_max_fair_n(r) == 0);
+            uint64_t plan = 1;
+            errno = 0;
+            CHECK_EQ(fsh_rng_reach_plan(r, &plan, 51, 51), FSH_ESYSRAND);
+            CHECK_EQ(errno, SHIM_ERRNO);
             /* Argument errors come first, then FSH_ESYSRAND, then the
                rest (an exhausted deck, a range permutation at its end). */
             uint32_t card;

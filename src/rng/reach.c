@@ -8,6 +8,7 @@
 #include "rng/chacha.h"
 #include "rng/hwrand.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sodium.h>
 #include <stdlib.h>
@@ -394,8 +395,10 @@ int fsh_rng_reach_plan(const fsh_rng *rng, uint64_t *hw_bits, uint64_t last,
 {
     if (rng == NULL || hw_bits == NULL || (k > 0 && k - 1 > last))
         return FSH_EINVAL;
-    if (rng->src == FSH_SRC_NONE)
+    if (rng->src == FSH_SRC_NONE) {
+        errno = rng->sys_errno; /* as every call refused for it */
         return FSH_ESYSRAND;
+    }
     uint64_t g;
     int rc = fsh_rng_plan_ordered(rng, last, k, &g);
     if (rc == FSH_OK)
