@@ -283,8 +283,8 @@ static inline int i32(uint32_t x)
 
 /* Whether the slices are for the rng's next refill: its counter and its
    keying (a fork guard rekeys) are those they began with, and it is still
-   a ChaCha rng (a failed rekey leaves it unkeyed, its key wiped: no slices
-   are made from that). */
+   a ChaCha rng (a failed rekey leaves it unkeyed, its key wiped: slices
+   made from that are never installed). */
 #define AHEAD_FRESH(rng)                                                       \
     (ctr_ == (rng)->counter && kid_ == (rng)->key_id &&                        \
      (rng)->src == FSH_SRC_CHACHA)
