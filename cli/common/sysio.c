@@ -17,6 +17,11 @@ int fd_high(int fd)
     return d;
 }
 
+int freopen_errno(int stdfd, int err)
+{
+    return fcntl(stdfd, F_GETFD) < 0 && errno == EBADF ? EBADF : err;
+}
+
 int open_safer(const char *path, int flags, int mode)
 {
     int fd;

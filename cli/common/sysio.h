@@ -13,6 +13,10 @@ int open_safer(const char *path, int flags, int mode);
    let a file we open pose as stdin, stdout or stderr when those were
    closed: writes to "stdout" must not reach it. */
 int fd_high(int fd);
+/* The errno GNU shuf reports when opening FILE as stdfd (its freopen over
+   stdin or stdout) failed with err: EBADF if stdfd is closed (glibc's
+   freopen fails with EBADF then, whatever the open's error), else err. */
+int freopen_errno(int stdfd, int err);
 /* read(2) / pread(2) retried on EINTR: bytes read, 0 at end, -1 with errno. */
 ssize_t read_retry(int fd, void *buf, size_t n);
 ssize_t pread_retry(int fd, void *buf, size_t n, off_t off);

@@ -26,7 +26,7 @@ int input_open(const char *path)
     if (path != NULL && strcmp(path, "-") != 0) {
         int fd = open_safer(path, O_RDONLY, 0);
         if (fd < 0)
-            die(errno, "%s", quotef(path));
+            die(freopen_errno(STDIN_FILENO, errno), "%s", quotef(path));
         /* GNU reopens the file as stdin (freopen), so a later
            --random-source=/dev/stdin names the input file: do the same. */
         if (dup2(fd, STDIN_FILENO) < 0)

@@ -368,7 +368,7 @@ static int open_direct(const char *path)
 {
     int fd = open_safer(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0)
-        die(errno, "%s", quotef(path));
+        die(freopen_errno(STDOUT_FILENO, errno), "%s", quotef(path));
     return fd;
 }
 
@@ -413,7 +413,7 @@ int outfile_open(const char *path, const char *tmpdir)
        does). */
     int fd = open_safer(path, O_WRONLY | O_CREAT, 0666);
     if (fd < 0)
-        die(errno, "%s", quotef(path));
+        die(freopen_errno(STDOUT_FILENO, errno), "%s", quotef(path));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return fd; /* became a FIFO or device meanwhile: write it */
     if (!under_dev) {

@@ -156,6 +156,13 @@ IN=closed gcheck "stdin closed, file given" same_multiset in3
 IN=closed gcheck "stdin closed, -n file given" same_count -n 1 in3
 IN=closed gcheck "stdin closed, -n 0" same_errors -n 0
 IN=closed gcheck "stdin closed, read it" same_errors
+# With stdin or stdout closed, GNU's freopen of FILE over it fails with
+# EBADF whatever the open's error, and GNU reports that.
+IN=closed gcheck "stdin closed, missing file" same_errors missing
+IN=closed gcheck "stdin closed, /dev/stdin" same_errors /dev/stdin
+IN=closed gcheck "stdin closed, a directory" same_errors adir
+OUT=closed gcheck "stdout closed, -o in a missing directory" same_errors -o nodir/x -e a
+OUT=closed gcheck "stdout closed, -o a directory" same_errors -o adir -e a
 IN=closed gcheck "stdin closed, -n 1" same_errors -n 1
 IN=closed gcheck "stdin closed, -e" same_all -e a
 
