@@ -234,10 +234,13 @@ class Generator(_fairshuf._Generator):
         generator cannot reach every order."""
         try:
             return _fairshuf._Generator.shuffle(self, x, axis, threads)
-        except ValueError:
-            # numpy does not export datetime64/timedelta64 buffers: move
-            # the same bytes as opaque records
-            if _np is not None and isinstance(x, _np.ndarray) and x.dtype.kind in "mM":
+        except ValueError as e:
+            # numpy does not export datetime64/timedelta64 buffers, nor
+            # records with such fields: move the same bytes as opaque
+            # records (a refusal, read-only array or bad axis fails again)
+            if (_np is not None and isinstance(x, _np.ndarray)
+                    and not isinstance(e, ReachabilityError)
+                    and x.dtype.kind in "mMV" and not x.dtype.hasobject):
                 return _fairshuf._Generator.shuffle(self, x.view("V%d" % x.dtype.itemsize),
                                                     axis, threads)
             raise
@@ -294,6 +297,8 @@ class Generator(_fairshuf._Generator):
             n = int(a)
             if n < 0:
                 raise ValueError("a must be non-negative")
+            if n - 1 > _U64:
+                raise ValueError("a must be at most 2**64")
         else:
             if _np is not None:
                 pop = _np.asarray(a)
@@ -407,6 +412,7 @@ class Generator(_fairshuf._Generator):
             _int_arg(v, what)
             if v < 0:
                 raise ValueError("%s must be non-negative" % what)
+        _set_shape(decks, jokers, faces)
         np_ = 1 if players is None else _int_arg(players, "players")
         if np_ < 1:
             raise ValueError("players must be at least 1")
@@ -415,9 +421,10 @@ class Generator(_fairshuf._Generator):
             raise ValueError("cards must be non-negative")
         if faces is not None:
             faces = list(faces)
+        # the names first: a bad notation fails before anything is drawn
+        table = card_names(jokers=int(jokers), notation=notation, faces=faces) if names else None
         flat = self._deal(int(decks), int(jokers), faces, int(burn), np_, nc, lay)
         if names:
-            table = card_names(jokers=int(jokers), notation=notation, faces=faces)
             flat = [table[c] for c in flat]
         if players is None:
             return flat
@@ -442,9 +449,15 @@ def _bytes_arg(v, what):
 
 
 def _set_shape(decks, jokers, faces):
+    d = _int_arg(decks, "decks")
+    if not d <= 0xFFFFFFFF:
+        raise ValueError("decks must be at most 2**32 - 1")
     if faces is not None:
-        return len(list(faces)), _int_arg(decks, "decks")
-    return 52 + _int_arg(jokers, "jokers"), _int_arg(decks, "decks")
+        return len(list(faces)), d
+    j = _int_arg(jokers, "jokers")
+    if j not in (0, 1, 2):
+        raise ValueError("jokers must be 0, 1 or 2")
+    return 52 + j, d
 
 
 def fair_seed_min(decks=1, jokers=0, faces=None):

@@ -16,6 +16,8 @@
 #include <pythread.h>
 
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,39 @@ static PyObject *raise_status(int st, int err)
     return NULL;
 }
 
+/* PyArg "O&" converters with range checks (the "K" and "I" formats wrap
+   silently): an int in 0..2^64-1, or in 0..UINT_MAX. OverflowError (or
+   TypeError) otherwise. */
+static int conv_u64(PyObject *o, void *out)
+{
+    if (PyBool_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "expected an int, not bool");
+        return 0;
+    }
+    PyObject *i = PyNumber_Index(o);
+    if (i == NULL)
+        return 0;
+    unsigned long long v = PyLong_AsUnsignedLongLong(i);
+    Py_DECREF(i);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return 0;
+    *(unsigned long long *)out = v;
+    return 1;
+}
+
+static int conv_uint(PyObject *o, void *out)
+{
+    unsigned long long v;
+    if (!conv_u64(o, &v))
+        return 0;
+    if (v > UINT_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "value too large");
+        return 0;
+    }
+    *(unsigned *)out = (unsigned)v;
+    return 1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The generator                                                            */
 
@@ -62,6 +97,7 @@ typedef struct {
     PyObject_HEAD
     fsh_rng *rng;
     PyThread_type_lock lock;
+    unsigned long lock_gen; /* fork_gen when lock was made */
     int src;
     /* private test sources (_set_words, _set_randint) */
     uint64_t *vals;
@@ -70,8 +106,23 @@ typedef struct {
     size_t nasked, capasked;
 } GenObject;
 
+/* Bumped in every forked child (pthread_atfork): a lock made before the
+   fork may be held there by a thread that does not exist in the child. */
+static volatile unsigned long fork_gen;
+
+static void after_fork_child(void) { fork_gen++; }
+
 static void gen_lock(GenObject *g)
 {
+    if (g->lock_gen != fork_gen) {
+        /* A forked child: the old lock is abandoned (another thread of
+           the parent may have held it), never waited for. */
+        PyThread_type_lock l = PyThread_allocate_lock();
+        if (l != NULL) {
+            g->lock = l;
+            g->lock_gen = fork_gen;
+        }
+    }
     if (!PyThread_acquire_lock(g->lock, NOWAIT_LOCK)) {
         Py_BEGIN_ALLOW_THREADS
         PyThread_acquire_lock(g->lock, WAIT_LOCK);
@@ -106,6 +157,7 @@ static PyObject *gen_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (g == NULL)
         return NULL;
     g->lock = PyThread_allocate_lock();
+    g->lock_gen = fork_gen;
     if (g->lock == NULL) {
         Py_DECREF(g);
         return PyErr_NoMemory();
@@ -309,6 +361,8 @@ static PyObject *gen_asked(GenObject *g, PyObject *noargs)
 static PyObject *gen_generator_id(GenObject *g, PyObject *noargs)
 {
     (void)noargs;
+    if (gen_rng(g) == NULL)
+        return NULL;
     gen_lock(g);
     long id = g->src == SRC_LIB ? (long)g->rng->gen : -1;
     gen_unlock(g);
@@ -320,6 +374,8 @@ static PyObject *gen_generator_id(GenObject *g, PyObject *noargs)
 static PyObject *gen_stream_version(GenObject *g, PyObject *noargs)
 {
     (void)noargs;
+    if (gen_rng(g) == NULL)
+        return NULL;
     gen_lock(g);
     unsigned v = g->src == SRC_LIB ? fsh_rng_stream_version(g->rng) : 0;
     gen_unlock(g);
@@ -501,11 +557,13 @@ static PyObject *shuffle_list(GenObject *g, PyObject *x, long axis,
         PyErr_SetString(PyExc_ValueError, "axis out of range for a list");
         return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(x);
     int st;
     gen_lock(g);
     errno = 0;
-    /* The GIL is held: no other thread can change the list meanwhile. */
+    /* The GIL is held from here: no other thread can change the list
+       meanwhile. Its size is read only now: gen_lock may have let other
+       threads run (and shrink it) while it waited. */
+    Py_ssize_t n = PyList_GET_SIZE(x);
     st = do_shuffle_rows(g->rng, (unsigned char *)((PyListObject *)x)->ob_item,
                          (size_t)n, sizeof(PyObject *), threads);
     int err = errno;
@@ -568,6 +626,17 @@ static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "too many dimensions");
         goto done;
     }
+    /* No strides (ctypes arrays export none): C order, as the buffer
+       protocol says; restored before the release. */
+    Py_ssize_t cstrides[64];
+    if (view.strides == NULL) {
+        Py_ssize_t s = view.itemsize;
+        for (int d = nd - 1; d >= 0; d--) {
+            cstrides[d] = s;
+            s *= view.shape[d];
+        }
+        view.strides = cstrides;
+    }
     if (axis < -nd || axis >= nd) {
         PyErr_Format(PyExc_ValueError,
                      "axis %ld is out of bounds for an array of dimension %d",
@@ -622,6 +691,8 @@ static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
     result = Py_None;
     Py_INCREF(result);
 done:
+    if (view.strides == cstrides)
+        view.strides = NULL;
     PyBuffer_Release(&view);
     return result;
 }
@@ -637,8 +708,10 @@ typedef struct {
 static int op_permutation(fsh_rng *rng, void *p)
 {
     words_arg *w = p;
-    if (w->count == 0)
-        return fsh_rng_u64(rng, &w->a) == FSH_ESYSRAND ? FSH_ESYSRAND : FSH_OK;
+    if (w->count == 0) { /* draws nothing; an unkeyed rng still refuses */
+        unsigned char none;
+        return fsh_rng_bytes(rng, &none, 0);
+    }
     return fsh_permutation(rng, w->out, w->a, w->a + (w->count - 1));
 }
 
@@ -720,7 +793,7 @@ static PyObject *gen_permutation_bytes(GenObject *g, PyObject *args)
     PyObject *on;
     unsigned long long lo = 0;
     size_t n;
-    if (!PyArg_ParseTuple(args, "O|K", &on, &lo) ||
+    if (!PyArg_ParseTuple(args, "O|O&", &on, conv_u64, &lo) ||
         count_arg(on, &n, "n") < 0)
         return NULL;
     words_arg w = {NULL, n, lo, 0};
@@ -734,7 +807,7 @@ static PyObject *gen_sample_bytes(GenObject *g, PyObject *args)
     PyObject *ok;
     unsigned long long lo, hi;
     size_t k;
-    if (!PyArg_ParseTuple(args, "OKK", &ok, &lo, &hi) ||
+    if (!PyArg_ParseTuple(args, "OO&O&", &ok, conv_u64, &lo, conv_u64, &hi) ||
         count_arg(ok, &k, "size") < 0)
         return NULL;
     words_arg w = {NULL, k, lo, hi};
@@ -748,7 +821,8 @@ static PyObject *gen_integers_bytes(GenObject *g, PyObject *args)
     PyObject *oc;
     unsigned long long off, span;
     size_t count;
-    if (!PyArg_ParseTuple(args, "OKK", &oc, &off, &span) ||
+    if (!PyArg_ParseTuple(args, "OO&O&", &oc, conv_u64, &off, conv_u64,
+                          &span) ||
         count_arg(oc, &count, "size") < 0)
         return NULL;
     words_arg w = {NULL, count, off, span};
@@ -845,7 +919,8 @@ static PyObject *mod_card_names(PyObject *self, PyObject *args, PyObject *kw)
     unsigned jokers = 0;
     PyObject *onot = NULL, *faces = Py_None;
     int notation;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|IOO", kwlist, &jokers, &onot,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&OO", kwlist, conv_uint,
+                                     &jokers, &onot,
                                      &faces) ||
         parse_notation(onot, &notation) < 0)
         return NULL;
@@ -899,8 +974,8 @@ static PyObject *gen_deal(GenObject *g, PyObject *args, PyObject *kw)
     Py_ssize_t burn = 0, players = 1, cards = -1;
     int layout = FSH_DEAL_ROUND_ROBIN;
     PyObject *faces = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|IIOnnni", kwlist, &decks,
-                                     &jokers, &faces, &burn, &players, &cards,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&O&Onnni", kwlist,
+                                     conv_uint, &decks, conv_uint, &jokers, &faces, &burn, &players, &cards,
                                      &layout))
         return NULL;
     if (gen_rng(g) == NULL)
@@ -1061,7 +1136,7 @@ static PyObject *mod_fair_seed_min(PyObject *self, PyObject *args)
     Py_ssize_t faces;
     unsigned copies;
     size_t bytes;
-    if (!PyArg_ParseTuple(args, "nI", &faces, &copies))
+    if (!PyArg_ParseTuple(args, "nO&", &faces, conv_uint, &copies))
         return NULL;
     if (faces < 0)
         return raise_status(FSH_EINVAL, 0);
@@ -1079,7 +1154,8 @@ static PyObject *mod_fair_order(PyObject *self, PyObject *args)
     unsigned copies;
     Py_buffer s, c;
     unsigned long long nonce;
-    if (!PyArg_ParseTuple(args, "nIy*y*K", &faces, &copies, &s, &c, &nonce))
+    if (!PyArg_ParseTuple(args, "nO&y*y*O&", &faces, conv_uint, &copies, &s,
+                          &c, conv_u64, &nonce))
         return NULL;
     PyObject *l = NULL;
     uint32_t *out = NULL;
@@ -1190,6 +1266,8 @@ PyMODINIT_FUNC PyInit__fairshuf(void)
 {
     if (PyType_Ready(&GenType) < 0)
         return NULL;
+    if (pthread_atfork(NULL, NULL, after_fork_child) != 0)
+        return PyErr_NoMemory();
     PyObject *m = PyModule_Create(&moddef);
     if (m == NULL)
         return NULL;

@@ -793,3 +793,120 @@ def test_default_generators():
         assert fairshuf.Generator(seed=7, generator=name, simulation=True)._generator_id() == num
     with pytest.raises(ValueError):
         fairshuf.Generator(generator=2)
+
+
+# ------------------------------------------------- hostile review, session 12
+
+def test_list_shrunk_while_waiting_for_the_generator():
+    """A list shuffle that waits for a Generator another thread holds reads
+    the list's size once it has the Generator (it read it before, then
+    shuffled the old length over a shrunk list: a segfault)."""
+    g = fairshuf.Generator()
+    lst = list(range(300_000))
+    t1 = threading.Thread(target=g.integers, args=(0, 10**9, 20_000_000))
+    t1.start()
+    time.sleep(0.05)
+    t2 = threading.Thread(target=g.shuffle, args=(lst,))
+    t2.start()
+    time.sleep(0.05)
+    del lst[3:]
+    t1.join()
+    t2.join()
+    assert sorted(lst) == [0, 1, 2]
+
+
+def test_shuffle_ctypes_array():
+    """ctypes arrays export no strides (C order, as the buffer protocol
+    allows); shuffle read them as if they had (a segfault)."""
+    import ctypes
+    c = (ctypes.c_int * 10)(*range(10))
+    gen().shuffle(c)
+    assert sorted(c) == list(range(10))
+    ref = np.arange(10, dtype=np.int32)
+    gen().shuffle(ref)
+    assert list(c) == ref.tolist()
+    m = (ctypes.c_double * 3 * 4)()
+    for i in range(4):
+        for j in range(3):
+            m[i][j] = 10 * i + j
+    gen().shuffle(m)
+    rows = sorted(tuple(r) for r in m)
+    assert rows == [tuple(10.0 * i + j for j in range(3)) for i in range(4)]
+
+
+def test_fork_while_another_thread_holds_the_generator():
+    """A child forked while another thread held the Generator's lock must
+    not wait for it forever (the thread does not exist in the child)."""
+    g = fairshuf.Generator()
+    big = np.arange(15_000_000)
+    t = threading.Thread(target=g.shuffle, args=(big,))
+    t.start()
+    time.sleep(0.03)
+    pid = os.fork()
+    if pid == 0:
+        import signal
+        signal.alarm(10)
+        try:
+            g.random_raw()
+            os._exit(0)
+        except BaseException:
+            os._exit(3)
+    t.join()
+    _, st = os.waitpid(pid, 0)
+    assert os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0
+
+
+def test_ranges_beyond_the_c_types_refused():
+    """Integers past what the C call takes raise; they were wrapped."""
+    g = gen()
+    with pytest.raises(ValueError):
+        g.choice(2**64 + 5, size=8)
+    with pytest.raises(ValueError):
+        g.choice(2**65, 4, replace=False)
+    assert g.choice(2**64, 4, replace=False).dtype == np.uint64
+    with pytest.raises((ValueError, OverflowError)):
+        g.deal(decks=2**32 + 1)
+    with pytest.raises(OverflowError):
+        fairshuf.card_names(jokers=2**32 + 2)
+    with pytest.raises(ValueError):
+        fairshuf.fair_seed_min(decks=2**32 + 1)
+    s = bytes(range(40))
+    for j in (-1, 3, 10):
+        with pytest.raises(ValueError):
+            fairshuf.fair_order(s, jokers=j)
+    c = fairshuf.fair_commit(s)
+    order = fairshuf.fair_order(s)
+    with pytest.raises(ValueError):
+        fairshuf.fair_verify(s, c, order, jokers=3)
+
+
+def test_records_with_datetime_fields():
+    """numpy exports no buffer for records with datetime64 fields: they are
+    moved as opaque records, whole, in the order of any other record."""
+    dt = [("t", "M8[s]"), ("v", "i4")]
+    x = np.zeros(50, dtype=dt)
+    x["t"] = np.arange(50).astype("M8[s]")
+    x["v"] = np.arange(50)
+    gen().shuffle(x)
+    assert (x["t"].astype(np.int64) == x["v"]).all()
+    assert x["v"].tolist() == ref_perm(50).tolist()
+    y = gen().permutation(np.zeros((4, 3), dtype=dt))
+    assert y.shape == (4, 3)
+
+
+def test_uninitialized_generator_raises():
+    g = fairshuf.Generator.__new__(fairshuf.Generator)
+    with pytest.raises(RuntimeError):
+        g._generator_id()
+    with pytest.raises(RuntimeError):
+        g._stream_version()
+
+
+def test_failed_calls_draw_nothing():
+    """A deal with a bad notation fails before dealing, and permutation(0)
+    draws nothing: the seeded stream goes on as if neither was called."""
+    a, b = gen(), gen()
+    with pytest.raises(ValueError):
+        a.deal(2, 2, notation="bogus")
+    assert a.permutation(0).size == 0
+    assert a.integers(0, 2**63, 16).tolist() == b.integers(0, 2**63, 16).tolist()
