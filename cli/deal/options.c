@@ -4,6 +4,7 @@
 #include "deal/options.h"
 
 #include "common/msg.h"
+#include "common/number.h"
 #include "common/quote.h"
 #include "common/rng.h"
 #include "fairshuf.h"
@@ -288,7 +289,11 @@ static void check_fair(deal_opts *o)
                "simulation or a provably fair round)");
     if (o->client_seed != NULL && strlen(o->client_seed) > FSH_FAIR_CLIENT_MAX)
         die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
-    o->nonce = count_arg(o->nonce_arg, 0, 0, UINT64_MAX, "nonce");
+    /* Digits only, as fairshuf verify reads it. */
+    if (o->nonce_arg != NULL &&
+        parse_udec(o->nonce_arg, 0, UINT64_MAX, &o->nonce) != 0)
+        die(0, "invalid nonce: %s (0 to %llu)", quote(o->nonce_arg),
+            (unsigned long long)UINT64_MAX);
 }
 
 void deal_check(deal_opts *o)
@@ -296,8 +301,12 @@ void deal_check(deal_opts *o)
     check_fair(o);
     o->jokers = (unsigned)count_arg(o->jokers_arg, 0, 0, 2, "number of jokers");
     /* The shoe holds at most 2^32 - 1 cards (the library's decks). */
+    /* A provably fair round: at most the 1000 decks fairshuf verify
+       checks. */
     o->decks = (unsigned)count_arg(o->decks_arg, 1, 1,
-                                   UINT32_MAX / (52 + o->jokers),
+                                   o->server_seed_file != NULL
+                                       ? 1000
+                                       : UINT32_MAX / (52 + o->jokers),
                                    "number of decks");
     size_t n = (size_t)(52 + o->jokers) * o->decks;
     o->shoe = n;

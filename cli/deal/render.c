@@ -155,8 +155,9 @@ static void cut_line(outw *w, const deal_round *r, const text_fmt *f)
                  o->penetration, o->shoe);
     else
         snprintf(text, sizeof text,
-                 "after card %zu of %zu: %zu more cards before it\n",
-                 o->penetration, o->shoe, o->penetration - dealt);
+                 "after card %zu of %zu: %zu more card%s before it\n",
+                 o->penetration, o->shoe, o->penetration - dealt,
+                 o->penetration - dealt == 1 ? "" : "s");
     puts_(w, "Cut card:");
     spaces(w, f->st.tty ? f->label_w - strlen("Cut card:") : 1);
     puts_(w, text);

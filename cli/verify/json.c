@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define JSON_MAX_MEMBERS 64 /* members of one object */
+
 typedef struct {
     const char *p, *end, *start;
     const char *why;
@@ -235,6 +237,10 @@ static int parse_container(jparser *ps, jval *v, int obj)
             v->len++; /* the key is owned from here on */
             if (strlen(v->keys[v->len - 1]) != klen)
                 return fail(ps, "NUL in a member name");
+            /* The duplicate check is quadratic: a deal's objects have at
+               most 13 members. */
+            if (v->len > JSON_MAX_MEMBERS)
+                return fail(ps, "too many members in an object");
             for (size_t k = 0; k + 1 < v->len; k++)
                 if (strcmp(v->keys[k], v->keys[v->len - 1]) == 0)
                     return fail(ps, "duplicate member name");

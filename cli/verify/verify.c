@@ -127,7 +127,7 @@ static char *slurp(const char *name, size_t *len)
     char *buf = keep(xmalloc(cap));
     for (;;) {
         if (n + 1 == cap) {
-            if (cap > ((size_t)64 << 20))
+            if (cap > ((size_t)8 << 20)) /* the largest deal: < 1 MB */
                 die(0, "%s: file too large", quotef(name));
             cap *= 2;
             buf = keep(xrealloc(buf, cap));
@@ -278,6 +278,13 @@ static const jval *need(const jval *o, const char *key, enum jtype t,
         die(0, "%s: malformed deal JSON: no %s %s", quotef(file),
             t == J_ARR ? "array" : t == J_STR ? "string" : t == J_OBJ ? "object" : "value",
             quote(key));
+    /* A \u0000 would end the string for every comparison below, hiding
+       what follows it; only the client seed (compared by length) may
+       hold one. */
+    if (t == J_STR && strcmp(key, "client_seed") != 0 &&
+        strlen(v->str) != v->len)
+        die(0, "%s: malformed deal JSON: a NUL in %s", quotef(file),
+            quote(key));
     return v;
 }
 
@@ -296,6 +303,9 @@ static void add_names(round_t *r, size_t *cap, const jval *arr,
     for (size_t k = 0; k < arr->len; k++) {
         if (arr->items[k].type != J_STR)
             die(0, "%s: malformed deal JSON: a card in %s is not a string",
+                quotef(file), quote(key));
+        if (strlen(arr->items[k].str) != arr->items[k].len)
+            die(0, "%s: malformed deal JSON: a NUL in a card in %s",
                 quotef(file), quote(key));
         if (r->ngiven == *cap) {
             *cap = *cap ? 2 * *cap : 64;

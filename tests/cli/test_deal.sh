@@ -290,6 +290,13 @@ done
 bad_in "--generator=xoshiro" "fairshuf: invalid generator: 'xoshiro' (chacha8, chacha12 or chacha20)" --generator=xoshiro
 bad_in "--generator with --seed" "fairshuf: --generator chooses the OS-keyed generator: not with --seed" --generator=chacha20 --seed=x
 bad_in "--generator in a fair round" "fairshuf: --generator chooses the OS-keyed generator: not with --server-seed-file" --generator=chacha20 --server-seed-file=s32.hex
+# What fairshuf verify checks, deal makes: at most 1000 decks in a fair
+# round, and a nonce of digits only.
+bad_in "fair: 1001 decks" "fairshuf: invalid number of decks: '1001' (1 to 1000)" --server-seed-file=s32.hex --decks=1001
+bad_in "fair: nonce with a sign" "fairshuf: invalid nonce: '+5' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=+5
+bad_in "fair: nonce with a blank" "fairshuf: invalid nonce: ' 5' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=' 5'
+d cut1 --seed=r --players=1 --cards=3 --penetration=4
+check "cut card: one more card (singular)" grep -q 'after card 4 of 52: 1 more card before it' cut1.out
 bad_in "fair: with --seed" "fairshuf: --seed and --server-seed-file exclude each other (a simulation or a provably fair round)" --seed=x --server-seed-file=s32.hex
 bad_in "fair: bad nonce" "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
 bad_in "fair: client seed of 257 bytes" "fairshuf: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"

@@ -155,6 +155,26 @@ if command -v python3 >/dev/null 2>&1; then
     sed 's/"Ad"/"Zz"/' "$T/j1.json" >"$T/unk.json"
     v --server-seed=$S1 --json="$T/unk.json"
     check "JSON with an unknown card" err_is "fairshuf: unknown card: 'Zz'"
+    # A \u0000 inside a string would hide what follows it from every
+    # comparison: each tampered copy is refused (they verified VALID).
+    for what in card schema algorithm commitment layout; do
+        case $what in
+        card) expr='s/"Ad"/"Ad\\u0000zz"/' ;;
+        schema) expr='s/"fairshuf-deal\/1"/"fairshuf-deal\/1\\u0000v2"/' ;;
+        algorithm) expr='s/"fairshuf-deal-v1"/"fairshuf-deal-v1\\u0000x"/' ;;
+        commitment) expr="s/\"$C1\"/\"$C1\\\\u0000junk\"/" ;;
+        layout) expr='s/"round-robin"/"round-robin\\u0000"/' ;;
+        esac
+        sed "$expr" "$T/j1.json" >"$T/nul.json"
+        check "JSON with a NUL in the $what: changed" sh -c "! cmp -s '$T/j1.json' '$T/nul.json'"
+        v --server-seed=$S1 --json="$T/nul.json"
+        check "JSON with a NUL in the $what: refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'malformed deal JSON: a NUL in' '$T/v.err'"
+    done
+    # The duplicate-member check is quadratic: objects are capped at 64
+    # members (a deal's have at most 13), so 160,000 keys fail at once.
+    python3 -c "import sys; sys.stdout.write('{' + ','.join('\"k%d\":0' % i for i in range(160000)) + '}')" >"$T/keys.json"
+    v --server-seed=$S1 --json="$T/keys.json"
+    check "JSON object of 160,000 members: refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'too many members in an object' '$T/v.err'"
     # Hostile JSON: every one is a message and exit 1, never a crash.
     i=0
     for doc in '' '[' '{"a":1,"a":2}' '"\ud800"' '"\x"' '{"schema":"fairshuf-deal/1"} x' \
