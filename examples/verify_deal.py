@@ -133,6 +133,10 @@ def parse_hex(text, what):
         raise BadInput("malformed hex in %s" % what)
 
 
+def _is_count(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
 def order_from_json(doc):
     """(params, deal order as names) from `fairshuf deal --format json`."""
     if doc.get("schema") != "fairshuf-deal/1":
@@ -142,6 +146,26 @@ def order_from_json(doc):
         raise BadInput("the deal is not a provably fair round (\"fair\" is null)")
     if fair.get("algorithm") != ALGORITHM:
         raise BadInput("unknown algorithm %r" % fair.get("algorithm"))
+    # JSON's types as the schema gives them: integers are never booleans or
+    # floats, strings are strings (as fairshuf verify reads them)
+    for key in ("decks", "jokers", "cards_in_shoe", "players", "cards_per_hand"):
+        if not _is_count(doc.get(key)):
+            raise BadInput("malformed deal JSON: %s is not a non-negative integer" % key)
+    if not _is_count(fair.get("nonce")):
+        raise BadInput("malformed deal JSON: nonce is not a non-negative integer")
+    for key in ("commitment", "client_seed"):
+        if not isinstance(fair.get(key), str):
+            raise BadInput("malformed deal JSON: %s is not a string" % key)
+    if doc.get("layout") not in ("round-robin", "blocks"):
+        raise BadInput("malformed deal JSON: unknown layout %r" % doc.get("layout"))
+    if doc["jokers"] not in (0, 1, 2) or doc["cards_in_shoe"] != (52 + doc["jokers"]) * doc["decks"]:
+        raise BadInput("malformed deal JSON: cards_in_shoe is not (52 + jokers) * decks")
+    for key in ("burn", "hands", "rest"):
+        if not isinstance(doc.get(key), list):
+            raise BadInput("malformed deal JSON: %s is not an array" % key)
+    for name in list(doc["burn"]) + [c for h in doc["hands"] for c in (h if isinstance(h, list) else [h])] + list(doc["rest"]):
+        if not isinstance(name, str):
+            raise BadInput("malformed deal JSON: a card is not a string")
     players, cards = doc["players"], doc["cards_per_hand"]
     hands = doc["hands"]
     if len(hands) != players or any(len(h) != cards for h in hands):
@@ -211,6 +235,8 @@ def run(args):
             for opt, key, val in (("--commitment", "commitment", commitment),
                                   ("--client-seed", "client_seed", client),
                                   ("--nonce", "nonce", nonce)):
+                if key == "commitment" and val is not None:
+                    val = val.strip().lower()  # either case, as fairshuf verify
                 if val is not None and val != fair[key]:
                     raise BadInput("%s differs from the JSON's %s" % (opt, key))
             commitment, client, nonce = fair["commitment"], fair["client_seed"], fair["nonce"]
@@ -223,7 +249,7 @@ def run(args):
                           "is not the seed given")
                     return 1
             decks, jokers = doc["decks"], doc["jokers"]
-        except (KeyError, TypeError) as e:
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
             raise BadInput("malformed deal JSON (%s)" % e)
     if seed is None:
         raise BadInput("the revealed server seed is required")

@@ -7,6 +7,7 @@
 # exit status 1).
 NAME=test_deal
 . "$(dirname "$0")/lib.sh"
+VD=$(cd "$(dirname "$0")/../.." && pwd)/examples/verify_deal.py
 cd "$T/w" || exit 1
 exec </dev/null
 F=$FAIRSHUF
@@ -260,9 +261,26 @@ assert f["algorithm"] == "fairshuf-deal-v1" and f["server_seed"] == seed
 assert f["commitment"] == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
 assert f["client_seed"] == "a \"q\" \\ b" and f["nonce"] == 2**64 - 1
 ' fj.out s80.hex
-if [ -n "$PY" ] && [ -f "$(dirname "$0")/../../examples/verify_deal.py" ]; then
-    "$PY" "$(dirname "$0")/../../examples/verify_deal.py" --json fj.out >vp.out 2>&1
+# (The path was relative to the test's directory after its cd: until
+# session 12 this block never ran.)
+if [ -n "$PY" ] && [ -f "$VD" ]; then
+    "$PY" "$VD" --json fj.out >vp.out 2>&1
     check "fair json: verify_deal.py says VALID" grep -q VALID vp.out
+    # Types as the schema gives them (fairshuf verify's reading): a boolean
+    # or float nonce verified VALID or crashed; an unknown layout was read
+    # as round-robin; the commitment in upper case was refused with --json.
+    for e in 's/"nonce": *[0-9]*/"nonce":true/' 's/"nonce": *[0-9]*/"nonce":3.0/' \
+        's/"decks": *[0-9]*/"decks":true/' 's/"layout": *"[a-z-]*"/"layout":"zigzag"/' \
+        's/"burn": *\[[^]]*\]/"burn":[5]/'; do
+        sed "$e" fj.out >vt.json
+        if cmp -s fj.out vt.json; then bad "verify_deal.py: $e changed nothing"; continue; fi
+        "$PY" "$VD" --json vt.json >vp.out 2>vp.err
+        echo $? >vp.rc
+        check "verify_deal.py refuses $e" sh -c "[ \$(cat vp.rc) = 1 ] && grep -q '^verify_deal.py: malformed deal JSON' vp.err && ! grep -q Traceback vp.err"
+    done
+    C=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["fair"]["commitment"].upper())' fj.out)
+    "$PY" "$VD" --json fj.out --commitment="$C" >vp.out 2>&1
+    check "verify_deal.py: --commitment in upper case with --json" grep -q '^VALID' vp.out
 fi
 if "$F" verify --help >/dev/null 2>&1; then
     "$F" verify --json=fj.out >v.out 2>&1
