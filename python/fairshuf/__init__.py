@@ -412,6 +412,8 @@ class Generator(_fairshuf._Generator):
             _int_arg(v, what)
             if v < 0:
                 raise ValueError("%s must be non-negative" % what)
+        if faces is not None:
+            faces = list(faces)  # once: an iterator is read one time only
         _set_shape(decks, jokers, faces)
         np_ = 1 if players is None else _int_arg(players, "players")
         if np_ < 1:
@@ -419,8 +421,6 @@ class Generator(_fairshuf._Generator):
         nc = -1 if cards is None else _int_arg(cards, "cards")
         if cards is not None and nc < 0:
             raise ValueError("cards must be non-negative")
-        if faces is not None:
-            faces = list(faces)
         # the names first: a bad notation fails before anything is drawn
         table = card_names(jokers=int(jokers), notation=notation, faces=faces) if names else None
         flat = self._deal(int(decks), int(jokers), faces, int(burn), np_, nc, lay)

@@ -913,3 +913,11 @@ def test_failed_calls_draw_nothing():
         a.deal(2, 2, notation="bogus")
     assert a.permutation(0).size == 0
     assert a.integers(0, 2**63, 16).tolist() == b.integers(0, 2**63, 16).tolist()
+
+
+def test_deal_faces_from_an_iterator():
+    """faces is read once: an iterator deals its faces (the argument checks
+    must not use it up first)."""
+    names = ["a", "b", "c", "d"]
+    assert sorted(gen().deal(faces=iter(names))) == names
+    assert gen().deal(faces=(f for f in names)) == gen().deal(faces=names)
