@@ -664,12 +664,13 @@ static void test_fork_kernel_without_entropy(void)
 
 static char fork_env[] = "FSH_SHIM_AFTER=1000000000";
 static volatile sig_atomic_t fork_child, fork_fail;
+static volatile pid_t fork_pid;
 static unsigned char *fork_page;
 
 static void fork_on_segv(int sig, siginfo_t *si, void *ctx)
 {
     (void)sig, (void)si, (void)ctx;
-    if (fork() == 0) {
+    if ((fork_pid = fork()) == 0) {
         fork_child = 1;
         if (fork_fail)
             memcpy(fork_env + 15, "0", 2); /* FSH_SHIM_AFTER=0 */
@@ -718,6 +719,7 @@ static void fork_during(int mode, int fail)
     memcpy(fork_env, "FSH_SHIM_AFTER=1000000000", sizeof fork_env);
     putenv(fork_env);
     fork_child = 0;
+    fork_pid = 0;
     fork_fail = fail;
     fork_page = (unsigned char *)a + (n * 8 / 2 & ~(size_t)(pg - 1));
     struct sigaction sa, old;
@@ -749,9 +751,7 @@ static void fork_during(int mode, int fail)
                 res[3] &= r->key[i] == 0;
         _exit(0);
     }
-    int st = 0;
-    pid_t pid = wait(&st);
-    CHECK(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    child_passed(fork_pid);
     CHECK_EQ(sigaction(SIGSEGV, &old, NULL), 0);
     os_fail(0); /* setenv: fork_env is no longer the environment's */
     char what[64];

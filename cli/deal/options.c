@@ -9,6 +9,7 @@
 #include "common/rng.h"
 #include "fairshuf.h"
 #include "io/output.h"
+#include "verify/verify.h"
 #include "version.h"
 
 #include <getopt.h>
@@ -300,12 +301,11 @@ void deal_check(deal_opts *o)
 {
     check_fair(o);
     o->jokers = (unsigned)count_arg(o->jokers_arg, 0, 0, 2, "number of jokers");
-    /* The shoe holds at most 2^32 - 1 cards (the library's decks). */
-    /* A provably fair round: at most the 1000 decks fairshuf verify
-       checks. */
+    /* The shoe holds at most 2^32 - 1 cards (the library's decks); a
+       provably fair round, at most what fairshuf verify checks. */
     o->decks = (unsigned)count_arg(o->decks_arg, 1, 1,
                                    o->server_seed_file != NULL
-                                       ? 1000
+                                       ? FAIR_MAX_DECKS
                                        : UINT32_MAX / (52 + o->jokers),
                                    "number of decks");
     size_t n = (size_t)(52 + o->jokers) * o->decks;

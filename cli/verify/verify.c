@@ -45,7 +45,6 @@ enum {
 
 #define LAYOUT_ROUND_ROBIN 0
 #define LAYOUT_BLOCKS 1
-#define MAX_DECKS 1000 /* 54,000 cards; the seed rule asks 63 KiB of seed */
 
 /* Every allocation stays reachable from here until exit, so that a fatal
    error (die) after it is not a leak to LeakSanitizer or valgrind; the
@@ -350,7 +349,7 @@ static jval *read_json(round_t *r, const char *file, const char *cli_commit,
             quote(alg->str), FSH_FAIR_ALGORITHM);
     uint64_t decks = need_u64(doc, "decks", file);
     uint64_t jokers = need_u64(doc, "jokers", file);
-    if (decks < 1 || decks > MAX_DECKS || jokers > 2)
+    if (decks < 1 || decks > FAIR_MAX_DECKS || jokers > 2)
         die(0, "%s: decks %llu and jokers %llu are not a supported shoe",
             quotef(file), (unsigned long long)decks, (unsigned long long)jokers);
     r->decks = (unsigned)decks;
@@ -541,7 +540,7 @@ int cmd_verify(int argc, char **argv)
         doc = read_json(&r, json, commit_arg, client_arg, nonce_arg,
                         &pr);
     } else {
-        r.decks = (unsigned)(decks_arg ? opt_num("number of decks", decks_arg, 1, MAX_DECKS) : 1);
+        r.decks = (unsigned)(decks_arg ? opt_num("number of decks", decks_arg, 1, FAIR_MAX_DECKS) : 1);
         r.jokers = (unsigned)(jokers_arg ? opt_num("number of jokers", jokers_arg, 0, 2) : 0);
         size_t n = (52 + (size_t)r.jokers) * r.decks;
         r.burn = (size_t)(burn_arg ? opt_num("number of burn cards", burn_arg, 0, n) : 0);

@@ -282,12 +282,9 @@ static inline int i32(uint32_t x)
     } while (0)
 
 /* Whether the slices are for the rng's next refill: its counter and its
-   keying (a fork guard rekeys) are those they began with, and it is still
-   a ChaCha rng (a failed rekey leaves it unkeyed, its key wiped: slices
-   made from that are never installed). */
-#define AHEAD_FRESH(rng)                                                       \
-    (ctr_ == (rng)->counter && kid_ == (rng)->key_id &&                        \
-     (rng)->src == FSH_SRC_CHACHA)
+   keying (a fork guard rekeys) are those they began with. (An rng left
+   unkeyed since they began is refused by fsh_rng_refill_made.) */
+#define AHEAD_FRESH(rng) (ctr_ == (rng)->counter && kid_ == (rng)->key_id)
 
 /* Whether the next refill still has slices to make: the caller runs
    AHEAD_SLICE until it has not, then AHEAD_REFILL (so its loop holds a
