@@ -31,6 +31,10 @@
 #include <unistd.h>
 
 #define EXIT_TROUBLE 2
+/* The longest line (or --per-run output of one run) read: a deal holds at
+   most AUDIT_MAX_N values of at most 63 bytes, so this leaves room for any
+   spacing while a stream without line breaks is refused, not held. */
+#define AUDIT_MAX_TEXT (16 << 20)
 
 enum {
     OPT_INPUT = 256,
@@ -604,28 +608,43 @@ typedef struct lreader {
     int fd, eof;
     char *buf;
     size_t len, pos, cap;
+    size_t scanned; /* buf[pos..scanned) holds no '\n' */
 } lreader;
 
 /* Next line (without '\n') in *line and *len: 1; 0 at the end; -1 when the
-   deadline (0: none) passed. A last line without '\n' counts. */
-static int next_line(lreader *r, double deadline, char **line, size_t *len)
+   deadline (0: none) passed. A last line without '\n' counts. A line longer
+   than AUDIT_MAX_TEXT is an error (line number ln + 1), so a stream without
+   line breaks is neither held in memory nor scanned again and again. */
+static int next_line(lreader *r, double deadline, char **line, size_t *len,
+                     const dealer *d, unsigned long ln)
 {
     for (;;) {
-        char *nl = r->pos < r->len
-                       ? memchr(r->buf + r->pos, '\n', r->len - r->pos)
+        if (r->scanned < r->pos)
+            r->scanned = r->pos;
+        char *nl = r->scanned < r->len
+                       ? memchr(r->buf + r->scanned, '\n',
+                                r->len - r->scanned)
                        : NULL;
+        r->scanned = r->len;
         if (nl != NULL || (r->eof && r->pos < r->len)) {
             size_t end = nl ? (size_t)(nl - r->buf) : r->len;
+            if (end - r->pos > AUDIT_MAX_TEXT)
+                bad_input(d, ln + 1, "line longer than %d bytes",
+                          AUDIT_MAX_TEXT);
             *line = r->buf + r->pos;
             *len = end - r->pos;
             r->pos = nl ? end + 1 : end;
+            r->scanned = r->pos;
             return 1;
         }
         if (r->eof)
             return 0;
+        if (r->len - r->pos > AUDIT_MAX_TEXT)
+            bad_input(d, ln + 1, "line longer than %d bytes", AUDIT_MAX_TEXT);
         if (r->pos > 0) {
             memmove(r->buf, r->buf + r->pos, r->len - r->pos);
             r->len -= r->pos;
+            r->scanned -= r->pos;
             r->pos = 0;
         }
         if (r->len == r->cap) {
@@ -745,6 +764,12 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
                 if (pf[j].fd < 0 || pf[j].revents == 0)
                     continue;
                 job *jb = &jobs[j];
+                if (jb->len > AUDIT_MAX_TEXT) {
+                    snprintf(what, sizeof what, "run %llu",
+                             (unsigned long long)d->deals + j + 1);
+                    fail("%s (%s): output longer than %d bytes", o->cmd[0],
+                         what, AUDIT_MAX_TEXT);
+                }
                 if (jb->cap - jb->len < 4096) {
                     jb->cap = jb->cap ? 2 * jb->cap : 8192;
                     jb->buf = arealloc(jb->buf, jb->cap);
@@ -788,13 +813,13 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
 static int collect_stream(dealer *d, const aopts *o, int fd, pbar *pb,
                           double deadline, int *cut)
 {
-    lreader r = {fd, 0, NULL, 0, 0, 0};
+    lreader r = {fd, 0, NULL, 0, 0, 0, 0};
     char *line;
     size_t len;
     unsigned long ln = 0;
     int rc, stopped = 0;
     *cut = 0;
-    while ((rc = next_line(&r, deadline, &line, &len)) == 1) {
+    while ((rc = next_line(&r, deadline, &line, &len, d, ln)) == 1) {
         ln++;
         if (o->trials && d->deals >= o->trials) {
             if (o->cmd != NULL) { /* enough: stop the command */

@@ -199,6 +199,18 @@ audit e_cmd --per-run --trials 3 -- false
 check "a failing command" err_is e_cmd "exited with status 1"
 audit e_nocmd --per-run --trials 3 -- ./no-such-command
 check "a command that cannot run" err_is e_nocmd "status 127"
+# A stream without line breaks is refused at 16 MiB, not held whole (it
+# was read into memory and scanned again after every read: 300 MB of
+# blanks took 29 s, then "memory exhausted").
+head -c 20000000 /dev/zero | tr '\0' ' ' | audit e_long --input -
+check "a line over 16 MiB is refused" \
+    err_is e_long "(standard input):1: line longer than 16777216 bytes"
+{ printf '1 2 3\n'; head -c 17000000 /dev/zero | tr '\0' ','; echo; } |
+    audit e_long2 --input -
+check "a long line's number is given" err_is e_long2 "input):2: line longer"
+audit e_longrun --per-run --n 3 --trials 2 -- head -c 17000000 /dev/zero
+check "a run's output over 16 MiB is refused" \
+    err_is e_longrun "(run 1): output longer than 16777216 bytes"
 audit h --help
 check "--help exits 0" sh -c 'rc=$(cat h.rc); [ "$rc" = 0 ] && grep -q "Usage:.*audit" h.out'
 
