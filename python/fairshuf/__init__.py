@@ -125,8 +125,8 @@ def _size_count(size):
 
 
 def _int_arg(v, what):
-    if isinstance(v, bool):
-        return int(v)
+    if isinstance(v, bool):  # True is no deck count, version or nonce
+        raise TypeError("%s must be an int, not bool" % what)
     try:
         return _operator.index(v)
     except TypeError:

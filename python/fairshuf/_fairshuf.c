@@ -538,6 +538,10 @@ static int parse_threads(PyObject *o, long *threads)
         *threads = -1;
         return 0;
     }
+    if (PyBool_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "threads must be an int, not bool");
+        return -1;
+    }
     long t = PyLong_AsLong(o);
     if (t == -1 && PyErr_Occurred())
         return -1;
@@ -767,6 +771,10 @@ static PyObject *make_words(GenObject *g, op_fn fn, words_arg *w,
 
 static int count_arg(PyObject *o, size_t *n, const char *what)
 {
+    if (PyBool_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not bool", what);
+        return -1;
+    }
     Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
     if (v == -1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_OverflowError)) {

@@ -883,6 +883,27 @@ def test_ranges_beyond_the_c_types_refused():
         fairshuf.fair_verify(s, c, order, jokers=3)
 
 
+def test_bools_are_not_counts():
+    """True is no stream version, thread count, length or deck count: a
+    bool where an int is asked raises TypeError (stream_version=True was
+    STREAM_V1, bytes(True) one byte, threads=True one thread)."""
+    with pytest.raises(TypeError):
+        fairshuf.Generator(seed=b"x" * 32, stream_version=True)
+    with pytest.raises(TypeError):
+        fairshuf.Generator(reach=True)
+    g = gen()
+    for call in (lambda: g.shuffle(np.arange(10), threads=True),
+                 lambda: g.bytes(True),
+                 lambda: g.integers(True),
+                 lambda: g.deal(players=True),
+                 lambda: g.deal(decks=True),
+                 lambda: fairshuf.card_names(jokers=True),
+                 lambda: fairshuf.fair_order(bytes(40), nonce=False)):
+        with pytest.raises(TypeError):
+            call()
+    assert len(g.bytes(1)) == 1
+
+
 def test_records_with_datetime_fields():
     """numpy exports no buffer for records with datetime64 fields: they are
     moved as opaque records, whole, in the order of any other record."""
