@@ -123,8 +123,13 @@ def deal_order(seed, client, nonce, faces, copies):
     return a[::-1]
 
 
+_HEX_SPACE = str.maketrans("", "", " \t\n\v\f\r")
+
+
 def parse_hex(text, what):
-    digits = "".join(text.split())
+    # Only the blanks fsh_fair_hex_decode skips (str.split would drop
+    # Unicode spaces and separators too, which fairshuf verify refuses).
+    digits = text.translate(_HEX_SPACE)
     try:
         if len(digits) % 2:
             raise ValueError

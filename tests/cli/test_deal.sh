@@ -278,6 +278,21 @@ if [ -n "$PY" ] && [ -f "$VD" ]; then
         echo $? >vp.rc
         check "verify_deal.py refuses $e" sh -c "[ \$(cat vp.rc) = 1 ] && grep -q '^verify_deal.py: malformed deal JSON' vp.err && ! grep -q Traceback vp.err"
     done
+    # Blanks in a hex seed: the ASCII ones fsh_fair_hex_decode skips, not
+    # Unicode spaces (str.split took an em space or a no-break space).
+    for e in 's/"server_seed": *"\(..\)/"server_seed":"\1\\u2003/' \
+        's/"server_seed": *"\(..\)/"server_seed":"\1\\u00a0/'; do
+        sed "$e" fj.out >vt.json
+        if cmp -s fj.out vt.json; then bad "verify_deal.py: $e changed nothing"; continue; fi
+        "$PY" "$VD" --json vt.json >vp.out 2>vp.err
+        echo $? >vp.rc
+        check "verify_deal.py refuses a Unicode space in the seed ($e)" sh -c "[ \$(cat vp.rc) = 1 ] && grep -q 'malformed hex' vp.err"
+        "$F" verify --json=vt.json >v.out 2>&1
+        check "fairshuf verify refuses it too ($e)" test "$?" = 1
+    done
+    sed 's/"server_seed": *"\(..\)/"server_seed":"\1\\n\\t /' fj.out >vt.json
+    "$PY" "$VD" --json vt.json >vp.out 2>&1
+    check "verify_deal.py: ASCII blanks in the seed are skipped" grep -q '^VALID' vp.out
     C=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["fair"]["commitment"].upper())' fj.out)
     "$PY" "$VD" --json fj.out --commitment="$C" >vp.out 2>&1
     check "verify_deal.py: --commitment in upper case with --json" grep -q '^VALID' vp.out
