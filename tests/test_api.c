@@ -339,7 +339,8 @@ static void test_strerror(void)
     /* One meaning each (0.2): the reachability refusal is not an OS
        failure, and "empty" is not only a deck's. */
     CHECK(strcmp(fsh_strerror(FSH_EENTROPY),
-                 "seed too short to reach every outcome") == 0);
+                 "cannot reach every outcome: seed too short, or beyond the "
+                 "hardware entropy cap") == 0);
     CHECK(strcmp(fsh_strerror(FSH_EEMPTY), "nothing left to deal or draw") ==
           0);
     CHECK_EQ(FSH_VERSION_NUMBER, 200);

@@ -1282,8 +1282,9 @@ PyMODINIT_FUNC PyInit__fairshuf(void)
     ReachabilityError = PyErr_NewExceptionWithDoc(
         "fairshuf.ReachabilityError",
         "The generator cannot reach every outcome of this call "
-        "(FSH_EENTROPY: seed too short; FSH_ENOHWRAND: no hardware entropy "
-        "to mix in). A subclass of ValueError.",
+        "(FSH_EENTROPY: seed too short, or beyond the hardware entropy cap; "
+        "FSH_ENOHWRAND: no hardware entropy to mix in). A subclass of "
+        "ValueError.",
         PyExc_ValueError, NULL);
     if (ReachabilityError == NULL)
         goto fail;

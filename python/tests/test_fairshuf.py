@@ -542,6 +542,14 @@ def test_reachability_errors():
     x = np.arange(9)
     with pytest.raises(fairshuf.ReachabilityError, match="seed too short"):
         g.shuffle(x)
+    # An OS-keyed generator under strict REACH_FULL beyond its hardware cap
+    # (5,808 items by default) is refused with the same status; the message
+    # names both causes (it said only "seed too short", and it has no seed).
+    if fairshuf.hw_entropy_available():
+        s = fairshuf.Generator(reach=fairshuf.REACH_FULL)
+        with pytest.raises(fairshuf.ReachabilityError,
+                           match="beyond the hardware entropy cap"):
+            s.shuffle(np.arange(6000))
     assert x.tolist() == list(range(9))
     g.shuffle(x[:8])
     with pytest.raises(fairshuf.ReachabilityError):

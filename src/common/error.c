@@ -6,7 +6,8 @@
     X(FSH_OK, "success")                                                       \
     X(FSH_EINVAL, "invalid argument")                                          \
     X(FSH_ENOMEM, "out of memory")                                             \
-    X(FSH_EENTROPY, "seed too short to reach every outcome")                       \
+    X(FSH_EENTROPY, "cannot reach every outcome: seed too short, or beyond "    \
+                    "the hardware entropy cap")                                \
     X(FSH_EEMPTY, "nothing left to deal or draw")                                            \
     X(FSH_ECALLBACK, "random callback returned a value out of range")          \
     X(FSH_ESYSRAND, "OS random source unavailable")                          \
