@@ -79,13 +79,21 @@ void read_all(int fd, char delim, inbuf *in)
 
 int read_upto(int fd, char delim, inbuf *in, uint64_t max)
 {
+    return read_upto_ticking(fd, delim, in, max, NULL, NULL);
+}
+
+int read_upto_ticking(int fd, char delim, inbuf *in, uint64_t max,
+                      void (*tick)(void *, uint64_t, uint64_t), void *ctx)
+{
     struct stat st;
     size_t cap = (size_t)1 << 20;
+    uint64_t expect = 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         off_t pos = lseek(fd, 0, SEEK_CUR);
         if (pos < 0 || pos > st.st_size)
             pos = 0;
         uint64_t rest = (uint64_t)(st.st_size - pos);
+        expect = rest;
         /* Room for the whole file, a delimiter, and an EOF probe. */
         if (rest < SIZE_MAX - 8192)
             cap = (size_t)rest + 8192;
@@ -115,6 +123,8 @@ int read_upto(int fd, char delim, inbuf *in, uint64_t max)
         if (r == 0)
             break;
         len += (size_t)r;
+        if (tick != NULL)
+            tick(ctx, len, expect > len ? expect : 0);
         if (len > max) {
             in->buf = buf;
             in->size = len;

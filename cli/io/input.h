@@ -32,6 +32,10 @@ void read_all(int fd, char delim, inbuf *in);
 /* read_all, but stop once more than max bytes were read: then return 0 with
    the bytes read so far in *in (no delimiter added); 1 at end of input. */
 int read_upto(int fd, char delim, inbuf *in, uint64_t max);
+/* read_upto that calls tick(ctx, bytes read, bytes expected or 0 when
+   unknown) after each read, for a progress display. */
+int read_upto_ticking(int fd, char delim, inbuf *in, uint64_t max,
+                      void (*tick)(void *, uint64_t, uint64_t), void *ctx);
 
 /* A regular file mapped in place of a read (input_map). */
 typedef struct inmap {

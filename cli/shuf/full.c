@@ -24,6 +24,13 @@ struct full {
     progress *pg;
 };
 
+/* The bar while the input is read (a pipe may take its time): "read" and
+   the bytes so far, or the share of a regular file's size. */
+static void read_tick(void *pg, uint64_t done, uint64_t expect)
+{
+    progress_show(pg, "read", done, expect ? expect : PROGRESS_UNKNOWN);
+}
+
 full *full_prepare(const ext_args *a, int fd)
 {
     full *f = xmalloc(sizeof *f);
@@ -47,7 +54,7 @@ full *full_prepare(const ext_args *a, int fd)
     inbuf in;
     if (input_map(fd, a->delim, lim, a->input_name, &in, &f->map)) {
         /* A regular file, referenced in place. */
-    } else if (!read_upto(fd, a->delim, &in, lim)) {
+    } else if (!read_upto_ticking(fd, a->delim, &in, lim, read_tick, a->pg)) {
         if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
             free(in.buf);
             f->x = ext_prepare(a, fd, NULL, 0);

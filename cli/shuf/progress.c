@@ -38,6 +38,15 @@ void progress_show(progress *pg, const char *phase, uint64_t done, uint64_t tota
     if (t - pg->last < 0.2 && done != total)
         return;
     pg->last = t;
+    if (total == PROGRESS_UNKNOWN) {
+        int u = done >= 1000000 ? 2 : done >= 1000;
+        fprintf(stderr, "\r%s: %-10s %10.1f %-2s %.1fs  ", program_name,
+                phase, (double)done / (u == 2 ? 1e6 : u ? 1e3 : 1),
+                u == 2 ? "MB" : u ? "kB" : "B", t - pg->t0);
+        fflush(stderr);
+        pg->shown = 1;
+        return;
+    }
     unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
     char bar[21];
     for (unsigned i = 0; i < 20; i++)

@@ -135,6 +135,12 @@ check "--shards without --output-prefix: error" test "$(cat err.rc)" = 1
 check "--progress writes to stderr" grep -q 'groups' p.err
 "$F" c1 2>&1 >/dev/null | cat >p2.err
 check "no progress into a pipe" test ! -s p2.err
+# Slow input: the bar says it is reading, with the bytes so far (it said
+# nothing until the end, then "write ... 100%" with the wait in its time).
+(sleep 1.5; printf 'a\nb\n'; sleep 0.5; printf 'c\n') |
+    "$F" --progress 2>p4.err >/dev/null
+check "--progress while reading a pipe: read and bytes" \
+    sh -c "tr '\\r' '\\n' <p4.err | grep -q '^fairshuf: read  *4.0 B '"
 "$F" --no-progress --memory=1K c1 2>p3.err >/dev/null
 check "--no-progress: silent" test ! -s p3.err
 if command -v script >/dev/null 2>&1 && [ "$slow" = 0 ]; then
