@@ -172,6 +172,8 @@ def order_from_json(doc):
         if not isinstance(name, str):
             raise BadInput("malformed deal JSON: a card is not a string")
     players, cards = doc["players"], doc["cards_per_hand"]
+    if players == 0:  # fairshuf deal always deals a hand
+        raise BadInput("zero players")
     hands = doc["hands"]
     if len(hands) != players or any(len(h) != cards for h in hands):
         raise BadInput("hands do not match players and cards_per_hand")

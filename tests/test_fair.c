@@ -659,6 +659,18 @@ static void test_bad_input(void)
     CHECK_EQ(fsh_fair_hex_decode(out, 4, NULL, "00", 2), FSH_EINVAL);
     CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, NULL, 2), FSH_EINVAL);
     CHECK_EQ(len, 99);
+    /* out is unchanged on failure (fsh_fair_order(3)): a bad digit, an odd
+       count or too many bytes found after some were decoded. */
+    static const char *const bad[] = {"0011zz", "0011223344", "001",
+                                      "00 11 2"};
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+        memset(out, 0xaa, sizeof out);
+        CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, bad[b], strlen(bad[b])),
+                 FSH_EINVAL);
+        CHECK(out[0] == 0xaa && out[1] == 0xaa && out[2] == 0xaa &&
+              out[3] == 0xaa);
+        CHECK_EQ(len, 99);
+    }
     CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, "", 0), FSH_OK);
     CHECK_EQ(len, 0);
 }

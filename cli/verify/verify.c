@@ -45,6 +45,8 @@ enum {
 
 #define LAYOUT_ROUND_ROBIN 0
 #define LAYOUT_BLOCKS 1
+/* The largest --json or seed file read (8 MiB; a deal is under 1 MB). */
+#define VERIFY_MAX_FILE ((size_t)8 << 20)
 
 /* Every allocation stays reachable from here until exit, so that a fatal
    error (die) after it is not a leak to LeakSanitizer or valgrind; the
@@ -122,13 +124,15 @@ static char *slurp(const char *name, size_t *len)
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY);
     if (fd < 0)
         die(errno, "%s", quotef(name));
+    /* At most VERIFY_MAX_FILE bytes (the largest deal: < 1 MB); the buffer
+       holds one more, to find a file over it, and the NUL. */
     size_t cap = 4096, n = 0;
     char *buf = keep(xmalloc(cap));
     for (;;) {
+        if (n > VERIFY_MAX_FILE)
+            die(0, "%s: file too large", quotef(name));
         if (n + 1 == cap) {
-            if (cap > ((size_t)8 << 20)) /* the largest deal: < 1 MB */
-                die(0, "%s: file too large", quotef(name));
-            cap *= 2;
+            cap = cap > VERIFY_MAX_FILE / 2 ? VERIFY_MAX_FILE + 2 : 2 * cap;
             buf = keep(xrealloc(buf, cap));
         }
         ssize_t r = read(fd, buf + n, cap - 1 - n);
@@ -361,6 +365,8 @@ static jval *read_json(round_t *r, const char *file, const char *cli_commit,
             (unsigned long long)decks, (unsigned long long)jokers,
             (unsigned long long)((52 + jokers) * decks));
     uint64_t players = need_u64(doc, "players", file);
+    if (players == 0) /* deal always deals at least one hand */
+        die(0, "%s: zero players", quotef(file));
     uint64_t cards = need_u64(doc, "cards_per_hand", file);
     const jval *layout = need(doc, "layout", J_STR, file);
     if (strcmp(layout->str, "round-robin") == 0)

@@ -168,31 +168,36 @@ static int hexval(unsigned char ch)
 int fsh_fair_hex_decode(uint8_t *out, size_t cap, size_t *len,
                         const char *text, size_t text_len)
 {
-    size_t digits = 0, k = 0;
-    int hi = 0;
+    size_t digits = 0;
     if (!len || (!text && text_len > 0))
         return FSH_EINVAL;
+    /* Check everything first: out is left unchanged on failure. */
     for (size_t t = 0; t < text_len; t++) {
         unsigned char ch = (unsigned char)text[t];
         if (ch == ' ' || (ch >= '\t' && ch <= '\r'))
             continue;
-        int v = hexval(ch);
-        if (v < 0)
+        if (hexval(ch) < 0)
             return FSH_EINVAL;
         digits++;
-        if (digits % 2)
-            hi = v;
-        else {
-            if (out && k >= cap)
-                return FSH_EINVAL;
-            if (out)
-                out[k] = (uint8_t)(hi << 4 | v);
-            k++;
+    }
+    if (digits % 2 || (out && digits / 2 > cap))
+        return FSH_EINVAL;
+    if (out) {
+        size_t k = 0;
+        int hi = -1;
+        for (size_t t = 0; t < text_len; t++) {
+            int v = hexval((unsigned char)text[t]);
+            if (v < 0)
+                continue; /* a blank */
+            if (hi < 0) {
+                hi = v;
+            } else {
+                out[k++] = (uint8_t)(hi << 4 | v);
+                hi = -1;
+            }
         }
     }
-    if (digits % 2)
-        return FSH_EINVAL;
-    *len = k;
+    *len = digits / 2;
     return FSH_OK;
 }
 

@@ -4,6 +4,7 @@
 # layouts, the deal JSON (file, stdin, with the revealed seed, tampered),
 # and every bad input (GNU-style "fairshuf: ..." message, exit 1).
 NAME=test_verify
+VD=$(cd "$(dirname "$0")/../.." && pwd)/examples/verify_deal.py
 . "$(dirname "$0")/lib.sh"
 
 S1=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -175,6 +176,28 @@ if command -v python3 >/dev/null 2>&1; then
     python3 -c "import sys; sys.stdout.write('{' + ','.join('\"k%d\":0' % i for i in range(160000)) + '}')" >"$T/keys.json"
     v --server-seed=$S1 --json="$T/keys.json"
     check "JSON object of 160,000 members: refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'too many members in an object' '$T/v.err'"
+    # The file cap is 8 MiB (the check came before the buffer doubled, so
+    # 16 MiB - 1 was read): 8 MiB of a valid deal verify, one byte more is
+    # refused.
+    for size in 8388608 8388609 12582912; do
+        python3 -c "import sys; t = open(sys.argv[1]).read().rstrip(); sys.stdout.write(t[:-1] + ' ' * ($size - len(t.encode())) + '}')" \
+            "$T/j1.json" >"$T/big.json"
+        v --server-seed=$S1 --json="$T/big.json"
+        if [ "$size" = 8388608 ]; then
+            check "JSON file of 8 MiB: read" sh -c "[ \$(cat '$T/v.rc') = 0 ] && [ \$(wc -c <'$T/big.json') = 8388608 ]"
+        else
+            check "JSON file of $size bytes: too large" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'big.json: file too large' '$T/v.err'"
+        fi
+    done
+    # Zero players (with no hands) was VALID; deal never deals it and the
+    # man page lists it as bad input.
+    python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['rest'] = sum(d['hands'], []) + d['rest']; d['players'] = 0; d['hands'] = []; print(json.dumps(d))" \
+        "$T/j1.json" >"$T/zero.json"
+    v --server-seed=$S1 --json="$T/zero.json"
+    check "JSON with zero players: bad input" err_is "fairshuf: $T/zero.json: zero players"
+    python3 "$VD" --json="$T/zero.json" >"$T/vp.out" 2>&1
+    echo $? >"$T/vp.rc"
+    check "verify_deal.py: zero players, bad input too" sh -c "[ \$(cat '$T/vp.rc') = 1 ] && grep -q 'zero players' '$T/vp.out'"
     # Hostile JSON: every one is a message and exit 1, never a crash.
     i=0
     for doc in '' '[' '{"a":1,"a":2}' '"\ud800"' '"\x"' '{"schema":"fairshuf-deal/1"} x' \
