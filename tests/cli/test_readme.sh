@@ -52,4 +52,22 @@ else
     check "README cards block: two verifiers say VALID" \
         test "$(grep -c '^VALID' "$T/cards.out")" = 2
 fi
+# docs/CARDS.md's seeded examples ("$ fairshuf ... --seed=..." and the
+# lines after it in its block) are what the command prints (the table
+# example once showed "... (47 cards)", which the command never printed).
+awk -v dir="$T" '
+    /^```/ { on = 0 }
+    /^\$ fairshuf .*--seed=/ { n++; on = 1; print substr($0, 3) > (dir "/ex" n ".cmd"); next }
+    on { print > (dir "/ex" n ".want") }
+' "$top/docs/CARDS.md"
+set -- "$T"/ex*.cmd
+if [ -f "$1" ]; then
+    for c in "$@"; do
+        w=${c%.cmd}.want
+        (PATH="$(dirname "$FAIRSHUF"):$PATH" sh -c "$(cat "$c")") >"$c.out" 2>&1
+        check "CARDS.md: $(cat "$c") prints what the page shows" cmp -s "$c.out" "$w"
+    done
+else
+    bad "docs/CARDS.md has no seeded \$ fairshuf example"
+fi
 finish
