@@ -608,7 +608,9 @@ FSH_API FSH_NODISCARD int fsh_deck_deal(fsh_rng *rng, fsh_deck *deck,
 
 /* Deal k cards into out[0..k) in deal order; k > remaining is FSH_EEMPTY
    and deals nothing, as is FSH_EENTROPY (the prefix rule of fsh_deck_deal
-   with the k cards). */
+   with the k cards). Every deal, burn and hand deal is all or nothing: when
+   the rng fails during it (FSH_ECALLBACK, FSH_ESYSRAND) the deck takes
+   those cards back and out is not written. */
 FSH_API FSH_NODISCARD int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck,
                                           uint32_t *out, size_t k);
 

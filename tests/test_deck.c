@@ -279,8 +279,68 @@ static void test_pending_dropped(void)
     CHECK_EQ(other, rekeyed);
 }
 
+/* A randint callback answering out of range on call number bad_at. */
+struct liar {
+    uint64_t calls, bad_at;
+};
+static uint64_t liar_randint(void *ctx, uint64_t k)
+{
+    struct liar *l = ctx;
+    uint64_t c = l->calls++;
+    return c == l->bad_at ? k + 1 : 1 + (c * 7) % k;
+}
+
+/* The cards a fresh 10-card deck (after `pre` cards dealt by seeded rng
+   s) deals next with seeded rng s2: 10 - pre cards into out. */
+static void deal_rest(fsh_deck *d, uint32_t *out, size_t k)
+{
+    fsh_rng *s2;
+    CHECK_EQ(fsh_rng_new_seeded(&s2, "the rest of the deck", 20), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(s2, d, out, k), FSH_OK);
+    fsh_rng_free(s2);
+}
+
+/* A deal that fails in the middle (the callback answered out of range)
+   deals nothing: the deck, its dealt prefix and out are as before, so the
+   next deals are those of a deck that never saw the failed call. Each of
+   fsh_deck_deal_n, fsh_deck_burn and fsh_deck_deal_hands, the failure at
+   every draw. (They dealt the cards, wrote out and returned
+   FSH_ECALLBACK, the bad draw taken as index 0.) */
+static void test_failed_deal_deals_nothing(void)
+{
+    uint32_t want[10], got[10], out[8];
+    fsh_deck *ref;
+    CHECK_EQ(fsh_deck_new(&ref, 10), FSH_OK);
+    deal_rest(ref, want, 10);
+    fsh_deck_free(ref);
+    for (int call = 0; call < 3; call++)
+        for (uint64_t at = 0; at < 8; at++) {
+            fsh_rng *ri;
+            fsh_deck *d;
+            struct liar l = {0, at};
+            CHECK_EQ(fsh_rng_new(&ri), FSH_OK);
+            CHECK_EQ(fsh_rng_from_randint(ri, liar_randint, &l), FSH_OK);
+            CHECK_EQ(fsh_deck_new(&d, 10), FSH_OK);
+            for (size_t i = 0; i < 8; i++)
+                out[i] = 77;
+            int rc = call == 0   ? fsh_deck_deal_n(ri, d, out, 8)
+                     : call == 1 ? fsh_deck_burn(ri, d, 8)
+                                 : fsh_deck_deal_hands(ri, d, out, 2, 4,
+                                                       FSH_DEAL_ROUND_ROBIN);
+            CHECK_EQ(rc, FSH_ECALLBACK);
+            CHECK_EQ(fsh_deck_remaining(d), 10);
+            for (size_t i = 0; i < 8; i++)
+                CHECK_EQ(out[i], 77);
+            deal_rest(d, got, 10);
+            CHECK(memcmp(got, want, sizeof want) == 0);
+            fsh_deck_free(d);
+            fsh_rng_free(ri);
+        }
+}
+
 int main(void)
 {
+    test_failed_deal_deals_nothing();
     test_pending_dropped();
     test_encoding();
     test_names();

@@ -203,18 +203,46 @@ static uint32_t deal_step(fsh_rng *rng, fsh_deck *deck, fsh_mix *m)
     return deal_one(rng, deck);
 }
 
+/* After the draws of one call that began with `remaining` r0 and reach
+   state *saved: when the rng failed during them (a callback out of range,
+   a forked child that could not rekey), the deck takes those cards back,
+   the last first, and forgets the dice drawn ahead, so the call deals
+   nothing; out is written only on success. */
+static int deal_end(fsh_rng *rng, fsh_deck *deck, fsh_mix *m, size_t r0,
+                    const fsh_reach_state *saved)
+{
+    fsh_mix_done(m);
+    int rc = fsh_rng_take_error(rng);
+    if (rc != FSH_OK) {
+        for (size_t r = deck->remaining + 1; r <= r0; r++) {
+            uint32_t j = deck->undo[r - 1], c = deck->cards[j];
+            deck->cards[j] = deck->cards[r - 1];
+            deck->cards[r - 1] = c;
+        }
+        deck->remaining = r0;
+        deck->reach = *saved;
+        drop_pending(deck, rng);
+    }
+    return rc;
+}
+
 int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck, uint32_t *out, size_t k)
 {
     if (rng == NULL || deck == NULL || (out == NULL && k > 0))
         return FSH_EINVAL;
     fsh_mix m;
+    size_t r0 = deck->remaining;
+    fsh_reach_state saved = deck->reach;
     int rc = deal_begin(rng, deck, k, &m);
     if (rc != FSH_OK)
         return rc;
     for (size_t i = 0; i < k; i++)
-        out[i] = deal_step(rng, deck, &m);
-    fsh_mix_done(&m);
-    return fsh_rng_take_error(rng);
+        (void)deal_step(rng, deck, &m);
+    rc = deal_end(rng, deck, &m, r0, &saved);
+    if (rc == FSH_OK) /* the i-th card dealt sits at r0 - 1 - i */
+        for (size_t i = 0; i < k; i++)
+            out[i] = deck->cards[r0 - 1 - i];
+    return rc;
 }
 
 int fsh_deck_burn(fsh_rng *rng, fsh_deck *deck, size_t k)
@@ -222,13 +250,14 @@ int fsh_deck_burn(fsh_rng *rng, fsh_deck *deck, size_t k)
     if (rng == NULL || deck == NULL)
         return FSH_EINVAL;
     fsh_mix m;
+    size_t r0 = deck->remaining;
+    fsh_reach_state saved = deck->reach;
     int rc = deal_begin(rng, deck, k, &m);
     if (rc != FSH_OK)
         return rc;
     for (size_t i = 0; i < k; i++)
         (void)deal_step(rng, deck, &m);
-    fsh_mix_done(&m);
-    return fsh_rng_take_error(rng);
+    return deal_end(rng, deck, &m, r0, &saved);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -266,21 +295,29 @@ int fsh_deck_deal_hands(fsh_rng *rng, fsh_deck *deck, uint32_t *out,
         (out == NULL && total > 0))
         return FSH_EINVAL;
     fsh_mix m;
+    size_t r0 = deck->remaining;
+    fsh_reach_state saved = deck->reach;
     int rc = deal_begin(rng, deck, total, &m);
     if (rc != FSH_OK)
         return rc;
+    for (size_t t = 0; t < total; t++)
+        (void)deal_step(rng, deck, &m);
+    rc = deal_end(rng, deck, &m, r0, &saved);
+    if (rc != FSH_OK)
+        return rc;
+    /* The t-th card dealt sits at r0 - 1 - t. Blocks: hand after hand, in
+       deal order. Round robin, deal order t = card * players + player:
+       walk players fastest, no division per card. */
     if (layout == FSH_DEAL_BLOCKS) {
         for (size_t t = 0; t < total; t++)
-            out[t] = deal_step(rng, deck, &m);
+            out[t] = deck->cards[r0 - 1 - t];
     } else {
-        /* Deal order t = card * players + player: walk players fastest and
-           write each card straight to its hand, no division per card. */
+        size_t t = 0;
         for (size_t card = 0; card < cards; card++)
-            for (size_t p = 0; p < players; p++)
-                out[p * cards + card] = deal_step(rng, deck, &m);
+            for (size_t p = 0; p < players; p++, t++)
+                out[p * cards + card] = deck->cards[r0 - 1 - t];
     }
-    fsh_mix_done(&m);
-    return fsh_rng_take_error(rng);
+    return FSH_OK;
 }
 
 int fsh_deck_set_cut(fsh_deck *deck, size_t cards_before_cut)
