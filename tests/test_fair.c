@@ -663,9 +663,9 @@ static void test_bad_input(void)
        count or too many bytes found after some were decoded. */
     static const char *const bad[] = {"0011zz", "0011223344", "001",
                                       "00 11 2"};
-    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+    for (size_t t = 0; t < sizeof bad / sizeof *bad; t++) {
         memset(out, 0xaa, sizeof out);
-        CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, bad[b], strlen(bad[b])),
+        CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, bad[t], strlen(bad[t])),
                  FSH_EINVAL);
         CHECK(out[0] == 0xaa && out[1] == 0xaa && out[2] == 0xaa &&
               out[3] == 0xaa);
@@ -673,6 +673,27 @@ static void test_bad_input(void)
     }
     CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, "", 0), FSH_OK);
     CHECK_EQ(len, 0);
+    /* One face has one order: 32 bytes at once (lgammal's estimate, 0,
+       sat on a byte boundary and sent every size to the quadratic bignum:
+       100,000 copies took 13 s, a million about half an hour). */
+    size_t need = 0;
+    CHECK_EQ(fsh_fair_seed_min(&need, 1, 1000000000u), FSH_OK);
+    CHECK_EQ(need, 32);
+    uint32_t *ones = malloc(100000 * sizeof *ones);
+    CHECK(ones != NULL);
+    if (ones) {
+        CHECK_EQ(fsh_fair_order(ones, 1, 100000, seed, 32, NULL, 0, 0),
+                 FSH_OK);
+        CHECK(ones[0] == 0 && ones[99999] == 0);
+        free(ones);
+    }
+    /* A length near SIZE_MAX: ceil(len / 32) wrapped to 0 segments, then a
+       division by zero (SIGFPE). 52 cards take one group, so only the
+       first segment (the 32 bytes given) is read. */
+    uint32_t o[52], o32[52];
+    CHECK_EQ(fsh_fair_order(o, 52, 1, seed, SIZE_MAX - 20, NULL, 0, 0), FSH_OK);
+    CHECK_EQ(fsh_fair_order(o32, 52, 1, seed, 32, NULL, 0, 0), FSH_OK);
+    CHECK(memcmp(o, o32, sizeof o) == 0);
 }
 
 /* ---- the helper mode ---------------------------------------------------- */

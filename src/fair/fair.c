@@ -109,7 +109,10 @@ int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
     uint64_t bits;
     if (!bytes || fsh_fair_set_check(faces, copies, &n) != FSH_OK)
         return FSH_EINVAL;
-    if (n <= FAIR_EXACT_MAX) {
+    if (faces == 1) {
+        bits = 0; /* one order: lgammal's estimate would sit exactly on a
+                     byte boundary and send any size to the bignum */
+    } else if (n <= FAIR_EXACT_MAX) {
         int st = exact_bits(&bits, faces, copies, n);
         if (st != FSH_OK)
             return st;
@@ -246,7 +249,7 @@ void fsh_fair_stream_init(fsh_fair_stream *s, const uint8_t *seed, size_t len,
 {
     s->seed = seed;
     s->len = len;
-    s->segments = (len + 31) / 32;
+    s->segments = len / 32 + (len % 32 != 0); /* (len + 31) / 32 wraps */
     s->client = client;
     s->client_len = client_len;
     s->nonce = nonce;
