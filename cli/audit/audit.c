@@ -333,15 +333,15 @@ typedef struct dealer {
     int32_t cardmap[256]; /* card code -> index (a shoe: face), -1 */
     /* A shoe (cards only): every card of the first deal appears copies
        times. Identical cards get distinct labels face * copies + j by a
-       tie-break drawn from a generator seeded with the deal's own face
-       sequence: a random tie-break turns a uniform shoe order into a
-       uniform permutation of n labels, and equal deals keep equal labels
-       (the duplicate test still sees them). */
+       random tie-break, independent of the deals (one seeded generator for
+       the run, so the audit replays): it turns a uniform shoe order into a
+       uniform permutation of n labels. The duplicate test compares the
+       face sequences. */
     unsigned copies;
     fsh_rng *ties;
     uint32_t *lab;  /* n: each face's block of labels, shuffled per deal */
     uint32_t *used; /* faces: labels handed out in this deal */
-    unsigned char *seq; /* n: the deal's face sequence, the tie-break seed */
+    uint32_t *seq;  /* n: the deal's face sequence, the duplicate key */
     uint64_t deals;
     battery *bat;
 } dealer;
@@ -457,14 +457,14 @@ static void first_deal(dealer *d, unsigned long line)
         }
         d->copies = (unsigned)run;
         if (run > 1) {
-            static const char tie_seed[] = "fairshuf/audit/ties/v1";
+            static const char tie_seed[] = "fairshuf/audit/ties/v2";
             if (fsh_rng_new_seeded(&d->ties, tie_seed, sizeof tie_seed - 1) !=
                     FSH_OK ||
                 fsh_rng_set_simulation(d->ties, 1) != FSH_OK)
                 fail("memory exhausted");
             d->lab = amalloc(n * sizeof *d->lab);
             d->used = amalloc(face * sizeof *d->used);
-            d->seq = amalloc(n);
+            d->seq = amalloc(n * sizeof *d->seq);
         }
         free(s);
     }
@@ -475,20 +475,17 @@ static void first_deal(dealer *d, unsigned long line)
     d->bat = battery_new(n);
     if (d->bat == NULL)
         fail("memory exhausted");
+    if (d->copies > 1)
+        battery_set_shoe(d->bat, d->copies);
 }
 
 /* A shoe's deal: each card's occurrences get its face's labels in an
-   order shuffled by the tie-break generator, seeded with the deal. */
+   order shuffled by the tie-break generator (a tie-break that depended on
+   the deal would map a shoe of D orders onto only D labelled permutations,
+   and a fair shoe of few orders would fail every test). */
 static void shoe_labels(dealer *d, unsigned long line)
 {
     size_t n = d->n, c = d->copies, faces = n / c;
-    unsigned char *seq = d->seq;
-    for (size_t i = 0; i < n; i++)
-        seq[i] = (unsigned char)(d->cardmap[d->raw[i]] < 0
-                                     ? 255
-                                     : d->cardmap[d->raw[i]]);
-    if (fsh_rng_seed(d->ties, seq, n) != FSH_OK)
-        fail("the tie-break generator failed");
     for (size_t f = 0; f < faces; f++) {
         for (size_t j = 0; j < c; j++)
             d->lab[f * c + j] = (uint32_t)(f * c + j);
@@ -509,6 +506,7 @@ static void shoe_labels(dealer *d, unsigned long line)
                       name, c, i + 1);
         }
         size_t f = (size_t)d->cardmap[v];
+        d->seq[i] = (uint32_t)f;
         d->deal[i] = d->lab[f * c + d->used[f]++];
     }
 }
@@ -522,7 +520,7 @@ static void end_deal(dealer *d, unsigned long line)
         bad_input(d, line, "%zu values, expected %zu", d->len, n);
     if (d->copies > 1) {
         shoe_labels(d, line);
-        battery_add(d->bat, d->deal);
+        battery_add(d->bat, d->deal, d->seq);
         d->deals++;
         d->len = 0;
         return;
@@ -573,7 +571,7 @@ static void end_deal(dealer *d, unsigned long line)
         d->seen[idx] = stamp;
         d->deal[i] = idx;
     }
-    battery_add(d->bat, d->deal);
+    battery_add(d->bat, d->deal, NULL);
     d->deals++;
     d->len = 0;
 }
@@ -1072,8 +1070,8 @@ int cmd_audit(int argc, char **argv)
            o.input ? d.src : o.cmd[0], secs);
     if (d.copies > 1)
         printf("a shoe: %zu cards %u times each; identical cards are told "
-               "apart by a\ntie-break seeded with the deal (docs/AUDIT.md, "
-               "\"Shoes\")\n",
+               "apart by a\nrandom tie-break, repeats counted among the "
+               "shoe's orders (docs/AUDIT.md, \"Shoes\")\n",
                d.n / d.copies, d.copies);
     if (stopped)
         printf("time limit of %g s reached: testing the deals collected\n",

@@ -25,6 +25,7 @@ struct battery {
     uint32_t *prev, *pos, *tmp; /* the previous deal, its inverse, scratch */
     uint32_t *fen;              /* Fenwick tree, n + 1 */
     double dup_pairs;
+    double lorders; /* log of the number of distinct deals */
 };
 
 static void *zalloc(size_t count, size_t size)
@@ -62,6 +63,7 @@ battery *battery_new(size_t n)
         return NULL;
     b->n = n;
     b->kmax = n * (n - 1) / 2;
+    b->lorders = lgamma((double)n + 1);
     int ok = 1;
     if (n <= 8) {
         size_t f = 1;
@@ -115,17 +117,24 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-void battery_add(battery *b, const uint32_t *a)
+void battery_set_shoe(battery *b, size_t copies)
+{
+    b->lorders = lgamma((double)b->n + 1) -
+                 (double)(b->n / copies) * lgamma((double)copies + 1);
+}
+
+void battery_add(battery *b, const uint32_t *a, const uint32_t *key)
 {
     size_t n = b->n;
     uint64_t f = 0, s = 0, h1 = 0x6a09e667f3bcc908ULL,
              h2 = 0xbb67ae8584caa73bULL;
+    const uint32_t *k = key != NULL ? key : a;
     for (size_t i = 0; i < n; i++) {
         b->pbv[i * n + a[i]]++;
         f += a[i] == i;
         s += i + 1 < n && a[i + 1] == a[i] + 1;
-        h1 = mix64(h1 ^ a[i]) + i;
-        h2 = mix64(h2 + a[i] * 0x9e3779b97f4a7c15ULL) ^ i;
+        h1 = mix64(h1 ^ k[i]) + i;
+        h2 = mix64(h2 + k[i] * 0x9e3779b97f4a7c15ULL) ^ i;
     }
     b->fix[f]++;
     b->succ[s]++;
@@ -212,16 +221,10 @@ double battery_dup_pairs(const battery *b)
     return b->dup_pairs;
 }
 
-/* log(n!) */
-static double lfact(size_t n)
-{
-    return lgamma((double)n + 1);
-}
-
 double battery_dup_expected(const battery *b, unsigned bits)
 {
     double t = (double)b->t, pairs = t * (t - 1) / 2;
-    double perm = exp(-lfact(b->n)); /* 1/n!, 0 when tiny */
+    double perm = exp(-b->lorders); /* 1/n! (a shoe's orders), 0 when tiny */
     if (bits == 0)
         return pairs * perm;
     /* Two deals from uniform k-bit seeds agree when the seeds do (2^-k),
@@ -413,7 +416,8 @@ int battery_run(battery *b, double alpha, test_result *out)
     uniform_cells(&out[i++], "consecutive deals: last-card difference",
                   b->dbot, n, 2);
 
-    /* Duplicate decks: pairs of equal deals vs Poisson(C(T,2)/n!). */
+    /* Duplicate decks: pairs of equal deals vs Poisson(C(T,2)/N), N = n!
+       (a shoe: its distinct orders). */
     r = &out[i++];
     b->dup_pairs = 0;
     double lam = battery_dup_expected(b, 0);
@@ -421,10 +425,10 @@ int battery_run(battery *b, double alpha, test_result *out)
         skip(r, "duplicate decks", "out of memory for the deal hashes");
     } else if (b->t < 2) {
         skip(r, "duplicate decks", "needs 2 deals");
-    } else if (lfact(n) < log(t) + log(100.0)) {
+    } else if (b->lorders < log(t) + log(100.0)) {
         skip(r, "duplicate decks",
-             "n! < 100 x deals: repeats are expected (the full-permutation "
-             "test covers them)");
+             "fewer distinct deals than 100 x deals: repeats are expected "
+             "(the full-permutation test covers them)");
     } else {
         qsort(b->hash, b->t, sizeof *b->hash, cmp_hash);
         double pairs = 0, run = 1;

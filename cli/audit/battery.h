@@ -21,8 +21,14 @@ typedef struct battery battery;
 battery *battery_new(size_t n);
 void battery_free(battery *b);
 
-/* One deal: a permutation of 0..n-1 (the caller checked it). */
-void battery_add(battery *b, const uint32_t *deal);
+/* A shoe: the deals are permutations of n labels of which each face's
+   copies were labelled by a random tie-break; equal deals are equal face
+   sequences, of which there are n!/(copies!)^faces. */
+void battery_set_shoe(battery *b, size_t copies);
+/* One deal: a permutation of 0..n-1 (the caller checked it). key: what
+   makes two deals equal for the duplicate test (n values: a shoe's face
+   sequence), or NULL for the deal itself. */
+void battery_add(battery *b, const uint32_t *deal, const uint32_t *key);
 uint64_t battery_deals(const battery *b);
 
 enum { T_PASS, T_FAIL, T_SKIP };

@@ -64,6 +64,26 @@ check "fairshuf -i 1-8 run 300 times (--per-run --jobs 3) passes" passes a_i
 "$A/shoe" 3000 2 s4 >shoe2
 audit a_shoe2 --input shoe2
 check "fsh_deck, 2-deck shoe, 3000 deals of 104, passes" passes a_shoe2
+# Small fair shoes pass (fixed inputs from Python's Mersenne Twister,
+# random.sample: a uniform order of the shoe). The tie-break used to be
+# seeded by the deal, so a shoe of D orders gave only D labelled
+# permutations: 3 cards x 2 (90 orders) failed 8 of 10 tests, and 6 x 2
+# failed "duplicate decks" (it expected pairs among 12! orders, not
+# 12!/2^6).
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c "import random; r = random.Random(2); d = ['As', 'As', 'Ks', 'Ks', 'Qs', 'Qs']
+for _ in range(20000): print(' '.join(r.sample(d, 6)))" >shoe_small
+    audit a_small --alpha 1e-6 --input shoe_small
+    check "a fair shoe of 3 cards x 2 (90 orders), 20000 deals, passes" passes a_small
+    python3 -c "import random; r = random.Random(3); d = [c + 's' for c in 'AKQJT9'] * 2
+for _ in range(10000): print(' '.join(r.sample(d, 12)))" >shoe_six
+    audit a_six --alpha 1e-6 --input shoe_six
+    check "a fair shoe of 6 cards x 2, 10000 deals, passes" passes a_six
+    check "... its duplicates expected among 12!/2^6 orders" \
+        grep -q "^duplicate decks: .*expected 6.68 with a uniform shuffle" a_six.out
+else
+    skipped "small shoes (python3 not installed)"
+fi
 # Shoes: a 2-deck shoe dealt by fairshuf passes (identical cards told apart
 # by the seeded tie-break); the same few deals over and over fail.
 audit a_shoe --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p --decks=2
