@@ -367,6 +367,8 @@ static void add_token(dealer *d, const char *tok, size_t tlen,
     for (size_t i = 0; i < tlen; i++)
         digits &= tok[i] >= '0' && tok[i] <= '9';
     int mode = digits ? MODE_NUMBER : MODE_CARD;
+    if (memchr(tok, '\0', tlen) != NULL)
+        bad_input(d, line, "a NUL byte in a value");
     if (tlen >= sizeof tmp)
         bad_input(d, line, "value too long: %.20s...", tok);
     memcpy(tmp, tok, tlen);
@@ -752,11 +754,30 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
         for (unsigned j = 0; j < nj; j++)
             pf[j] = (struct pollfd){jobs[j].fd, POLLIN, 0};
         while (open_fds > 0) {
-            int pr = poll(pf, nj, -1);
+            int ms = -1;
+            if (deadline > 0) {
+                double left = deadline - now();
+                ms = left <= 0 ? 0 : left > 1e6 ? 1000000000
+                                               : (int)(left * 1000) + 1;
+            }
+            int pr = poll(pf, nj, ms);
             if (pr < 0) {
                 if (errno == EINTR)
                     continue;
                 fail("poll: %s", strerror(errno));
+            }
+            if (pr == 0 && deadline > 0 && now() >= deadline) {
+                /* The time limit, with runs in progress: stop them (their
+                   process groups) and count none of this batch. */
+                for (unsigned j = 0; j < nj; j++) {
+                    kill(-jobs[j].pid, SIGTERM);
+                    if (pf[j].fd >= 0)
+                        close(pf[j].fd);
+                }
+                for (unsigned j = 0; j < nj; j++)
+                    reap(jobs[j].pid, o->cmd[0], 1);
+                stopped = 1;
+                break;
             }
             for (unsigned j = 0; j < nj; j++) {
                 if (pf[j].fd < 0 || pf[j].revents == 0)
@@ -785,7 +806,7 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
                 }
             }
         }
-        for (unsigned j = 0; j < nj; j++) {
+        for (unsigned j = 0; j < nj && !stopped; j++) {
             snprintf(what, sizeof what, "run %llu",
                      (unsigned long long)d->deals + 1);
             char src[96];
@@ -819,6 +840,14 @@ static int collect_stream(dealer *d, const aopts *o, int fd, pbar *pb,
     *cut = 0;
     while ((rc = next_line(&r, deadline, &line, &len, d, ln)) == 1) {
         ln++;
+        if (!o->per_run && d->len == 0) {
+            size_t k = 0; /* a line of separators only: no deal */
+            while (k < len && (line[k] == ' ' || line[k] == '\t' ||
+                               line[k] == ',' || line[k] == '\r'))
+                k++;
+            if (k == len)
+                bad_input(d, ln, "empty line");
+        }
         if (o->trials && d->deals >= o->trials) {
             if (o->cmd != NULL) { /* enough: stop the command */
                 *cut = 1;
@@ -1108,10 +1137,11 @@ int cmd_audit(int argc, char **argv)
            "birthday test; unpredictability needs a source review "
            "(docs/AUDIT.md)\n");
     printf("verdict: %s\n",
-           failed ? "FAIL: the output is not that of a uniform shuffle with "
-                    "independent deals"
-                  : "PASS: no evidence against a uniform shuffle with "
-                    "independent deals");
+           failed  ? "FAIL: the output is not that of a uniform shuffle with "
+                     "independent deals"
+           : !ran  ? "NONE: too few deals for any test (exit status 2)"
+                   : "PASS: no evidence against a uniform shuffle with "
+                     "independent deals");
     printf("%d passed, %d failed\n", passed, failed);
     if (o.json != NULL)
         write_json(o.json, &o, &d, r, k, passed, failed, stopped);
@@ -1127,5 +1157,5 @@ int cmd_audit(int argc, char **argv)
     free(d.used);
     free(d.seq);
     fsh_rng_free(d.ties);
-    return failed ? 1 : 0;
+    return failed ? 1 : ran ? 0 : EXIT_TROUBLE;
 }

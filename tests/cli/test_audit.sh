@@ -158,7 +158,7 @@ check "calibration: $nf of 40 fair audits failed at alpha 0.05 (<= 8)" \
 printf '0,1,2\n2,1,0\n1,0,2\n' >comma0
 audit f_comma --input comma0
 check "commas and 0-based values are read" sh -c \
-    'rc=$(cat f_comma.rc); [ "$rc" -le 1 ] && grep -q "3 deals of 3 values (0-based)" f_comma.out'
+    'rc=$(cat f_comma.rc); [ "$rc" -le 2 ] && grep -q "3 deals of 3 values (0-based)" f_comma.out'
 printf 'As Kd\nKd As\n' >cards2
 audit f_cards --input cards2
 check "poker card names are read" grep -q "2 deals of 2 cards" f_cards.out
@@ -219,6 +219,27 @@ audit e_cmd --per-run --trials 3 -- false
 check "a failing command" err_is e_cmd "exited with status 1"
 audit e_nocmd --per-run --trials 3 -- ./no-such-command
 check "a command that cannot run" err_is e_nocmd "status 127"
+# A NUL inside a value: refused (the rest of the token was ignored, so
+# "As\0junk" read as As).
+printf 'As Ks\0junk Qs\nKs As Qs\n' >e_nul
+audit e_nul --input e_nul
+check "a NUL byte in a value" err_is e_nul "e_nul:1: a NUL byte in a value"
+# A blank line after --trials deals is an empty line, not one deal too many.
+printf '1 2 3\n2 1 3\n\n' >e_blank
+audit e_blank --input e_blank --trials 2
+check "a blank line after the deals: empty line" err_is e_blank "e_blank:3: empty line"
+# Too few deals for any test: verdict NONE, exit 2 (it said PASS, exit 0).
+printf '1 2 3\n2 1 3\n' >e_few3
+audit e_few3 --input e_few3
+check "no test ran: verdict NONE, exit 2" sh -c \
+    '[ "$(cat e_few3.rc)" = 2 ] && grep -q "^verdict: NONE" e_few3.out && ! grep -q PASS e_few3.out'
+# The time limit holds during a run (--per-run waited for the run to end:
+# a shuffler that hangs hung the audit).
+s0=$(date +%s)
+audit t_run --per-run --trials 5 --time-limit 1 -- sh -c 'sleep 20; seq 3'
+s1=$(date +%s)
+check "--time-limit stops a run in progress (took $((s1 - s0)) s)" sh -c \
+    "[ $((s1 - s0)) -lt 10 ] && [ \$(cat t_run.rc) = 2 ] && grep -q 'no deals' t_run.err"
 # A stream without line breaks is refused at 16 MiB, not held whole (it
 # was read into memory and scanned again after every read: 300 MB of
 # blanks took 29 s, then "memory exhausted").
@@ -239,6 +260,18 @@ audit t_lim --time-limit 1 -- sh -c "'$A/fair' 2000 8 t; sleep 30"
 check "--time-limit stops a command and tests what came" sh -c \
     'rc=$(cat t_lim.rc); [ "$rc" = 0 ] && grep -q "time limit of 1 s reached" t_lim.out'
 
+# docs/AUDIT.md quotes --power's figures for 52 cards, 10 tests, alpha 0.01.
+audit pw52 --input fair52 --power
+check "AUDIT.md's power figures are --power's (52 cards)" sh -c '
+    grep -q "^  position by value  *1.17e+08 " pw52.out &&
+    grep -q "^  worst row or column  *2.87e+07 " pw52.out &&
+    grep -q "^  successor pairs  *1.02e+05 " pw52.out &&
+    grep -q "^  fixed points  *9.83e+04 " pw52.out &&
+    grep -q "^  inversions  *898 " pw52.out &&
+    grep -q "^  consecutive deals: matches  *1.97e+05 " pw52.out &&
+    grep -q "^  consecutive deals: Kendall distance  *1.8e+03 " pw52.out &&
+    grep -q "^  consecutive deals: first/last-card diff.  *3.84e+07 " pw52.out &&
+    grep -q "level alpha/10" pw52.out'
 audit pw --input fair6 --power=0.05
 check "--power prints the deals needed" sh -c \
     'grep -q "^  position by value  *[0-9.e+]*  (one card at one position)" pw.out &&
