@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -241,6 +242,30 @@ static int ext_spool(const ext *x, int fd, const char *pre, size_t prelen)
     return spool;
 }
 
+/* One descriptor per group file, with room for the rest: raise the soft
+   limit on open files toward the hard one when it is too low (a shell's
+   default of 1024, or 256, is below the 1024 groups of a small --memory);
+   when even the hard limit is too low, say so. */
+static void ensure_fds(size_t groups)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)groups + 16; /* stdio, input, output, spool */
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur >= want)
+        return;
+    rlim_t old = rl.rlim_cur;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want
+                      ? want
+                      : rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+        rl.rlim_cur = old;
+    if (rl.rlim_cur < want)
+        die(0,
+            "external mode needs %zu open files for its %zu groups, but the "
+            "limit is %llu (ulimit -n): raise it, or give more --memory",
+            groups + 16, groups, (unsigned long long)rl.rlim_cur);
+}
+
 ext *ext_prepare(const ext_args *a, int fd, const char *pre, size_t prelen)
 {
     ext *xp = xmalloc(sizeof *xp);
@@ -291,6 +316,7 @@ ext *ext_prepare(const ext_args *a, int fd, const char *pre, size_t prelen)
     }
     progress_note(x.pg, "external shuffle: %llu records, %zu groups in %s",
                   (unsigned long long)x.n, x.ngroups, x.tmpdir);
+    ensure_fds(x.ngroups);
     x.gfd = xmalloc(x.ngroups * sizeof *x.gfd);
     x.gw = xmalloc(x.ngroups * sizeof *x.gw);
     uint64_t wb = a->big->memory / 4 / x.ngroups;

@@ -248,4 +248,19 @@ check "external position-by-value chi-square" awk -v runs=$runs '
           printf "external position by value: chi2 = %.2f (limit 88.67)\n", x
           exit !(x <= 88.67) }' pv
 
+# The group files against the open-file limit: 524 groups under a soft
+# limit of 256 ran out of descriptors ("cannot create temporary file:
+# Too many open files"); the soft limit is raised toward the hard one, and
+# when the hard one is too low the message says what to do.
+seq 1000000 >m6
+"$F" --seed=fd m6 >fd.mem
+mkdir fdtmp
+(ulimit -Sn 256 && exec "$F" --seed=fd --memory=64K -T fdtmp m6) >fd.ext 2>fd.err
+check "external mode, 524 groups under a soft limit of 256 files" cmp -s fd.mem fd.ext
+(ulimit -n 256 && exec "$F" --seed=fd --memory=64K -T fdtmp m6) >fd.ext2 2>fd.err2
+echo $? >fd.rc2
+check "... under a hard limit of 256: says so, exit 1" sh -c \
+    '[ "$(cat fd.rc2)" = 1 ] && grep -q "external mode needs 540 open files for its 524 groups, but the limit is 256 (ulimit -n)" fd.err2'
+check "... and leaves no temporary file" sh -c '[ -z "$(ls -A fdtmp)" ]'
+
 finish
