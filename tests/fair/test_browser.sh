@@ -5,7 +5,11 @@
 # into tests/fair/node_modules). Vectors come from the C library (`fairshuf
 # verify --print-order`): one deck, jokers, a 2-deck and an 8-deck shoe, a
 # random 3-deck shoe with a joker, the deal JSON, and tampered rounds that
-# must show NOT VALID with what differs. Keeps a screenshot in $T (set
+# must show NOT VALID with what differs; and about 60 rounds and deal JSONs
+# (noted fields that differ from the JSON, strict JSON, malformed deals, 101
+# decks, the 8 MiB cap) that `fairshuf verify` also answers, where the page
+# must say what it says. FSH_VERIFY_HTML=file runs another copy of the page
+# (e.g. an older one). Keeps a screenshot in $T (set
 # FSH_SCREENSHOT=path to keep it, e.g. docs/img/verify.png). Skipped only
 # when chromium or node is not installed.
 NAME=test_browser
@@ -58,52 +62,231 @@ O4=$(order --server-seed=$S4 --nonce=18446744073709551615 --decks=8) &&
 O5=$(order --server-seed=$S5 --client-seed="ŝeed ♠ 5" --nonce=$N5 --decks=3 --jokers=1) ||
     bad "fairshuf verify --print-order failed"
 
-python3 - "$T/vectors.json" <<PYEOF
-import json, sys
-O1, O2, O3, O4, O5 = """$O1""", """$O2""", """$O3""", """$O4""", """$O5"""
+export S1 C1 S2 C2 S3 C3 S4 C4 S5 C5 N5 O1 O2 O3 O4 O5 T
+python3 - "$T/vectors.json" "$T/c_disagree" <<'PYEOF'
+# The vectors, each with what `fairshuf verify` answers on the same input:
+# with a "json", `verify --json=FILE` plus --server-seed, --commitment,
+# --client-seed and --nonce for the fields the vector fills (what the player
+# noted); without, `verify` with the fields as options and the dealt cards
+# as arguments. The page must give the same status (VALID / NOT VALID /
+# bad input), each NOT VALID line (up to its first "--", the option's name
+# where the page names its field), the bad input's message (cmsg), and the
+# VALID line. "want" is what the vector is meant to show: C must agree with
+# it too. Vectors with c=False have no C counterpart (decks or jokers
+# fields, or dealt cards, beside a JSON: fairshuf verify refuses those
+# options with --json) and state their expectation.
+import json, os, subprocess, sys
+E = os.environ
+F, T = E["FAIRSHUF"], E["T"]
+S1, C1, S2, C2, S3, C3, S4, C4, S5, C5, N5 = (E[k] for k in "S1 C1 S2 C2 S3 C3 S4 C4 S5 C5 N5".split())
+O1, O2, O3, O4, O5 = (E[k] for k in "O1 O2 O3 O4 O5".split())
+BL = " \t\n\v\f\r"
+
+def order(seed, client="", nonce=0, decks=1, jokers=0):
+    return subprocess.run([F, "verify", "--print-order", "--server-seed=" + seed, "--client-seed=" + client,
+                           "--nonce=%d" % nonce, "--decks=%d" % decks, "--jokers=%d" % jokers],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+def deal(o, commitment, client="", nonce=0, decks=1, jokers=0, players=3, cards=2, burn=1,
+         layout="round-robin", seed=None, pre=None):
+    d = o.split()
+    P, K, B = players, cards, burn
+    pos = (lambda p, c: B + c * P + p) if layout != "blocks" else (lambda p, c: B + p * K + c)
+    doc = {"schema": "fairshuf-deal/1", "decks": decks, "jokers": jokers, "cards_in_shoe": (52 + jokers) * decks,
+           "players": P, "cards_per_hand": K, "layout": layout, "burn": d[:B],
+           "hands": [[d[pos(p, c)] for c in range(K)] for p in range(P)], "rest": d[B + P * K:],
+           "penetration": None, "mode": "fair"}
+    doc.update(pre or {})
+    doc["fair"] = {"algorithm": "fairshuf-deal-v1", "commitment": commitment, "client_seed": client, "nonce": nonce}
+    if seed is not None:
+        doc["fair"]["server_seed"] = seed
+    return doc
+
+J = lambda doc: json.dumps(doc, ensure_ascii=False)
 d1 = O1.split()
+deal1 = deal(O1, C1, "player-1")
 tampered = d1[:4] + ["7d"] + d1[5:10]
-hands = [[d1[1 + c * 3 + p] for c in range(2)] for p in range(3)]
-deal_json = json.dumps({"schema": "fairshuf-deal/1", "decks": 1, "jokers": 0, "cards_in_shoe": 52,
-    "players": 3, "cards_per_hand": 2, "layout": "round-robin", "burn": d1[:1], "hands": hands,
-    "rest": d1[7:], "penetration": None, "mode": "fair",
-    "fair": {"algorithm": "fairshuf-deal-v1", "commitment": "$C1", "client_seed": "player-1", "nonce": 0}})
-d4 = O4.split()
-h4 = [[d4[1 + p * 2 + c] for c in range(2)] for p in range(7)]
-deal_json4 = json.dumps({"schema": "fairshuf-deal/1", "decks": 8, "jokers": 0, "cards_in_shoe": 416,
-    "players": 7, "cards_per_hand": 2, "layout": "blocks", "burn": d4[:1], "hands": h4,
-    "rest": d4[15:], "penetration": 312, "mode": "fair",
-    "fair": {"algorithm": "fairshuf-deal-v1", "commitment": "$C4", "server_seed": "$S4",
-             "client_seed": "", "nonce": 18446744073709551615}})
+# 101 decks (beyond the 100 the page took): a seed of 3,803+ bytes.
+S101 = bytes((97 * k + 13) % 256 for k in range(3900)).hex()
+C101 = __import__("hashlib").sha256(bytes.fromhex(S101)).hexdigest()
+O101 = order(S101, "big", 7, 101)
+O42 = order(S1, "player-1", 42)
+OBIG = order(S1, "player-1", int(N5))
+OANB = order(S1, "a\nb")
+OCARD = order(S1, "\U0001F0A1")
+UNI = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+ONBSP = S1[:10] + "\u00a0" + S1[10:]
+
+def edit(doc, **kw):
+    doc = json.loads(json.dumps(doc))
+    for k, v in kw.items():
+        if k.startswith("fair_"):
+            doc["fair"][k[5:]] = v
+        else:
+            doc[k] = v
+    return doc
+
 V = [
-  dict(name="vector 1 (one deck)", seed="$S1", commitment="$C1", client="player-1", nonce="0",
-       decks=1, jokers=0, dealt=" ".join(d1[:10]), status="VALID", order=O1),
-  dict(name="vector 3 (2-deck shoe)", seed="$S3", commitment="$C3", client="alice", nonce="42",
-       decks=2, jokers=0, dealt=O3, status="VALID", order=O3),
-  dict(name="vector 4 (8-deck shoe, nonce 2^64-1)", seed="$S4", commitment="$C4", client="",
-       nonce="18446744073709551615", decks=8, jokers=0, dealt=" ".join(O4.split()[:30]), status="VALID", order=O4),
-  dict(name="random 3-deck shoe with a joker, nonce 2^53+1", seed="$S5", commitment="$C5", client="ŝeed ♠ 5",
-       nonce="$N5", decks=3, jokers=1, dealt=O5, status="VALID", order=O5),
-  dict(name="deal JSON", seed="$S1", json=deal_json, status="VALID", order=O1),
-  dict(name="deal JSON, 8 decks, blocks, revealed seed inside, nonce 2^64-1", seed="", json=deal_json4,
-       status="VALID", order=O4),
-  dict(name="tampered card", seed="$S1", commitment="$C1", client="player-1", nonce="0",
-       dealt=" ".join(tampered), status="NOT VALID", order=O1,
-       problem="card 5 differs: dealt 7d, the server seed gives 7h; 1 of 10 cards differ"),
-  dict(name="tampered commitment", seed="$S1", commitment="$C2", client="player-1", nonce="0",
-       status="NOT VALID", problem="commitment mismatch: SHA-256 of the server seed is $C1, the commitment is $C2"),
-  dict(name="tampered seed", seed="$S1"[:-1] + "e", commitment="$C1", client="player-1", nonce="0",
-       dealt=" ".join(d1[:5]), status="NOT VALID", problem="commitment mismatch"),
-  dict(name="short seed", seed="$S1", commitment="$C1", decks=2, status="NOT VALID",
-       problem="server seed too short for this game: 32 bytes"),
-  dict(name="malformed hex", seed="$S1" + "zz", commitment="$C1", status="NOT VALID",
-       problem="malformed hex in the server seed"),
+  dict(name="vector 1 (one deck)", seed=S1, commitment=C1, client="player-1", nonce="0",
+       decks=1, jokers=0, dealt=" ".join(d1[:10]), want="VALID", order=O1),
+  dict(name="vector 3 (2-deck shoe)", seed=S3, commitment=C3, client="alice", nonce="42",
+       decks=2, jokers=0, dealt=O3, want="VALID", order=O3),
+  dict(name="vector 4 (8-deck shoe, nonce 2^64-1)", seed=S4, commitment=C4, client="",
+       nonce="18446744073709551615", decks=8, jokers=0, dealt=" ".join(O4.split()[:30]), want="VALID", order=O4),
+  dict(name="random 3-deck shoe with a joker, nonce 2^53+1", seed=S5, commitment=C5, client="ŝeed ♠ 5",
+       nonce=N5, decks=3, jokers=1, dealt=O5, want="VALID", order=O5),
+  dict(name="deal JSON", seed=S1, json=J(deal1), want="VALID", order=O1),
+  dict(name="deal JSON, 8 decks, blocks, revealed seed inside, nonce 2^64-1", seed="",
+       json=J(deal(O4, C4, "", 18446744073709551615, 8, players=7, layout="blocks", seed=S4)),
+       want="VALID", order=O4),
+  dict(name="tampered card", seed=S1, commitment=C1, client="player-1", nonce="0",
+       dealt=" ".join(tampered), want="NOT VALID", order=O1,
+       problems=["card 5 (deal position 5) differs: dealt 7d, the server seed gives 7h; 1 of 10 cards differ"]),
+  dict(name="tampered commitment", seed=S1, commitment=C2, client="player-1", nonce="0",
+       want="NOT VALID", problems=["commitment mismatch: SHA-256 of the server seed is %s, the commitment is %s" % (C1, C2)]),
+  dict(name="tampered seed", seed=S1[:-1] + "e", commitment=C1, client="player-1", nonce="0",
+       dealt=" ".join(d1[:5]), want="NOT VALID", problems=["commitment mismatch"]),
+  dict(name="short seed", seed=S1, commitment=C1, decks=2, want="bad", problems=["server seed too short for this game: 32 bytes"]),
+  dict(name="malformed hex", seed=S1 + "zz", commitment=C1, want="bad", cmsg=False,
+       problems=["bad input: malformed hex in the server seed"]),
+  # 1. The fields are what the player noted: a JSON does not overwrite them.
+  dict(name="JSON, the commitment noted differs", seed=S1, commitment=C2, json=J(deal1), want="NOT VALID",
+       problems=["commitment mismatch: the JSON says %s, the commitment field %s" % (C1, C2)]),
+  dict(name="JSON, the client seed noted differs", seed=S1, client="player-2", json=J(deal1), want="NOT VALID",
+       problems=["client seed mismatch: the client seed field differs from the JSON's client_seed"]),
+  dict(name="JSON, the nonce noted differs", seed=S1, nonce="1", json=J(deal1), want="NOT VALID",
+       problems=["nonce mismatch: the JSON says 0, the nonce field 1"]),
+  dict(name="JSON, everything noted agrees", seed=S1, commitment=C1.upper(), client="player-1", nonce="0",
+       json=J(deal1), want="VALID", order=O1),
+  dict(name="JSON with its seed, another seed in the field", seed=S2, json=J(deal(O1, C1, "player-1", seed=S1)),
+       want="NOT VALID", problems=["server seed mismatch: the JSON's server_seed is not the seed given"]),
+  dict(name="JSON, the decks noted differ", seed=S1, decks=2, json=J(deal1), want="NOT VALID", c=False,
+       problems=["decks mismatch: the JSON says 1, the decks field 2"]),
+  dict(name="JSON, the jokers noted differ", seed=S1, jokers=1, json=J(deal1), want="NOT VALID", c=False,
+       problems=["jokers mismatch: the JSON says 0, the jokers field 1"]),
+  dict(name="JSON, decks and jokers noted agree", seed=S1, decks=1, jokers=0, json=J(deal1), want="VALID",
+       c=False, order=O1),
+  dict(name="JSON and dealt cards", seed=S1, dealt=" ".join(d1[:3]), json=J(deal1), want="bad", c=False,
+       problems=["bad input: the JSON gives the dealt cards"]),
+  # 2. The JSON's client seed is its string, bytes as they are.
+  dict(name="JSON, client seed a, newline, b", seed=S1, json=J(deal(OANB, C1, "a\nb")), want="VALID", order=OANB),
+  dict(name="JSON, client seed a surrogate pair", seed=S1,
+       json=J(deal(OCARD, C1)).replace('"client_seed": ""', '"client_seed": "\\ud83c\\udca1"'), want="VALID", order=OCARD),
+  dict(name="JSON, client seed a lone surrogate", seed=S1,
+       json=J(deal1).replace('"player-1"', '"\\ud800x"'), want="bad"),
+  dict(name="JSON, client seed with a NUL, no cards", seed=S1,
+       json=J(edit(deal1, players=1, cards_per_hand=0, burn=[], hands=[[]], rest=[], fair_client_seed="a\0b")),
+       want="VALID"),
+  dict(name="JSON, client seed 256 bytes", seed=S1, json=J(edit(deal1, fair_client_seed="é" * 128, rest=[])), want="NOT VALID"),
+  dict(name="JSON, client seed 257 bytes", seed=S1, json=J(edit(deal1, fair_client_seed="é" * 128 + "x")), want="bad"),
+  # 3. A strict JSON reader.
+  dict(name="JSON, a nonce decoy before fair", seed=S1,
+       json=J(deal(O42, C1, "player-1", 42, pre={"note": {"nonce": 0}})), want="VALID", order=O42),
+  dict(name="JSON, escaped key n\\u006fnce = 2^53+1", seed=S1,
+       json=J(deal(OBIG, C1, "player-1", int(N5))).replace('"nonce"', '"n\\u006fnce"'), want="VALID", order=OBIG),
+  dict(name="JSON, duplicate nonce", seed=S1, json=J(deal1).replace('"nonce": 0', '"nonce": 0, "nonce": 0'), want="bad"),
+  dict(name="JSON, nonce -0", seed=S1, json=J(deal1).replace('"nonce": 0', '"nonce": -0'), want="VALID"),
+  dict(name="JSON, nonce 0.0", seed=S1, json=J(deal1).replace('"nonce": 0', '"nonce": 0.0'), want="bad"),
+  dict(name="JSON, nonce 2^64", seed=S1, json=J(deal1).replace('"nonce": 0', '"nonce": 18446744073709551616'), want="bad"),
+  dict(name="JSON, nonce 00", seed=S1, json=J(deal1).replace('"nonce": 0', '"nonce": 00'), want="bad"),
+  dict(name="JSON, trailing garbage", seed=S1, json=J(deal1) + " x", want="bad"),
+  dict(name="JSON, 64 members", seed=S1, json=J(edit(deal1, **{"x%d" % k: k for k in range(64 - len(deal1))})), want="VALID"),
+  dict(name="JSON, 65 members", seed=S1, json=J(edit(deal1, **{"x%d" % k: k for k in range(65 - len(deal1))})), want="bad"),
+  dict(name="JSON, nesting 64 deep", seed=S1, json=J(edit(deal1, x="[" * 63 + "]" * 63)).replace('"' + "[" * 63 + "]" * 63 + '"', "[" * 63 + "]" * 63), want="VALID"),
+  dict(name="JSON, nesting 65 deep", seed=S1, json=J(edit(deal1, x="[" * 64 + "]" * 64)).replace('"' + "[" * 64 + "]" * 64 + '"', "[" * 64 + "]" * 64), want="bad"),
+  dict(name="JSON, a NUL in layout", seed=S1, json=J(edit(deal1, layout="round-robin\0")), want="bad"),
+  dict(name="JSON, fair is null", seed=S1, json=J(edit(deal1, fair=None)), want="bad"),
+  dict(name="JSON, unknown schema", seed=S1, json=J(edit(deal1, schema="fairshuf-deal/2")), want="bad"),
+  # 4. Up to 1000 decks.
+  dict(name="101 decks", seed=S101, commitment=C101, client="big", nonce="7", decks=101,
+       dealt=" ".join(O101.split()[:20]), want="VALID", order=O101),
+  dict(name="JSON, 101 decks", seed=S101, json=J(deal(O101, C101, "big", 7, 101, players=2)), want="VALID", order=O101),
+  dict(name="1001 decks", seed=S101, commitment=C101, nonce="0", decks=1001, want="bad"),
+  # 5. Accepted but malformed: each checked as fairshuf verify does.
+  dict(name="JSON, two cards in one string ('3c Jc')", seed=S1,
+       json=J(edit(deal1, rest=deal1["rest"][:3] + [deal1["rest"][3] + " " + deal1["rest"][4]] + deal1["rest"][5:])), want="bad"),
+  dict(name="JSON, Unicode card names", seed=S1,
+       json=J(edit(deal1, burn=[("10" if d1[0][0] == "T" else d1[0][0]) + UNI[d1[0][1]]])), want="VALID", order=O1),
+  dict(name="JSON, unknown layout", seed=S1, json=J(edit(deal1, layout="diagonal")), want="bad"),
+  dict(name="JSON, zero players", seed=S1, json=J(edit(deal1, players=0, hands=[], rest=d1[1:])), want="bad",
+       problems=["bad input: zero players"]),
+  dict(name="JSON, cards_in_shoe 53", seed=S1, json=J(edit(deal1, cards_in_shoe=53)), want="bad"),
+  dict(name="JSON, 2 hands for 3 players", seed=S1, json=J(edit(deal1, hands=deal1["hands"][:2])), want="bad"),
+  dict(name="JSON, a short hand", seed=S1, json=J(edit(deal1, hands=[deal1["hands"][0][:1]] + deal1["hands"][1:])), want="bad"),
+  dict(name="JSON, more cards dealt than the shoe holds", seed=S1, json=J(edit(deal1, burn=d1[:47], rest=[])), want="bad"),
+  dict(name="JSON, a rest too long", seed=S1, json=J(edit(deal1, rest=deal1["rest"] + ["As"])), want="bad"),
+  dict(name="JSON, a joker in a shoe without", seed=S1, json=J(edit(deal1, rest=["RJ"])), want="bad"),
+  dict(name="JSON, burn card changed", seed=S1, json=J(edit(deal1, burn=[d1[1]])), want="NOT VALID"),
+  dict(name="JSON, two hand cards swapped (blocks)", seed="",
+       json=J(edit(deal(O4, C4, "", 18446744073709551615, 8, players=7, layout="blocks", seed=S4),
+                   hands=[list(reversed(h)) if k == 3 else h for k, h in
+                          enumerate(deal(O4, C4, "", 0, 8, players=7, layout="blocks")["hands"])])),
+       want="NOT VALID"),
+  dict(name="JSON, rest card changed", seed=S1, json=J(edit(deal1, rest=deal1["rest"][:5] + [deal1["rest"][0]])), want="NOT VALID"),
+  dict(name="no-break space in the seed", seed=ONBSP, commitment=C1, client="player-1", nonce="0", want="bad", cmsg=False,
+       problems=["bad input: malformed hex in the server seed"]),
+  dict(name="no-break space in the JSON's server_seed", seed="", json=J(deal(O1, C1, "player-1", seed=ONBSP)), want="bad"),
+  dict(name="vertical tab, form feed and CR in the seed", seed=S1[:8] + "\v" + S1[8:20] + "\f\r\n\t " + S1[20:], commitment=C1,
+       client="player-1", nonce="0", dealt=" ".join(d1[:4]), want="VALID", order=O1),
+  dict(name="JSON of exactly 8 MiB", seed=S1, json=J(deal1), pad=(8 << 20) - len(J(deal1).encode()), want="VALID"),
+  dict(name="JSON of 8 MiB + 1 byte", seed=S1, json=J(deal1), pad=(8 << 20) + 1 - len(J(deal1).encode()), want="bad",
+       problems=["file too large"]),
   # Last, so the screenshot shows it: jokers, red and black faces, VALID.
-  dict(name="vector 2 (one deck, 2 jokers)", seed="$S2", commitment="$C2", client="Zoë 🂡", nonce="1",
-       decks=1, jokers=2, dealt=" ".join(O2.split()[:20]), status="VALID", order=O2, screenshot=True),
+  dict(name="vector 2 (one deck, 2 jokers)", seed=S2, commitment=C2, client="Zoë 🂡", nonce="1",
+       decks=1, jokers=2, dealt=" ".join(O2.split()[:20]), want="VALID", order=O2, screenshot=True),
 ]
+
+disagree = []
+for k, v in enumerate(V):
+    v.setdefault("problems", [])
+    v["facts"] = []
+    given = lambda f: v.get(f) not in (None, "")
+    if v.get("c", True):
+        args = [F, "verify"]
+        if "json" in v:
+            path = "%s/v%d.json" % (T, k)
+            with open(path, "wb") as f:
+                f.write(v["json"].encode() + b" " * v.get("pad", 0))
+            args.append("--json=" + path)
+            if v["seed"].strip(BL):
+                args.append("--server-seed=" + v["seed"])
+            for f in "commitment", "nonce":
+                if given(f):
+                    args.append("--%s=%s" % (f, v[f]))
+            if given("client"):
+                args.append("--client-seed=" + v["client"])
+        else:
+            path = None
+            args += ["--server-seed=" + v["seed"], "--client-seed=" + v.get("client", "")]
+            for f in "commitment", "nonce", "decks", "jokers":
+                if given(f):
+                    args.append("--%s=%s" % (f, v[f]))
+            args += v.get("dealt", "").split()
+        p = subprocess.run(args, capture_output=True)
+        out, err = p.stdout.decode(), p.stderr.decode()
+        if p.returncode == 0 and out.startswith("VALID: "):
+            got = "VALID"
+            v["facts"].append(out[len("VALID: "):].strip())
+        elif "NOT VALID: " in out:
+            got = "NOT VALID"
+            v["problems"] += [l[len("NOT VALID: "):].split("--")[0] for l in out.splitlines()]
+        elif err.startswith("fairshuf: "):
+            got = "bad"
+            msg = err.strip().splitlines()[0][len("fairshuf: "):]
+            if path and msg.startswith(path + ": "):
+                msg = msg[len(path) + 2:]
+            if v.get("cmsg", True):
+                v["problems"].append("bad input: " + msg)
+        else:
+            got = "? (exit %d: %s %s)" % (p.returncode, out[:100], err[:100])
+        if got != v["want"]:
+            disagree.append("%s: fairshuf verify says %s, the vector wants %s" % (v["name"], got, v["want"]))
+    v["status"] = "VALID" if v["want"] == "VALID" else "NOT VALID"
+    v["bad"] = v["want"] == "bad"
 json.dump(V, open(sys.argv[1], "w"), ensure_ascii=False)
+open(sys.argv[2], "w").write("".join(l + "\n" for l in disagree))
 PYEOF
+while IFS= read -r line; do bad "$line"; done <"$T/c_disagree"
 
 # The exact rejection, word by word: fsh_fair_reduce's answers
 # (test_fair reduce) for the words of reduce_cases.py.
@@ -122,7 +305,7 @@ export REDUCE_CASES="$T/reduce.txt"
 
 shot=${FSH_SCREENSHOT:-$T/verify.png}
 case $shot in /*) ;; *) shot=$PWD/$shot ;; esac
-node "$ROOT/tests/fair/browser.mjs" "$pw" "$ROOT/web/verify.html" "$T/vectors.json" "$shot" \
+node "$ROOT/tests/fair/browser.mjs" "$pw" "${FSH_VERIFY_HTML:-$ROOT/web/verify.html}" "$T/vectors.json" "$shot" \
     >"$T/browser.out" 2>"$T/browser.err"
 rc=$?
 check "browser.mjs ran (exit $rc: $(head -c 600 "$T/browser.err"))" [ "$rc" = 0 ]
@@ -132,6 +315,6 @@ while IFS= read -r line; do
     "not ok "*) bad "${line#not ok }" ;;
     esac
 done <"$T/browser.out"
-check "at least 34 browser checks ran" [ "$(grep -c '^ok ' "$T/browser.out")" -ge 34 ]
+check "at least 150 browser checks ran" [ "$(grep -c '^ok ' "$T/browser.out")" -ge 150 ]
 check "screenshot written" sh -c "head -c 8 '$shot' | od -An -c | grep -q 'P   N   G'"
 finish
