@@ -577,7 +577,7 @@ FSH_API FSH_NODISCARD int fsh_card_parse(uint32_t *card, const char *name);
 typedef struct fsh_deck fsh_deck;
 
 /* New deck of n cards valued 0..n-1 (n = 52: the standard deck), all
-   remaining. n of 0 or over 2^32 is FSH_EINVAL. */
+   remaining. n of 0 or over 2^32 - 1 is FSH_EINVAL. */
 FSH_API FSH_NODISCARD int fsh_deck_new(fsh_deck **out, size_t n);
 
 /* New deck holding a copy of cards[0..n) (shoes, custom decks). */

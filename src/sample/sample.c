@@ -3,6 +3,7 @@
    fsh_sample_range). */
 #include "uniform/uniform.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -395,7 +396,9 @@ static int block_alloc(block *b, size_t bytes, int zero)
         uintptr_t a = ((uintptr_t)b->base + HUGE_PAGE - 1) &
                       ~(uintptr_t)(HUGE_PAGE - 1);
         b->p = (void *)a;
+        int e = errno; /* a hint: with THP off it fails, silently */
         (void)madvise(b->p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+        errno = e;
     }
 #endif
     return FSH_OK;

@@ -39,6 +39,7 @@
 #include "shuffle/thresholds.h"
 #include "rng/chacha_simd.h"
 
+#include <errno.h>
 #include <sodium.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -626,8 +627,11 @@ static void huge_hint(void *p, size_t bytes)
     const uintptr_t H = (uintptr_t)2 << 20;
     uintptr_t b = ((uintptr_t)p + H - 1) & ~(H - 1);
     uintptr_t e = ((uintptr_t)p + bytes) & ~(H - 1);
-    if (e > b)
+    if (e > b) {
+        int err = errno; /* a hint: with THP off it fails, silently */
         (void)madvise((void *)b, (size_t)(e - b), MADV_HUGEPAGE);
+        errno = err;
+    }
 #else
     (void)p, (void)bytes;
 #endif
