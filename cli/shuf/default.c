@@ -211,8 +211,10 @@ static void run_sample(shuf_run *r, int fd)
 int run_default(shuf_run *r)
 {
     const opts *o = &r->o;
-    if (o->head == 0) {
-        /* Nothing is read, as in GNU; -o FILE is still created. */
+    if (o->head == 0 && o->header == 0) {
+        /* Nothing is read, as in GNU; -o FILE is still created. (With
+           --header, -n does not count the header lines: they are read
+           and written.) */
         (void)run_open_output(r);
         dest_finish(&r->out);
         return 0;

@@ -48,7 +48,7 @@ int run_gnu(shuf_run *r)
     char *inbase = NULL;
     recs rs = {0};
 
-    if (head == 0) {
+    if (head == 0 && o->header == 0) { /* --header's lines are written */
         n = 0;
     } else if (o->echo) {
         echo_build(o->ops, o->nops, o->delim, o->header, &r->hdr, &e);
@@ -90,7 +90,7 @@ int run_gnu(shuf_run *r)
             resv_put_from(&rv, (size_t)seen, &s, rec, len);
             seen++;
         }
-        if (more) {
+        if (more && k > 0) { /* -n 0 with --header: no draw */
             for (;;) {
                 uint64_t j = gnurand_choose(g, seen + 1);
                 if (!reader_next(&s, &rec, &len))

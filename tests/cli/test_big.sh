@@ -107,6 +107,15 @@ for mem in 1G 1b; do
 done
 cat csv | "$F" --header=1 -n 3 >h.out
 check "--header with -n: header plus 3" test "$(head -n 1 h.out),$(wc -l <h.out)" = "id,name,4"
+# -n does not count the header (fairshuf(1)): -n 0 writes the header lines
+# (it wrote nothing), in every mode, drawing nothing.
+for m in "" "-r" "--random-source=/dev/null" "--random-source=/dev/null -r"; do
+    # shellcheck disable=SC2086
+    cat csv | "$F" --header=1 -n 0 $m >h.out 2>h.err
+    check "--header=1 -n 0 $m: the header alone" test "$(cat h.out)" = id,name
+done
+"$F" --header=2 -n 0 -e a b c d >h.out
+check "--header=2 -n 0 -e: the two header operands" test "$(paste -sd' ' h.out)" = "a b"
 "$F" --header=2 -e a b c d >h.out
 check "--header with -e" test "$(head -n 2 h.out | paste -sd' ' -)" = "a b"
 "$F" --header=500 csv >h.out
