@@ -14,6 +14,7 @@
 #include "common/quote.h"
 #include "common/sysio.h"
 #include "fairshuf.h"
+#include "io/outfile.h"
 #include "version.h"
 
 #include <errno.h>
@@ -56,7 +57,16 @@ enum {
 
 static _Noreturn void trouble(void)
 {
+    outfile_abort(); /* --json and --plot: the old files stay */
     exit(EXIT_TROUBLE);
+}
+
+/* die() (outfile_open's messages, after its message): remove the
+   temporaries, and exit as every audit error does. */
+static void abort_hook(void *ctx)
+{
+    (void)ctx;
+    trouble();
 }
 
 __attribute__((format(printf, 1, 2))) static _Noreturn void fail(
@@ -989,13 +999,31 @@ static void jnum(FILE *f, double v)
         fprintf(f, "%.17g", v);
 }
 
-static void write_json(const char *path, const aopts *o, const dealer *d,
-                       const test_result *r, int k, int passed, int failed,
-                       int stopped)
+/* --json and --plot: a regular FILE is written to a temporary beside it
+   and renamed over it at the end (cli/io/outfile.c, as -o), so a failed
+   audit leaves the old file; opened before the deals are collected, so a
+   bad destination is found at once. "-": standard output, and the report
+   goes to standard error (set up in cmd_audit). */
+static FILE *open_out(const char *path, int stdout_fd)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    int fd = strcmp(path, "-") == 0 ? stdout_fd : outfile_open(path, NULL);
+    FILE *f = fdopen(fd, "w");
     if (f == NULL)
         fail("%s: %s", quotef(path), strerror(errno));
+    return f;
+}
+
+static void close_out(FILE *f, const char *path)
+{
+    if (ferror(f) | (fclose(f) != 0))
+        fail("%s: %s", strcmp(path, "-") == 0 ? "write error" : quotef(path),
+             strerror(errno ? errno : EIO));
+}
+
+static void write_json(FILE *f, const char *path, const aopts *o,
+                       const dealer *d, const test_result *r, int k,
+                       int passed, int failed, int stopped)
+{
     fprintf(f, "{\n  \"deals\": %llu,\n  \"n\": %zu,\n  \"alpha\": ",
             (unsigned long long)d->deals, d->n);
     jnum(f, o->alpha);
@@ -1031,20 +1059,28 @@ static void write_json(const char *path, const aopts *o, const dealer *d,
     }
     fprintf(f, "},\n  \"passed\": %d,\n  \"failed\": %d\n}\n", passed,
             failed);
-    if (f == stdout) {
-        if (fflush(f) != 0)
-            fail("write error: %s", strerror(errno));
-    } else if (ferror(f) | (fclose(f) != 0)) {
-        fail("%s: %s", quotef(path), strerror(errno));
-    }
+    close_out(f, path);
 }
 
 int cmd_audit(int argc, char **argv)
 {
     aopts o;
-    set_die_hook(NULL, NULL);
+    set_die_hook(abort_hook, NULL);
     parse_options(argc, argv, &o);
     signal(SIGPIPE, SIG_IGN); /* a command that stops reading is not us */
+    int data_fd = STDOUT_FILENO; /* --json=- or --plot=- */
+    if ((o.json && strcmp(o.json, "-") == 0) ||
+        (o.plot && strcmp(o.plot, "-") == 0)) {
+        if (o.json && o.plot && strcmp(o.json, "-") == 0 &&
+            strcmp(o.plot, "-") == 0)
+            fail("--json and --plot cannot both be standard output");
+        /* The data on standard output, the report on standard error. */
+        if ((data_fd = dup(STDOUT_FILENO)) < 0 ||
+            dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            fail("dup: %s", strerror(errno));
+    }
+    FILE *jf = o.json ? open_out(o.json, data_fd) : NULL;
+    FILE *pf = o.plot ? open_out(o.plot, data_fd) : NULL;
 
     dealer d;
     memset(&d, 0, sizeof d);
@@ -1143,12 +1179,15 @@ int cmd_audit(int argc, char **argv)
                    : "PASS: no evidence against a uniform shuffle with "
                      "independent deals");
     printf("%d passed, %d failed\n", passed, failed);
-    if (o.json != NULL)
-        write_json(o.json, &o, &d, r, k, passed, failed, stopped);
-    if (o.plot != NULL && plot_write(o.plot, d.bat, r, k) != 0)
-        fail("%s: %s", quotef(o.plot), strerror(errno));
+    if (jf != NULL)
+        write_json(jf, o.json, &o, &d, r, k, passed, failed, stopped);
+    if (pf != NULL) {
+        plot_write(pf, d.bat, r, k);
+        close_out(pf, o.plot);
+    }
     if (fflush(stdout) != 0 || ferror(stdout))
         fail("write error: %s", strerror(errno));
+    outfile_commit(); /* --json, --plot: put in place */
     battery_free(d.bat);
     free(d.raw);
     free(d.deal);

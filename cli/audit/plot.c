@@ -67,17 +67,17 @@ static void histogram(FILE *f, double x0, double y0, double w, double h,
     free(e);
 }
 
-int plot_write(const char *path, const battery *b, const test_result *r,
-               int k)
+void plot_write(FILE *f, const battery *b, const test_result *r, int k)
 {
     size_t n = battery_n(b);
     double t = (double)battery_deals(b), e = t / (double)n;
-    double cell = n <= 64 ? 8 : 512.0 / (double)n, map = cell * (double)n;
+    /* At most PLOT_GRID x PLOT_GRID cells: above, each cell sums a block
+       of s x s (position, value) pairs (a 4096-card deal drew 16.8 million
+       rectangles, 2.2 GB of SVG). */
+    size_t s = (n + PLOT_GRID - 1) / PLOT_GRID, g = (n + s - 1) / s;
+    double cell = g <= 64 ? 8 : 512.0 / (double)g, map = cell * (double)g;
     double W = 40 + map + 60 + 420 + 20, H = 60 + fmax(map, 560) + 40 +
                                                  22.0 * (double)k + 40;
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
-        return -1;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
                "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -87,24 +87,31 @@ int plot_write(const char *path, const battery *b, const test_result *r,
                "%.0f deals of %zu</text>\n",
             W, H, W, H, t, n);
     /* Heat map. */
-    fprintf(f, "<g id=\"heatmap\" data-n=\"%zu\" data-deals=\"%.0f\">\n"
+    fprintf(f, "<g id=\"heatmap\" data-n=\"%zu\" data-deals=\"%.0f\" "
+               "data-block=\"%zu\">\n"
                "<text x=\"40\" y=\"52\" font-size=\"14\">position (row) by "
-               "value (column): (count - expected) / sqrt(expected), blue -4 "
-               ".. red +4</text>\n",
-            n, t);
+               "value (column)%s: (count - expected) / sqrt(expected), blue "
+               "-4 .. red +4</text>\n",
+            n, t, s, s > 1 ? ", in blocks" : "");
     const uint64_t *c = battery_pbv(b);
-    for (size_t p = 0; p < n; p++)
-        for (size_t v = 0; v < n; v++) {
-            uint64_t cnt = c[p * n + v];
-            double z = e > 0 ? ((double)cnt - e) / sqrt(e) : 0;
+    for (size_t bp = 0; bp < g; bp++)
+        for (size_t bv = 0; bv < g; bv++) {
+            size_t p1 = (bp + 1) * s < n ? (bp + 1) * s : n;
+            size_t v1 = (bv + 1) * s < n ? (bv + 1) * s : n;
+            uint64_t cnt = 0;
+            for (size_t p = bp * s; p < p1; p++)
+                for (size_t v = bv * s; v < v1; v++)
+                    cnt += c[p * n + v];
+            double ex = e * (double)((p1 - bp * s) * (v1 - bv * s));
+            double z = ex > 0 ? ((double)cnt - ex) / sqrt(ex) : 0;
             char col[8];
             color(z, col);
             fprintf(f, "<rect class=\"cell\" x=\"%.2f\" y=\"%.2f\" "
                        "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
                        "data-pos=\"%zu\" data-value=\"%zu\" "
                        "data-count=\"%llu\"/>\n",
-                    40 + (double)v * cell, 60 + (double)p * cell, cell, cell,
-                    col, p, v, (unsigned long long)cnt);
+                    40 + (double)bv * cell, 60 + (double)bp * cell, cell,
+                    cell, col, bp * s, bv * s, (unsigned long long)cnt);
         }
     fputs("</g>\n", f);
     /* Histograms against the exact laws. */
@@ -150,11 +157,4 @@ int plot_write(const char *path, const battery *b, const test_result *r,
                     350 + bar * 30, y + 12, x->p, x->p_holm);
     }
     fputs("</g>\n</svg>\n", f);
-    int err = ferror(f);
-    if (fclose(f) != 0 || err) {
-        if (errno == 0)
-            errno = EIO;
-        return -1;
-    }
-    return 0;
 }

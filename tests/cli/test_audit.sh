@@ -319,7 +319,48 @@ for c in cells:
 ids = {e.get("id") for e in root.iter()}
 assert {"heatmap", "fixed", "inversions", "pvalues"} <= ids
 '
+    # --json=- (or --plot=-): the data on standard output, the report on
+    # standard error (they were mixed); not both.
+    $TO "$F" audit --no-progress --input naive10 --json=- >js.out 2>js.err
+    check "--json=-: JSON alone on stdout, the report on stderr" sh -c '
+        python3 -c "import json; json.load(open(\"js.out\"))" &&
+        grep -q "passed, .* failed$" js.err'
+    audit jboth --input naive10 --json=- --plot=-
+    check "--json=- --plot=-: refused" err_is jboth "cannot both be standard output"
+    # The plot of a large deal is at most 256 x 256 cells (4096 cards drew
+    # 16.8 million, 2.2 GB of SVG).
+    python3 -c "import random; r = random.Random(4)
+for _ in range(30): l = list(range(1, 4097)); r.shuffle(l); print(' '.join(map(str, l)))" >d4096
+    audit big --input d4096 --plot big.svg
+    check "--plot for 4096 cards: 256 x 256 blocks of 16" python3 -c '
+import xml.etree.ElementTree as ET
+root = ET.parse("big.svg").getroot()
+cells = [e for e in root.iter() if e.get("class") == "cell"]
+assert len(cells) == 65536, len(cells)
+assert sum(int(c.get("data-count")) for c in cells) == 30 * 4096
+assert [e for e in root.iter() if e.get("id") == "heatmap"][0].get("data-block") == "16"
+'
 else
     skipped "JSON and SVG checks (no python3)"
 fi
+# --json and --plot files are written whole or not at all, and a bad
+# destination is found before the deals are collected.
+echo old >keep.json
+printf '1 2 3\n1 1 3\n' >bad3
+audit keep --input bad3 --json keep.json --plot keep.svg
+check "a failed audit keeps the old --json file and writes no plot" sh -c \
+    '[ "$(cat keep.json)" = old ] && [ ! -e keep.svg ] && [ -z "$(ls -A | grep fairshuf-tmp)" ]'
+s0=$(date +%s)
+audit nodir --per-run --trials 3 --json nodir/x.json -- sh -c 'sleep 5; seq 3'
+s1=$(date +%s)
+check "a --json in a missing directory fails before collecting (took $((s1 - s0)) s)" sh -c \
+    "[ \$(cat nodir.rc) = 2 ] && grep -q 'nodir/x.json' nodir.err && [ $((s1 - s0)) -lt 4 ]"
+"$F" audit --no-progress --per-run --trials 50 --json term.json -- sh -c 'sleep 0.3; seq 3' >/dev/null 2>&1 &
+pid=$!
+sleep 1
+ls -A | grep -q fairshuf-tmp && ok || bad "the --json temporary exists while the audit runs"
+kill -TERM $pid
+{ wait $pid; } 2>/dev/null
+check "SIGTERM: no temporary left, no --json file" sh -c \
+    '[ -z "$(ls -A | grep fairshuf-tmp)" ] && [ ! -e term.json ]'
 finish
