@@ -675,7 +675,7 @@ static int next_line(lreader *r, double deadline, char **line, size_t *len,
         }
         ssize_t got = read_retry(r->fd, r->buf + r->len, r->cap - r->len);
         if (got < 0)
-            fail("read error on %s: %s", "input", strerror(errno));
+            fail("read error on %s: %s", d->src, strerror(errno));
         if (got == 0)
             r->eof = 1;
         r->len += (size_t)got;

@@ -215,6 +215,9 @@ audit e_opt --bogus
 check "unknown option: exit 2" rc_is e_opt 2
 audit e_file --input no/such/file
 check "missing file" err_is e_file "no/such/file"
+mkdir -p adir
+audit e_dir --input adir
+check "a directory: the read error names it" err_is e_dir "read error on adir: Is a directory"
 audit e_cmd --per-run --trials 3 -- false
 check "a failing command" err_is e_cmd "exited with status 1"
 audit e_nocmd --per-run --trials 3 -- ./no-such-command
