@@ -59,8 +59,15 @@ typedef struct tmpslot {
 static tmpslot *slots;
 static volatile sig_atomic_t nslots;
 static size_t slots_cap;
-static const int cleanup_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM,
-                                      SIGPIPE, SIGXFSZ};
+/* Every signal whose default action ends the process (and that can be
+   caught): none leaves a temporary behind. */
+static const int cleanup_signals[] = {
+    SIGHUP,  SIGINT,    SIGQUIT, SIGTERM, SIGPIPE, SIGXFSZ, SIGXCPU,
+    SIGALRM, SIGUSR1,   SIGUSR2, SIGVTALRM, SIGPROF,
+#ifdef SIGPOLL
+    SIGPOLL,
+#endif
+};
 
 static void unlink_all(void)
 {

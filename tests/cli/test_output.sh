@@ -83,7 +83,7 @@ slow_run() {
     # Every signal sent below at its default action, whatever the runner
     # ignores (a background job ignores INT and QUIT; a run under nohup,
     # HUP too), so fairshuf installs its handler for each.
-    env --default-signal=HUP,INT,QUIT,TERM $_pre "$F" -r -n 100000 --random-source=rs "$@" 2>/dev/null &
+    env --default-signal=HUP,INT,QUIT,TERM,USR1,USR2,ALRM $_pre "$F" -r -n 100000 --random-source=rs "$@" 2>/dev/null &
     _pid=$!
     sleep 0.3
     kill -"$_sig" "$_pid"
@@ -95,7 +95,7 @@ slow_run() {
 mkdir sd
 printf 'old\n' >sd/f
 ulimit -c 0 2>/dev/null # SIGQUIT must not leave a core file
-for sig in TERM INT HUP QUIT; do
+for sig in TERM INT HUP QUIT USR1 USR2 ALRM; do
     slow_run "$sig" -- -o sd/f -e a b c
     check "SIG$sig while writing: killed" test "$sig_rc" -gt 128
     check "SIG$sig while writing: old content survives" test "$(cat sd/f)" = old
