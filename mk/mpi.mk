@@ -16,6 +16,11 @@ MPI_CLI_OBJ := $(MPI_CLI_SRC:%.c=$(MPI_DIR)/%.o)
 MPI_TEST_SRC := $(sort $(wildcard tests/mpi/*.c))
 MPI_TEST_BIN := $(MPI_TEST_SRC:tests/mpi/%.c=$(MPI_DIR)/tests/%)
 MPI_HDRS := include/fairshuf_mpi.h include/fairshuf.h mpi/internal.h
+# fairshuf's output files (cli/io/outfile.c: -o and shards written through
+# symlinks and hard links, renamed only when that keeps FILE's identity):
+# the command links the same objects, so both follow one set of rules.
+MPI_CLI_IO := $(addprefix $(BUILD)/cli/,io/outfile.o io/tmpfile.o io/output.o \
+    common/msg.o common/quote.o common/sysio.o common/xalloc.o)
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 
 .PHONY: mpi mpi-bench install-mpi uninstall-mpi
@@ -30,9 +35,9 @@ mpi:
 	@exit 1
 endif
 
-$(MPI_DIR)/mpi/%.o: mpi/%.c $(MPI_HDRS) $(wildcard mpi/cli/*.h)
+$(MPI_DIR)/mpi/%.o: mpi/%.c $(MPI_HDRS) $(wildcard mpi/cli/*.h) $(CLI_HDRS)
 	@mkdir -p $(@D)
-	$(MPICC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Impi -c $< -o $@
+	$(MPICC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Impi -Icli -c $< -o $@
 
 $(MPI_LIBA): $(filter-out $(MPI_DIR)/mpi/cli/%,$(MPI_LIB_OBJ))
 	rm -f $@
@@ -42,9 +47,9 @@ $(MPI_LIBSO): $(MPI_LIB_OBJ) $(LIBSO)
 	$(MPICC) -shared -Wl,-soname,libfairshuf_mpi.so.$(SOVERSION) $(CFLAGS) \
 	    $(ALL_LDFLAGS) -o $@ $(MPI_LIB_OBJ) -L$(OUT) -lfairshuf $(LIBS)
 
-$(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_LIBA) $(LIBA)
+$(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_CLI_IO) $(MPI_LIBA) $(LIBA)
 	$(MPICC) $(ALL_CFLAGS) -fPIE -pie $(ALL_LDFLAGS) -o $@ $(MPI_CLI_OBJ) \
-	    $(MPI_LIBA) $(LIBA) $(LIBS)
+	    $(MPI_CLI_IO) $(MPI_LIBA) $(LIBA) $(LIBS)
 
 $(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA) $(LIBA) $(MPI_HDRS) tests/check.h
 	@mkdir -p $(@D)

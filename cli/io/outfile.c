@@ -433,6 +433,18 @@ int outfile_open(const char *path, const char *tmpdir)
     return copy_mode(path, fd, tmpdir);
 }
 
+int outfile_open_named(const char *path, const char *tmpdir,
+                       const char **tmp)
+{
+    sig_atomic_t before = nslots;
+    int fd = outfile_open(path, tmpdir);
+    *tmp = nslots > before && slots[nslots - 1].kind == OUT_RENAME &&
+                   slots[nslots - 1].live
+               ? slots[nslots - 1].tmp
+               : NULL;
+    return fd;
+}
+
 /* Copy src (all of it) over dst and cut dst there: 0 or an errno. The
    space is reserved first, so a full disk leaves dst untouched. */
 static int copy_over(int src, int dst)

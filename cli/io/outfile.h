@@ -11,6 +11,12 @@
    until commit. Dies with GNU's message if FILE cannot be opened for
    writing. Several files may be open at once (--shards). */
 int outfile_open(const char *path, const char *tmpdir);
+/* outfile_open, and *tmp: the temporary's path when FILE is to be renamed
+   over (a named file other processes may open and write too), NULL when
+   the fd is a private spool or FILE itself (copy and direct). For
+   fairshuf-mpi, whose ranks share one -o temporary. */
+int outfile_open_named(const char *path, const char *tmpdir,
+                       const char **tmp);
 /* Put every output in place: rename, or copy with all signals blocked and
    the space reserved first. Dies with "write error: ..." if a copy
    fails. */

@@ -11,14 +11,22 @@
  * variable-length records, no rebalancing: each rank ends with the
  * stretch of the output it owns). Output: pwrite at offsets from an Exscan
  * of byte counts into one temporary file, or one temporary per shard,
- * renamed only after every rank reported success.
+ * renamed only after every rank reported success. The output files follow
+ * fairshuf's rules, with its code (cli/io/outfile.c): a temporary renamed
+ * over FILE only when that keeps its identity, otherwise rank 0 writes
+ * through FILE (symlinks, hard links: copied over at commit) or into it
+ * (devices, FIFOs).
  */
 #include "internal.h"
+
+#include "common/msg.h"
+#include "io/outfile.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,10 +41,6 @@ static const char *prog = "fairshuf-mpi";
 static int rank, np;
 static fshm M;
 
-/* The temporary being written, removed on failure and fatal signals. */
-static char tmp_path[4096];
-static volatile sig_atomic_t tmp_live;
-
 static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void msg(const char *fmt, ...)
 {
@@ -48,10 +52,11 @@ static void msg(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+/* The output temporaries (cli/io/outfile.c's table) are removed on
+   failure and on fatal signals. */
 static void on_signal(int sig)
 {
-    if (tmp_live)
-        (void)unlink(tmp_path);
+    outfile_abort();
     char b[96] = "fairshuf-mpi: rank ";
     size_t at = strlen(b);
     char d[16];
@@ -72,10 +77,7 @@ static void on_signal(int sig)
 /* Leave: every rank calls it with the agreed status. */
 static _Noreturn void finish(int status)
 {
-    if (tmp_live) {
-        (void)unlink(tmp_path);
-        tmp_live = 0;
-    }
+    outfile_abort();
     fshm_close(&M);
     MPI_Finalize();
     exit(status);
@@ -624,104 +626,37 @@ static int write_all(int fd, const void *p, uint64_t n, uint64_t off,
     return 0;
 }
 
-/* Open a temporary beside path (mode as path's, or 0666 & ~umask).
-   anon: try an unnamed one first (O_TMPFILE: nothing is left behind even
-   if this process is killed by SIGKILL; tmp_path is then empty and
-   put_in_place links it). Returns the fd, or -1 after a message. */
-static int open_temp(const char *path, int anon)
+/* cli/io's outfile_open and outfile_commit report an error with die():
+   here its hook jumps back, so that the rank tells the others (the
+   agreement after each step) instead of leaving alone. The message is
+   fairshuf's, named "fairshuf-mpi: rank R" (program_name, set in main). */
+static sigjmp_buf io_jump;
+
+static void io_die_hook(void *ctx)
 {
-    struct stat st;
-    mode_t mode;
-    if (stat(path, &st) == 0) {
-        if (!S_ISREG(st.st_mode)) {
-            msg("%s: not a regular file (fairshuf-mpi writes regular files "
-                "only)", path);
-            return -1;
-        }
-        mode = st.st_mode & 07777;
-    } else {
-        mode_t um = umask(0);
-        umask(um);
-        mode = 0666 & ~um;
-    }
-    const char *slash = strrchr(path, '/');
-    int dl = slash ? (int)(slash - path + 1) : 0;
-    tmp_path[0] = '\0';
-#ifdef O_TMPFILE
-    if (anon) {
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%.*s", dl ? dl : 1, dl ? path : ".");
-        int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-        if (fd >= 0) {
-            if (fchmod(fd, mode) == 0)
-                return fd;
-            close(fd);
-        }
-    }
-#else
-    (void)anon;
-#endif
-    if (snprintf(tmp_path, sizeof tmp_path, "%.*s.fairshuf-mpi.XXXXXX", dl,
-                 path) >= (int)sizeof tmp_path) {
-        msg("%s: %s", path, strerror(ENAMETOOLONG));
+    (void)ctx;
+    siglongjmp(io_jump, 1);
+}
+
+/* outfile_open_named(path): the fd, or -1 after a message. */
+static int io_open(const char *path, const char *tmpdir, const char **tmp)
+{
+    if (sigsetjmp(io_jump, 1) != 0)
         return -1;
-    }
-    int fd = mkstemp(tmp_path);
-    if (fd < 0) {
-        msg("%s: %s", path, strerror(errno));
-        return -1;
-    }
-    tmp_live = 1;
-    if (fchmod(fd, mode) != 0) {
-        msg("%s: %s", path, strerror(errno));
-        close(fd);
-        return -1;
-    }
+    set_die_hook(io_die_hook, NULL);
+    int fd = outfile_open_named(path, tmpdir, tmp);
+    set_die_hook(NULL, NULL);
     return fd;
 }
 
-/* Rename the temporary over path; an unnamed one is linked to a temporary
-   name first (rename replaces path atomically, linkat cannot). */
-static int put_in_place(const char *path, int fd)
+/* outfile_commit: 0, or -1 after a message. */
+static int io_commit(void)
 {
-    if (tmp_path[0] == '\0') {
-        char proc[64];
-        const char *slash = strrchr(path, '/');
-        int dl = slash ? (int)(slash - path + 1) : 0;
-        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-        for (int tries = 0; tries < 100; tries++) {
-            snprintf(tmp_path, sizeof tmp_path, "%.*s.fairshuf-mpi.%ld.%d",
-                     dl, path, (long)getpid(), tries);
-            if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp_path,
-                       AT_SYMLINK_FOLLOW) == 0) {
-                tmp_live = 1;
-                break;
-            }
-            if (errno != EEXIST) {
-                msg("%s: %s", path, strerror(errno));
-                tmp_path[0] = '\0';
-                return -1;
-            }
-        }
-        if (!tmp_live) {
-            msg("%s: %s", path, strerror(EEXIST));
-            return -1;
-        }
-    }
-    if (rename(tmp_path, path) != 0) {
-        msg("%s: %s", path, strerror(errno));
+    if (sigsetjmp(io_jump, 1) != 0)
         return -1;
-    }
-    tmp_live = 0;
-    return 0;
-}
-
-static int commit(const char *path, int fd)
-{
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        msg("%s: write error: %s", path, strerror(errno));
-        return -1;
-    }
+    set_die_hook(io_die_hook, NULL);
+    outfile_commit();
+    set_die_hook(NULL, NULL);
     return 0;
 }
 
@@ -750,12 +685,16 @@ static void test_pause(const char *where)
    sink_write; sink_open and sink_close are collective.                    */
 
 typedef struct sink {
-    int mode; /* 0 standard output (rank 0 writes all), 1 -o, 2 shards */
+    int mode;    /* 0: rank 0 writes all (standard output; -o FILE copied
+                    over or written in place), 1: -o FILE renamed (every
+                    rank writes into the temporary), 2: shards */
     int fd;
     uint64_t off;
-    char *name;
+    char *name;  /* the file (NULL: standard output) */
+    int commit;  /* fd is outfile_open's: close it, then outfile_commit */
+    int renamed; /* fd is a temporary renamed at commit: fsync it first */
     int failed;
-    unsigned char *buf; /* rank 0, standard output: receive buffer */
+    unsigned char *buf; /* rank 0, mode 0: receive buffer */
 } sink;
 
 static void sink_fail(sink *k, const char *name)
@@ -783,8 +722,11 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
             failed = 1;
         } else {
             snprintf(k->name, l, "%s%0*d", o->prefix, w, rank);
-            if ((k->fd = open_temp(k->name, 1)) < 0)
+            const char *tmp = NULL;
+            if ((k->fd = io_open(k->name, o->tmpdir, &tmp)) < 0)
                 failed = 1;
+            k->commit = k->fd >= 0;
+            k->renamed = tmp != NULL;
         }
         test_pause("write");
         if (!failed && write_all(k->fd, hdr, hlen, 0, 0) != 0) {
@@ -793,18 +735,50 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
         }
         agree_or_exit(failed);
     } else if (o->outfile != NULL) {
-        k->mode = 1;
+        /* Rank 0 opens FILE as fairshuf does. A temporary to rename over
+           it: every rank opens it by name and writes its bytes at its
+           offset. Otherwise (a symlink, hard links, another user's file,
+           a device, a FIFO, ...) the others send their bytes to rank 0,
+           which writes them in order, as to standard output. */
         k->name = strdup(o->outfile);
-        if (rank == 0 && (k->fd = open_temp(o->outfile, 0)) < 0)
+        const char *tmp = NULL;
+        if (rank == 0 && (k->fd = io_open(o->outfile, o->tmpdir, &tmp)) < 0)
             failed = 1;
         agree_or_exit(failed || k->name == NULL);
-        char name[sizeof tmp_path];
-        memcpy(name, tmp_path, sizeof name);
+        char name[4096] = "";
+        if (rank == 0) {
+            k->commit = 1;
+            k->renamed = tmp != NULL;
+            if (tmp != NULL &&
+                snprintf(name, sizeof name, "%s", tmp) >= (int)sizeof name) {
+                msg("%s: %s", o->outfile, strerror(ENAMETOOLONG));
+                failed = 1;
+            }
+        }
+        agree_or_exit(failed);
         if (MPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, M.comm) !=
             MPI_SUCCESS)
             finish(1);
+        if (name[0] == '\0') {
+            k->mode = 0;
+            if (rank == 0) {
+                k->buf = malloc(M.chunk);
+                if (k->buf == NULL) {
+                    msg("memory exhausted");
+                    failed = 1;
+                } else if (write_all(k->fd, hdr, hlen, 0, 0) != 0) {
+                    sink_fail(k, k->name);
+                }
+            }
+            test_pause("write");
+            agree_or_exit(failed);
+            return;
+        }
+        k->mode = 1;
         if (rank != 0 && (k->fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
-            msg("%s: %s", o->outfile, strerror(errno));
+            msg("%s: cannot open rank 0's temporary %s: %s (do the ranks "
+                "share the output's directory?)",
+                o->outfile, name, strerror(errno));
             failed = 1;
         }
         uint64_t boff = 0;
@@ -834,6 +808,20 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
     }
 }
 
+/* Rank 0 or a shard's rank: close fd (after an fsync when it is to be
+   renamed) and put the output in place (outfile_commit). 0, or -1 after
+   a message. */
+static int sink_commit(sink *k)
+{
+    int fd = k->fd;
+    k->fd = -1;
+    if ((k->renamed && fsync(fd) != 0) || close(fd) != 0) {
+        msg("%s: write error: %s", k->name, strerror(errno));
+        return -1;
+    }
+    return io_commit();
+}
+
 static void sink_write(sink *k, const void *p, uint64_t n)
 {
     if (n == 0)
@@ -853,7 +841,7 @@ static void sink_write(sink *k, const void *p, uint64_t n)
     if (k->failed)
         return;
     if (write_all(k->fd, p, n, k->off, k->mode == 1) != 0)
-        sink_fail(k, k->mode == 0 ? NULL : k->name);
+        sink_fail(k, k->name);
     k->off += n;
 }
 
@@ -925,25 +913,26 @@ static void sink_close(sink *k, const opts *o)
                 finish(1);
         }
         agree_or_exit(failed);
+        if (k->commit && rank == 0 && sink_commit(k) != 0)
+            failed = 1;
+        agree_or_exit(failed);
     } else if (k->mode == 1) {
         if (rank != 0 && k->fd >= 0 && close(k->fd) != 0 && !failed) {
             sink_fail(k, k->name);
             failed = 1;
         }
         agree_or_exit(failed);
-        if (rank == 0 &&
-            (commit(k->name, k->fd) != 0 || put_in_place(k->name, -1) != 0))
+        if (rank == 0 && sink_commit(k) != 0)
             failed = 1;
         agree_or_exit(failed);
     } else {
-        if (!failed && fsync(k->fd) != 0) {
+        if (!failed && k->renamed && fsync(k->fd) != 0) {
             sink_fail(k, k->name);
             failed = 1;
         }
         agree_or_exit(failed);
-        if (put_in_place(k->name, k->fd) != 0)
+        if (sink_commit(k) != 0)
             failed = 1;
-        close(k->fd);
         agree_or_exit(failed);
     }
     free(k->name);
@@ -1393,6 +1382,14 @@ int main(int argc, char **argv)
     }
     rank = M.rank;
     np = M.np;
+    /* cli/io's messages: "fairshuf-mpi: rank R: ...", as this file's. */
+    static char pname[64];
+    snprintf(pname, sizeof pname, "%s: rank %d", prog, rank);
+    program_name = pname;
+    /* cli/io's handlers (every signal that ends the process removes the
+       output temporaries), then ours for the signals mpirun sends, which
+       also say why the rank stops. */
+    install_cleanup_handlers();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

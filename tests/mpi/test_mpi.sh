@@ -146,10 +146,12 @@ check "empty input on three ranks" same 3 empty --seed=s1 empty
 "$FAIRSHUF" --seed=s5 c >ref.c
 check "fewer lines than ranks" same 4 ref.c --seed=s5 c
 
-# -o and shards.
+# -o and shards. no_temp: no temporary (.fairshuf-tmp-*, the old
+# .fairshuf-mpi.*) is left in the working directory.
+no_temp() { [ -z "$(ls -a | grep fairshuf)" ]; }
 o_file() {
     mpi 3 "$MPIBIN" --seed=s1 -o out.abc a b c 2>"$T/m.err" &&
-        cmp -s out.abc ref.abc && [ -z "$(ls -a | grep fairshuf-mpi)" ]
+        cmp -s out.abc ref.abc && no_temp
 }
 check "-o FILE, P=3" o_file
 shards() {
@@ -158,6 +160,33 @@ shards() {
         cat sh.0 sh.1 sh.2 | cmp -s - ref.abc
 }
 check "shard output, P=3: in order they are the output" shards
+# -o follows fairshuf's rules (cli/io/outfile.c): through a symlink the
+# target gets the output and the link stays; a hard link keeps its links;
+# a device is written in place.
+o_symlink() {
+    rm -f tgt lnk && echo old >tgt && ln -s tgt lnk &&
+        mpi 3 "$MPIBIN" --seed=s1 -o lnk a b c 2>"$T/m.err" &&
+        [ -L lnk ] && [ "$(readlink lnk)" = tgt ] && cmp -s tgt ref.abc && no_temp
+}
+check "-o SYMLINK, P=3: the target is written, the link kept" o_symlink
+o_hardlink() {
+    rm -f hl1 hl2 && echo old >hl1 && ln hl1 hl2 &&
+        mpi 3 "$MPIBIN" --seed=s1 -o hl1 a b c 2>"$T/m.err" &&
+        cmp -s hl2 ref.abc && cmp -s hl1 ref.abc &&
+        [ "$(stat -c %h hl1)" = 2 ] && no_temp
+}
+check "-o a hard-linked file, P=3: both names get the output" o_hardlink
+o_shard_link() {
+    rm -f s3.0 s3.1 s3.tgt && echo old >s3.tgt && ln -s s3.tgt s3.1 &&
+        mpi 2 "$MPIBIN" --seed=s1 --output-prefix=s3. a b c 2>"$T/m.err" &&
+        [ -L s3.1 ] && cat s3.0 s3.tgt | cmp -s - ref.abc && no_temp
+}
+check "a shard that is a symlink, P=2: written through" o_shard_link
+o_devnull() {
+    mpi 3 "$MPIBIN" --seed=s1 -o /dev/null a b c >"$T/m.out" 2>"$T/m.err" &&
+        [ ! -s "$T/m.out" ] && no_temp
+}
+check "-o /dev/null, P=3: written in place" o_devnull
 unseeded() {
     mpi 3 "$MPIBIN" big >"$T/u.out" 2>"$T/m.err" && is_perm_of big "$T/u.out" &&
         ! cmp -s "$T/u.out" big
@@ -169,7 +198,7 @@ echo old >keep
 missing() {
     mpi 2 "$MPIBIN" -o keep a nosuch >"$T/m.out" 2>"$T/m.err"
     [ $? -ne 0 ] && grep -q "^fairshuf-mpi: rank 0: nosuch: No such file" "$T/m.err" &&
-        [ "$(cat keep)" = old ] && [ -z "$(ls -a | grep fairshuf-mpi)" ]
+        [ "$(cat keep)" = old ] && no_temp
 }
 check "missing input file: exit 1, message, old output kept" missing
 unwritable() {
@@ -180,7 +209,7 @@ check "unwritable output: exit 1 and a message" unwritable
 mkdir notfile
 notreg() {
     mpi 2 "$MPIBIN" -o notfile a >"$T/m.out" 2>"$T/m.err"
-    [ $? -ne 0 ] && grep -q "notfile: not a regular file" "$T/m.err" && [ -d notfile ]
+    [ $? -ne 0 ] && grep -q "rank 0: notfile: Is a directory" "$T/m.err" && [ -d notfile ]
 }
 check "output onto a directory refused" notreg
 mismatch() {
@@ -208,15 +237,22 @@ tr '\n' '\0' <big >bigz
 check "external mode with -z, P=4" same 4 ref.bigz --seed=s6 -z --memory=3M bigz
 ext_shards() {
     mpi 2 "$MPIBIN" --seed=s1 --memory=1M --output-prefix=xs. big 2>"$T/m.err" &&
-        cat xs.0 xs.1 | cmp -s - ref.big && [ -z "$(ls -a | grep fairshuf-mpi)" ]
+        cat xs.0 xs.1 | cmp -s - ref.big && no_temp
 }
 check "external mode into shards, P=2" ext_shards
 
-# kill_rank WHERE: SIGKILL rank 1 while it pauses (after reading, or with
-# the output temporary open); mpirun must end non-zero within the timeout,
-# the other ranks say why, the old output survives, no temporary is left.
+# kill_rank WHERE [link]: SIGKILL rank 1 while it pauses (after reading,
+# or with the output temporary open); mpirun must end non-zero within the
+# timeout, the other ranks say why, the old output survives, no temporary
+# is left. link: -o is a symlink to vt (written through, via rank 0's
+# spool), which keeps its old contents.
 kill_rank() {
-    rm -rf pids && mkdir pids && echo old >victim
+    rm -rf pids vt victim && mkdir pids
+    if [ "${2:-}" = link ]; then
+        echo old >vt && ln -s vt victim
+    else
+        echo old >victim
+    fi
     (
         FSH_MPI_TEST_PIDS=$PWD/pids FSH_MPI_TEST_PAUSE_AT=$1 \
             tmo 60 $MPIRUN -x FSH_MPI_TEST_PIDS -x FSH_MPI_TEST_PAUSE_AT \
@@ -233,7 +269,8 @@ kill_rank() {
     _rc=$(cat "$T/k.rc")
     if [ "$_rc" != 0 ] && [ "$_rc" != 124 ] &&
         grep -q "fairshuf-mpi: rank [02]: terminated" "$T/k.err" &&
-        [ "$(cat victim)" = old ] && [ -z "$(ls -a | grep fairshuf-mpi)" ]; then
+        [ "$(cat victim)" = old ] && no_temp &&
+        { [ "${2:-}" != link ] || [ -L victim ]; }; then
         return 0
     fi
     echo "  kill at $1: rc=$_rc" >&2
@@ -242,4 +279,6 @@ kill_rank() {
 }
 check "a rank killed after reading: others exit non-zero" kill_rank read
 check "a rank killed while writing: no output, no temporary" kill_rank write
+check "a rank killed while writing through a symlink: the target kept" \
+    kill_rank write link
 finish
