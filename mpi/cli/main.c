@@ -288,19 +288,35 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
 /* ------------------------------------------------------------------------ */
 /* Inputs                                                                   */
 
+/* The inputs as rank 0 measured them (name, size, mtime), and what this
+   rank saw of them when it opened them (verify_inputs compares). */
 typedef struct files {
     char **name;
     uint64_t *size;
+    uint64_t *mtime;     /* nanoseconds since the epoch, rank 0's */
+    uint64_t *fp;        /* this rank's sample_fp, 0: not opened */
+    unsigned char *mdiff; /* 1: the mtime differs from rank 0's here */
     size_t n;
 } files;
+
+static uint64_t mtime_ns(const struct stat *st)
+{
+    return (uint64_t)st->st_mtim.tv_sec * 1000000000u +
+           (uint64_t)st->st_mtim.tv_nsec;
+}
 
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_file(files *f, const char *name, uint64_t size)
+static int add_file(files *f, const char *name, const struct stat *st)
 {
+    uint64_t *mt = realloc(f->mtime, (f->n + 1) * sizeof *mt);
+    if (mt == NULL)
+        return -1;
+    f->mtime = mt;
+    f->mtime[f->n] = mtime_ns(st);
     char **nn = realloc(f->name, (f->n + 1) * sizeof *nn);
     if (nn == NULL)
         return -1;
@@ -311,7 +327,7 @@ static int add_file(files *f, const char *name, uint64_t size)
     f->size = ss;
     if ((f->name[f->n] = strdup(name)) == NULL)
         return -1;
-    f->size[f->n++] = size;
+    f->size[f->n++] = (uint64_t)st->st_size;
     return 0;
 }
 
@@ -331,7 +347,7 @@ static int list_inputs(const opts *o, files *f)
                 msg("%s: not a regular file or directory", p);
                 return -1;
             }
-            if (add_file(f, p, (uint64_t)st.st_size) != 0)
+            if (add_file(f, p, &st) != 0)
                 goto nomem;
             continue;
         }
@@ -363,7 +379,7 @@ static int list_inputs(const opts *o, files *f)
                 return -1;
             }
             if (S_ISREG(st.st_mode) &&
-                add_file(f, names[j], (uint64_t)st.st_size) != 0)
+                add_file(f, names[j], &st) != 0)
                 goto nomem;
             free(names[j]);
         }
@@ -398,10 +414,16 @@ static void bcast_files(files *f)
         blob = malloc(hdr[1] + 1);
         f->name = calloc(f->n + 1, sizeof *f->name);
         f->size = calloc(f->n + 1, sizeof *f->size);
+        f->mtime = calloc(f->n + 1, sizeof *f->mtime);
     }
-    agree_or_exit(blob == NULL || f->name == NULL || f->size == NULL);
+    f->fp = calloc(f->n + 1, sizeof *f->fp);
+    f->mdiff = calloc(f->n + 1, 1);
+    agree_or_exit(blob == NULL || f->name == NULL || f->size == NULL ||
+                  f->mtime == NULL || f->fp == NULL || f->mdiff == NULL);
     if (MPI_Bcast(blob, (int)hdr[1], MPI_CHAR, 0, M.comm) != MPI_SUCCESS ||
-        MPI_Bcast(f->size, (int)f->n, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
+        MPI_Bcast(f->size, (int)f->n, MPI_UINT64_T, 0, M.comm) !=
+            MPI_SUCCESS ||
+        MPI_Bcast(f->mtime, (int)f->n, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
         finish(1);
     if (rank != 0) {
         size_t at = 0;
@@ -412,6 +434,66 @@ static void bcast_files(files *f)
     } else {
         free(blob);
     }
+}
+
+/* Input i opened for reading, checked against rank 0's measure: the same
+   size (ranks with different working directories or node-local paths may
+   see different files under one name); a different mtime is noted for
+   verify_inputs. The fd, or -1 after a message. */
+static int open_input(files *f, size_t i)
+{
+    int fd = open(f->name[i], O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        msg("%s: %s", f->name[i], strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        msg("%s: %s", f->name[i], strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if ((uint64_t)st.st_size != f->size[i]) {
+        msg("%s: %llu bytes here, %llu on rank 0: the ranks do not see the "
+            "same file (or it changed)",
+            f->name[i], (unsigned long long)st.st_size,
+            (unsigned long long)f->size[i]);
+        close(fd);
+        return -1;
+    }
+    if (mtime_ns(&st) != f->mtime[i])
+        f->mdiff[i] = 1;
+    return fd;
+}
+
+/* A fingerprint of input i (open as fd, size bytes): a hash of its size
+   and of three 4 KiB blocks, the first, the middle and the last (the whole
+   file up to 12 KiB); never 0 or UINT64_MAX. 0, or -1 after a message. */
+static int sample_fp(const files *f, size_t i, int fd, uint64_t *out)
+{
+    enum { BLK = 4096 };
+    unsigned char buf[BLK];
+    uint64_t size = f->size[i];
+    uint64_t at[3] = {0, size / 2 > BLK / 2 ? size / 2 - BLK / 2 : 0,
+                      size > BLK ? size - BLK : 0};
+    uint64_t h = fshm_digest(&size, sizeof size, 0xcbf29ce484222325ULL);
+    for (int k = 0; k < 3; k++) {
+        size_t len = size - at[k] < BLK ? (size_t)(size - at[k]) : BLK;
+        for (size_t got = 0; got < len;) {
+            ssize_t r = pread(fd, buf + got, len - got, (off_t)(at[k] + got));
+            if (r <= 0) {
+                msg("%s: %s", f->name[i],
+                    r < 0 ? strerror(errno) : "file shrank as we read it");
+                return -1;
+            }
+            got += (size_t)r;
+        }
+        h = fshm_digest(at + k, sizeof at[k], h);
+        h = fshm_digest(buf, len, h);
+    }
+    h |= 1;
+    *out = h == UINT64_MAX ? h - 1 : h;
+    return 0;
 }
 
 /* First position >= from of delim in fd (size bytes), or size. */
@@ -449,7 +531,7 @@ typedef struct piece {
 /* This rank's pieces of files: the records that start in its byte range
    of the concatenation. *bytes: their size plus one per piece (a missing
    final delimiter). Returns 0, or -1 after a message. */
-static int plan_pieces(const files *f, char delim, piece **out, size_t *nout,
+static int plan_pieces(files *f, char delim, piece **out, size_t *nout,
                        uint64_t *bytes_out)
 {
     uint64_t total = 0;
@@ -474,9 +556,10 @@ static int plan_pieces(const files *f, char delim, piece **out, size_t *nout,
         if (sz == 0 || base + sz <= a || base >= b)
             continue;
         uint64_t lo = a > base ? a - base : 0, hi = b - base < sz ? b - base : sz;
-        int fd = open(f->name[i], O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            msg("%s: %s", f->name[i], strerror(errno));
+        int fd = open_input(f, i);
+        if (fd < 0 || sample_fp(f, i, fd, &f->fp[i]) != 0) {
+            if (fd >= 0)
+                close(fd);
             free(pc);
             return -1;
         }
@@ -524,6 +607,113 @@ static int plan_pieces(const files *f, char delim, piece **out, size_t *nout,
     return 0;
 }
 
+/* Every rank reads the file rank 0 measured, or the job fails on every
+   rank (a path may name different files on different ranks: other working
+   directories, node-local disks). open_input checked the size of each file
+   a rank opens. Here: (1) the fingerprints (sample_fp) of the ranks that
+   opened a file agree, and rank 0's too wherever some rank's mtime differs
+   from rank 0's (rank 0 then samples the file if it had not: copies staged
+   without their mtimes pass, different contents do not); (2) the pieces of
+   each file tile it exactly, each starting where the previous rank's ended
+   (the ranks found the same record boundaries: no record lost or read
+   twice). Costs: three reductions of one word per file, and a gather of
+   the pieces on rank 0. */
+static void verify_inputs(files *f, const piece *pc, size_t npc)
+{
+    size_t n = f->n;
+    if (n == 0)
+        return;
+    int failed = 0;
+    if (MPI_Allreduce(MPI_IN_PLACE, f->mdiff, (int)n, MPI_UNSIGNED_CHAR,
+                      MPI_MAX, M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank == 0) {
+        for (size_t i = 0; i < n && !failed; i++) {
+            if (!f->mdiff[i] || f->fp[i] != 0 || f->size[i] == 0)
+                continue;
+            int fd = open_input(f, i);
+            if (fd < 0 || sample_fp(f, i, fd, &f->fp[i]) != 0)
+                failed = 1;
+            if (fd >= 0)
+                close(fd);
+        }
+    }
+    uint64_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
+    int *cnt = rank == 0 ? calloc((size_t)np, sizeof *cnt) : NULL;
+    int *dsp = rank == 0 ? calloc((size_t)np, sizeof *dsp) : NULL;
+    if (lo == NULL || hi == NULL || (rank == 0 && (cnt == NULL || dsp == NULL))) {
+        msg("memory exhausted");
+        failed = 1;
+    }
+    agree_or_exit(failed);
+    for (size_t i = 0; i < n; i++) {
+        lo[i] = f->fp[i] != 0 ? f->fp[i] : UINT64_MAX;
+        hi[i] = f->fp[i];
+    }
+    if (MPI_Allreduce(MPI_IN_PLACE, lo, (int)n, MPI_UINT64_T, MPI_MIN,
+                      M.comm) != MPI_SUCCESS ||
+        MPI_Allreduce(MPI_IN_PLACE, hi, (int)n, MPI_UINT64_T, MPI_MAX,
+                      M.comm) != MPI_SUCCESS)
+        finish(1);
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; i++)
+        if (hi[i] != 0 && lo[i] != hi[i])
+            bad = i;
+    free(lo);
+    free(hi);
+    /* The pieces, (file, start, end) each, on rank 0, in rank order. */
+    int mine = (int)(3 * npc), total = 0;
+    uint64_t *sp = malloc(3 * npc * sizeof *sp + 1), *all = NULL;
+    agree_or_exit(sp == NULL);
+    for (size_t k = 0; k < npc; k++) {
+        sp[3 * k] = pc[k].file;
+        sp[3 * k + 1] = pc[k].lo;
+        sp[3 * k + 2] = pc[k].hi;
+    }
+    if (MPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, 0, M.comm) !=
+        MPI_SUCCESS)
+        finish(1);
+    uint64_t *next = NULL;
+    if (rank == 0) {
+        for (int q = 0; q < np; q++) {
+            dsp[q] = total;
+            total += cnt[q];
+        }
+        all = malloc((size_t)total * sizeof *all + 1);
+        next = calloc(n, sizeof *next);
+        if (all == NULL || next == NULL) {
+            msg("memory exhausted");
+            failed = 1;
+        }
+    }
+    agree_or_exit(failed);
+    if (MPI_Gatherv(sp, mine, MPI_UINT64_T, all, cnt, dsp, MPI_UINT64_T, 0,
+                    M.comm) != MPI_SUCCESS)
+        finish(1);
+    if (rank == 0) {
+        for (int k = 0; k + 2 < total && bad == n; k += 3) {
+            size_t i = (size_t)all[k];
+            if (i >= n || all[k + 1] != next[i] || all[k + 2] < all[k + 1])
+                bad = i < n ? i : 0;
+            else
+                next[i] = all[k + 2];
+        }
+        for (size_t i = 0; i < n && bad == n; i++)
+            if (next[i] != f->size[i])
+                bad = i;
+        if (bad < n)
+            msg("%s: the ranks do not see the same file (its contents "
+                "differ between ranks: different files at the same path?)",
+                f->name[bad]);
+    }
+    free(sp);
+    free(all);
+    free(next);
+    free(cnt);
+    free(dsp);
+    agree_or_exit(bad < n);
+}
+
 /* r->len[0..r->n) = the lengths of the records in r->data[0..r->bytes),
    each ending with delim (the last one included); -1 when memory runs
    out. */
@@ -551,31 +741,24 @@ static int set_lens(fshm_recs *r, char delim)
     return r->len == NULL ? -1 : 0;
 }
 
-/* This rank's records, all in memory. Returns 0, or -1 after a message. */
-static int read_mine(const files *f, char delim, fshm_recs *r)
+/* This rank's records (its pieces pc, bytes long), all in memory.
+   Returns 0, or -1 after a message. */
+static int read_mine(files *f, char delim, const piece *pc, size_t npc,
+                     uint64_t bytes, fshm_recs *r)
 {
-    piece *pc;
-    size_t npc;
-    uint64_t bytes;
     memset(r, 0, sizeof *r);
     r->owned = 1;
-    if (plan_pieces(f, delim, &pc, &npc, &bytes) != 0)
-        return -1;
     r->data = malloc(bytes ? (size_t)bytes : 1);
     if (r->data == NULL) {
         msg("memory exhausted (%llu bytes of input)", (unsigned long long)bytes);
-        free(pc);
         return -1;
     }
     uint64_t at = 0;
     for (size_t k = 0; k < npc; k++) {
         const char *name = f->name[pc[k].file];
-        int fd = open(name, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            msg("%s: %s", name, strerror(errno));
-            free(pc);
+        int fd = open_input(f, pc[k].file);
+        if (fd < 0)
             return -1;
-        }
         uint64_t off = pc[k].lo;
         while (off < pc[k].hi) {
             size_t want = pc[k].hi - off > ((uint64_t)1 << 30)
@@ -586,7 +769,6 @@ static int read_mine(const files *f, char delim, fshm_recs *r)
                 msg("%s: %s", name,
                     got < 0 ? strerror(errno) : "file shrank as we read it");
                 close(fd);
-                free(pc);
                 return -1;
             }
             at += (uint64_t)got;
@@ -596,7 +778,6 @@ static int read_mine(const files *f, char delim, fshm_recs *r)
         if (pc[k].add_delim && r->data[at - 1] != delim)
             r->data[at++] = (unsigned char)delim;
     }
-    free(pc);
     r->bytes = at;
     if (set_lens(r, delim) != 0) {
         msg("memory exhausted");
@@ -970,7 +1151,7 @@ static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
  * written. Same output as in memory.                                     */
 
 typedef struct chunker {
-    const files *f;
+    files *f;
     piece *pc;
     size_t npc, k;
     uint64_t off;
@@ -993,11 +1174,9 @@ static int chunk_next(chunker *c, fshm_recs *r)
         return 0;
     const piece *p = &c->pc[c->k];
     const char *name = c->f->name[p->file];
-    int fd = open(name, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        msg("%s: %s", name, strerror(errno));
+    int fd = open_input(c->f, p->file);
+    if (fd < 0)
         return -1;
-    }
     uint64_t want = p->hi - c->off;
     size_t have = 0, cap = want < c->max ? (size_t)want : c->max, use = 0;
     unsigned char *buf = NULL;
@@ -1169,13 +1348,10 @@ out:
     return rc;
 }
 
-static _Noreturn void run_external(const opts *o, const files *f,
-                                   fsh_rng *rng, const char *report, double t0)
+static _Noreturn void run_external(const opts *o, files *f, piece *pc,
+                                   size_t npc, fsh_rng *rng,
+                                   const char *report, double t0)
 {
-    piece *pc;
-    size_t npc;
-    uint64_t pbytes;
-    agree_or_exit(plan_pieces(f, o->delim, &pc, &npc, &pbytes) != 0);
     size_t cmax = (size_t)(o->memory / 4 > 4096 ? o->memory / 4 : 4096);
     chunker c = {f, pc, npc, 0, npc ? pc[0].lo : 0, o->delim, cmax};
     /* Count pass. */
@@ -1434,9 +1610,17 @@ int main(int argc, char **argv)
     const char *report = getenv("FSH_MPI_REPORT"); /* measurements */
 
     /* Inputs: rank 0 lists, every rank reads its byte range. */
-    files f = {NULL, NULL, 0};
+    files f;
+    memset(&f, 0, sizeof f);
     agree_or_exit(rank == 0 && list_inputs(&o, &f) != 0);
     bcast_files(&f);
+    /* This rank's pieces of the inputs; every rank reads what rank 0
+       measured. */
+    piece *pc = NULL;
+    size_t npc = 0;
+    uint64_t pb = 0;
+    agree_or_exit(plan_pieces(&f, o.delim, &pc, &npc, &pb) != 0);
+    verify_inputs(&f, pc, npc);
     /* --memory: count this rank's lines; if a rank would need more (its
        input, a send copy, a receive copy, and 48 bytes per line of
        lengths, tags and indices), every rank goes external. */
@@ -1455,10 +1639,7 @@ int main(int argc, char **argv)
                        (uint64_t)(local > 0 ? local : 1);
     }
     if (o.memory) {
-        piece *pc;
-        size_t npc;
-        uint64_t pb, cn = 0;
-        agree_or_exit(plan_pieces(&f, o.delim, &pc, &npc, &pb) != 0);
+        uint64_t cn = 0;
         /* Lines have at least one byte: count them only when that bound
            does not already fit. */
         int cs = 0;
@@ -1471,7 +1652,6 @@ int main(int argc, char **argv)
                 fshm_recs_free(&cr);
             }
         }
-        free(pc);
         agree_or_exit(cs < 0);
         int ext = 3 * pb + 48 * cn > o.memory;
         if (MPI_Allreduce(MPI_IN_PLACE, &ext, 1, MPI_INT, MPI_MAX, M.comm) !=
@@ -1483,11 +1663,12 @@ int main(int argc, char **argv)
                 agree_or_exit(
                     fsh_rng_new_seeded(&xr, o.seed, strlen(o.seed)) != FSH_OK ||
                     fsh_rng_set_simulation(xr, 1) != FSH_OK);
-            run_external(&o, &f, xr, report, t0);
+            run_external(&o, &f, pc, npc, xr, report, t0);
         }
     }
     fshm_recs in;
-    agree_or_exit(read_mine(&f, o.delim, &in) != 0);
+    agree_or_exit(read_mine(&f, o.delim, pc, npc, pb, &in) != 0);
+    free(pc);
 
     test_pause("read");
 

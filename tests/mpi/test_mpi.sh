@@ -15,11 +15,15 @@
 # - fairshuf-mpi: byte-identical to ./fairshuf --seed on the same lines for
 #   P = 1..4, below and above 2^20 lines (1.2e6), with -n (the first COUNT
 #   of the full shuffle), -z, --header, several files, a directory of
-#   shards, -o and shard output; edge splits (fewer lines than ranks);
+#   shards, -o and shard output (-o a symlink or a hard-linked file is
+#   written through, as fairshuf does; /dev/null in place); edge splits
+#   (fewer lines than ranks);
 #   external mode (--memory below a rank's share: chunked exchange rounds
 #   into per-bucket-group temporary files) with the same outputs;
 #   errors: missing file, unwritable output (the old file survives, no
-#   temporary is left), mismatched arguments between ranks, a rank killed
+#   temporary is left), mismatched arguments between ranks, different
+#   files at one path on two ranks (two working directories: other sizes,
+#   same size, a file only one rank reads), a rank killed
 #   by SIGKILL (the others exit non-zero with a message; a timeout guard
 #   turns a hang into a failure).
 # run.sh: alone (up to 4 ranks on the machine's cores, with time-outs).
@@ -218,6 +222,46 @@ mismatch() {
     [ $? -ne 0 ] && grep -q "different arguments" "$T/m.err" && [ ! -s "$T/m.out" ]
 }
 check "different arguments on two ranks: detected" mismatch
+# Ranks that see different files under one path (other working
+# directories here, node-local disks on a cluster): every rank checks what
+# it opens against rank 0's measure; the job fails on every rank with a
+# message, writes nothing, and an old -o FILE survives.
+# two_dirs ARGS...: rank 0 in wd1, rank 1 in wd2, output in $T/m.out.
+mkdir wd1 wd2
+two_dirs() {
+    tmo 120 $MPIRUN -np 1 --wdir "$PWD/wd1" "$MPIBIN" "$@" : \
+        -np 1 --wdir "$PWD/wd2" "$MPIBIN" "$@" </dev/null >"$T/m.out" 2>"$T/m.err"
+}
+diff_size() {
+    seq 5 >wd1/in && seq 6 10 >wd2/in && echo old >keepw &&
+        ! two_dirs --seed=1 -o "$PWD/keepw" in && [ ! -s "$T/m.out" ] &&
+        grep -q "^fairshuf-mpi: rank 1: in: 11 bytes here, 10 on rank 0: the ranks do not see the same file" "$T/m.err" &&
+        [ "$(cat keepw)" = old ] && no_temp && ! two_dirs --seed=1 in &&
+        [ ! -s "$T/m.out" ]
+}
+check "different files at one path (sizes differ): exit 1, message, -o kept" diff_size
+diff_content() {
+    seq 5 >wd1/in && seq 5 | sort -r >wd2/in && ! two_dirs --seed=1 in &&
+        [ ! -s "$T/m.out" ] &&
+        grep -q "^fairshuf-mpi: rank 0: in: the ranks do not see the same file" "$T/m.err"
+}
+check "different files at one path (same size): detected" diff_content
+diff_whole() {
+    # Each file read whole by one rank; c differs and its mtime too.
+    for x in a b c; do cp $x wd1/$x && cp $x wd2/$x; done &&
+        sort -r c >wd2/c && touch -d 2001-01-01 wd2/c && ! two_dirs --seed=1 a b c &&
+        [ ! -s "$T/m.out" ] &&
+        grep -q "^fairshuf-mpi: rank 0: c: the ranks do not see the same file" "$T/m.err"
+}
+check "a file read by one rank only, different there: detected" diff_whole
+staged() {
+    # Copies of the same files, with other mtimes: accepted.
+    for x in a b c; do cp $x wd1/$x && cp $x wd2/$x; done &&
+        touch -d 2001-01-01 wd2/a wd2/c && two_dirs --seed=s1 a b c &&
+        cmp -s "$T/m.out" ref.abc
+}
+check "identical copies at one path (other mtimes): the same output" staged
+
 memory() {
     mpi 2 "$MPIBIN" --seed=s1 --memory=1K a >"$T/m.out" 2>"$T/m.err"
     [ $? -ne 0 ] && grep -q "external mode needs more than" "$T/m.err"
