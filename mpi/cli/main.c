@@ -134,19 +134,22 @@ typedef struct opts {
     int nops;
 } opts;
 
+/* Decimal digits: 0; -1 if not; -2 if they are, but beyond 2^64 - 1. */
 static int parse_u64(const char *s, uint64_t *v)
 {
     if (*s < '0' || *s > '9')
         return -1;
     uint64_t x = 0;
+    int over = 0;
     for (; *s >= '0' && *s <= '9'; s++) {
         uint64_t d = (uint64_t)(*s - '0');
         if (x > (UINT64_MAX - d) / 10)
-            return -1;
-        x = x * 10 + d;
+            over = 1;
+        else
+            x = x * 10 + d;
     }
     *v = x;
-    return *s == '\0' ? 0 : -1;
+    return *s != '\0' ? -1 : over ? -2 : 0;
 }
 
 /* SIZE[bKMGT] (no suffix: KiB, as fairshuf and sort -S). */
@@ -227,14 +230,18 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
     uint64_t v;
     while ((c = getopt_long(argc, argv, "n:o:zT:", lo, NULL)) != -1) {
         switch (c) {
-        case 'n':
-            if (parse_u64(optarg, &v) != 0) {
+        case 'n': {
+            int rc = parse_u64(optarg, &v);
+            if (rc == -2)
+                break; /* beyond 2^64 - 1: no limit, as fairshuf and GNU */
+            if (rc != 0) {
                 snprintf(err, errn, "invalid line count: '%s'", optarg);
                 return 1;
             }
             o->head = o->head_set && o->head < v ? o->head : v;
             o->head_set = 1;
             break;
+        }
         case 'o': o->outfile = optarg; break;
         case 'z': o->delim = '\0'; break;
         case 'T': o->tmpdir = optarg; break;

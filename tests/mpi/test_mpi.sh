@@ -142,6 +142,9 @@ check "4 KiB messages (exchange and standard output), P=3" chunked_cli
 check "--header, P=3" same 3 ref.hdr --seed=s2 --header=2 a b c
 check "-z, P=2" same 2 ref.z --seed=s3 -z z
 check "-n 7 = first 7 of the full shuffle, P=3" same 3 ref.n7 --seed=s1 -n 7 a b c
+# A count beyond 2^64 - 1 is no limit, as in fairshuf and GNU shuf (it was
+# refused as an invalid line count).
+check "-n 99999999999999999999: no limit, P=2" same 2 ref.abc --seed=s1 -n 99999999999999999999 a b c
 check "a directory of shards, P=4" same 4 ref.dir --seed=s4 a b c d
 printf 'only\n' >one
 check "one line on four ranks" same 4 one --seed=s1 one
