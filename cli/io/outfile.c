@@ -96,9 +96,13 @@ void install_cleanup_handlers(void)
     for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals;
          i++) {
         struct sigaction sa, old;
-        if (sigaction(cleanup_signals[i], NULL, &old) == 0 &&
-            old.sa_handler == SIG_IGN)
-            continue; /* keep signals the caller ignores ignored */
+        /* Only signals at their default action: one the caller ignores
+           stays ignored, and one another part of the process handles
+           (a fuzzer's SIGALRM timer, a profiler's SIGPROF) keeps its
+           handler. */
+        if (sigaction(cleanup_signals[i], NULL, &old) != 0 ||
+            (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+            continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
