@@ -439,53 +439,107 @@ size_t fsh_rng_max_fair_n(const fsh_rng *rng)
     return rng->max_fair_n;
 }
 
-/* log2 of x!: a sum below 10^6, Stirling's series beyond (relative error
-   below 1e-15; lgamma is avoided: it writes the global signgam). */
-static double log2_fact(uint64_t x)
+#define TWO_PI_L 6.283185307179586476925286766559005768L
+
+/* Stirling's correction ln x! - (x ln x - x + ln(2 pi x) / 2) for x >= 20
+   (7 terms of its series: relative error below 1e-21). */
+static long double stirling_tail(long double x)
 {
-    if (x < 1000000) {
-        double s = 0;
-        for (uint64_t i = 2; i <= x; i++)
-            s += log2((double)i);
+    static const long double c[] = {
+        1.0L / 12,   -1.0L / 360,      1.0L / 1260, -1.0L / 1680,
+        1.0L / 1188, -691.0L / 360360, 1.0L / 156,
+    };
+    long double ix = 1 / x, ix2 = ix * ix, t = 0;
+    for (int i = (int)(sizeof c / sizeof c[0]) - 1; i >= 0; i--)
+        t = t * ix2 + c[i];
+    return t * ix;
+}
+
+/* ln x! for an integer x >= 0 (a long double: multiset totals pass 2^64):
+   a sum below 20, Stirling's formula beyond. lgamma is avoided: it writes
+   the global signgam. */
+static long double ln_fact(long double x)
+{
+    if (x < 20) {
+        long double s = 0;
+        for (long double i = 2; i <= x; i++)
+            s += logl(i);
         return s;
     }
-    double d = (double)x;
-    double ln = d * log(d) - d + 0.5 * log(2 * 3.14159265358979323846 * d) +
-                1 / (12 * d) - 1 / (360 * d * d * d);
-    return ln / log(2.0);
+    return x * logl(x) - x + 0.5L * logl(TWO_PI_L * x) + stirling_tail(x);
 }
+
+/* ln(n! / (n-k)!) for integers 0 <= k <= n, to a relative error of a few
+   long double ulps whatever n and k: a direct sum for k < 20; ln n! -
+   ln (n-k)! where n - k < k (the difference is at least half of ln n!);
+   otherwise (20 <= k <= n - k) Stirling's formula for both, rearranged so
+   nothing of size n ln n cancels:
+   k ln n - k - (n-k) ln(1 - k/n) - ln(1 - k/n) / 2 + tail(n) - tail(n-k),
+   every term of order k ln n or less. */
+static long double ln_ordered(long double n, long double k)
+{
+    if (k < 20) {
+        long double s = 0;
+        for (long double i = 0; i < k; i++)
+            s += logl(n - i);
+        return s;
+    }
+    long double m = n - k;
+    if (m < k)
+        return ln_fact(n) - ln_fact(m);
+    long double l1 = log1pl(-k / n);
+    return k * logl(n) - k - m * l1 - 0.5L * l1 + stirling_tail(n) -
+           stirling_tail(m);
+}
+
+/* ln C(n, k), 0 <= k <= n: the smaller side; log C(n, k) / ln((n!/(n-k)!)
+   is at least about 1 / log2(n), so the subtraction keeps the accuracy. */
+static long double ln_choose(long double n, long double k)
+{
+    if (n - k < k)
+        k = n - k;
+    return ln_ordered(n, k) - ln_fact(k);
+}
+
+#define INV_LN2 1.442695040888963407359924681001892137L
 
 double fsh_ordered_bits(uint64_t n, uint64_t k)
 {
     if (k > n)
         return 0;
-    if (k < 100000) { /* a direct sum: accurate for any n */
-        double s = 0;
-        for (uint64_t i = 0; i < k; i++)
-            s += log2((double)(n - i));
-        return s;
-    }
-    return log2_fact(n) - log2_fact(n - k);
+    int e = errno;
+    double r = (double)(ln_ordered((long double)n, (long double)k) * INV_LN2);
+    errno = e;
+    return r;
 }
 
 double fsh_subset_bits(uint64_t n, uint64_t k)
 {
     if (k > n)
         return 0;
-    if (n - k < k)
-        k = n - k;
-    return fsh_ordered_bits(n, k) - log2_fact(k);
+    int e = errno;
+    double r = (double)(ln_choose((long double)n, (long double)k) * INV_LN2);
+    errno = e;
+    return r;
 }
 
+/* log2 of (sum c)! / prod c! as sum_i log2 C(c_0 + ... + c_i, c_i): every
+   term non-negative (no cancellation), and the running total is a long
+   double, exact below 2^64 and within one part in 2^64 above (the total of
+   m counts can pass 2^64). */
 double fsh_multiset_bits(const uint64_t *counts, size_t m)
 {
     if (counts == NULL)
         return 0;
-    uint64_t n = 0;
-    double d = 0;
+    int e = errno;
+    long double s = 0, bits = 0;
     for (size_t i = 0; i < m; i++) {
-        n += counts[i];
-        d += log2_fact(counts[i]);
+        if (counts[i] == 0)
+            continue;
+        long double c = (long double)counts[i];
+        s += c;
+        bits += ln_choose(s, c);
     }
-    return log2_fact(n) - d;
+    errno = e;
+    return (double)(bits * INV_LN2);
 }
