@@ -7,7 +7,9 @@
 #include "check.h"
 #include "fairshuf.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 static int close_rel(double got, double want, double tol)
@@ -16,6 +18,14 @@ static int close_rel(double got, double want, double tol)
         return got == 0;
     return fabs(got - want) <= tol * fabs(want);
 }
+
+#define CHECK_TOL(got, want, tol)                                              \
+    do {                                                                       \
+        double g_ = (got), w_ = (want);                                        \
+        if (!close_rel(g_, w_, (tol)))                                         \
+            fprintf(stderr, "  got %.17g want %.17g\n", g_, w_);               \
+        CHECK(close_rel(g_, w_, (tol)));                                       \
+    } while (0)
 
 #define CHECK_REL(got, want)                                                   \
     do {                                                                       \
@@ -284,6 +294,139 @@ static void test_gof(void)
     CHECK_EQ(fsh_stats_chi2_gof(NULL, pr, 4, 0, &st, &df, &p), FSH_EINVAL);
 }
 
+
+/* Large and tiny arguments (the old series and continued fraction stopped
+   after 1e7 terms, about sqrt(a) short from a = 1e12 on; 1 - P lost a
+   small Q for a < 1). References: mpmath 1.3 gammainc(regularized=True)
+   at 50 digits where it converges (a <= 1e12); above, Temme's expansion
+   evaluated in mpmath at 60 digits with 10 terms (its truncation checked
+   against gammainc to 1e-20 for 100 <= a <= 1e4); at x = a it is
+   1/2 - 1/(3 sqrt(2 pi a)) + O(a^-3/2). */
+static void test_gamma_extreme(void)
+{
+    static const double t[][4] = {
+        {1e12, 1000003000000.0, 0.9986500901500830985, 0.0013499098499169015046},
+        {1e14, 1e14, 0.50000001329807601338, 0.49999998670192398662},
+        {1e15, 1e15, 0.50000000420522087003, 0.49999999579477912997},
+        {1e20, 1e20, 0.50000000001329807601, 0.49999999998670192399},
+        {1e300, 1e300, 0.5, 0.5},
+        {1e9, 999968377.2233983, 0.15865525389121661198, 0.84134474610878338802},
+        {1e-300, 0.5, 1.0, 5.5977359477616082577e-301},
+        {0.003, 0.03, 0.99115486704106204, 0.0088451329589379627355},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        double p = -1, q = -1;
+        CHECK_EQ(fsh_stats_gamma_pq(t[i][0], t[i][1], &p, &q), FSH_OK);
+        CHECK_TOL(p, t[i][2], 1e-12);
+        CHECK_TOL(q, t[i][3], 1e-12);
+    }
+    double p = -1, q = -1;
+    /* Far beyond the mean both tails underflow: 0 and 1, not NaN. */
+    CHECK_EQ(fsh_stats_gamma_pq(1e300, 1.0000000001e300, &p, &q), FSH_OK);
+    CHECK(p == 1 && q == 0);
+    CHECK_EQ(fsh_stats_gamma_pq(1e300, 0.9999999999e300, &p, &q), FSH_OK);
+    CHECK(p == 0 && q == 1);
+    /* The review's cases: P(X >= 1e14) for Poisson(1e14) is P(1e14, 1e14);
+       chi2_sf(2e14, 2e14) is Q(1e14, 1e14). */
+    CHECK_EQ(fsh_stats_poisson_sf(100000000000000ull, 1e14, &p), FSH_OK);
+    CHECK_TOL(p, 0.50000001329807601338, 1e-12);
+    CHECK_EQ(fsh_stats_chi2_sf(2e14, 2e14, &p), FSH_OK);
+    CHECK_TOL(p, 0.49999998670192398662, 1e-12);
+    /* chi2(df) quantile at a tiny df: P(a, y) = y^a / Gamma(1+a) (1 +
+       O(y)), so x = 2 (p Gamma(1 + df/2))^(2/df) (mpmath, 50 digits);
+       bisection in x stopped at 1.94e-120. */
+    double x = -1;
+    CHECK_EQ(fsh_stats_chi2_isf(0.5, 0.003, &x), FSH_OK);
+    CHECK_TOL(x, 2.3132365182733598417e-201, 1e-12);
+    /* ... and one below the smallest double is 0. */
+    CHECK_EQ(fsh_stats_chi2_isf(0.5, 1e-5, &x), FSH_OK);
+    CHECK(x == 0);
+    CHECK_EQ(fsh_stats_chi2_isf(0.01, 1e300, &x), FSH_OK);
+    CHECK_TOL(x, 1e300, 1e-12);
+}
+
+/* Nothing sets errno: these underflowed expl/erfcl (ERANGE). */
+static void test_errno(void)
+{
+    double p, q, st, df;
+    errno = 0;
+    CHECK_EQ(fsh_stats_chi2_sf(1e6, 1, &p), FSH_OK);
+    CHECK(p == 0);
+    CHECK_EQ(errno, 0);
+    CHECK_EQ(fsh_stats_poisson_sf(100000, 1, &p), FSH_OK);
+    CHECK_EQ(errno, 0);
+    CHECK_EQ(fsh_stats_gamma_pq(200, 1e-300, &p, &q), FSH_OK);
+    CHECK(p == 0 && q == 1);
+    CHECK_EQ(errno, 0);
+    CHECK_EQ(fsh_stats_normal_sf(40, &p), FSH_OK);
+    CHECK_EQ(errno, 0);
+    CHECK_EQ(fsh_stats_chi2_isf(1e-300, 0.5, &p), FSH_OK);
+    CHECK_EQ(errno, 0);
+    static const uint64_t obs[2] = {1000000, 0};
+    static const double pr[2] = {0.5, 0.5};
+    CHECK_EQ(fsh_stats_chi2_gof(obs, pr, 2, 5, &st, &df, &p), FSH_OK);
+    CHECK(p == 0);
+    CHECK_EQ(errno, 0);
+    errno = EBADF; /* and a set errno is kept */
+    CHECK_EQ(fsh_stats_chi2_sf(1e6, 1, &p), FSH_OK);
+    CHECK_EQ(errno, EBADF);
+    (void)fsh_ordered_bits(UINT64_MAX, UINT64_MAX);
+    CHECK_EQ(errno, EBADF);
+    errno = 0;
+}
+
+/* Infinite arguments are FSH_EINVAL everywhere (as documented), outputs
+   untouched; counts that are all zero give no groups: stat 0, df 0, p 1
+   (it was 0 / 0 with min_expected = 0). */
+static void test_infinities(void)
+{
+    double p = 7, q = 7;
+    CHECK_EQ(fsh_stats_normal_sf(INFINITY, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_normal_sf(-INFINITY, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_sf(INFINITY, 3, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_sf(-INFINITY, 3, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_gamma_pq(2, INFINITY, &p, &q), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_gamma_pq(INFINITY, 2, &p, &q), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_poisson_sf(3, INFINITY, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_isf(0.5, INFINITY, &p), FSH_EINVAL);
+    CHECK(p == 7 && q == 7);
+    static const uint64_t zero[3] = {0, 0, 0};
+    static const double pr[3] = {0.2, 0.3, 0.5};
+    double st = -1, df = -1;
+    for (int me = 0; me <= 5; me += 5) {
+        CHECK_EQ(fsh_stats_chi2_gof(zero, pr, 3, me, &st, &df, &p), FSH_OK);
+        CHECK(st == 0 && df == 0 && p == 1);
+    }
+}
+
+/* The bits functions near their limits. References: mpmath loggamma at 80
+   digits, (loggamma(n+1) - loggamma(n-k+1) [- loggamma(k+1)]) / ln 2. */
+static void test_bits(void)
+{
+    const uint64_t n = UINT64_MAX;
+    /* The old code jumped by 22,528 bits at k = 100000 (cancellation of
+       log2 n! - log2 (n-k)!). */
+    CHECK_TOL(fsh_ordered_bits(n, 99999), 6399935.999999999608960636, 1e-15);
+    CHECK_TOL(fsh_ordered_bits(n, 100000), 6399999.999999999608952815, 1e-15);
+    CHECK_TOL(fsh_ordered_bits(n, 100001), 6400063.999999999608944994, 1e-15);
+    CHECK_TOL(fsh_subset_bits(n, 100000), 4883295.826075710575320976, 1e-15);
+    CHECK_TOL(fsh_subset_bits(n, n / 2), 18446744073709551582.67425, 1e-15);
+    CHECK_TOL(fsh_ordered_bits(52, 52), 225.58100312370276195, 1e-15);
+    CHECK_TOL(fsh_ordered_bits(1000000, 1000000), 18488884.819967680303,
+              1e-15);
+    CHECK_TOL(fsh_subset_bits(100, 50), 96.348717162879337928, 1e-15);
+    CHECK(fsh_ordered_bits(n, 0) == 0 && fsh_subset_bits(n, n) == 0);
+    CHECK(fsh_ordered_bits(3, 4) == 0);
+    /* Counts summing past 2^64 wrapped: log2 C(2^64, 2^63) and
+       log2 C(2^64 + 1, 2) = 127 + 1e-19 (were -1.1e21 and negative). */
+    static const uint64_t half[2] = {1ull << 63, 1ull << 63};
+    static const uint64_t big2[2] = {UINT64_MAX, 2};
+    static const uint64_t shoe[3] = {4, 4, 4};
+    CHECK_TOL(fsh_multiset_bits(half, 2), 18446744073709551583.67425, 1e-15);
+    CHECK_TOL(fsh_multiset_bits(big2, 2), 127, 1e-15);
+    CHECK_TOL(fsh_multiset_bits(shoe, 3), 15.080567731911938422, 1e-15);
+}
+
 int main(void)
 {
     test_gamma();
@@ -292,5 +435,9 @@ int main(void)
     test_laws_brute();
     test_laws_exact();
     test_gof();
+    test_gamma_extreme();
+    test_errno();
+    test_infinities();
+    test_bits();
     return check_done("test_statlib");
 }
