@@ -881,8 +881,9 @@ FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
    copies: out[0] is the first card dealt. Bad arguments (NULL out or seed,
    client NULL with client_len > 0, client_len over 256, the set's
    arguments as fsh_fair_seed_min) are FSH_EINVAL; a seed shorter than
-   fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. O(n) time,
-   no allocation except fsh_fair_seed_min's small bignum. */
+   fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. out must
+   not overlap seed or client (it is written before they are read). O(n)
+   time, no allocation except fsh_fair_seed_min's small bignum. */
 FSH_API FSH_NODISCARD int fsh_fair_order(uint32_t *out, size_t faces,
                                          unsigned copies, const uint8_t *seed,
                                          size_t len, const void *client,
