@@ -20,6 +20,7 @@
 #include "internal.h"
 
 #include "common/msg.h"
+#include "common/number.h"
 #include "io/outfile.h"
 
 #include <dirent.h>
@@ -134,24 +135,6 @@ typedef struct opts {
     int nops;
 } opts;
 
-/* Decimal digits: 0; -1 if not; -2 if they are, but beyond 2^64 - 1. */
-static int parse_u64(const char *s, uint64_t *v)
-{
-    if (*s < '0' || *s > '9')
-        return -1;
-    uint64_t x = 0;
-    int over = 0;
-    for (; *s >= '0' && *s <= '9'; s++) {
-        uint64_t d = (uint64_t)(*s - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            over = 1;
-        else
-            x = x * 10 + d;
-    }
-    *v = x;
-    return *s != '\0' ? -1 : over ? -2 : 0;
-}
-
 /* SIZE[bKMGT] (no suffix: KiB, as fairshuf and sort -S). */
 static int parse_size(const char *s, uint64_t *v)
 {
@@ -170,7 +153,7 @@ static int parse_size(const char *s, uint64_t *v)
     default: n++; break;
     }
     num[n - 1] = num[n - 1] >= '0' && num[n - 1] <= '9' ? num[n - 1] : '\0';
-    if (parse_u64(num, v) != 0 || *v > (UINT64_MAX >> shift))
+    if (parse_udec(num, 0, UINT64_MAX, v) != 0 || *v > (UINT64_MAX >> shift))
         return -1;
     *v <<= shift;
     return 0;
@@ -231,13 +214,13 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
     while ((c = getopt_long(argc, argv, "n:o:zT:", lo, NULL)) != -1) {
         switch (c) {
         case 'n': {
-            int rc = parse_u64(optarg, &v);
-            if (rc == -2)
-                break; /* beyond 2^64 - 1: no limit, as fairshuf and GNU */
-            if (rc != 0) {
+            if (optarg[0] == '\0' ||
+                optarg[strspn(optarg, "0123456789")] != '\0') {
                 snprintf(err, errn, "invalid line count: '%s'", optarg);
                 return 1;
             }
+            if (parse_udec(optarg, 0, UINT64_MAX, &v) != 0)
+                break; /* beyond 2^64 - 1: no limit, as fairshuf and GNU */
             o->head = o->head_set && o->head < v ? o->head : v;
             o->head_set = 1;
             break;
@@ -247,7 +230,7 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
         case 'T': o->tmpdir = optarg; break;
         case O_SEED: o->seed = optarg; break;
         case O_HEADER:
-            if (parse_u64(optarg, &o->header) != 0) {
+            if (parse_udec(optarg, 0, UINT64_MAX, &o->header) != 0) {
                 snprintf(err, errn, "invalid header line count: '%s'", optarg);
                 return 1;
             }
@@ -260,7 +243,7 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
             }
             break;
         case O_THREADS:
-            if (parse_u64(optarg, &v) != 0 || v == 0 || v > 16) {
+            if (parse_udec(optarg, 1, 16, &v) != 0) {
                 snprintf(err, errn, "invalid thread count: '%s' (1 to 16)",
                          optarg);
                 return 1;
