@@ -588,18 +588,22 @@ static void end_deal(dealer *d, unsigned long line)
     d->len = 0;
 }
 
+/* A separator between the values of a deal (a line break ends the line). */
+static int is_sep(char c)
+{
+    return c == ' ' || c == '\t' || c == ',' || c == '\r';
+}
+
 /* Tokens of text[0..len) (separators: blanks, commas), line by line from
    *line; a line break ends a deal when per_line. */
 static void add_text(dealer *d, const char *s, size_t len, unsigned long line)
 {
     size_t i = 0;
     while (i < len) {
-        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == ',' ||
-                           s[i] == '\r'))
+        while (i < len && is_sep(s[i]))
             i++;
         size_t j = i;
-        while (j < len && s[j] != ' ' && s[j] != '\t' && s[j] != ',' &&
-               s[j] != '\r' && s[j] != '\n')
+        while (j < len && !is_sep(s[j]) && s[j] != '\n')
             j++;
         if (j > i)
             add_token(d, s + i, j - i, line);
@@ -620,6 +624,16 @@ typedef struct lreader {
     size_t len, pos, cap;
     size_t scanned; /* buf[pos..scanned) holds no '\n' */
 } lreader;
+
+/* poll's timeout until deadline (0: none, -1), in ms rounded up; 0 once
+   it has passed. */
+static int poll_ms(double deadline)
+{
+    if (deadline <= 0)
+        return -1;
+    double left = deadline - now();
+    return left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+}
 
 /* Next line (without '\n') in *line and *len: 1; 0 at the end; -1 when the
    deadline (0: none) passed. A last line without '\n' counts. A line longer
@@ -662,11 +676,10 @@ static int next_line(lreader *r, double deadline, char **line, size_t *len,
             r->buf = arealloc(r->buf, r->cap);
         }
         if (deadline > 0) {
-            double left = deadline - now();
-            if (left <= 0)
+            int ms = poll_ms(deadline);
+            if (ms == 0)
                 return -1;
             struct pollfd p = {r->fd, POLLIN, 0};
-            int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
             int pr = poll(&p, 1, ms);
             if (pr < 0 && errno != EINTR)
                 fail("poll: %s", strerror(errno));
@@ -764,13 +777,7 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
         for (unsigned j = 0; j < nj; j++)
             pf[j] = (struct pollfd){jobs[j].fd, POLLIN, 0};
         while (open_fds > 0) {
-            int ms = -1;
-            if (deadline > 0) {
-                double left = deadline - now();
-                ms = left <= 0 ? 0 : left > 1e6 ? 1000000000
-                                               : (int)(left * 1000) + 1;
-            }
-            int pr = poll(pf, nj, ms);
+            int pr = poll(pf, nj, poll_ms(deadline));
             if (pr < 0) {
                 if (errno == EINTR)
                     continue;
@@ -852,8 +859,7 @@ static int collect_stream(dealer *d, const aopts *o, int fd, pbar *pb,
         ln++;
         if (!o->per_run && d->len == 0) {
             size_t k = 0; /* a line of separators only: no deal */
-            while (k < len && (line[k] == ' ' || line[k] == '\t' ||
-                               line[k] == ',' || line[k] == '\r'))
+            while (k < len && is_sep(line[k]))
                 k++;
             if (k == len)
                 bad_input(d, ln, "empty line");
