@@ -269,23 +269,25 @@ if [ -n "$PY" ] && [ -f "$VD" ]; then
     # Types as the schema gives them (fairshuf verify's reading): a boolean
     # or float nonce verified VALID or crashed; an unknown layout was read
     # as round-robin; the commitment in upper case was refused with --json.
+    # tampered EXPR: vt.json = fj.out edited by sed EXPR, then verify_deal.py
+    # on it (vp.out, vp.err, vp.rc); fails when EXPR changed nothing.
+    tampered() {
+        sed "$1" fj.out >vt.json
+        if cmp -s fj.out vt.json; then bad "verify_deal.py: $1 changed nothing"; return 1; fi
+        "$PY" "$VD" --json vt.json >vp.out 2>vp.err
+        echo $? >vp.rc
+    }
     for e in 's/"nonce": *[0-9]*/"nonce":true/' 's/"nonce": *[0-9]*/"nonce":3.0/' \
         's/"decks": *[0-9]*/"decks":true/' 's/"layout": *"[a-z-]*"/"layout":"zigzag"/' \
         's/"burn": *\[[^]]*\]/"burn":[5]/'; do
-        sed "$e" fj.out >vt.json
-        if cmp -s fj.out vt.json; then bad "verify_deal.py: $e changed nothing"; continue; fi
-        "$PY" "$VD" --json vt.json >vp.out 2>vp.err
-        echo $? >vp.rc
+        tampered "$e" || continue
         check "verify_deal.py refuses $e" sh -c "[ \$(cat vp.rc) = 1 ] && grep -q '^verify_deal.py: malformed deal JSON' vp.err && ! grep -q Traceback vp.err"
     done
     # Blanks in a hex seed: the ASCII ones fsh_fair_hex_decode skips, not
     # Unicode spaces (str.split took an em space or a no-break space).
     for e in 's/"server_seed": *"\(..\)/"server_seed":"\1\\u2003/' \
         's/"server_seed": *"\(..\)/"server_seed":"\1\\u00a0/'; do
-        sed "$e" fj.out >vt.json
-        if cmp -s fj.out vt.json; then bad "verify_deal.py: $e changed nothing"; continue; fi
-        "$PY" "$VD" --json vt.json >vp.out 2>vp.err
-        echo $? >vp.rc
+        tampered "$e" || continue
         check "verify_deal.py refuses a Unicode space in the seed ($e)" sh -c "[ \$(cat vp.rc) = 1 ] && grep -q 'malformed hex' vp.err"
         "$F" verify --json=vt.json >v.out 2>&1
         check "fairshuf verify refuses it too ($e)" test "$?" = 1
