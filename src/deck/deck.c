@@ -98,20 +98,26 @@ int fsh_deck_new_set(fsh_deck **out, const fsh_cardset *set)
     return FSH_OK;
 }
 
+/* Take back the cards dealt since `remaining` was r0: undo their swaps,
+   the last one first, so the deck is as it was then. */
+static void take_back(fsh_deck *d, size_t r0)
+{
+    for (size_t r = d->remaining + 1; r <= r0; r++) {
+        uint32_t j = d->undo[r - 1], c = d->cards[j];
+        d->cards[j] = d->cards[r - 1];
+        d->cards[r - 1] = c;
+    }
+    d->remaining = r0;
+}
+
 int fsh_deck_reset(fsh_deck *deck)
 {
     if (deck == NULL)
         return FSH_EINVAL;
-    /* Any order would deal uniformly, but replay needs the made order:
-       undo the swaps, the last one first. */
-    for (size_t r = deck->remaining + 1; r <= deck->n; r++) {
-        uint32_t j = deck->undo[r - 1], c = deck->cards[j];
-        deck->cards[j] = deck->cards[r - 1];
-        deck->cards[r - 1] = c;
-    }
+    /* Any order would deal uniformly, but replay needs the made order. */
+    take_back(deck, deck->n);
     /* Indices drawn ahead were for other counts: drop them (unseen draws,
        so dropping them biases nothing, and a fresh deck has none). */
-    deck->remaining = deck->n;
     deck->pos = deck->npend = 0;
     fsh_reach_state_init(&deck->reach);
     return FSH_OK;
@@ -214,12 +220,7 @@ static int deal_end(fsh_rng *rng, fsh_deck *deck, fsh_mix *m, size_t r0,
     fsh_mix_done(m);
     int rc = fsh_rng_take_error(rng);
     if (rc != FSH_OK) {
-        for (size_t r = deck->remaining + 1; r <= r0; r++) {
-            uint32_t j = deck->undo[r - 1], c = deck->cards[j];
-            deck->cards[j] = deck->cards[r - 1];
-            deck->cards[r - 1] = c;
-        }
-        deck->remaining = r0;
+        take_back(deck, r0);
         deck->reach = *saved;
         drop_pending(deck, rng);
     }
