@@ -643,18 +643,16 @@ static int next_line(lreader *r, double deadline, char **line, size_t *len,
                      const dealer *d, unsigned long ln)
 {
     for (;;) {
-        if (r->scanned < r->pos)
-            r->scanned = r->pos;
         char *nl = r->scanned < r->len
                        ? memchr(r->buf + r->scanned, '\n',
                                 r->len - r->scanned)
                        : NULL;
         r->scanned = r->len;
+        /* The line, whole or so far. */
+        size_t end = nl ? (size_t)(nl - r->buf) : r->len;
+        if (end - r->pos > AUDIT_MAX_TEXT)
+            bad_input(d, ln + 1, "line longer than %d bytes", AUDIT_MAX_TEXT);
         if (nl != NULL || (r->eof && r->pos < r->len)) {
-            size_t end = nl ? (size_t)(nl - r->buf) : r->len;
-            if (end - r->pos > AUDIT_MAX_TEXT)
-                bad_input(d, ln + 1, "line longer than %d bytes",
-                          AUDIT_MAX_TEXT);
             *line = r->buf + r->pos;
             *len = end - r->pos;
             r->pos = nl ? end + 1 : end;
@@ -663,8 +661,6 @@ static int next_line(lreader *r, double deadline, char **line, size_t *len,
         }
         if (r->eof)
             return 0;
-        if (r->len - r->pos > AUDIT_MAX_TEXT)
-            bad_input(d, ln + 1, "line longer than %d bytes", AUDIT_MAX_TEXT);
         if (r->pos > 0) {
             memmove(r->buf, r->buf + r->pos, r->len - r->pos);
             r->len -= r->pos;
