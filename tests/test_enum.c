@@ -25,6 +25,7 @@
  * algorithm run through the same enumerator and must fail the check.
  */
 #include "check.h"
+#include "shuffle/fy.h"
 #include "uniform/uniform.h"
 
 #include <stdlib.h>
@@ -48,6 +49,7 @@ struct target {
                unsigned n, unsigned *perm);
     size_t size; /* element size for fsh_shuffle */
     int no_rng;  /* draws straight from the walker: no word-level replay */
+    int forward; /* bounds 2, 3, ..., n in section 5d's batches */
 };
 
 /* Element i of size bytes: every byte depends on i and its position, so a
@@ -128,6 +130,20 @@ static int run_shuffle_ptr(const struct target *t, fsh_rng *rng,
     for (unsigned k = 0; k < n; k++)
         perm[k] = (unsigned)((int *)a[k] - items);
     return rc;
+}
+
+/* The forward Fisher-Yates (stream version 3's kernel, fsh_fy_forward),
+   on elements of t->size bytes. */
+static int run_forward(const struct target *t, fsh_rng *rng,
+                       struct walker *w, unsigned n, unsigned *perm)
+{
+    unsigned char a[MAXN * 64];
+    (void)w;
+    for (unsigned i = 0; i < n; i++)
+        make_elem(a + i * t->size, t->size, i);
+    fsh_fy_forward(rng, a, n, t->size);
+    decode_elems(a, t->size, n, perm);
+    return FSH_OK;
 }
 
 /* 0.1's fsh_shuffle_randint(base, n, size, randint, ctx), as 0.2 spells
@@ -252,26 +268,34 @@ static int run_sattolo(const struct target *t, fsh_rng *rng, struct walker *w,
 }
 
 static const struct target targets[] = {
-    {"fsh_shuffle size 1", run_shuffle, 1, 0},
-    {"fsh_shuffle size 2", run_shuffle, 2, 0},
-    {"fsh_shuffle size 3", run_shuffle, 3, 0},
-    {"fsh_shuffle size 4", run_shuffle, 4, 0},
-    {"fsh_shuffle size 8", run_shuffle, 8, 0},
-    {"fsh_shuffle size 16", run_shuffle, 16, 0},
-    {"fsh_shuffle size 24", run_shuffle, 24, 0},
-    {"fsh_shuffle size 64", run_shuffle, 64, 0},
-    {"fsh_shuffle_u32", run_shuffle_u32, 0, 0},
-    {"fsh_shuffle_u64", run_shuffle_u64, 0, 0},
-    {"fsh_shuffle_ptr", run_shuffle_ptr, 0, 0},
-    {"fsh_rng_from_randint + fsh_shuffle", run_shuffle_randint, 8, 1},
-    {"fsh_permutation", run_permutation, 0, 0},
-    {"fsh_permutation_u32", run_permutation_u32, 0, 0},
-    {"fsh_deck_deal (fresh deck)", run_deck, 0, 0},
-    {"fsh_deck_deal (after a partial deal)", run_deck, 1, 0},
+    {"fsh_shuffle size 1", run_shuffle, 1, 0, 0},
+    {"fsh_shuffle size 2", run_shuffle, 2, 0, 0},
+    {"fsh_shuffle size 3", run_shuffle, 3, 0, 0},
+    {"fsh_shuffle size 4", run_shuffle, 4, 0, 0},
+    {"fsh_shuffle size 8", run_shuffle, 8, 0, 0},
+    {"fsh_shuffle size 16", run_shuffle, 16, 0, 0},
+    {"fsh_shuffle size 24", run_shuffle, 24, 0, 0},
+    {"fsh_shuffle size 64", run_shuffle, 64, 0, 0},
+    {"fsh_shuffle_u32", run_shuffle_u32, 0, 0, 0},
+    {"fsh_shuffle_u64", run_shuffle_u64, 0, 0, 0},
+    {"fsh_shuffle_ptr", run_shuffle_ptr, 0, 0, 0},
+    {"fsh_rng_from_randint + fsh_shuffle", run_shuffle_randint, 8, 1, 0},
+    {"fsh_permutation", run_permutation, 0, 0, 0},
+    {"fsh_permutation_u32", run_permutation_u32, 0, 0, 0},
+    {"fsh_deck_deal (fresh deck)", run_deck, 0, 0, 0},
+    {"fsh_deck_deal (after a partial deal)", run_deck, 1, 0, 0},
+    {"forward Fisher-Yates size 1", run_forward, 1, 0, 1},
+    {"forward Fisher-Yates size 2", run_forward, 2, 0, 1},
+    {"forward Fisher-Yates size 4", run_forward, 4, 0, 1},
+    {"forward Fisher-Yates size 8", run_forward, 8, 0, 1},
+    {"forward Fisher-Yates size 12", run_forward, 12, 0, 1},
+    {"forward Fisher-Yates size 16", run_forward, 16, 0, 1},
+    {"forward Fisher-Yates size 32", run_forward, 32, 0, 1},
+    {"forward Fisher-Yates size 5", run_forward, 5, 0, 1},
 };
 
-static const struct target naive = {"naive shuffle", run_naive, 0, 0};
-static const struct target sattolo = {"Sattolo", run_sattolo, 0, 0};
+static const struct target naive = {"naive shuffle", run_naive, 0, 0, 0};
+static const struct target sattolo = {"Sattolo", run_sattolo, 0, 0, 0};
 
 /* ------------------------------------------------------------------------ */
 /* Driving a target through every leaf                                      */
@@ -341,18 +365,27 @@ static struct result enumerate(const struct target *t, unsigned n, int words)
                draws on an O(1) shuffle) pads its unused digits with 0. On
                odd leaves a rejected word 0 precedes each batch whose P is
                not a power of two. */
+            /* The forward kernel's batches (section 5d): bounds b, b+1,
+               ..., six at a time at these sizes, the last cut short. */
             struct script sc = {{0}, 0, 0};
             for (unsigned d = 0; d < w.pos;) {
-                uint64_t b = w.bound[d], p;
-                unsigned kb = fsh_batch_plan(b, FSH_BATCH_CAP, &p), used = 0;
+                uint64_t b = w.bound[d], p = 1;
+                unsigned kb, used = 0;
+                if (t->forward) {
+                    kb = n - (unsigned)b + 1 < 6 ? n - (unsigned)b + 1 : 6;
+                    for (unsigned e = 0; e < kb; e++)
+                        p *= b + e;
+                } else {
+                    kb = fsh_batch_plan(b, FSH_BATCH_CAP, &p);
+                }
                 uint64_t rnum = 0;
                 for (unsigned e = 0; e < kb; e++) {
-                    uint64_t digit = 0;
-                    if (used == e && d + e < w.pos && w.bound[d + e] == b - e) {
+                    uint64_t digit = 0, be = t->forward ? b + e : b - e;
+                    if (used == e && d + e < w.pos && w.bound[d + e] == be) {
                         digit = w.digit[d + e];
                         used++;
                     }
-                    rnum = rnum * (b - e) + digit;
+                    rnum = rnum * be + digit;
                 }
                 if ((r.leaves & 1) && (p & (p - 1)) != 0)
                     sc.w[sc.n++] = 0;

@@ -352,14 +352,16 @@ static inline void ws_count(wsrc *w, int src, uint64_t nb)
         w->made += nb;
 }
 
-/* Digits of the batch b, b-1, ..., b-k+1 from word r into j[0..k); returns
-   the final low half. k is a constant wherever this is inlined, so the
-   multiply chain unrolls into registers. */
-static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
-                               uint64_t *j, int mulx)
+/* Digits of the batch b, b-1, ..., b-k+1 (up: b, b+1, ..., b+k-1) from
+   word r into j[0..k); returns the final low half. k and up are constants
+   wherever this is inlined, so the multiply chain unrolls into
+   registers. */
+static inline uint64_t fy_dice_dir(uint64_t r, uint64_t b, unsigned k,
+                                   uint64_t *j, int mulx, int up)
 {
 FY_UNROLL
     for (unsigned d = 0; d < k; d++) {
+        uint64_t bd = up ? b + d : b - d;
 #if FY_MULX
         if (mulx) {
             /* MULX (BMI2) writes the high half to any register and the low
@@ -369,7 +371,7 @@ FY_UNROLL
             uint64_t hi;
             __asm__("mulxq %2, %0, %1"
                     : "=d"(r), "=r"(hi)
-                    : "r"((uint64_t)(b - d)), "0"(r));
+                    : "r"(bd), "0"(r));
             j[d] = hi;
             continue;
         }
@@ -381,10 +383,10 @@ FY_UNROLL
            last 128-bit product through the stack (two stores per batch,
            and stores are what bounds this loop). */
         uint64_t hi;
-        __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"((uint64_t)(b - d)) : "cc");
+        __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"(bd) : "cc");
         j[d] = hi;
 #else
-        fsh_u128 m = (fsh_u128)r * FY_OPAQUE((uint64_t)(b - d));
+        fsh_u128 m = (fsh_u128)r * FY_OPAQUE(bd);
         j[d] = (uint64_t)(m >> 64);
         r = (uint64_t)m;
 #endif
@@ -392,22 +394,35 @@ FY_UNROLL
     return r;
 }
 
+static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
+                               uint64_t *j, int mulx)
+{
+    return fy_dice_dir(r, b, k, j, mulx, 0);
+}
+
 /* The exact test of FSH_DEFINE_BATCH after the cheap one failed: returns
    the first word, r or a redraw, whose final low half is at least
-   2^64 mod P. Out of line, on a copy of the source, so the hot loop keeps
-   its source and its dice in registers. */
+   2^64 mod P, for the batch b, b-1, ... (up: b, b+1, ...). Out of line, on
+   a copy of the source, so the hot loop keeps its source and its dice in
+   registers. */
 __attribute__((noinline)) static uint64_t
-fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
-              uint64_t r)
+fy_exact_word_dir(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
+                  uint64_t r, int up)
 {
     uint64_t j[FSH_GREEDY_TAIL];
     uint64_t p = b;
     for (unsigned d = 1; d < k; d++)
-        p *= b - d;
+        p *= up ? b + d : b - d;
     uint64_t t = FSH_REJECT_BELOW(uint64_t, p);
-    while (fy_dice(r, b, k, j, 0) < t)
+    while (fy_dice_dir(r, b, k, j, 0, up) < t)
         r = next(w);
     return r;
+}
+
+static uint64_t fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b,
+                              unsigned k, uint64_t r)
+{
+    return fy_exact_word_dir(w, next, b, k, r, 0);
 }
 
 /* The fused kernel's state: the array and the elements still unplaced
@@ -535,14 +550,18 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 #define FYA_SW8X(O, D, H) FYA_SWAP("8", "q", "q", "%%rdx", "%[t]", O, D, H)
 #define FYA_SW4X(O, D, H) FYA_SWAP("4", "l", "d", "%%edx", "%[t]", O, D, H)
 
-/* The dice and swaps of a batch of k (2..6), first die by D0, bound
-   scratch T (the last die's register), swaps by SW. */
-#define FYA_DICE2(D0, O, T)                                                    \
-    D0(O, "0", T, "h0") FYA_DIE(O, "1", "h1", "h1")
-#define FYA_DICE3(D0, O, T) FYA_DICE2(D0, O, T) FYA_DIE(O, "2", "h2", "h2")
-#define FYA_DICE4(D0, O, T) FYA_DICE3(D0, O, T) FYA_DIE(O, "3", "h3", "h3")
-#define FYA_DICE5(D0, O, T) FYA_DICE4(D0, O, T) FYA_DIE(O, "4", "h4", "h4")
-#define FYA_DICE6(D0, O, T) FYA_DICE5(D0, O, T) FYA_DIE(O, "5", "h5", "h5")
+/* The dice and swaps of a batch of k (2..6), first die by D0, the others
+   by DI (FYA_DIE; FYA_DIEF forward), bound scratch T (the last die's
+   register), swaps by SW. */
+#define FYA_DICE2(D0, DI, O, T) D0(O, "0", T, "h0") DI(O, "1", "h1", "h1")
+#define FYA_DICE3(D0, DI, O, T)                                                \
+    FYA_DICE2(D0, DI, O, T) DI(O, "2", "h2", "h2")
+#define FYA_DICE4(D0, DI, O, T)                                                \
+    FYA_DICE3(D0, DI, O, T) DI(O, "3", "h3", "h3")
+#define FYA_DICE5(D0, DI, O, T)                                                \
+    FYA_DICE4(D0, DI, O, T) DI(O, "4", "h4", "h4")
+#define FYA_DICE6(D0, DI, O, T)                                                \
+    FYA_DICE5(D0, DI, O, T) DI(O, "5", "h5", "h5")
 #define FYA_SWAPS2(SW, O) SW(O, "0", "h0") SW(O, "1", "h1")
 #define FYA_SWAPS3(SW, O) FYA_SWAPS2(SW, O) SW(O, "2", "h2")
 #define FYA_SWAPS4(SW, O) FYA_SWAPS3(SW, O) SW(O, "3", "h3")
@@ -566,8 +585,8 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
 #define FYA_STR(x) #x
 /* One batch of K dice at offset O (bounds i - O, ..., i - O - K + 1), its
    word by WD (the J-th of the iteration). */
-#define FYA_BATCH(K, D0, O, SW, HL, WD, J, FAIL)                               \
-    WD(HL, J) FYA_DICE##K(D0, O, HL) FYA_TEST(FAIL) FYA_SWAPS##K(SW, O)
+#define FYA_BATCH(K, D0, DI, O, SW, HL, WD, J, FAIL)                           \
+    WD(HL, J) FYA_DICE##K(D0, DI, O, HL) FYA_TEST(FAIL) FYA_SWAPS##K(SW, O)
 /* Words: the xoshiro step, or word J of the four at %[p] (a buffer). */
 #define FYA_WXO(HL, J) FYA_XO(HL)
 #define FYA_WXOB(HL, J) FYA_XOB(HL)
@@ -594,23 +613,24 @@ fy_draw(wsrc *w, int src, size_t i, unsigned k, int test, unsigned c,
    test: i is then that batch's bound, and the xoshiro generator has
    stepped past its word (the caller steps it back) while the buffer
    pointer is left on it. */
-#define FYA_LOOPG(K, SW, HL, WD, TAIL, FIX)                                    \
-    "1:\n\t" FYA_BATCH(K, FYA_DIE0, "0", SW, HL, WD, "0", "3f")                \
-        FYA_BATCH(K, FYA_DIE, "1*" FYA_STR(K), SW, HL, WD, "1", "4f")          \
-            FYA_BATCH(K, FYA_DIE, "2*" FYA_STR(K), SW, HL, WD, "2", "6f")      \
-                FYA_BATCH(K, FYA_DIE, "3*" FYA_STR(K), SW, HL, WD, "3", "7f")  \
+/* FYA_LOOPD: the same in direction DI (FYA_DIE, or FYA_DIEF with bounds
+   i + O + D), i moved on to a failed batch by ST ("sub" or "add"). */
+#define FYA_LOOPD(K, DI, ST, SW, HL, WD, TAIL, FIX)                            \
+    "1:\n\t" FYA_BATCH(K, FYA_DIE0, DI, "0", SW, HL, WD, "0", "3f")            \
+        FYA_BATCH(K, DI, DI, "1*" FYA_STR(K), SW, HL, WD, "1", "4f")           \
+            FYA_BATCH(K, DI, DI, "2*" FYA_STR(K), SW, HL, WD, "2", "6f")       \
+                FYA_BATCH(K, DI, DI, "3*" FYA_STR(K), SW, HL, WD, "3", "7f")   \
                     TAIL                                                       \
     "clc\n\t"                                                                  \
     "jmp 5f\n"                                                                 \
-    "7:\n\t"                                                                   \
-    "sub %[k1], %[i]\n\t" FIX                                                  \
-    "6:\n\t"                                                                   \
-    "sub %[k1], %[i]\n\t" FIX                                                  \
-    "4:\n\t"                                                                   \
-    "sub %[k1], %[i]\n\t" FIX                                                  \
+    "7:\n\t" ST " %[k1], %[i]\n\t" FIX                                        \
+    "6:\n\t" ST " %[k1], %[i]\n\t" FIX                                        \
+    "4:\n\t" ST " %[k1], %[i]\n\t" FIX                                        \
     "3:\n\t"                                                                   \
     "stc\n"                                                                    \
     "5:"
+#define FYA_LOOPG(K, SW, HL, WD, TAIL, FIX)                                    \
+    FYA_LOOPD(K, FYA_DIE, "sub", SW, HL, WD, TAIL, FIX)
 #define FYA_LOOP(K, SW, HL, XO) FYA_LOOPG(K, SW, HL, XO, FYA_TAIL_XO, "")
 #define FYA_BATCHES 4
 
@@ -1048,6 +1068,357 @@ static void kernel_any(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 KERNEL_CONST(12)
 KERNEL_CONST(24)
 KERNEL_CONST(32)
+
+/* ------------------------------------------------------------------------ */
+/* The forward Fisher-Yates (stream version 3's scatter leaves)             */
+
+/*
+ * For b = 2, 3, ..., n: swap a[b-1] with a[j], j uniform in [0, b): the
+ * same n! joint outcomes as the backward kernel, each a distinct order, so
+ * exactly 1/n! per order (the order built is another one for the same
+ * dice). Its point is memory: position b-1 meets only a[0..b), lines it
+ * has touched already, and the next line in sequence, which the
+ * prefetcher streams in; the backward kernel meets a cold line at nearly
+ * every j of a leaf beyond L2, so each leaf had to be read through once
+ * before it (docs/PERFORMANCE.md, issue 13, session 14).
+ *
+ * Batches (docs/STREAMS.md section 5d): from bound b, K dice b, b+1, ...,
+ * b+K-1, K by the batch's first bound (FY_FWD_PHASES: the product stays
+ * below 2^64), cut short to n-b+1 at the end; one word each, accepted when
+ * the final low half is at least 2^64 mod P (P the batch's product),
+ * otherwise the next word. A randint source gets one call per position.
+ */
+#define FY_FWD_PHASES(P, ...)                                                  \
+    P(__VA_ARGS__, 6, (size_t)1 << 9, 55)                                      \
+    P(__VA_ARGS__, 5, (size_t)1 << 11, 56)                                     \
+    P(__VA_ARGS__, 4, (size_t)1 << 14, 57)                                     \
+    P(__VA_ARGS__, 3, (size_t)1 << 19, 58)                                     \
+    P(__VA_ARGS__, 2, (size_t)1 << 30, 61)
+
+/* b (b+1) ... (b+k-1). */
+static inline uint64_t fyf_product(size_t b, unsigned k)
+{
+    uint64_t p = b;
+    for (unsigned d = 1; d < k; d++)
+        p *= (uint64_t)(b + d);
+    return p;
+}
+
+/* One batch of k dice from bound f->i (C path), swapped. Accepted at
+   once when the final low half is at least 2^c (c with 2^c above every
+   product of the phase: FY_FWD_PHASES), else when it is at least the
+   product P, else exactly (at least 2^64 mod P, redrawn until it is). k
+   and c are constants wherever this is inlined, except for the array's
+   last, short batch (fyf_short). */
+static inline __attribute__((always_inline)) void
+fyf_batch(fy_run *f, wsrc *w, unsigned k, unsigned c)
+{
+    size_t b = f->i;
+    uint64_t j[6]; /* k <= 6 */
+    uint64_t r = ws_buffered(w), lo;
+#ifdef FSH_HAVE_U128
+    lo = fy_dice_dir(r, b, k, j, w->mulx, 1);
+#else
+    lo = r;
+    for (unsigned d = 0; d < k; d++)
+        j[d] = fsh_mul128(lo, b + d, &lo);
+#endif
+    if (FSH_UNLIKELY((lo >> c) == 0) && lo < fyf_product(b, k)) {
+        uint64_t p = fyf_product(b, k), t = FSH_REJECT_BELOW(uint64_t, p);
+        while (lo < t) {
+            lo = ws_buffered(w);
+            for (unsigned d = 0; d < k; d++)
+                j[d] = fsh_mul128(lo, b + d, &lo);
+        }
+    }
+    for (unsigned d = 0; d < k; d++)
+        fy_swap(f->a, b - 1 + d, (size_t)j[d], f->size, f->any);
+    f->i = b + k;
+}
+
+/* The last batch, cut short to the n - b + 1 < K bounds left; returns the
+   next bound. On copies (the caller's run and source stay constants in
+   registers, as for fy_exact_word). */
+static __attribute__((noinline)) size_t fyf_short(fy_run f, wsrc *w,
+                                                  size_t n)
+{
+    fyf_batch(&f, w, (unsigned)(n - f.i + 1), 0);
+    return f.i;
+}
+
+/* A batch of K dice from f->i, or the short last one. */
+#define FYF_BATCH(f, w, n, K, C)                                               \
+    do {                                                                       \
+        if ((n) - (f)->i + 1 >= (K)) {                                         \
+            fyf_batch((f), (w), (K), (C));                                     \
+        } else {                                                               \
+            wsrc cw_ = *(w);                                                   \
+            int keep_ = (w)->mulx;                                             \
+            (f)->i = fyf_short(*(f), &cw_, (n));                               \
+            *(w) = cw_;                                                        \
+            (w)->mulx = keep_;                                                 \
+        }                                                                      \
+    } while (0)
+
+#if FY_ASM_LOOP
+/* The asm loop forward: bounds i + O + D, positions one below. */
+#define FYA_DIEF(O, D, T, H)                                                   \
+    "lea " O "+" D "(%[i]), %[" T "]\n\t"                                      \
+    "mulx %[" T "], %%rdx, %[" H "]\n\t"
+#define FYA_SWAPF(SZ, MS, MT, X, T, O, D, H)                                   \
+    "mov" MS " " SZ "*" O "+" SZ "*" D "-" SZ "(%[a],%[i]," SZ "), " X "\n\t"  \
+    "mov" MT " (%[a],%[" H "]," SZ "), " T "\n\t"                              \
+    "mov" MT " " T ", " SZ "*" O "+" SZ "*" D "-" SZ "(%[a],%[i]," SZ ")\n\t"  \
+    "mov" MS " " X ", (%[a],%[" H "]," SZ ")\n\t"
+#define FYA_SW8F(O, D, H) FYA_SWAPF("8", "q", "q", "%%rdx", "%q[t]", O, D, H)
+#define FYA_SW4F(O, D, H) FYA_SWAPF("4", "l", "l", "%%edx", "%k[t]", O, D, H)
+/* Four more words while i <= %[lk] (every batch of the next iteration
+   inside the phase and the array). The line 512 bytes past the next
+   position (elements of SZ bytes) is prefetched: an untouched leaf comes
+   from DRAM in sequence, and at 1e8 this distance was as good as any
+   measured (docs/PERFORMANCE.md, issue 13, session 14). */
+#define FYA_TAIL_BUFF(SZ)                                                      \
+    "add $32, %[p]\n\t"                                                        \
+    "add %[kb], %[i]\n\t"                                                      \
+    "prefetcht0 512(%[a],%[i]," SZ ")\n\t"                                     \
+    "cmp %[lk], %[i]\n\t"                                                      \
+    "ja 8f\n\t"                                                                \
+    "cmp %[pe], %[p]\n\t"                                                      \
+    "jbe 1b\n"                                                                 \
+    "8:\n\t"
+#define FYA_RUN_BUFF(K, SW, SZ)                                                \
+    __asm__ volatile(FYA_LOOPD(K, FYA_DIEF, "add", SW, FYA_HL##K, FYA_WBUF,    \
+                               FYA_TAIL_BUFF(SZ), FYA_FIX_BUF)                 \
+                     : "=@ccc"(fail), [p] "+r"(p), [i] "+r"(i), "=&d"(x),      \
+                       [t] "=&r"(t), FYA_OUT##K                                \
+                     : [a] "r"(a), [pe] "r"(pe), [pb] "rm"(pb),               \
+                       [lk] "rm"(lim), [k1] "i"(K),                            \
+                       [kb] "i"(FYA_BATCHES * (K))                             \
+                     : "memory")
+#define FYA_SWITCH_BUFF(SW, SZ)                                                \
+    switch (k) {                                                               \
+    case 2:                                                                    \
+        FYA_RUN_BUFF(2, SW, SZ);                                               \
+        break;                                                                 \
+    case 3:                                                                    \
+        FYA_RUN_BUFF(3, SW, SZ);                                               \
+        break;                                                                 \
+    case 4:                                                                    \
+        FYA_RUN_BUFF(4, SW, SZ);                                               \
+        break;                                                                 \
+    case 5:                                                                    \
+        FYA_RUN_BUFF(5, SW, SZ);                                               \
+        break;                                                                 \
+    default:                                                                   \
+        FYA_RUN_BUFF(6, SW, SZ);                                               \
+        break;                                                                 \
+    }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+/* Batches of k dice from bound *ip up, four per iteration, from the
+   buffer's words while *ip <= lim and four words are unread before word
+   end (w->pos + 4 <= end and *ip <= lim on entry); returns 1 when one
+   failed the cheap test, *ip its first bound and its word left unread. */
+static inline __attribute__((always_inline)) int
+fyf_asm_loop_buf(wsrc *w, unsigned char *a, size_t *ip, unsigned k,
+                 size_t lim, size_t sz, unsigned end)
+{
+    const uint64_t *buf = w->rng->buf, *p = buf + w->pos;
+    const uint64_t *pe = buf + end - FYA_BATCHES;
+    uint64_t h0, h1, h2, h3, h4, h5, t, x;
+    size_t i = *ip;
+    int fail = 0;
+    /* The largest product of this run: its last iteration starts at most
+       at lim, and at most (end - pos) / 4 - 1 iterations after this one. */
+    size_t step = FYA_BATCHES * (size_t)k;
+    size_t iters = (lim - i) / step, words = (end - w->pos) / FYA_BATCHES;
+    iters = iters < words - 1 ? iters : words - 1;
+    uint64_t pb = fyf_product(i + iters * step + step - k, k);
+    (void)x, (void)t, (void)h0, (void)h1, (void)h2, (void)h3, (void)h4;
+    (void)h5;
+    if (sz == 8) {
+        FYA_SWITCH_BUFF(FYA_SW8F, "8")
+    } else {
+        FYA_SWITCH_BUFF(FYA_SW4F, "4")
+    }
+    w->pos = (unsigned)(p - buf);
+    *ip = i;
+    return fail;
+}
+#pragma GCC diagnostic pop
+
+/* The asm loop's limit in a phase of K dice up to bound HI: the last
+   first bound from which four batches stay inside the phase and the
+   array; 0 when there is none. */
+static inline size_t fyf_lim(size_t hi, size_t n, unsigned k)
+{
+    size_t a = hi >= 3 * (size_t)k ? hi - 3 * (size_t)k : 0;
+    size_t b = n + 1 >= 4 * (size_t)k ? n + 1 - 4 * (size_t)k : 0;
+    return a < b ? a : b;
+}
+#define FYF_ASM_OK(f, w)                                                       \
+    ((w)->mulx && !(f)->any && ((f)->size == 8 || (f)->size == 4))
+#endif
+
+/* One FY_FWD_PHASES phase: batches of K dice while the bound is at most HI
+   (and n). */
+#if FY_ASM_LOOP
+#define FYF_PHASE(f, w, n, K, HI, C)                                           \
+    while ((f)->i <= (HI) && (f)->i <= (n)) {                                  \
+        size_t lim_ = fyf_lim((HI), (n), (K));                                 \
+        if (FYF_ASM_OK(f, w) && (f)->i <= lim_ &&                              \
+            (w)->pos + FYA_BATCHES <= FSH_BUF_WORDS) {                         \
+            (void)fyf_asm_loop_buf((w), (f)->a, &(f)->i, (K), lim_,           \
+                                   (f)->size, FSH_BUF_WORDS);                  \
+            if ((f)->i > (HI) || (f)->i > (n))                                 \
+                break;                                                         \
+        }                                                                      \
+        FYF_BATCH((f), (w), (n), (K), (C));                                    \
+    }
+#else
+#define FYF_PHASE(f, w, n, K, HI, C)                                           \
+    while ((f)->i <= (HI) && (f)->i <= (n))                                    \
+        FYF_BATCH((f), (w), (n), (K), (C));
+#endif
+
+static inline __attribute__((always_inline)) void
+fyf_body(fsh_rng *rng, unsigned char *a, size_t n, size_t size, int any,
+         int mulx)
+{
+    if (rng->src == FSH_SRC_RANDINT) {
+        for (size_t b = 2; b <= n; b++)
+            fy_swap(a, b - 1, (size_t)fsh_randint_draw(rng, b), size, any);
+        return;
+    }
+    fy_run f = {a, size, any, 2};
+    wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0, mulx};
+    FY_FWD_PHASES(FYF_PHASE, &f, &w, n)
+    while (f.i <= n)
+        fyf_batch(&f, &w, 1, 0);
+    rng->pos = w.pos;
+}
+
+#if FY_AHEAD
+/* The forward kernel with the next refill made ahead (as fy_body_ahead). */
+#define FYF_AHEAD_PHASE(f, w, n, K, HI, C)                                     \
+    while ((f)->i <= (HI) && (f)->i <= (n)) {                                  \
+        AHEAD_SLICE((w)->rng);                                                 \
+        if (FSH_UNLIKELY((w)->pos >= FSH_BUF_WORDS)) {                         \
+            if (AHEAD_BUSY((w)->rng))                                          \
+                continue;                                                      \
+            AHEAD_REFILL((w)->rng);                                            \
+            (w)->pos = (w)->rng->pos;                                          \
+        }                                                                      \
+        size_t lim_ = fyf_lim((HI), (n), (K));                                 \
+        if ((f)->i <= lim_ && (w)->pos + FYA_BATCHES <= FSH_BUF_WORDS) {       \
+            unsigned e_ = (w)->pos + chunk;                                    \
+            e_ = e_ < FSH_BUF_WORDS ? e_ : FSH_BUF_WORDS;                      \
+            if (!fyf_asm_loop_buf((w), (f)->a, &(f)->i, (K), lim_,            \
+                                  (f)->size, e_))                              \
+                continue;                                                      \
+        }                                                                      \
+        FYF_BATCH((f), (w), (n), (K), (C));                                    \
+    }
+
+FSH_AVX512_FN static inline __attribute__((always_inline)) void
+fyf_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    fy_run f = {a, size, 0, 2};
+    wsrc w = {rng, rng->pos, 0, 0, 0, 0, 0, 1};
+    AHEAD_DECL(rng);
+    unsigned chunk = (FSH_BUF_WORDS / (unsigned)steps_) & ~3u;
+    chunk = chunk < 8 ? 8 : chunk;
+    FY_FWD_PHASES(FYF_AHEAD_PHASE, &f, &w, n)
+    AHEAD_END(rng);
+    while (f.i <= n)
+        fyf_batch(&f, &w, 1, 0);
+    rng->pos = w.pos;
+}
+
+FSH_AVX512_FN static void fkernel4_ahead(fsh_rng *rng, unsigned char *a,
+                                         size_t n)
+{
+    fyf_body_ahead(rng, a, n, 4);
+}
+
+FSH_AVX512_FN static void fkernel8_ahead(fsh_rng *rng, unsigned char *a,
+                                         size_t n)
+{
+    fyf_body_ahead(rng, a, n, 8);
+}
+#endif
+
+/* One forward kernel per element size, as for the backward one. */
+#define FKERNEL(S)                                                             \
+    static void fkernel##S(fsh_rng *rng, unsigned char *a, size_t n)          \
+    {                                                                          \
+        fyf_body(rng, a, n, S, 0, 0);                                          \
+    }
+FKERNEL(1)
+FKERNEL(2)
+FKERNEL(4)
+FKERNEL(8)
+FKERNEL(12)
+FKERNEL(16)
+FKERNEL(24)
+FKERNEL(32)
+#if FY_MULX
+static void fkernel4_mulx(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fyf_body(rng, a, n, 4, 0, 1);
+}
+
+static void fkernel8_mulx(fsh_rng *rng, unsigned char *a, size_t n)
+{
+    fyf_body(rng, a, n, 8, 0, 1);
+}
+#endif
+
+void fsh_fy_forward(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    if (n < 2)
+        return;
+    switch (size) {
+    case 4:
+    case 8:
+#if FY_MULX
+        if (fy_use_mulx()) {
+#if FY_AHEAD
+            if (fy_ahead(rng, n)) {
+                (size == 8 ? fkernel8_ahead : fkernel4_ahead)(rng, a, n);
+                break;
+            }
+#endif
+            (size == 8 ? fkernel8_mulx : fkernel4_mulx)(rng, a, n);
+            break;
+        }
+#endif
+        (size == 8 ? fkernel8 : fkernel4)(rng, a, n);
+        break;
+    case 1:
+        fkernel1(rng, a, n);
+        break;
+    case 2:
+        fkernel2(rng, a, n);
+        break;
+    case 12:
+        fkernel12(rng, a, n);
+        break;
+    case 16:
+        fkernel16(rng, a, n);
+        break;
+    case 24:
+        fkernel24(rng, a, n);
+        break;
+    case 32:
+        fkernel32(rng, a, n);
+        break;
+    default:
+        fyf_body(rng, a, n, size, 1, 0);
+        break;
+    }
+}
 
 #ifdef FSH_HAVE_U128
 /*

@@ -55,6 +55,13 @@ FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
 FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
                               size_t size);
 
+/* The forward Fisher-Yates (fy.c): for b = 2..n swap a[b-1] with a[j], j
+   uniform in [0, b), in the batches of docs/STREAMS.md section 5d; stream
+   version 3's scatter leaves. Another permutation than fsh_fy_kernel's for
+   the same rng state. */
+FSH_HIDDEN void fsh_fy_forward(fsh_rng *rng, unsigned char *a, size_t n,
+                               size_t size);
+
 /* The prefetching Fisher-Yates: same draws and swaps as fsh_fy_kernel.
    Returns 0 (and does nothing) where it has no kernel: randint sources,
    no 128-bit multiply. */
