@@ -109,21 +109,26 @@ static void test_enumeration(void)
                    cases[c].n, cases[c].k, cases[c].stripes, cases[c].base);
             continue;
         }
-        fsh_scatter_params p = {cases[c].k, cases[c].stripes, cases[c].base,
-                                1, 0, 0};
-        unsigned long leaves;
-        int ok = enumerate(cases[c].n, &p, &leaves);
-        if (!ok)
-            fprintf(stderr, "enumeration failed: n=%u k=%u S=%u base=%zu\n",
-                    cases[c].n, cases[c].k, cases[c].stripes, cases[c].base);
-        CHECK(ok);
-        CHECK(leaves >= fact[cases[c].n]);
-        if (getenv("FSH_VERBOSE"))
-            fprintf(stderr, "n=%u k=%u S=%u base=%zu: %lu leaves\n", cases[c].n,
-                   cases[c].k, cases[c].stripes, cases[c].base, leaves);
+        /* Leaves backward, and forward (stream version 3). */
+        for (int fwd = 0; fwd <= 1; fwd++) {
+            fsh_scatter_params p = {cases[c].k, cases[c].stripes,
+                                    cases[c].base, 1, 0, 0, fwd};
+            unsigned long leaves;
+            int ok = enumerate(cases[c].n, &p, &leaves);
+            if (!ok)
+                fprintf(stderr, "enumeration failed: n=%u k=%u S=%u base=%zu "
+                        "forward=%d\n", cases[c].n, cases[c].k,
+                        cases[c].stripes, cases[c].base, fwd);
+            CHECK(ok);
+            CHECK(leaves >= fact[cases[c].n]);
+            if (getenv("FSH_VERBOSE"))
+                fprintf(stderr, "n=%u k=%u S=%u base=%zu forward=%d: %lu "
+                        "leaves\n", cases[c].n, cases[c].k, cases[c].stripes,
+                        cases[c].base, fwd, leaves);
+        }
     }
     /* The known-bad variant: the rough regions taken as the buckets. */
-    fsh_scatter_params bad = {2, 1, 2, 1, 0, 1};
+    fsh_scatter_params bad = {2, 1, 2, 1, 0, 1, 0};
     unsigned long leaves;
     CHECK(!enumerate(4, &bad, &leaves));
     CHECK(!enumerate(5, &bad, &leaves));
@@ -191,12 +196,21 @@ static void test_chi2(void)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         fsh_scatter_params p = {cases[c].k, cases[c].stripes, cases[c].base,
-                                1, 1, 0};
+                                1, 1, 0, 0};
         double x = chi2_table(cases[c].n, cases[c].T, &p, 1000 + c);
         if (x > cases[c].limit)
             fprintf(stderr, "chi2 n=%u: %.1f > %.1f\n", cases[c].n, x,
                     cases[c].limit);
         CHECK(x <= cases[c].limit);
+        /* Forward leaves (stream version 3): another fixed-seed test at
+           the same 1e-6. */
+        p.forward = 1;
+        x = chi2_table(cases[c].n, cases[c].T, &p, 2000 + c);
+        if (x > cases[c].limit)
+            fprintf(stderr, "chi2 n=%u forward: %.1f > %.1f\n", cases[c].n, x,
+                    cases[c].limit);
+        CHECK(x <= cases[c].limit);
+        p.forward = 0;
         /* The known-bad variant fails the same test. */
         p.broken = 1;
         double xb = chi2_table(cases[c].n, cases[c].T, &p, 1000 + c);
@@ -261,7 +275,7 @@ static void test_chi2_runs(void)
             static unsigned long cnt[VALS][BINS];
             memset(cnt, 0, sizeof cnt);
             fsh_scatter_params p = {cases[c].k, cases[c].stripes,
-                                    cases[c].base, 1, 1, broken};
+                                    cases[c].base, 1, 1, broken, 0};
             seed_rng(rng, 7000 + c);
             for (unsigned long t = 0; t < T; t++) {
                 fill(a, N);
@@ -303,7 +317,7 @@ static void test_threads(void)
     size_t n = 300000;
     uint64_t *ref = malloc(n * 8), *a = malloc(n * 8);
     CHECK(ref != NULL && a != NULL);
-    fsh_scatter_params p = {16, 8, 500, 1, 1, 0};
+    fsh_scatter_params p = {16, 8, 500, 1, 1, 0, 0};
     fill(ref, n);
     seed_rng(rng, 7);
     CHECK(fsh_scatter_hook(rng, (unsigned char *)ref, n, 8, &p) == FSH_OK);

@@ -70,7 +70,7 @@ static uint64_t hook_case(size_t size, unsigned threads, int broken)
         goto out;
     }
     fill(a, n, size);
-    fsh_scatter_params p = {512, 4, 1024, threads, 1, broken};
+    fsh_scatter_params p = {512, 4, 1024, threads, 1, broken, 0};
     CHECK_EQ(fsh_scatter_hook(rng, a, n, size, &p), FSH_OK);
     CHECK(is_perm(a, n, size));
     h = fnv(a, n * size);

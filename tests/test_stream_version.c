@@ -2,7 +2,7 @@
 /*
  * Stream versions (fairshuf.h, docs/STREAMS.md "Stream versions"):
  * - which version an rng follows: 0 lets the keying choose (an OS-keyed rng
- *   the newest, a seeded, raw-keyed or callback rng version 1), 1 or 2 pin
+ *   the newest, a seeded, raw-keyed or callback rng version 1), 1, 2 or 3 pin
  *   it across every re-keying; other values are refused and change nothing;
  * - where each version switches from Fisher-Yates to the scatter shuffle,
  *   to the element: version 1 above 24 MiB, version 2 above 12 MiB for
@@ -12,6 +12,10 @@
  *   (its key; its other words come from the streams it keys), Fisher-Yates
  *   about one per two elements;
  * - certified-source mode keeps Fisher-Yates in both, with the same output;
+ * - version 3 against version 2 (test_v3): the same up to 6 MiB and for
+ *   elements above 8 bytes, the forward Fisher-Yates (fsh_fy_forward, its
+ *   output compared) above 6 MiB up to 12 MiB, in certified-source mode
+ *   too, the scatter above (its 4 key words);
  * - the outputs are permutations, and version 2's differs from version 1's
  *   for the same seed where the kernels differ (their digests are in
  *   tests/test_scatter_stream.c, cross-checked in Python).
@@ -21,6 +25,7 @@
  */
 #include "check.h"
 #include "rng/rng.h"
+#include "shuffle/fy.h"
 
 #include <fairshuf.h>
 #include <string.h>
@@ -68,15 +73,15 @@ static void test_setting(void)
     CHECK(fsh_rng_new_seeded(&sd, "v", 1) == FSH_OK);
     /* By keying. */
     CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_LATEST);
-    CHECK_EQ(FSH_STREAM_LATEST, FSH_STREAM_V2);
+    CHECK_EQ(FSH_STREAM_LATEST, FSH_STREAM_V3);
     CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V1);
     CHECK_EQ(fsh_rng_stream_version(NULL), 0);
     CHECK(fsh_rng_seed(os, "s", 1) == FSH_OK); /* now seeded */
     CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
     CHECK(fsh_rng_rekey(os) == FSH_OK); /* OS-keyed again */
-    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V2);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V3);
     CHECK(fsh_rng_rekey_gen(os, FSH_GEN_XOSHIRO256PP) == FSH_OK);
-    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V2);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V3);
     CHECK(fsh_rng_key_xoshiro(os, 5) == FSH_OK);
     CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
     CHECK(fsh_rng_rekey(os) == FSH_OK);
@@ -102,10 +107,15 @@ static void test_setting(void)
     CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V1);
     /* 0 gives the choice back to the keying. */
     CHECK(fsh_rng_set_stream_version(os, 0) == FSH_OK);
-    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V2);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V3);
+    /* Version 3 pins as the others do. */
+    CHECK(fsh_rng_set_stream_version(os, FSH_STREAM_V3) == FSH_OK);
+    CHECK(fsh_rng_seed(os, "s", 1) == FSH_OK);
+    CHECK_EQ(fsh_rng_stream_version(os), FSH_STREAM_V3);
+    CHECK(fsh_rng_set_stream_version(os, 0) == FSH_OK);
 
     /* Refused, nothing changed. */
-    CHECK(fsh_rng_set_stream_version(sd, 3) == FSH_EINVAL);
+    CHECK(fsh_rng_set_stream_version(sd, 4) == FSH_EINVAL);
     CHECK(fsh_rng_set_stream_version(sd, 0x80000000u) == FSH_EINVAL);
     CHECK_EQ(fsh_rng_stream_version(sd), FSH_STREAM_V2);
     CHECK(fsh_rng_set_stream_version(NULL, 1) == FSH_EINVAL);
@@ -234,9 +244,96 @@ done:
     free(mark);
 }
 
+/* Shuffle 0..n-1 (u64) with a fresh rng seeded s, pinned to version v,
+   certified-source mode if direct, or (v == 0) by fsh_fy_forward on the
+   rng itself: the forward Fisher-Yates version 3 runs. */
+static void shuffled(uint64_t *a, size_t n, unsigned v, int direct,
+                     const char *s)
+{
+    fsh_rng *rng = NULL;
+    CHECK(fsh_rng_new(&rng) == FSH_OK);
+    if (rng == NULL)
+        return;
+    seed(rng, s);
+    CHECK(fsh_rng_set_direct(rng, direct) == FSH_OK);
+    fill(a, n);
+    if (v == 0) {
+        fsh_fy_forward(rng, (unsigned char *)a, n, 8);
+    } else {
+        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
+        CHECK(fsh_shuffle_u64(rng, a, n) == FSH_OK);
+    }
+    fsh_rng_free(rng);
+}
+
+/* Version 3 against version 2: the same up to 6 MiB, the forward
+   Fisher-Yates from 6 MiB + 1 element to 12 MiB (certified-source mode
+   too), the scatter from 12 MiB + 1 (not in certified-source mode, where
+   both keep the prefetching kernel beyond 12 MiB); elements above 8 bytes
+   the same above 6 MiB. */
+static void test_v3(void)
+{
+    size_t n6 = 6 * MIB / 8, n12 = 12 * MIB / 8;
+    uint64_t *a = malloc((n12 + 1) * 8), *b = malloc((n12 + 1) * 8);
+    unsigned char *mark = malloc(n12 + 1);
+    CHECK(a != NULL && b != NULL && mark != NULL);
+    if (a == NULL || b == NULL || mark == NULL)
+        goto done;
+    shuffled(a, n6, 2, 0, "v3");
+    shuffled(b, n6, 3, 0, "v3");
+    CHECK(memcmp(a, b, n6 * 8) == 0);
+    shuffled(a, n6 + 1, 2, 0, "v3");
+    shuffled(b, n6 + 1, 3, 0, "v3");
+    CHECK(memcmp(a, b, (n6 + 1) * 8) != 0);
+    CHECK(is_perm(b, n6 + 1, mark));
+    shuffled(a, n6 + 1, 0, 0, "v3");
+    CHECK(memcmp(a, b, (n6 + 1) * 8) == 0);
+    shuffled(a, n12, 0, 0, "v3-12");
+    shuffled(b, n12, 3, 0, "v3-12");
+    CHECK(memcmp(a, b, n12 * 8) == 0);
+    /* 12 MiB + 1: the scatter (its 4 key words), not the forward kernel. */
+    shuffled(a, n12 + 1, 0, 0, "v3-13");
+    shuffled(b, n12 + 1, 3, 0, "v3-13");
+    CHECK(memcmp(a, b, (n12 + 1) * 8) != 0);
+    CHECK(is_perm(b, n12 + 1, mark));
+    {
+        fsh_rng *rng = NULL;
+        CHECK(fsh_rng_new(&rng) == FSH_OK);
+        seed(rng, "v3-words");
+        CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V3) == FSH_OK);
+        CHECK_EQ(words_for(rng, a, n12 + 1, mark), 4);
+        CHECK(words_for(rng, a, n12, mark) > n12 / 4);
+        fsh_rng_free(rng);
+    }
+    /* Certified-source mode: forward from 6 MiB + 1 to 12 MiB, then the
+       prefetching kernel as in version 2. */
+    shuffled(a, n6 + 1, 0, 1, "v3-direct");
+    shuffled(b, n6 + 1, 3, 1, "v3-direct");
+    CHECK(memcmp(a, b, (n6 + 1) * 8) == 0);
+    shuffled(a, n12 + 1, 2, 1, "v3-direct");
+    shuffled(b, n12 + 1, 3, 1, "v3-direct");
+    CHECK(memcmp(a, b, (n12 + 1) * 8) == 0);
+    /* 16-byte elements just above 6 MiB: backward in both. */
+    for (unsigned v = 2; v <= 3; v++) {
+        fsh_rng *rng = NULL;
+        CHECK(fsh_rng_new(&rng) == FSH_OK);
+        seed(rng, "v3-16");
+        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
+        fill(v == 2 ? a : b, n6 + 2);
+        CHECK(fsh_shuffle(rng, v == 2 ? a : b, n6 / 2 + 1, 16) == FSH_OK);
+        fsh_rng_free(rng);
+    }
+    CHECK(memcmp(a, b, (n6 + 2) * 8) == 0);
+done:
+    free(a);
+    free(b);
+    free(mark);
+}
+
 int main(void)
 {
     test_setting();
     test_kernels();
+    test_v3();
     return check_done("test_stream_version");
 }

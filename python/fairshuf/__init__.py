@@ -45,6 +45,7 @@ __all__ = [
     "REACH_KEY",
     "REACH_DEFAULT",
     "STREAM_V1",
+    "STREAM_V3",
     "STREAM_V2",
     "STREAM_LATEST",
 ]
@@ -56,6 +57,7 @@ REACH_KEY_LARGE = _fairshuf.REACH_KEY_LARGE
 REACH_KEY = _fairshuf.REACH_KEY
 REACH_DEFAULT = _fairshuf.REACH_DEFAULT
 STREAM_V1 = _fairshuf.STREAM_V1
+STREAM_V3 = _fairshuf.STREAM_V3
 STREAM_V2 = _fairshuf.STREAM_V2
 STREAM_LATEST = _fairshuf.STREAM_LATEST
 
@@ -159,13 +161,15 @@ class Generator(_fairshuf._Generator):
         is strict (ReachabilityError where full reach cannot be delivered).
     stream_version: which algorithm shuffles large arrays, hence the order
         a seed gives them (fsh_rng_set_stream_version): STREAM_V1
-        (Fisher-Yates up to 24 MiB, the scatter shuffle above) or STREAM_V2
+        (Fisher-Yates up to 24 MiB, the scatter shuffle above), STREAM_V2
         (the scatter shuffle above 12 MiB for items of up to 8 bytes, with
-        smaller buckets: faster from 12 to 24 MiB). None (default): the
-        newest when keyed from the OS, STREAM_V1 when seeded, so seeds keep
-        their orders.
-        The two differ only for shuffles and permutations of more than
-        12 MiB; .stream_version says which one the generator follows.
+        smaller buckets: faster from 12 to 24 MiB) or STREAM_V3 (as
+        STREAM_V2, with the forward Fisher-Yates for items of up to 8 bytes
+        above 6 MiB and in the scatter's leaves: faster from 6 to 12 MiB).
+        None (default): the newest when keyed from the OS, STREAM_V1 when
+        seeded, so seeds keep their orders.
+        They differ only for shuffles and permutations of more than 6 MiB;
+        .stream_version says which one the generator follows.
 
     A Generator may be shared between threads: calls on one generator are
     serialized by its lock, and the GIL is released while the library works.
@@ -187,14 +191,14 @@ class Generator(_fairshuf._Generator):
             sv = 0
         else:
             sv = _int_arg(stream_version, "stream_version")
-            if sv not in (STREAM_V1, STREAM_V2):
-                raise ValueError("stream_version must be STREAM_V1 or STREAM_V2")
+            if sv not in (STREAM_V1, STREAM_V2, STREAM_V3):
+                raise ValueError("stream_version must be STREAM_V1, STREAM_V2 or STREAM_V3")
         g = -1 if generator is None else _GENERATORS[generator.lower()]
         super().__init__(sb, g, bool(simulation), r, sv)
 
     @property
     def stream_version(self):
-        """The stream version this generator's shuffles follow (1 or 2)."""
+        """The stream version this generator's shuffles follow (1, 2 or 3)."""
         return self._stream_version()
 
     # ----------------------------------------------------------------- tests

@@ -16,6 +16,7 @@ REACH_KEY: int
 REACH_DEFAULT: int
 STREAM_V1: int
 STREAM_V2: int
+STREAM_V3: int
 STREAM_LATEST: int
 
 class ReachabilityError(ValueError): ...

@@ -1305,6 +1305,7 @@ PyMODINIT_FUNC PyInit__fairshuf(void)
         PyModule_AddIntConstant(m, "REACH_DEFAULT", FSH_REACH_DEFAULT) < 0 ||
         PyModule_AddIntConstant(m, "STREAM_V1", FSH_STREAM_V1) < 0 ||
         PyModule_AddIntConstant(m, "STREAM_V2", FSH_STREAM_V2) < 0 ||
+        PyModule_AddIntConstant(m, "STREAM_V3", FSH_STREAM_V3) < 0 ||
         PyModule_AddIntConstant(m, "STREAM_LATEST", FSH_STREAM_LATEST) < 0)
         goto fail;
     return m;

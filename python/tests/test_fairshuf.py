@@ -763,26 +763,32 @@ print("ok")
 def test_stream_versions():
     # fsh_rng_set_stream_version: the newest for an OS-keyed generator,
     # version 1 for a seeded one (seeds keep their orders), or pinned.
-    assert fairshuf.STREAM_LATEST == fairshuf.STREAM_V2 == 2
+    assert fairshuf.STREAM_LATEST == fairshuf.STREAM_V3 == 3
+    assert fairshuf.STREAM_V2 == 2
     assert fairshuf.Generator().stream_version == fairshuf.STREAM_LATEST
     assert fairshuf.Generator(seed=42).stream_version == fairshuf.STREAM_V1
     assert fairshuf.Generator(seed=42, stream_version=2).stream_version == 2
     assert fairshuf.Generator(stream_version=1).stream_version == 1
+    assert fairshuf.Generator(seed=42, stream_version=3).stream_version == 3
     assert fairshuf.Generator(seed=42, stream_version=2)._generator_id() == 0
-    for bad in (0, 3, -1, 2**40):
+    for bad in (0, 4, -1, 2**40):
         with pytest.raises(ValueError):
             fairshuf.Generator(stream_version=bad)
     with pytest.raises(TypeError):
         fairshuf.Generator(stream_version="2")
     # 1,600,000 u64 (12.8 MB): Fisher-Yates in version 1, the scatter
-    # shuffle in version 2; the digests are tests/test_scatter_stream.c's
-    # (v1_u64_1600000, v2_u64_1600000), which an independent Python
+    # shuffle in version 2, with forward leaves in version 3; 900,000 u64
+    # (7.2 MB): the forward Fisher-Yates in version 3. The digests are
+    # tests/test_scatter_stream.c's (v1_u64_1600000, v2_u64_1600000,
+    # v3_u64_1600000, v3_u64_900000), which an independent Python
     # implementation of docs/STREAMS.md reproduces.
-    want = {1: "b93045768ae9d7033393f51b098e9176c3fdaf1107a6b85a8cbd18006bdea5cb",
-            2: "d8eb91635d6b9e0699c8257a85238fe94b71a3e068b29c804c83847382134112"}
-    for v, digest in want.items():
-        g = fairshuf.Generator(seed=b"scatter-stream-7", simulation=True, stream_version=v)
-        a = np.arange(1600000, dtype=np.uint64)
+    want = {(1, 1600000, b"scatter-stream-7"): "b93045768ae9d7033393f51b098e9176c3fdaf1107a6b85a8cbd18006bdea5cb",
+            (2, 1600000, b"scatter-stream-7"): "d8eb91635d6b9e0699c8257a85238fe94b71a3e068b29c804c83847382134112",
+            (3, 1600000, b"scatter-stream-7"): "2e40332c69758662d2215da7a2a4576c27494934473ae7ca4aa6c12303da1be4",
+            (3, 900000, b"scatter-stream-9"): "781625ee2bb7850aec6f47c28b3866dd55c16002933198d5250ec0fc615a99c0"}
+    for (v, n, seed), digest in want.items():
+        g = fairshuf.Generator(seed=seed, simulation=True, stream_version=v)
+        a = np.arange(n, dtype=np.uint64)
         g.shuffle(a)
         assert hashlib.sha256(a.tobytes()).hexdigest() == digest
 

@@ -8,7 +8,8 @@
 /* Shuffle a[0..n) (n >= 2, n * size beyond the stream version's
    FSH_SCATTER_MIN_BYTES_V*) with a buffered rng (not randint) on up to
    threads threads (0: all cores), by stream version version (1 or 2: how
-   many buckets a level takes); output independent of threads. FSH_ENOMEM
+   many buckets a level takes; 3: as 2, with forward leaves for elements
+   of up to 8 bytes); output independent of threads. FSH_ENOMEM
    if the stash copy cannot be allocated (a[] is then still a permutation
    of its input). */
 FSH_HIDDEN int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n,
@@ -24,6 +25,7 @@ typedef struct fsh_scatter_params {
     int keyed;  /* 1: task streams keyed from rng, as fsh_shuffle does;
                    0: every draw from rng itself, in order (randint ok) */
     int broken; /* known-bad variant: skip the multinomial fix-up */
+    int forward; /* leaves by the forward Fisher-Yates (stream version 3) */
 } fsh_scatter_params;
 
 FSH_HIDDEN int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n,

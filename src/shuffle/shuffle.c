@@ -66,10 +66,12 @@ static void mixed_fy(fsh_rng *rng, fsh_mix *m, unsigned char *a, size_t n,
     }
 }
 
-/* The one size switch (thresholds.h): in cache the plain Fisher-Yates,
-   beyond it the prefetching one, far beyond it (where the rng's stream
-   version says) the scatter shuffle on up to threads threads. A randint
-   source takes the plain kernel at every size (one call per position). */
+/* The one size switch (thresholds.h): in cache the plain Fisher-Yates
+   (in stream version 3 forward from FSH_FORWARD_MIN_BYTES for small
+   elements), beyond it the prefetching one, far beyond it (where the
+   rng's stream version says) the scatter shuffle on up to threads
+   threads. A randint source takes the plain kernel at every size (one
+   call per position). */
 static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
                          unsigned threads)
 {
@@ -80,6 +82,12 @@ static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
                          : FSH_SCATTER_MIN_BYTES_V2;
         if (n > min / size && !rng->direct)
             return fsh_scatter_shuffle(rng, a, n, size, threads, v);
+        if (v >= FSH_STREAM_V3 && size <= FSH_SCATTER_V2_MAX_SIZE &&
+            n > FSH_FORWARD_MIN_BYTES / size &&
+            n <= FSH_SCATTER_MIN_BYTES_V2 / size) {
+            fsh_fy_forward(rng, a, n, size);
+            return FSH_OK;
+        }
         if (n > FSH_PREFETCH_MIN_BYTES / size &&
             fsh_fy_prefetch(rng, a, n, size))
             return FSH_OK;

@@ -22,6 +22,13 @@
 #define FSH_SCATTER_MIN_BYTES_V2 ((size_t)12 << 20)
 #define FSH_SCATTER_V2_MAX_SIZE 8
 
+/* Stream version 3: for elements of at most FSH_SCATTER_V2_MAX_SIZE
+   bytes, the Fisher-Yates of more than this many bytes (up to the
+   scatter's FSH_SCATTER_MIN_BYTES_V2) runs forward (fy.c,
+   fsh_fy_forward), as do the scatter's leaves. Tuning: below it the two
+   orders were as fast on Zen 4, above it the forward one faster
+   (docs/PERFORMANCE.md, issue 13, session 14). */
+#define FSH_FORWARD_MIN_BYTES ((size_t)6 << 20)
 /* Tuning: scatter buckets of at most this many bytes are shuffled by
    Fisher-Yates (they fit in L2/L3 while shuffled). A level takes enough
    buckets for them to fit this (version 1) or half of it (version 2,

@@ -16,7 +16,10 @@ holds:
 - stream version 2 (section "Stream versions"): the scatter shuffle from
   12 MiB, with buckets made at most 1 MiB: 1,600,000 and 3,200,000 u64
   (ChaCha20) and 3,200,000 u32 (ChaCha8); and the same 1,600,000 u64 by
-  version 1 (Fisher-Yates there).
+  version 1 (Fisher-Yates there);
+- stream version 3 (section 5d): the forward Fisher-Yates above 6 MiB
+  (900,000 u64, 3,000,000 u32) and the scatter's forward leaves
+  (1,600,000 u64, 3,200,000 u32, and the test hook).
 Pure Python: about a minute for the large cases.
 
 Usage: crosscheck_scatter.py [test_scatter_stream.c]  -- prints the
@@ -61,6 +64,36 @@ def fy(a, lo, n, rng):
         a[p], a[lo + j] = a[lo + j], a[p]
 
 
+def fy_forward(a, lo, n, rng):
+    """Section 5d: forward Fisher-Yates of a[lo .. lo+n): for b = 2 .. n,
+    position lo+b-1 swaps with lo + a uniform j < b, the dice drawn in
+    batches of b, b+1, ... (K by the batch's first bound, cut short at the
+    end), one word each, accepted when its final low half is at least
+    2^64 mod P."""
+    b = 2
+    while b <= n:
+        K = (6 if b <= 1 << 9 else 5 if b <= 1 << 11 else
+             4 if b <= 1 << 14 else 3 if b <= 1 << 19 else
+             2 if b <= 1 << 30 else 1)
+        k = min(K, n - b + 1)
+        P = 1
+        for d in range(k):
+            P *= b + d
+        t = (1 << 64) % P
+        while True:
+            low, js = rng.word(), []
+            for d in range(k):
+                m = low * (b + d)
+                js.append(m >> 64)
+                low = m & M64
+            if low >= t:
+                break
+        for d in range(k):
+            p, q = lo + b - 1 + d, lo + js[d]
+            a[p], a[q] = a[q], a[p]
+        b += k
+
+
 class Labels:
     """log2(k) bits at a time from the most significant end of each word."""
 
@@ -83,9 +116,12 @@ def cut(n, k, j):
 
 
 class Scatter:
-    def __init__(self, key, rounds, base, top_stripes, kfix=0, version=1):
+    def __init__(self, key, rounds, base, top_stripes, kfix=0, version=1,
+                 size=8):
         self.key, self.rounds, self.base = key, rounds, base
         self.top_stripes, self.kfix = top_stripes, kfix
+        # Version 3: forward leaves for elements of up to 8 bytes.
+        self.forward = version >= 3 and size <= 8
         # Version 2: a level's buckets are made at most B // 2 (C).
         self.kbase = base if version == 1 else base // 2
 
@@ -96,7 +132,8 @@ class Scatter:
         if n < 2:
             return
         if n <= self.base or depth >= 5:
-            fy(a, lo, n, self.stream(node, 63))
+            (fy_forward if self.forward else fy)(a, lo, n,
+                                                 self.stream(node, 63))
             return
         self.level(a, lo, n, node, depth, self.top_stripes if depth == 0
                    else 1)
@@ -187,14 +224,19 @@ def run(n, size, rounds, seed, base=None, stripes=4, kfix=0, version=1):
     little-endian elements."""
     rng = Stream(digest(seed), rounds, 0)
     a = list(range(n))
-    small = version == 2 and size <= 8  # version 2: from 12 MiB
+    small = version >= 2 and size <= 8  # versions 2, 3: from 12 MiB
     if base is None and n * size <= (12 << 20 if small else 24 << 20):
-        fy(a, 0, n, rng)  # section 5: Fisher-Yates from the rng itself
+        # Section 5 (version 3, small elements above 6 MiB: section 5d):
+        # Fisher-Yates from the rng itself.
+        if version >= 3 and size <= 8 and n * size > 6 << 20:
+            fy_forward(a, 0, n, rng)
+        else:
+            fy(a, 0, n, rng)
     else:
         key = key_of(rng)
         if base is None:
             base = max(64, (1 << 21) // size)
-        sc = Scatter(key, rounds, base, stripes, kfix, version)
+        sc = Scatter(key, rounds, base, stripes, kfix, version, size)
         sc.node(a, 0, n, 1, 0)
     assert sorted(a) == list(range(n))
     arr = array.array("Q" if size == 8 else "I", a)
@@ -215,6 +257,12 @@ CASES = [
     ("v2_u64_1600000", 1600000, 8, 20, b"scatter-stream-7", None, 4, 0, 2),
     ("v2_u64_3200000", 3200000, 8, 20, b"scatter-stream-5", None, 4, 0, 2),
     ("v2_u32_3200000", 3200000, 4, 8, b"scatter-stream-8", None, 4, 0, 2),
+    ("hook_k8_s2_v3", 20000, 8, 8, b"scatter-stream-1", 300, 2, 8, 3),
+    ("hook_k16_s1_v3", 70000, 4, 8, b"scatter-stream-4", 64, 1, 16, 3),
+    ("v3_u64_900000", 900000, 8, 20, b"scatter-stream-9", None, 4, 0, 3),
+    ("v3_u32_3000000", 3000000, 4, 8, b"scatter-stream-10", None, 4, 0, 3),
+    ("v3_u64_1600000", 1600000, 8, 20, b"scatter-stream-7", None, 4, 0, 3),
+    ("v3_u32_3200000", 3200000, 4, 8, b"scatter-stream-8", None, 4, 0, 3),
 ]
 
 
