@@ -352,16 +352,14 @@ static inline void ws_count(wsrc *w, int src, uint64_t nb)
         w->made += nb;
 }
 
-/* Digits of the batch b, b-1, ..., b-k+1 (up: b, b+1, ..., b+k-1) from
-   word r into j[0..k); returns the final low half. k and up are constants
-   wherever this is inlined, so the multiply chain unrolls into
-   registers. */
-static inline uint64_t fy_dice_dir(uint64_t r, uint64_t b, unsigned k,
-                                   uint64_t *j, int mulx, int up)
+/* Digits of the batch b, b-1, ..., b-k+1 from word r into j[0..k); returns
+   the final low half. k is a constant wherever this is inlined, so the
+   multiply chain unrolls into registers. */
+static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
+                               uint64_t *j, int mulx)
 {
 FY_UNROLL
     for (unsigned d = 0; d < k; d++) {
-        uint64_t bd = up ? b + d : b - d;
 #if FY_MULX
         if (mulx) {
             /* MULX (BMI2) writes the high half to any register and the low
@@ -371,7 +369,7 @@ FY_UNROLL
             uint64_t hi;
             __asm__("mulxq %2, %0, %1"
                     : "=d"(r), "=r"(hi)
-                    : "r"(bd), "0"(r));
+                    : "r"((uint64_t)(b - d)), "0"(r));
             j[d] = hi;
             continue;
         }
@@ -383,10 +381,10 @@ FY_UNROLL
            last 128-bit product through the stack (two stores per batch,
            and stores are what bounds this loop). */
         uint64_t hi;
-        __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"(bd) : "cc");
+        __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"((uint64_t)(b - d)) : "cc");
         j[d] = hi;
 #else
-        fsh_u128 m = (fsh_u128)r * FY_OPAQUE(bd);
+        fsh_u128 m = (fsh_u128)r * FY_OPAQUE((uint64_t)(b - d));
         j[d] = (uint64_t)(m >> 64);
         r = (uint64_t)m;
 #endif
@@ -394,35 +392,22 @@ FY_UNROLL
     return r;
 }
 
-static inline uint64_t fy_dice(uint64_t r, uint64_t b, unsigned k,
-                               uint64_t *j, int mulx)
-{
-    return fy_dice_dir(r, b, k, j, mulx, 0);
-}
-
 /* The exact test of FSH_DEFINE_BATCH after the cheap one failed: returns
    the first word, r or a redraw, whose final low half is at least
-   2^64 mod P, for the batch b, b-1, ... (up: b, b+1, ...). Out of line, on
-   a copy of the source, so the hot loop keeps its source and its dice in
-   registers. */
+   2^64 mod P. Out of line, on a copy of the source, so the hot loop keeps
+   its source and its dice in registers. */
 __attribute__((noinline)) static uint64_t
-fy_exact_word_dir(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
-                  uint64_t r, int up)
+fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b, unsigned k,
+              uint64_t r)
 {
     uint64_t j[FSH_GREEDY_TAIL];
     uint64_t p = b;
     for (unsigned d = 1; d < k; d++)
-        p *= up ? b + d : b - d;
+        p *= b - d;
     uint64_t t = FSH_REJECT_BELOW(uint64_t, p);
-    while (fy_dice_dir(r, b, k, j, 0, up) < t)
+    while (fy_dice(r, b, k, j, 0) < t)
         r = next(w);
     return r;
-}
-
-static uint64_t fy_exact_word(wsrc *w, uint64_t (*next)(wsrc *), uint64_t b,
-                              unsigned k, uint64_t r)
-{
-    return fy_exact_word_dir(w, next, b, k, r, 0);
 }
 
 /* The fused kernel's state: the array and the elements still unplaced
@@ -1104,6 +1089,38 @@ static inline uint64_t fyf_product(size_t b, unsigned k)
     return p;
 }
 
+/* Digits of the batch b, b+1, ..., b+k-1 from word r into j[0..k); returns
+   the final low half (fy_dice's multiply chain with rising bounds; a twin,
+   not a shared helper, so that the backward kernels' code stays as
+   measured). */
+static inline uint64_t fyf_dice(uint64_t r, uint64_t b, unsigned k,
+                                uint64_t *j, int mulx)
+{
+FY_UNROLL
+    for (unsigned d = 0; d < k; d++) {
+#if FY_MULX
+        if (mulx) {
+            uint64_t hi;
+            __asm__("mulxq %2, %0, %1"
+                    : "=d"(r), "=r"(hi)
+                    : "r"((uint64_t)(b + d)), "0"(r));
+            j[d] = hi;
+            continue;
+        }
+#else
+        (void)mulx;
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+        uint64_t hi;
+        __asm__("mulq %2" : "+a"(r), "=d"(hi) : "r"((uint64_t)(b + d)) : "cc");
+        j[d] = hi;
+#else
+        j[d] = fsh_mul128(r, FY_OPAQUE((uint64_t)(b + d)), &r);
+#endif
+    }
+    return r;
+}
+
 /* One batch of k dice from bound f->i (C path), swapped. Accepted at
    once when the final low half is at least 2^c (c with 2^c above every
    product of the phase: FY_FWD_PHASES), else when it is at least the
@@ -1116,13 +1133,7 @@ fyf_batch(fy_run *f, wsrc *w, unsigned k, unsigned c)
     size_t b = f->i;
     uint64_t j[6]; /* k <= 6 */
     uint64_t r = ws_buffered(w), lo;
-#ifdef FSH_HAVE_U128
-    lo = fy_dice_dir(r, b, k, j, w->mulx, 1);
-#else
-    lo = r;
-    for (unsigned d = 0; d < k; d++)
-        j[d] = fsh_mul128(lo, b + d, &lo);
-#endif
+    lo = fyf_dice(r, b, k, j, w->mulx);
     if (FSH_UNLIKELY((lo >> c) == 0) && lo < fyf_product(b, k)) {
         uint64_t p = fyf_product(b, k), t = FSH_REJECT_BELOW(uint64_t, p);
         while (lo < t) {
