@@ -8,7 +8,9 @@
  *   bench/bin/large N GEN REPS THREADS MEMCPY [THP]
  *   GEN: xoshiro (fsh_rng_key_xoshiro(0x5eed5eed2024), as bench.c) or
  *        chacha20 / chacha8 (fsh_rng_seed_gen with "fairshuf-bench-v1")
- *   THREADS: comma-separated thread counts, e.g. 1,2
+ *   THREADS: comma-separated thread counts, e.g. 1,2; an entry TvV runs
+ *        T threads with the rng pinned to stream version V (1v2,1v3:
+ *        versions 2 and 3 side by side, interleaved, one thread)
  *   bench/bin/large floor     (the rough pass's step alone, see floor_step)
  *   bench/bin/large patterns [N [REPS]]  (the access patterns of the 1e8
  *                             shuffle beside memcpy, see patterns)
@@ -20,7 +22,8 @@
  * rotated by r. One-thread runs and memcpy are timed with the thread's CPU
  * time, threaded runs with the wall clock; medians of the repetitions are
  * printed, in ns per element, with an FNV-1a hash of the output (the same
- * for every thread count and repetition, or the run fails). The ratio to
+ * for every thread count and repetition of one stream version, or the run
+ * fails). The ratio to
  * memcpy is given twice: median over median, and the median of each
  * repetition's shuffle over the same repetition's memcpy.
  */
@@ -66,7 +69,7 @@ static void *big_alloc(size_t bytes, int thp)
     return malloc(bytes);
 }
 
-static int make_rng(fsh_rng **rng, const char *gen)
+static int make_rng(fsh_rng **rng, const char *gen, unsigned version)
 {
     if (fsh_rng_new(rng) != FSH_OK)
         return 1;
@@ -84,6 +87,8 @@ static int make_rng(fsh_rng **rng, const char *gen)
     const char *v = getenv("FSH_BENCH_STREAM");
     if (v != NULL && *v != '\0' &&
         fsh_rng_set_stream_version(*rng, (unsigned)atoi(v)) != FSH_OK)
+        return 1;
+    if (version != 0 && fsh_rng_set_stream_version(*rng, version) != FSH_OK)
         return 1;
     return fsh_rng_set_simulation(*rng, 1) != FSH_OK;
 }
@@ -246,10 +251,15 @@ int main(int argc, char **argv)
                                   "fix: moves", "fix: place", "",
                                   "leaves: warm", "leaves: shuffle"};
     int tl[MAXT], nt = 0;
+    unsigned vl[MAXT];
     for (const char *p = targ; *p != '\0' && nt < MAXT;) {
+        vl[nt] = 0;
         tl[nt++] = atoi(p);
-        while (*p != '\0' && *p != ',')
+        while (*p != '\0' && *p != ',') {
+            if (*p == 'v')
+                vl[nt - 1] = (unsigned)atoi(p + 1);
             p++;
+        }
         if (*p == ',')
             p++;
     }
@@ -267,7 +277,7 @@ int main(int argc, char **argv)
         memset(b, 1, n * sizeof *b);
     static double t_run[MAXT][MAXREPS], t_ph[MAXT][10][MAXREPS],
         t_cpy[MAXREPS];
-    uint64_t hash = 0;
+    uint64_t hash[MAXT] = {0};
     for (int r = 0; r < reps; r++) {
         for (int q = 0; q <= nt; q++) {
             int w = (q + r) % (nt + 1);
@@ -281,7 +291,7 @@ int main(int argc, char **argv)
                 continue;
             }
             fsh_rng *rng;
-            if (make_rng(&rng, gen)) {
+            if (make_rng(&rng, gen, vl[w])) {
                 fprintf(stderr, "large: rng set-up failed\n");
                 return 1;
             }
@@ -306,27 +316,37 @@ int main(int argc, char **argv)
                 h ^= a[i];
                 h *= 1099511628211u;
             }
-            if (r == 0 && q == 0)
-                hash = h;
-            else if (h != hash) {
+            if (r == 0)
+                hash[w] = h;
+            else if (h != hash[w]) {
                 fprintf(stderr, "large: outputs differ between runs\n");
                 return 1;
             }
         }
     }
+    /* Entries of one stream version give one output. */
+    for (int w = 0; w < nt; w++)
+        for (int e = 0; e < w; e++)
+            if (vl[e] == vl[w] && hash[e] != hash[w]) {
+                fprintf(stderr, "large: outputs differ between runs\n");
+                return 1;
+            }
     double mc = 0, cv[MAXREPS];
     if (b != NULL) {
         memcpy(cv, t_cpy, (size_t)reps * sizeof *cv); /* median sorts */
         mc = bench_median(cv, reps);
     }
     printf("n = %zu, %s, %d repetitions, output hash %016llx\n", n, gen, reps,
-           (unsigned long long)hash);
+           (unsigned long long)hash[0]);
     for (int w = 0; w < nt; w++) {
         double v[MAXREPS];
         memcpy(v, t_run[w], (size_t)reps * sizeof *v);
         double m = bench_median(v, reps);
-        printf("  %d thread(s): %.3f ns/el (min %.3f, max %.3f)", tl[w], m,
-               v[0], v[reps - 1]);
+        printf("  %d thread(s)", tl[w]);
+        if (vl[w] != 0)
+            printf(", stream version %u (hash %016llx)", vl[w],
+                   (unsigned long long)hash[w]);
+        printf(": %.3f ns/el (min %.3f, max %.3f)", m, v[0], v[reps - 1]);
         if (mc > 0) {
             /* Also the median of each repetition's own ratio: the shuffle
                and the memcpy of one repetition run seconds apart, so a

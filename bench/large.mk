@@ -19,6 +19,14 @@
 #   make -f bench/large.mk LARGE_TAG=-k1024 \
 #       LARGE_CFLAGS="-DFSH_SCATTER_KMAX=1024 -DFSH_SCATTER_BASE_BYTES=1048576"
 #
+# Stream versions 2 and 3 side by side (issue 13, session 14: version 3's
+# forward Fisher-Yates from 6 MiB and forward scatter leaves), interleaved
+# in one process for each size (THREADS 1v2,1v3), ChaCha8 (the OS-keyed
+# default) and ChaCha20 (a seeded rng's), one thread:
+#
+#   make -f bench/large.mk versions        # 4 to 16 MiB of u64, and 1e8
+#   make -f bench/large.mk versions VERSIONS_N="1e6 1.5e6" VERSIONS_REPS=51
+#
 # Needs about 1.6 GB of RAM at 1e8 (the array and the memcpy target).
 LARGE_N       ?= 1e8
 LARGE_REPS    ?= 5
@@ -31,13 +39,25 @@ LARGE_DIR      = bench/bin/large-lib$(LARGE_TAG)
 LARGE_LIB      = $(LARGE_DIR)/libfairshuf.a
 LARGE_BIN      = bench/bin/large$(LARGE_TAG)
 
-.PHONY: large large-lib
+VERSIONS_N    ?= 5e5 7.5e5 8.75e5 1e6 1.25e6 1.5e6 2e6 1e8
+VERSIONS_GENS ?= chacha8 chacha20
+VERSIONS_REPS ?= 21
+
+.PHONY: large large-lib versions
 large: $(LARGE_BIN)
 	@uptime
 	@for g in $(LARGE_GENS); do \
 	    $(LARGE_BIN) $(LARGE_N) $$g $(LARGE_REPS) $(LARGE_THREADS) 1 \
 	        $(LARGE_THP) || exit 1; \
 	done
+	@uptime
+
+versions: $(LARGE_BIN)
+	@uptime
+	@for n in $(VERSIONS_N); do for g in $(VERSIONS_GENS); do \
+	    $(LARGE_BIN) $$n $$g $(VERSIONS_REPS) 1v2,1v3 1 $(LARGE_THP) \
+	        | grep -v 'rough pass' || exit 1; \
+	done; done
 	@uptime
 
 large-lib:
