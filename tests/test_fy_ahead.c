@@ -19,6 +19,11 @@
  * running the kernel on the parent's guarded rng must not deal the
  * parent's permutation (the refill made ahead checks the fork guard).
  *
+ * Every case runs for the backward kernel (fsh_fy_kernel) and for the
+ * forward one of stream version 3 (fsh_fy_forward, fyf_body_ahead), each
+ * against itself through the plain buffered path; the stale path must be
+ * reached by both.
+ *
  * Known-bad variants tried: AHEAD_REFILL installing the slices when they
  * are stale fails the random-key run; fsh_rng_refill_made without its fork
  * check fails the fork case; a slice schedule that skips a double round
@@ -36,6 +41,10 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The kernel under test: fsh_fy_kernel or fsh_fy_forward. */
+static void (*kern)(fsh_rng *, unsigned char *, size_t, size_t) =
+    fsh_fy_kernel;
 
 static uint64_t next_of(void *ctx)
 {
@@ -85,8 +94,8 @@ static int one(int rounds, const uint8_t key[32], uint64_t stream, size_t n,
         abort();
     fill(a, n, size);
     fill(b, n, size);
-    fsh_fy_kernel(ra, a, n, size);
-    fsh_fy_kernel(rb, b, n, size);
+    kern(ra, a, n, size);
+    kern(rb, b, n, size);
     ok &= memcmp(a, b, n * size) == 0;
     for (unsigned i = 0; ok && i < 600; i++) {
         uint64_t x, y;
@@ -145,7 +154,8 @@ static void stale_run(void)
     fsh_rng_free(keys);
     CHECK_EQ(bad, 0);
     unsigned long stale = fsh_rng_ahead_stale() - before;
-    printf("  random keys: 10000 cases, %lu stale refills made plainly\n",
+    printf("  %s, random keys: 10000 cases, %lu stale refills made "
+           "plainly\n", kern == fsh_fy_kernel ? "backward" : "forward",
            stale);
     if (fsh_fy_ahead_on())
         CHECK(stale > 0);
@@ -174,11 +184,11 @@ static void fork_case(void)
     if (pid < 0)
         abort();
     if (pid == 0) {
-        fsh_fy_kernel(r, (unsigned char *)b, n, 8);
+        kern(r, (unsigned char *)b, n, 8);
         ssize_t w = write(fd[1], b, n * 8 > 65536 ? 65536 : n * 8);
         _exit(w > 0 ? 0 : 1);
     }
-    fsh_fy_kernel(r, (unsigned char *)a, n, 8);
+    kern(r, (unsigned char *)a, n, 8);
     size_t got = 0;
     while (got < 65536) {
         ssize_t k = read(fd[0], (unsigned char *)b + got, 65536 - got);
@@ -189,8 +199,10 @@ static void fork_case(void)
     int st = 0;
     waitpid(pid, &st, 0);
     CHECK(got == 65536 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    /* The first 8192 elements are placed last, by words drawn after many
-       refills: equal only if the child replayed the parent's stream. */
+    /* The first 8192 elements are placed last (backward; forward, the
+       elements there are swapped in by draws up to the end), by words
+       drawn after many refills: equal only if the child replayed the
+       parent's stream. */
     CHECK(memcmp(a, b, 65536) != 0);
     close(fd[0]);
     close(fd[1]);
@@ -205,8 +217,11 @@ int main(void)
                          ? "refills made ahead (AVX-512 ChaCha kernel)"
                          : "no refills made ahead here: the plain kernel on "
                            "both sides");
-    cases();
-    stale_run();
-    fork_case();
+    for (int k = 0; k < 2; k++) {
+        kern = k == 0 ? fsh_fy_kernel : fsh_fy_forward;
+        cases();
+        stale_run();
+        fork_case();
+    }
     return check_done("test_fy_ahead");
 }
