@@ -10,11 +10,21 @@
  *   refills made ahead and the C path all give section 5d's stream;
  * - a randint source: one call per position, bounds 2, 3, ..., n;
  * - the cheap test's failures and the exact rejection: words fed by
- *   fsh_rng_from_words, among them words the batch must reject;
+ *   fsh_rng_from_words, among them words the batch must reject; and
+ *   adversarial words built batch by batch from section 5d for every
+ *   batch, the short last one included (a single die at n = 2): rejected
+ *   words (the largest low half below 2^64 mod P alone, after a word with
+ *   low half 0, or before one), then an accepted one (exactly 2^64 mod P,
+ *   P, ~0, just past the cheap bounds, random). Known bad: the short last
+ *   batch accepting any nonzero low half (found by a review; section 5d
+ *   rejects below 2^64 mod P) fails it in 15 of 141 arrays;
  * - position-by-value chi-square at n = 64 (the asm loop's k = 6 phase)
  *   with the 1e-6 limit of tests/test_scatter.c, and a known-bad forward
  *   variant (j uniform in [0, n) at every position) that must fail it.
- * Uniformity by enumeration is in tests/test_enum.c.
+ * Uniformity by enumeration is in tests/test_enum.c; the refills made
+ * ahead (stale slices, a forked child) in tests/test_fy_ahead.c; the
+ * kernel without MULX and with the AVX2 ChaCha kernel in
+ * tests/cli/test_kernel_impl.sh.
  */
 #include "check.h"
 #include "rng/rng.h"
@@ -204,6 +214,154 @@ static void test_rejection(void)
     }
 }
 
+/* Adversarial word lists. The final low half of a batch's chain is
+   w * P mod 2^64, so a word with a chosen low half is that half times P's
+   inverse (P odd part; the low half a multiple of P's power of two). */
+static uint64_t lo_of(uint64_t w, uint64_t p)
+{
+    return w * p;
+}
+
+static uint64_t word_with_lo(uint64_t target, uint64_t p)
+{
+    unsigned z = (unsigned)__builtin_ctzll(p);
+    uint64_t o = p >> z, inv = o;
+    for (int i = 0; i < 6; i++)
+        inv *= 2 - o * inv; /* Newton: o * inv = 1 mod 2^64 */
+    uint64_t c = z ? (target >> z) + ((target & ((1ull << z) - 1)) != 0)
+                   : target; /* the low half is c * 2^z */
+    return c * inv;
+}
+
+struct adv {
+    uint64_t *w;
+    size_t n, cap, pos;
+    uint64_t x;
+};
+
+static void adv_push(struct adv *s, uint64_t w)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 4096;
+        s->w = realloc(s->w, s->cap * sizeof *s->w);
+        if (s->w == NULL)
+            abort();
+    }
+    s->w[s->n++] = w;
+}
+
+static uint64_t adv_word(void *ctx)
+{
+    struct adv *s = ctx;
+    if (s->pos < s->n)
+        return s->w[s->pos++];
+    s->pos++;
+    return 0x5555555555555555ull;
+}
+
+static uint64_t adv_rand(struct adv *s)
+{
+    s->x ^= s->x << 13;
+    s->x ^= s->x >> 7;
+    s->x ^= s->x << 17;
+    return s->x;
+}
+
+/* The words for a forward shuffle of n, batch by batch. */
+static void adv_build(struct adv *s, size_t n)
+{
+    s->n = s->pos = 0;
+    for (uint64_t b = 2; b <= n;) {
+        unsigned k = phase_k(b);
+        if (n - b + 1 < k)
+            k = (unsigned)(n - b + 1);
+        uint64_t p = 1;
+        for (unsigned d = 0; d < k; d++)
+            p *= b + d;
+        uint64_t t = (0 - p) % p, w;
+        unsigned sel = (unsigned)(adv_rand(s) % 8);
+        if (t > 0 && sel < 3) {
+            /* Rejected words: the largest (a nonzero low half) alone,
+               after 0, or before 0. */
+            w = word_with_lo(t - 1 - (t - 1) % (p & (0 - p)), p);
+            int big = lo_of(w, p) < t && w != 0;
+            if (sel == 1 || !big)
+                adv_push(s, 0);
+            if (big)
+                adv_push(s, w);
+            if (sel == 2 && big)
+                adv_push(s, 0);
+        }
+        switch (sel) {
+        case 3:
+            w = ~(uint64_t)0;
+            break;
+        case 4:
+            w = word_with_lo(t, p);
+            break;
+        case 5:
+            w = word_with_lo(p, p);
+            break;
+        case 6:
+            w = word_with_lo((uint64_t)1 << 40, p);
+            break;
+        default:
+            w = adv_rand(s);
+            break;
+        }
+        if (lo_of(w, p) < t)
+            w = ~(uint64_t)0;
+        adv_push(s, w);
+        b += k;
+    }
+}
+
+static void test_adversarial(void)
+{
+    static const size_t sizes[] = {1, 4, 8, 16, 5};
+    static const size_t ns[] = {2,     3,     4,     5,     6,     7,
+                                8,     9,     13,    14,    511,   512,
+                                513,   514,   517,   518,   2047,  2048,
+                                2049,  2053,  16383, 16384, 16385, 16389,
+                                40000, 524287, 524288, 524289, 524290};
+    struct adv s1 = {0}, s2 = {0};
+    size_t runs = 0, bad = 0;
+    s1.x = 88172645463325252ull;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+            size_t n = ns[ni], size = sizes[si];
+            if (n * size > 4200000)
+                continue;
+            adv_build(&s1, n);
+            s2.w = s1.w, s2.n = s1.n, s2.pos = 0;
+            fsh_rng *r1 = NULL, *r2 = NULL;
+            CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
+            CHECK(fsh_rng_from_words(r1, adv_word, &s1) == FSH_OK);
+            CHECK(fsh_rng_from_words(r2, adv_word, &s2) == FSH_OK);
+            unsigned char *a = malloc(n * size), *b = malloc(n * size);
+            if (a == NULL || b == NULL)
+                abort();
+            for (size_t i = 0; i < n * size; i++)
+                a[i] = b[i] = (unsigned char)(i * 131 + i / size);
+            fsh_fy_forward(r1, a, n, size);
+            reference(r2, b, n, size);
+            runs++;
+            if (memcmp(a, b, n * size) != 0 ||
+                fsh_next_word(r1) != fsh_next_word(r2)) {
+                fprintf(stderr, "adversarial words: size %zu n %zu differ\n",
+                        size, n);
+                bad++;
+            }
+            free(a);
+            free(b);
+            fsh_rng_free(r1);
+            fsh_rng_free(r2);
+        }
+    free(s1.w);
+    CHECK_EQ(bad, 0);
+    printf("  adversarial words: %zu arrays, %zu differ\n", runs, bad);
+}
+
 /* Position-by-value chi-square, as tests/test_scatter.c: X (n-1)/n against
    chi2((n-1)^2) at 1e-6, n = 64: 4407.1. */
 static double chi2_forward(int naive, uint64_t seed)
@@ -255,6 +413,7 @@ int main(void)
     test_reference();
     test_randint();
     test_rejection();
+    test_adversarial();
     test_chi2();
     return check_done("test_forward");
 }

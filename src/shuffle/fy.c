@@ -1055,7 +1055,7 @@ KERNEL_CONST(24)
 KERNEL_CONST(32)
 
 /* ------------------------------------------------------------------------ */
-/* The forward Fisher-Yates (stream version 3's scatter leaves)             */
+/* The forward Fisher-Yates (stream version 3: 6-12 MiB, scatter leaves)   */
 
 /*
  * For b = 2, 3, ..., n: swap a[b-1] with a[j], j uniform in [0, b): the
@@ -1123,10 +1123,11 @@ FY_UNROLL
 
 /* One batch of k dice from bound f->i (C path), swapped. Accepted at
    once when the final low half is at least 2^c (c with 2^c above every
-   product of the phase: FY_FWD_PHASES), else when it is at least the
-   product P, else exactly (at least 2^64 mod P, redrawn until it is). k
-   and c are constants wherever this is inlined, except for the array's
-   last, short batch (fyf_short). */
+   product of the phase: FY_FWD_PHASES; c = 0: no such shortcut, for the
+   short last batch and single dice), else when it is at least the product
+   P, else exactly (at least 2^64 mod P, redrawn until it is). k and c are
+   constants wherever this is inlined, except for the array's last, short
+   batch (fyf_short). */
 static inline __attribute__((always_inline)) void
 fyf_batch(fy_run *f, wsrc *w, unsigned k, unsigned c)
 {
@@ -1134,7 +1135,7 @@ fyf_batch(fy_run *f, wsrc *w, unsigned k, unsigned c)
     uint64_t j[6]; /* k <= 6 */
     uint64_t r = ws_buffered(w), lo;
     lo = fyf_dice(r, b, k, j, w->mulx);
-    if (FSH_UNLIKELY((lo >> c) == 0) && lo < fyf_product(b, k)) {
+    if (FSH_UNLIKELY(c == 0 || (lo >> c) == 0) && lo < fyf_product(b, k)) {
         uint64_t p = fyf_product(b, k), t = FSH_REJECT_BELOW(uint64_t, p);
         while (lo < t) {
             lo = ws_buffered(w);
