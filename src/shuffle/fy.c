@@ -1073,6 +1073,18 @@ KERNEL_CONST(32)
  * the final low half is at least 2^64 mod P (P the batch's product),
  * otherwise the next word. A randint source gets one call per position.
  */
+/* The forward kernels' code in a section of its own, which the ELF linkers
+   place after .text: the command is a static binary that page faults map
+   nearly whole (each fault maps the cached pages around it), and these
+   98 KB in the middle of .text raised the peak RSS of `fairshuf -n 1000`,
+   which never runs them, by 100-200 KB (tests/cli/test_rss.sh against GNU
+   shuf); at the end, where no start-up path touches, they stay out until
+   used. */
+#if defined(__GNUC__) && defined(__ELF__)
+#define FYF_TEXT __attribute__((section("fsh_forward_text")))
+#else
+#define FYF_TEXT
+#endif
 #define FY_FWD_PHASES(P, ...)                                                  \
     P(__VA_ARGS__, 6, (size_t)1 << 9, 55)                                      \
     P(__VA_ARGS__, 5, (size_t)1 << 11, 56)                                     \
@@ -1151,7 +1163,7 @@ fyf_batch(fy_run *f, wsrc *w, unsigned k, unsigned c)
 /* The last batch, cut short to the n - b + 1 < K bounds left; returns the
    next bound. On copies (the caller's run and source stay constants in
    registers, as for fy_exact_word). */
-static __attribute__((noinline)) size_t fyf_short(fy_run f, wsrc *w,
+FYF_TEXT static __attribute__((noinline)) size_t fyf_short(fy_run f, wsrc *w,
                                                   size_t n)
 {
     fyf_batch(&f, w, (unsigned)(n - f.i + 1), 0);
@@ -1348,13 +1360,13 @@ fyf_body_ahead(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
     rng->pos = w.pos;
 }
 
-FSH_AVX512_FN static void fkernel4_ahead(fsh_rng *rng, unsigned char *a,
+FYF_TEXT FSH_AVX512_FN static void fkernel4_ahead(fsh_rng *rng, unsigned char *a,
                                          size_t n)
 {
     fyf_body_ahead(rng, a, n, 4);
 }
 
-FSH_AVX512_FN static void fkernel8_ahead(fsh_rng *rng, unsigned char *a,
+FYF_TEXT FSH_AVX512_FN static void fkernel8_ahead(fsh_rng *rng, unsigned char *a,
                                          size_t n)
 {
     fyf_body_ahead(rng, a, n, 8);
@@ -1363,7 +1375,7 @@ FSH_AVX512_FN static void fkernel8_ahead(fsh_rng *rng, unsigned char *a,
 
 /* One forward kernel per element size, as for the backward one. */
 #define FKERNEL(S)                                                             \
-    static void fkernel##S(fsh_rng *rng, unsigned char *a, size_t n)          \
+    FYF_TEXT static void fkernel##S(fsh_rng *rng, unsigned char *a, size_t n) \
     {                                                                          \
         fyf_body(rng, a, n, S, 0, 0);                                          \
     }
@@ -1376,18 +1388,19 @@ FKERNEL(16)
 FKERNEL(24)
 FKERNEL(32)
 #if FY_MULX
-static void fkernel4_mulx(fsh_rng *rng, unsigned char *a, size_t n)
+FYF_TEXT static void fkernel4_mulx(fsh_rng *rng, unsigned char *a, size_t n)
 {
     fyf_body(rng, a, n, 4, 0, 1);
 }
 
-static void fkernel8_mulx(fsh_rng *rng, unsigned char *a, size_t n)
+FYF_TEXT static void fkernel8_mulx(fsh_rng *rng, unsigned char *a, size_t n)
 {
     fyf_body(rng, a, n, 8, 0, 1);
 }
 #endif
 
-void fsh_fy_forward(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+FYF_TEXT void fsh_fy_forward(fsh_rng *rng, unsigned char *a, size_t n,
+                             size_t size)
 {
     if (n < 2)
         return;

@@ -8,8 +8,9 @@
 # shell's own pages would count); the medians are compared. Tolerance: the
 # median of fairshuf may exceed GNU's by at most 5 % (the spread of one
 # command's peak from run to run is 5-10 %, its median's a few %; the
-# static build is 15-25 % below GNU here, the tree before the fix 57-120 %
-# above). A dynamically linked fairshuf (CLI_STATIC=, see the Makefile)
+# static build is 7-25 % below GNU here, the tree before the fix 57-120 %
+# above; with stream version 3's forward kernels in the middle of .text,
+# 97-103 %: fy.c now puts them in a section of their own). A dynamically linked fairshuf (CLI_STATIC=, see the Makefile)
 # maps ld.so, libm and libsodium at start and would fail it: skipped there
 # (the README promises the low start-up memory for the static command
 # only), as under the sanitizer build (shadow memory), without
