@@ -69,7 +69,7 @@ struct fsh_rng {
     unsigned reach_x;  /* fsh_rng_set_reach flags ^ FSH_REACH_DEFAULT */
     uint64_t hw_cap_x; /* hardware bits per operation ^ FSH_HW_CAP_DEFAULT */
     int direct;        /* fsh_rng_set_direct: no derived streams */
-    unsigned stream_v; /* fsh_rng_set_stream_version: 0 (by keying), 1, 2 */
+    unsigned stream_v; /* fsh_rng_set_stream_version: 0 (by keying), 1-3 */
     /* Entropy drawn over the rng's life (fsh_rng_entropy_drawn). */
     uint64_t os_bits;
     uint64_t hw_bits;

@@ -57,8 +57,9 @@ FSH_HIDDEN void fsh_fy_kernel(fsh_rng *rng, unsigned char *a, size_t n,
 
 /* The forward Fisher-Yates (fy.c): for b = 2..n swap a[b-1] with a[j], j
    uniform in [0, b), in the batches of docs/STREAMS.md section 5d; stream
-   version 3's scatter leaves. Another permutation than fsh_fy_kernel's for
-   the same rng state. */
+   version 3's Fisher-Yates of 6 to 12 MiB (elements of up to 8 bytes) and
+   its scatter leaves. Another permutation than fsh_fy_kernel's for the
+   same rng state. */
 FSH_HIDDEN void fsh_fy_forward(fsh_rng *rng, unsigned char *a, size_t n,
                                size_t size);
 

@@ -18,7 +18,10 @@ done
 if [ -z "$tests" ]; then
     skipped "no test_seed beside $FAIRSHUF"
 else
-    for t in test_seed test_batch test_kernel_paths; do
+    # test_forward and test_stream_version: stream version 3's forward
+    # kernel against its reference and its outputs, without MULX too.
+    for t in test_seed test_batch test_kernel_paths test_forward \
+        test_stream_version; do
         [ -x "$tests/$t" ] || { skipped "no $tests/$t"; continue; }
         last=$(FSH_FY_IMPL=plain "$tests/$t" 2>&1 | tail -n 1)
         case $last in
@@ -36,7 +39,8 @@ fi
 # test_fy_ahead's comparisons must hold with the AVX2 kernel too (the
 # portable one runs the same code as AVX2).
 if [ -n "$tests" ]; then
-    for t in test_scatter_wide test_scatter test_kernel_paths test_fy_ahead; do
+    for t in test_scatter_wide test_scatter test_kernel_paths test_fy_ahead \
+        test_forward test_scatter_stream; do
         [ -x "$tests/$t" ] || { skipped "no $tests/$t"; continue; }
         last=$(FSH_SANITIZE=1 FSH_CHACHA_IMPL=avx2 "$tests/$t" 2>&1 | tail -n 1)
         case $last in
