@@ -1373,7 +1373,9 @@ FYF_TEXT FSH_AVX512_FN static void fkernel8_ahead(fsh_rng *rng, unsigned char *a
 }
 #endif
 
-/* One forward kernel per element size, as for the backward one. */
+/* One forward kernel per element size the library gives it (up to 8
+   bytes: stream version 3); any other size (the test hook) through the
+   chunked swaps of fsh_swap_inline. */
 #define FKERNEL(S)                                                             \
     FYF_TEXT static void fkernel##S(fsh_rng *rng, unsigned char *a, size_t n) \
     {                                                                          \
@@ -1383,10 +1385,6 @@ FKERNEL(1)
 FKERNEL(2)
 FKERNEL(4)
 FKERNEL(8)
-FKERNEL(12)
-FKERNEL(16)
-FKERNEL(24)
-FKERNEL(32)
 #if FY_MULX
 FYF_TEXT static void fkernel4_mulx(fsh_rng *rng, unsigned char *a, size_t n)
 {
@@ -1426,18 +1424,6 @@ FYF_TEXT void fsh_fy_forward(fsh_rng *rng, unsigned char *a, size_t n,
         break;
     case 2:
         fkernel2(rng, a, n);
-        break;
-    case 12:
-        fkernel12(rng, a, n);
-        break;
-    case 16:
-        fkernel16(rng, a, n);
-        break;
-    case 24:
-        fkernel24(rng, a, n);
-        break;
-    case 32:
-        fkernel32(rng, a, n);
         break;
     default:
         fyf_body(rng, a, n, size, 1, 0);
