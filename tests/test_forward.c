@@ -75,6 +75,25 @@ static void reference(fsh_rng *r, unsigned char *a, size_t n, size_t size)
     }
 }
 
+/* The same array of n elements of size bytes shuffled by the kernel with
+   r1 and by the reference with r2: whether the orders and the rngs' next
+   words agree. */
+static int agrees(fsh_rng *r1, fsh_rng *r2, size_t n, size_t size)
+{
+    unsigned char *a = malloc(n * size), *b = malloc(n * size);
+    if (a == NULL || b == NULL)
+        abort();
+    for (size_t i = 0; i < n * size; i++)
+        a[i] = b[i] = (unsigned char)(i * 131 + i / size);
+    fsh_fy_forward(r1, a, n, size);
+    reference(r2, b, n, size);
+    int same = memcmp(a, b, n * size) == 0 &&
+               fsh_next_word(r1) == fsh_next_word(r2);
+    free(a);
+    free(b);
+    return same;
+}
+
 static void test_reference(void)
 {
     static const size_t sizes[] = {1, 2, 4, 8, 12, 16, 24, 32, 5, 40};
@@ -105,23 +124,12 @@ static void test_reference(void)
                     (void)fsh_next_word(r1);
                     (void)fsh_next_word(r2);
                 }
-                unsigned char *a = malloc(n * size), *b = malloc(n * size);
-                CHECK(a != NULL && b != NULL);
-                if (a == NULL || b == NULL)
-                    return;
-                for (size_t i = 0; i < n * size; i++)
-                    a[i] = b[i] = (unsigned char)(i * 131 + i / size);
-                fsh_fy_forward(r1, a, n, size);
-                reference(r2, b, n, size);
                 runs++;
-                if (memcmp(a, b, n * size) != 0 ||
-                    fsh_next_word(r1) != fsh_next_word(r2)) {
+                if (!agrees(r1, r2, n, size)) {
                     fprintf(stderr, "forward != reference: gen %d size %zu "
                             "n %zu\n", (int)gens[g], size, n);
                     bad++;
                 }
-                free(a);
-                free(b);
                 fsh_rng_free(r1);
                 fsh_rng_free(r2);
             }
@@ -338,22 +346,12 @@ static void test_adversarial(void)
             CHECK(fsh_rng_new(&r1) == FSH_OK && fsh_rng_new(&r2) == FSH_OK);
             CHECK(fsh_rng_from_words(r1, adv_word, &s1) == FSH_OK);
             CHECK(fsh_rng_from_words(r2, adv_word, &s2) == FSH_OK);
-            unsigned char *a = malloc(n * size), *b = malloc(n * size);
-            if (a == NULL || b == NULL)
-                abort();
-            for (size_t i = 0; i < n * size; i++)
-                a[i] = b[i] = (unsigned char)(i * 131 + i / size);
-            fsh_fy_forward(r1, a, n, size);
-            reference(r2, b, n, size);
             runs++;
-            if (memcmp(a, b, n * size) != 0 ||
-                fsh_next_word(r1) != fsh_next_word(r2)) {
+            if (!agrees(r1, r2, n, size)) {
                 fprintf(stderr, "adversarial words: size %zu n %zu differ\n",
                         size, n);
                 bad++;
             }
-            free(a);
-            free(b);
             fsh_rng_free(r1);
             fsh_rng_free(r2);
         }
