@@ -17,9 +17,9 @@
  * 1,600,000 u64 by version 1, the seeded default (Fisher-Yates there: the
  * version 2 digest must differ); and stream version 3 (section 5d: the
  * forward Fisher-Yates above 6 MiB and in the scatter's leaves) at
- * 900,000 u64 and 3,000,000 u32 (Fisher-Yates forward), 1,600,000 u64 and
- * 3,200,000 u32 (the scatter, forward leaves: the same seeds as version
- * 2's cases, other digests) and two hook cases. Deterministic: a changed
+ * 900,000 u64 and 1,700,000 u32 (Fisher-Yates forward), 1,600,000 u64
+ * (the scatter, forward leaves: the same seed as version 2's case, another
+ * digest) and two hook cases (u64 and u32, forward leaves). Deterministic: a changed
  * index, label, compaction or placement anywhere changes a digest.
  *
  * Known-bad variants tried: the Python with the stash labels drawn from the
@@ -71,23 +71,20 @@ static const scase cases[] = {
     {"v2_u32_3200000", 3200000, 4, FSH_GEN_CHACHA8, "scatter-stream-8", 0, 0,
      0, 2, "9a5281d3756d08ec54d91a7320c3da4758007dff159032c5f64227bdcb38c42a"},
     {"hook_k8_s2_v3", 20000, 8, FSH_GEN_CHACHA8, "scatter-stream-1", 300, 2, 8,
-     3, 
+     3,
      "31c6214e00c800bec225307ad72d487158b3962d2c79ba24e8bd4826321ae67a"},
     {"hook_k16_s1_v3", 70000, 4, FSH_GEN_CHACHA8, "scatter-stream-4", 64, 1,
-     16, 3, 
+     16, 3,
      "b09f0836e9c3ae6bf442829c9b175bb9fac7aa511a0716a5fd422f3382d93217"},
     {"v3_u64_900000", 900000, 8, FSH_GEN_CHACHA20, "scatter-stream-9", 0, 0, 0,
-     3, 
+     3,
      "781625ee2bb7850aec6f47c28b3866dd55c16002933198d5250ec0fc615a99c0"},
-    {"v3_u32_3000000", 3000000, 4, FSH_GEN_CHACHA8, "scatter-stream-10", 0, 0,
-     0, 3, 
-     "a62ca06f6ad9fa9caf8cae8307a19078f83e9e0d257c3e00f4ffa2b88c071ade"},
+    {"v3_u32_1700000", 1700000, 4, FSH_GEN_CHACHA8, "scatter-stream-10", 0, 0,
+     0, 3,
+     "66da5fccbd33aa25b1bd7c27175ad5520dff4211cf045728bb7a517fb5071179"},
     {"v3_u64_1600000", 1600000, 8, FSH_GEN_CHACHA20, "scatter-stream-7", 0, 0,
-     0, 3, 
+     0, 3,
      "2e40332c69758662d2215da7a2a4576c27494934473ae7ca4aa6c12303da1be4"},
-    {"v3_u32_3200000", 3200000, 4, FSH_GEN_CHACHA8, "scatter-stream-8", 0, 0,
-     0, 3, 
-     "524ea02eb4776c0c8d2395f4a4832e40984668f563e7b74b61f629e47d1c9837"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
