@@ -143,6 +143,29 @@ static uint64_t words_for(fsh_rng *rng, uint64_t *a, size_t n,
     return stream_pos(rng) - p0;
 }
 
+/* Shuffle n elements of size bytes (8 or 16; a holds n * size / 8 words
+   0, 1, ...) with a fresh rng seeded s, pinned to version v,
+   certified-source mode if direct, or (v == 0) by fsh_fy_forward on the
+   rng itself: the forward Fisher-Yates version 3 runs. */
+static void shuffled(uint64_t *a, size_t n, size_t size, unsigned v,
+                     int direct, const char *s)
+{
+    fsh_rng *rng = NULL;
+    CHECK(fsh_rng_new(&rng) == FSH_OK);
+    if (rng == NULL)
+        return;
+    seed(rng, s);
+    CHECK(fsh_rng_set_direct(rng, direct) == FSH_OK);
+    fill(a, n * size / 8);
+    if (v == 0) {
+        fsh_fy_forward(rng, (unsigned char *)a, n, size);
+    } else {
+        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
+        CHECK(fsh_shuffle(rng, a, n, size) == FSH_OK);
+    }
+    fsh_rng_free(rng);
+}
+
 static void test_kernels(void)
 {
     size_t n1 = 24 * MIB / 8, n2 = 12 * MIB / 8;
@@ -194,12 +217,8 @@ static void test_kernels(void)
        output as version 1 for the same seed. */
     CHECK(fsh_rng_set_direct(rng, 1) == FSH_OK);
     CHECK(words_for(rng, a, n2 + 1, mark) > n2 / 4);
-    for (unsigned v = 1; v <= 2; v++) {
-        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
-        seed(rng, "direct");
-        fill(v == 1 ? a : b, n2 + 1);
-        CHECK(fsh_shuffle_u64(rng, v == 1 ? a : b, n2 + 1) == FSH_OK);
-    }
+    shuffled(a, n2 + 1, 8, 1, 1, "direct");
+    shuffled(b, n2 + 1, 8, 2, 1, "direct");
     CHECK(memcmp(a, b, (n2 + 1) * 8) == 0);
     CHECK(fsh_rng_set_direct(rng, 0) == FSH_OK);
     CHECK(fsh_rng_set_stream_version(rng, FSH_STREAM_V2) == FSH_OK);
@@ -215,12 +234,8 @@ static void test_kernels(void)
     CHECK(fsh_shuffle_u64(rng, b, n2 + 1) == FSH_OK);
     CHECK(memcmp(a, b, (n2 + 1) * 8) != 0);
     /* ... and below 12 MiB they agree. */
-    for (unsigned v = 1; v <= 2; v++) {
-        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
-        seed(rng, "below");
-        fill(v == 1 ? a : b, n2);
-        CHECK(fsh_shuffle_u64(rng, v == 1 ? a : b, n2) == FSH_OK);
-    }
+    shuffled(a, n2, 8, 1, 0, "below");
+    shuffled(b, n2, 8, 2, 0, "below");
     CHECK(memcmp(a, b, n2 * 8) == 0);
 
     /* OS-keyed, by keying: version 2, the scatter above 12 MiB. */
@@ -244,28 +259,6 @@ done:
     free(mark);
 }
 
-/* Shuffle 0..n-1 (u64) with a fresh rng seeded s, pinned to version v,
-   certified-source mode if direct, or (v == 0) by fsh_fy_forward on the
-   rng itself: the forward Fisher-Yates version 3 runs. */
-static void shuffled(uint64_t *a, size_t n, unsigned v, int direct,
-                     const char *s)
-{
-    fsh_rng *rng = NULL;
-    CHECK(fsh_rng_new(&rng) == FSH_OK);
-    if (rng == NULL)
-        return;
-    seed(rng, s);
-    CHECK(fsh_rng_set_direct(rng, direct) == FSH_OK);
-    fill(a, n);
-    if (v == 0) {
-        fsh_fy_forward(rng, (unsigned char *)a, n, 8);
-    } else {
-        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
-        CHECK(fsh_shuffle_u64(rng, a, n) == FSH_OK);
-    }
-    fsh_rng_free(rng);
-}
-
 /* Version 3 against version 2: the same up to 6 MiB, the forward
    Fisher-Yates from 6 MiB + 1 element to 12 MiB (certified-source mode
    too), the scatter from 12 MiB + 1 (not in certified-source mode, where
@@ -279,21 +272,21 @@ static void test_v3(void)
     CHECK(a != NULL && b != NULL && mark != NULL);
     if (a == NULL || b == NULL || mark == NULL)
         goto done;
-    shuffled(a, n6, 2, 0, "v3");
-    shuffled(b, n6, 3, 0, "v3");
+    shuffled(a, n6, 8, 2, 0, "v3");
+    shuffled(b, n6, 8, 3, 0, "v3");
     CHECK(memcmp(a, b, n6 * 8) == 0);
-    shuffled(a, n6 + 1, 2, 0, "v3");
-    shuffled(b, n6 + 1, 3, 0, "v3");
+    shuffled(a, n6 + 1, 8, 2, 0, "v3");
+    shuffled(b, n6 + 1, 8, 3, 0, "v3");
     CHECK(memcmp(a, b, (n6 + 1) * 8) != 0);
     CHECK(is_perm(b, n6 + 1, mark));
-    shuffled(a, n6 + 1, 0, 0, "v3");
+    shuffled(a, n6 + 1, 8, 0, 0, "v3");
     CHECK(memcmp(a, b, (n6 + 1) * 8) == 0);
-    shuffled(a, n12, 0, 0, "v3-12");
-    shuffled(b, n12, 3, 0, "v3-12");
+    shuffled(a, n12, 8, 0, 0, "v3-12");
+    shuffled(b, n12, 8, 3, 0, "v3-12");
     CHECK(memcmp(a, b, n12 * 8) == 0);
     /* 12 MiB + 1: the scatter (its 4 key words), not the forward kernel. */
-    shuffled(a, n12 + 1, 0, 0, "v3-13");
-    shuffled(b, n12 + 1, 3, 0, "v3-13");
+    shuffled(a, n12 + 1, 8, 0, 0, "v3-13");
+    shuffled(b, n12 + 1, 8, 3, 0, "v3-13");
     CHECK(memcmp(a, b, (n12 + 1) * 8) != 0);
     CHECK(is_perm(b, n12 + 1, mark));
     {
@@ -307,22 +300,15 @@ static void test_v3(void)
     }
     /* Certified-source mode: forward from 6 MiB + 1 to 12 MiB, then the
        prefetching kernel as in version 2. */
-    shuffled(a, n6 + 1, 0, 1, "v3-direct");
-    shuffled(b, n6 + 1, 3, 1, "v3-direct");
+    shuffled(a, n6 + 1, 8, 0, 1, "v3-direct");
+    shuffled(b, n6 + 1, 8, 3, 1, "v3-direct");
     CHECK(memcmp(a, b, (n6 + 1) * 8) == 0);
-    shuffled(a, n12 + 1, 2, 1, "v3-direct");
-    shuffled(b, n12 + 1, 3, 1, "v3-direct");
+    shuffled(a, n12 + 1, 8, 2, 1, "v3-direct");
+    shuffled(b, n12 + 1, 8, 3, 1, "v3-direct");
     CHECK(memcmp(a, b, (n12 + 1) * 8) == 0);
     /* 16-byte elements just above 6 MiB: backward in both. */
-    for (unsigned v = 2; v <= 3; v++) {
-        fsh_rng *rng = NULL;
-        CHECK(fsh_rng_new(&rng) == FSH_OK);
-        seed(rng, "v3-16");
-        CHECK(fsh_rng_set_stream_version(rng, v) == FSH_OK);
-        fill(v == 2 ? a : b, n6 + 2);
-        CHECK(fsh_shuffle(rng, v == 2 ? a : b, n6 / 2 + 1, 16) == FSH_OK);
-        fsh_rng_free(rng);
-    }
+    shuffled(a, n6 / 2 + 1, 16, 2, 0, "v3-16");
+    shuffled(b, n6 / 2 + 1, 16, 3, 0, "v3-16");
     CHECK(memcmp(a, b, (n6 + 2) * 8) == 0);
 done:
     free(a);
