@@ -1147,12 +1147,15 @@ fyf_batch(fy_run *f, wsrc *w, unsigned k, unsigned c)
     uint64_t j[6]; /* k <= 6 */
     uint64_t r = ws_buffered(w), lo;
     lo = fyf_dice(r, b, k, j, w->mulx);
-    if (FSH_UNLIKELY(c == 0 || (lo >> c) == 0) && lo < fyf_product(b, k)) {
-        uint64_t p = fyf_product(b, k), t = FSH_REJECT_BELOW(uint64_t, p);
-        while (lo < t) {
-            lo = ws_buffered(w);
-            for (unsigned d = 0; d < k; d++)
-                j[d] = fsh_mul128(lo, b + d, &lo);
+    if (FSH_UNLIKELY(c == 0 || (lo >> c) == 0)) {
+        uint64_t p = fyf_product(b, k);
+        if (lo < p) {
+            uint64_t t = FSH_REJECT_BELOW(uint64_t, p);
+            while (lo < t) {
+                lo = ws_buffered(w);
+                for (unsigned d = 0; d < k; d++)
+                    j[d] = fsh_mul128(lo, b + d, &lo);
+            }
         }
     }
     for (unsigned d = 0; d < k; d++)
