@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shuffles of records (elements of 12 to 100 bytes, as C structs), one
+ * Shuffles of records (elements of 12 to 1000 bytes, as C structs), one
  * thread: fairshuf against the textbook Fisher-Yates a C programmer writes
- * for them, side by side (docs/PERFORMANCE.md, issue 13, session 11).
+ * for them, side by side (docs/PERFORMANCE.md, issue 13, sessions 11 and
+ * 15).
  *
  *   bench/bin/records [REPS]     (make -C bench records)
  *
  * For each record size and array size (1 MiB: in cache; 20 MiB; 100 MiB),
  * repetitions interleave the methods; medians in ns per element:
  * - fairshuf: fsh_shuffle with an OS-keyed rng (the default: ChaCha8,
- *   stream version 2);
+ *   the newest stream version), bounded by its key (FSH_REACH_KEY: at
+ *   1 MiB of 256- and 1000-byte records, 4096 and 1048 of them, the
+ *   default reach policy would mix hardware entropy into every shuffle,
+ *   and the row would measure RDSEED; no other row changes);
  * - fairshuf_v1: the same rng pinned to stream version 1 (Fisher-Yates up
  *   to 24 MiB), as a seeded rng runs by default;
  * - textbook: backward Fisher-Yates, Lemire's bounded integers from
@@ -58,7 +62,7 @@ static inline uint64_t bounded(uint64_t range)
 /* The generic textbook loop: memcpy of the run-time size. */
 static void textbook(unsigned char *a, size_t n, size_t size)
 {
-    unsigned char t[256];
+    unsigned char t[1024];
     for (size_t i = n - 1; i > 0; i--) {
         size_t j = (size_t)bounded((uint64_t)i + 1);
         unsigned char *p = a + i * size, *q = a + j * size;
@@ -86,6 +90,9 @@ TEXTBOOK_CONST(32)
 TEXTBOOK_CONST(48)
 TEXTBOOK_CONST(64)
 TEXTBOOK_CONST(100)
+TEXTBOOK_CONST(128)
+TEXTBOOK_CONST(256)
+TEXTBOOK_CONST(1000)
 
 static void textbook_const(unsigned char *a, size_t n, size_t size)
 {
@@ -105,22 +112,33 @@ static void textbook_const(unsigned char *a, size_t n, size_t size)
     case 64:
         textbook_64(a, n);
         break;
-    default:
+    case 100:
         textbook_100(a, n);
+        break;
+    case 128:
+        textbook_128(a, n);
+        break;
+    case 256:
+        textbook_256(a, n);
+        break;
+    default:
+        textbook_1000(a, n);
         break;
     }
 }
 
 int main(int argc, char **argv)
 {
-    static const size_t sizes[] = {12, 24, 32, 48, 64, 100};
+    static const size_t sizes[] = {12, 24, 32, 48, 64, 100, 128, 256, 1000};
     static const double mibs[] = {1, 20, 100};
     int reps = argc > 1 ? atoi(argv[1]) : 5;
     if (reps < 1 || reps > MAXREPS)
         reps = 5;
     fsh_rng *rng = NULL, *r1 = NULL;
     if (fsh_rng_new(&rng) != FSH_OK || fsh_rng_new(&r1) != FSH_OK ||
-        fsh_rng_set_stream_version(r1, FSH_STREAM_V1) != FSH_OK) {
+        fsh_rng_set_stream_version(r1, FSH_STREAM_V1) != FSH_OK ||
+        fsh_rng_set_reach(rng, FSH_REACH_KEY) != FSH_OK ||
+        fsh_rng_set_reach(r1, FSH_REACH_KEY) != FSH_OK) {
         fprintf(stderr, "records: no rng\n");
         return 1;
     }

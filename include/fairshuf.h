@@ -390,10 +390,14 @@ FSH_API FSH_NODISCARD int fsh_uniform_range(fsh_rng *rng, uint64_t *out,
  * or 1 is a no-op. NULL with n > 0, size 0, or n * size overflowing is
  * FSH_EINVAL. The kernel is chosen by the array's size in bytes; which
  * kernel runs is fixed for each size and generator (docs/STREAMS.md), so a
- * seeded shuffle replays exactly. Extra memory is O(1) up to tens of MiB;
- * above that a scatter shuffle allocates about 1 % of the array, and if
- * that allocation fails the call returns FSH_ENOMEM with the array still a
- * permutation of its input, but not a uniform one (shuffle it again). On
+ * seeded shuffle replays exactly. Extra memory is O(1) up to tens of MiB,
+ * except that records of 96 bytes or more are shuffled through a
+ * temporary index of 4 bytes per record (the same permutation; if the
+ * index cannot be allocated they are shuffled in place, with the same
+ * result); above that a scatter shuffle allocates about 1 % of the array,
+ * and if that allocation fails the call returns FSH_ENOMEM with the array
+ * still a permutation of its input, but not a uniform one (shuffle it
+ * again). On
  * FSH_ECALLBACK the array is also a permutation of its input. Every other
  * failure leaves the array unchanged.
  */

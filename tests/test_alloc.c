@@ -68,8 +68,12 @@ static int should_fail(point *p)
     return 0;
 }
 
+static atomic_size_t largest; /* largest malloc while armed */
+
 void *__wrap_malloc(size_t n)
 {
+    if (atomic_load(&allocs.armed) && n > atomic_load(&largest))
+        atomic_store(&largest, n); /* one thread in the cases that read it */
     if (should_fail(&allocs))
         return NULL;
     void *q = __real_malloc(n);
@@ -719,6 +723,27 @@ int main(void)
     sh = (shufcase){SH_GEN12, bytes / 12, 12, 0, a, ref, 0};
     run_case("fsh_shuffle size 12 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
              shuf_ok, &sh, &allocs);
+    /* Records of 100 bytes go by index (src/shuffle/byindex.c): in cache
+       and in the scatter's leaves, a failed index allocation falls back
+       to the in-place kernel, whose permutation is the same. */
+    sh = (shufcase){SH_GEN12, 20000, 100, 0, a, ref, 0};
+    run_case("fsh_shuffle size 100 (2 MB, by index)", shuf_prepare,
+             shuf_call, shuf_fail, shuf_ok, &sh, &allocs);
+    /* fairshuf.h: the index takes 4 bytes per record (and one record). */
+    {
+        acase c = {"by index", shuf_prepare, shuf_call, shuf_fail, shuf_ok,
+                   &sh, 0, 1};
+        c.prepare(&c);
+        atomic_store(&largest, 0);
+        arm(&allocs, 0, 0);
+        CHECK_EQ(c.call(&c), FSH_OK);
+        disarm(&allocs);
+        CHECK(atomic_load(&largest) > 0);
+        CHECK(atomic_load(&largest) <= 20000 * 4 + 100);
+    }
+    sh = (shufcase){SH_GEN12, bytes / 100, 100, 0, a, ref, 0};
+    run_case("fsh_shuffle size 100 (36 MiB)", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &allocs);
     sh = (shufcase){SH_U64, bytes / 8, 8, 0, a, ref64, 0};
     run_case("fsh_shuffle_u64 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
              shuf_ok, &sh, &allocs);

@@ -11,13 +11,19 @@
  *   every record intact (its bytes are a function of its index) and the
  *   indices a permutation; in cache, the same permutation as fsh_shuffle_u64
  *   of 0..n-1 with the same seed (the index sequence does not depend on the
- *   element size, docs/STREAMS.md section 5).
+ *   element size, docs/STREAMS.md section 5), also in certified-source
+ *   mode; records of 96 bytes and more take that permutation by index
+ *   (src/shuffle/byindex.c);
+ * - the scatter's leaves through the test hook: the same levels give u64
+ *   and 24- to 200-byte records the same permutation (by index from 96
+ *   bytes).
  * Known-bad variants tried: a generic swap that leaves the last byte of
  * every size fails 3,626 of the 5,373 checks; one that stops when 3 bytes
  * are left after the 4-byte chunk fails 1,212.
  */
 #include "check.h"
 #include "shuffle/fy.h"
+#include "shuffle/scatter.h"
 
 #include <fairshuf.h>
 #include <string.h>
@@ -100,7 +106,9 @@ static void seed(fsh_rng *rng, unsigned v, const char *s)
 
 static void test_records(void)
 {
-    static const size_t sizes[] = {3, 5, 12, 24, 32, 33, 48, 64, 100, 255};
+    /* 96 bytes and more: by index (src/shuffle/byindex.c). */
+    static const size_t sizes[] = {3,  5,  12, 24,  32,  33,  48,
+                                   64, 95, 96, 100, 128, 255, 1000};
     static const size_t ns[] = {2, 3, 100, 5000, 70000};
     fsh_rng *rng = NULL;
     CHECK(fsh_rng_new(&rng) == FSH_OK);
@@ -112,19 +120,53 @@ static void test_records(void)
     if (rng == NULL || a == NULL || seen == NULL || idx == NULL ||
         ref == NULL)
         goto done;
-    /* In cache: the u64 shuffle's permutation. */
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-        for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
-            size_t n = ns[t], size = sizes[s];
+    /* Up to 24 MiB (Fisher-Yates in version 1, in cache for the u64
+       reference): the u64 shuffle's permutation, in the normal and the
+       certified-source modes. */
+    for (int direct = 0; direct <= 1; direct++) {
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+                size_t n = ns[t], size = sizes[s];
+                if (n * size > maxn * 255)
+                    continue;
+                fill_records(a, n, size);
+                seed(rng, 1, "records");
+                CHECK(fsh_rng_set_direct(rng, direct) == FSH_OK);
+                CHECK(fsh_shuffle(rng, a, n, size) == FSH_OK);
+                int whole = records_whole(a, n, size, idx, seen);
+                CHECK(whole);
+                for (size_t i = 0; i < n; i++)
+                    ref[i] = i;
+                seed(rng, 1, "records");
+                CHECK(fsh_shuffle_u64(rng, ref, n) == FSH_OK);
+                int same = whole;
+                for (size_t i = 0; same && i < n; i++)
+                    same = idx[i] == ref[i];
+                CHECK(same);
+            }
+        }
+    }
+    CHECK(fsh_rng_set_direct(rng, 0) == FSH_OK);
+
+    /* The scatter's leaves (records of 96 bytes and more go by index):
+       with the same levels, stripes and leaf size, the permutation of
+       u64 and of larger records (the test hook; keyed task streams, one
+       and two threads). */
+    static const size_t hsizes[] = {24, 95, 96, 100, 200};
+    for (size_t s = 0; s < sizeof hsizes / sizeof hsizes[0]; s++) {
+        size_t n = 60000, size = hsizes[s];
+        for (unsigned th = 1; th <= 2; th++) {
+            fsh_scatter_params p = {8, 2, 3000, th, 1, 0, 0};
             fill_records(a, n, size);
-            seed(rng, 1, "records");
-            CHECK(fsh_shuffle(rng, a, n, size) == FSH_OK);
+            seed(rng, 1, "hook records");
+            CHECK(fsh_scatter_hook(rng, a, n, size, &p) == FSH_OK);
             int whole = records_whole(a, n, size, idx, seen);
             CHECK(whole);
             for (size_t i = 0; i < n; i++)
                 ref[i] = i;
-            seed(rng, 1, "records");
-            CHECK(fsh_shuffle_u64(rng, ref, n) == FSH_OK);
+            seed(rng, 1, "hook records");
+            CHECK(fsh_scatter_hook(rng, (unsigned char *)ref, n, 8, &p) ==
+                  FSH_OK);
             int same = whole;
             for (size_t i = 0; same && i < n; i++)
                 same = idx[i] == ref[i];

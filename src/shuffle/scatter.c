@@ -35,6 +35,7 @@
 #include "shuffle/scatter.h"
 
 #include "common/tasks.h"
+#include "shuffle/byindex.h"
 #include "shuffle/fy.h"
 #include "shuffle/thresholds.h"
 #include "rng/chacha_simd.h"
@@ -459,18 +460,22 @@ DEFINE_ROUGH(rough16_il, u64x2, 16, select_u64x2, 1, FSH_AVX512_FN)
 #endif
 
 /* Any other element size: one checked step at a time, each bucket's
-   stream prefetched PF_BYTES (or one element, if larger) ahead, both ends
-   of that element (without it, 12- to 32-byte elements waited for DRAM on
-   every new line of every stream: 1.6-2.3x slower at 100 MiB). */
+   stream prefetched PF_BYTES (or one element, if larger) ahead: every
+   line of that element (without it, 12- to 32-byte elements waited for
+   DRAM on every new line of every stream, 1.6-2.3x slower at 100 MiB;
+   with its two ends only, records of more than 64 bytes waited on their
+   middle lines, the pass 1.4-2.7x slower for 100- to 256-byte records:
+   docs/PERFORMANCE.md, issue 13, session 15). */
 static void rough_any(labeler *L, unsigned char *a, size_t *nx,
                       const size_t *en, size_t size)
 {
     size_t d = size > PF_BYTES ? size : PF_BYTES;
     for (;;) {
         size_t j = next_label(L);
-        unsigned char *p = a + nx[j] * size;
-        __builtin_prefetch(p + d, 1, PF_LOC);
-        __builtin_prefetch(p + d + size - 1, 1, PF_LOC);
+        unsigned char *p = a + nx[j] * size, *q = p + d;
+        for (size_t o = 0; o < size; o += 64)
+            __builtin_prefetch(q + o, 1, PF_LOC);
+        __builtin_prefetch(q + size - 1, 1, PF_LOC);
         if (j != 0)
             fsh_swap_inline(a + nx[0] * size, p, size);
         if (++nx[j] == en[j])
@@ -796,7 +801,8 @@ static void level_bucket(sctx *c, const level *lv, unsigned j)
 }
 
 /* A bucket: Fisher-Yates when small (or too deep to name), else a level.
-   The leaf's Fisher-Yates runs backward after a warming read, or forward
+   The leaf's Fisher-Yates runs backward after a warming read (by index
+   for records of 96 bytes and more, the same permutation), or forward
    (stream version 3, small elements) without one. */
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
                          unsigned depth)
@@ -812,7 +818,7 @@ static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
         if (c->forward)
             fsh_fy_forward(r, a, n, c->size);
         else
-            fsh_fy_kernel(r, a, n, c->size);
+            fsh_fy_records(r, a, n, c->size);
         task_done(c, r);
         PHASE_MARK(l2);
         if (depth == 1) {

@@ -4,6 +4,7 @@
    the one size switch. */
 #include "shuffle/shuffle.h"
 
+#include "shuffle/byindex.h"
 #include "shuffle/fy.h"
 #include "shuffle/scatter.h"
 #include "shuffle/thresholds.h"
@@ -68,7 +69,8 @@ static void mixed_fy(fsh_rng *rng, fsh_mix *m, unsigned char *a, size_t n,
 
 /* The one size switch (thresholds.h): in cache the plain Fisher-Yates
    (in stream version 3 forward from FSH_FORWARD_MIN_BYTES for small
-   elements), beyond it the prefetching one, far beyond it (where the
+   elements; by index for large records up to FSH_BYINDEX_MAX_BYTES, the
+   same permutation), beyond it the prefetching one, far beyond it (where the
    rng's stream version says) the scatter shuffle on up to threads
    threads. A randint source takes the plain kernel at every size (one
    call per position). */
@@ -86,6 +88,10 @@ static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
             n > FSH_FORWARD_MIN_BYTES / size &&
             n <= FSH_SCATTER_MIN_BYTES_V2 / size) {
             fsh_fy_forward(rng, a, n, size);
+            return FSH_OK;
+        }
+        if (fsh_by_index_size(size) && n <= FSH_BYINDEX_MAX_BYTES / size) {
+            fsh_fy_records(rng, a, n, size);
             return FSH_OK;
         }
         if (n > FSH_PREFETCH_MIN_BYTES / size &&

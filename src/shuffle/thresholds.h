@@ -29,6 +29,16 @@
    orders were as fast on Zen 4, above it the forward one faster
    (docs/PERFORMANCE.md, issue 13, session 14). */
 #define FSH_FORWARD_MIN_BYTES ((size_t)6 << 20)
+/* Tuning: records of at least this many bytes are shuffled by index
+   (byindex.c: the Fisher-Yates's swaps on 32-bit indices, then each
+   record moved once; the same permutation) wherever the Fisher-Yates of
+   section 5 runs on at most FSH_BYINDEX_MAX_BYTES, and in the scatter's
+   backward leaves. On Zen 4, 96- to 1000-byte records went 1.3-2.5x
+   faster in cache, 65- to 80-byte ones about as fast
+   (docs/PERFORMANCE.md, issue 13, session 15). */
+#define FSH_BYINDEX_MIN_SIZE 96
+#define FSH_BYINDEX_MAX_BYTES FSH_SCATTER_MIN_BYTES_V1
+
 /* Tuning: scatter buckets of at most this many bytes are shuffled by
    Fisher-Yates (they fit in L2/L3 while shuffled). A level takes enough
    buckets for them to fit this (version 1) or half of it (version 2,

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* Large records by an index. The backward Fisher-Yates swaps a record
+   with a random one n - 1 times; for records of FSH_BYINDEX_MIN_SIZE
+   bytes and more it is faster to make those swaps on 32-bit indices (the
+   u32 kernel, in L1/L2) and then move each record once, along the cycles
+   of the permutation the indices describe: half the record traffic, and
+   the moves never wait on a die. The draws and the swaps' positions are
+   the kernel's, which do not depend on the element size (docs/STREAMS.md
+   section 5), so the permutation is the same
+   (docs/PERFORMANCE.md, issue 13, session 15). */
+#include "shuffle/byindex.h"
+
+#include "shuffle/fy.h"
+
+#include <stdlib.h>
+
+/* Copy size bytes from src to dst (disjoint) in chunks of constant size
+   (fy.h's reason: a memcpy of a run-time length is a slow string move). */
+static inline __attribute__((always_inline)) void
+copy_inline(unsigned char *dst, const unsigned char *src, size_t size)
+{
+    while (size >= 32) {
+        memcpy(dst, src, 32);
+        dst += 32, src += 32, size -= 32;
+    }
+    if (size >= 16) {
+        memcpy(dst, src, 16);
+        dst += 16, src += 16, size -= 16;
+    }
+    if (size >= 8) {
+        memcpy(dst, src, 8);
+        dst += 8, src += 8, size -= 8;
+    }
+    if (size >= 4) {
+        memcpy(dst, src, 4);
+        dst += 4, src += 4, size -= 4;
+    }
+    while (size > 0) {
+        *dst++ = *src++;
+        size--;
+    }
+}
+
+/* Every line of the record at p. */
+static inline void prefetch_record(const unsigned char *p, size_t size)
+{
+    for (size_t o = 0; o < size; o += 64)
+        __builtin_prefetch(p + o);
+    __builtin_prefetch(p + size - 1);
+}
+
+/* How many moves ahead along a cycle its records are prefetched (tuning:
+   4 to 16 measured, docs/PERFORMANCE.md). */
+#define AHEAD 8
+
+void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                     uint32_t *idx, unsigned char *tmp)
+{
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
+    fsh_fy_kernel(rng, (unsigned char *)idx, n, sizeof *idx);
+    /* The kernel leaves at position i the index of the record that
+       belongs there. Each cycle s -> idx[s] -> ... is walked once: the
+       record at s is held in tmp, each position takes the record its
+       index names, and the last one takes tmp; walked positions are
+       marked (idx[i] = i), so later starts skip them. A second cursor
+       runs AHEAD positions further along the cycle and prefetches the
+       record found there (past the cycle's end it stays at s: harmless). */
+    for (size_t s = 0; s < n; s++) {
+        size_t nx = idx[s];
+        if (nx == s)
+            continue;
+        copy_inline(tmp, a + s * size, size);
+        size_t cur = s, la = nx;
+        for (unsigned d = 0; d < AHEAD; d++) {
+            la = idx[la];
+            prefetch_record(a + la * size, size);
+        }
+        for (;;) {
+            idx[cur] = (uint32_t)cur;
+            if (nx == s) {
+                copy_inline(a + cur * size, tmp, size);
+                break;
+            }
+            la = idx[la];
+            prefetch_record(a + la * size, size);
+            copy_inline(a + cur * size, a + nx * size, size);
+            cur = nx;
+            nx = idx[cur];
+        }
+    }
+}
+
+void fsh_fy_records(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
+{
+    if (fsh_by_index_size(size) && n <= UINT32_MAX &&
+        rng->src != FSH_SRC_RANDINT) {
+        /* One allocation: the n indices, then tmp. */
+        uint32_t *idx = malloc(n * sizeof *idx + size);
+        if (idx != NULL) {
+            fsh_fy_by_index(rng, a, n, size, idx,
+                            (unsigned char *)(idx + n));
+            free(idx);
+            return;
+        }
+    }
+    fsh_fy_kernel(rng, a, n, size);
+}
