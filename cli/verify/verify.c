@@ -310,6 +310,15 @@ static void add_names(round_t *r, size_t *cap, const jval *arr,
         if (strlen(arr->items[k].str) != arr->items[k].len)
             die(0, "%s: malformed deal JSON: a NUL in a card in %s",
                 quotef(file), quote(key));
+        /* The schema names cards in poker notation, ASCII (docs/CARDS.md):
+           the suit symbols the CARD operands also take are not in it. An
+           ASCII name that is no card is an unknown card, further on. */
+        for (const char *s = arr->items[k].str; *s; s++)
+            if ((unsigned char)*s >= 0x80)
+                die(0, "%s: malformed deal JSON: card %s in %s is not in "
+                       "poker notation (fairshuf-deal/1 cards are ASCII: "
+                       "As Th 2c RJ BJ)",
+                    quotef(file), quote(arr->items[k].str), quote(key));
         if (r->ngiven == *cap) {
             *cap = *cap ? 2 * *cap : 64;
             r->given = keep(xrealloc(r->given, *cap * sizeof *r->given));

@@ -156,6 +156,19 @@ if command -v python3 >/dev/null 2>&1; then
     sed 's/"Ad"/"Zz"/' "$T/j1.json" >"$T/unk.json"
     v --server-seed=$S1 --json="$T/unk.json"
     check "JSON with an unknown card" err_is "fairshuf: unknown card: 'Zz'"
+    # The schema's cards are poker notation, ASCII (docs/CARDS.md): a name
+    # with a suit symbol, which the CARD operands take, verified VALID from
+    # a JSON. Escaped or raw UTF-8, in the rest or in a hand, it is refused.
+    sed 's/"Ad"/"A\\u2666"/' "$T/j1.json" >"$T/uni.json"
+    v --server-seed=$S1 --json="$T/uni.json"
+    check "JSON with a suit symbol (\\u2666): refused" err_is \
+        "fairshuf: $T/uni.json: malformed deal JSON: card 'A\\342\\231\\246' in 'rest' is not in poker notation (fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)"
+    sed 's/"7c"/"7♣"/' "$T/j1.json" >"$T/uni.json"
+    v --server-seed=$S1 --json="$T/uni.json"
+    check "JSON with a suit symbol (raw UTF-8): refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && grep -q \"^fairshuf: .*uni.json: malformed deal JSON: card '7.*' in 'hands' is not in poker notation\" '$T/v.err'"
+    sed 's/"Ad"/"A\\u00e0"/' "$T/j1.json" >"$T/uni.json"
+    v --server-seed=$S1 --json="$T/uni.json"
+    check "JSON with a non-ASCII name: refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'is not in poker notation' '$T/v.err'"
     # A \u0000 inside a string would hide what follows it from every
     # comparison: each tampered copy is refused (they verified VALID).
     for what in card schema algorithm commitment layout; do
