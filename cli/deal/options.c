@@ -133,6 +133,25 @@ static int set_format(deal_opts *o, const char *s)
     return 0;
 }
 
+static int parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *v);
+
+/* *slot = arg for an option that takes one value: given again with
+   another value, "multiple WHAT specified", as shuf mode says of -o,
+   --random-source, --seed and --generator; the same value again is
+   accepted, as there. A number (num: the parser its check uses) is the
+   same when both parse to it, 2 and 02 alike; a string (num NULL), such
+   as a seed, when its bytes are. */
+static void set_once(const char **slot, const char *arg, const char *what,
+                     int (*num)(const char *, uint64_t, uint64_t, uint64_t *))
+{
+    uint64_t a, b;
+    if (*slot != NULL && strcmp(*slot, arg) != 0 &&
+        !(num != NULL && num(*slot, 0, UINT64_MAX, &a) == 0 &&
+          num(arg, 0, UINT64_MAX, &b) == 0 && a == b))
+        die(0, "multiple %s specified", what);
+    *slot = arg;
+}
+
 void deal_parse(deal_opts *o, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -154,7 +173,7 @@ void deal_parse(deal_opts *o, int argc, char **argv)
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0}};
-    int c;
+    int c, layout_set = 0, format_set = 0;
     memset(o, 0, sizeof *o);
     o->gen = GEN_DEFAULT;
     o->layout = FSH_DEAL_ROUND_ROBIN;
@@ -164,56 +183,71 @@ void deal_parse(deal_opts *o, int argc, char **argv)
         switch (c) {
         case 'n':
         case OPT_CARDS:
-            o->cards_arg = optarg;
-            o->total_cards = c == 'n';
+            set_once(&o->cards_arg, optarg, "card counts", parse_count);
+            /* Any -n: with --players it is refused, whatever came last. */
+            o->total_cards |= c == 'n';
             break;
         case OPT_PLAYERS:
-            o->players_arg = optarg;
+            set_once(&o->players_arg, optarg, "player counts", parse_count);
             break;
         case OPT_DECKS:
-            o->decks_arg = optarg;
+            set_once(&o->decks_arg, optarg, "deck counts", parse_count);
             break;
         case OPT_JOKERS:
-            o->jokers_arg = optarg;
+            set_once(&o->jokers_arg, optarg, "joker counts", parse_count);
             break;
         case OPT_BURN:
-            o->burn_arg = optarg;
+            set_once(&o->burn_arg, optarg, "burn counts", parse_count);
             break;
         case OPT_PENETRATION:
-            o->penetration_arg = optarg;
+            set_once(&o->penetration_arg, optarg, "penetrations", parse_count);
             break;
-        case OPT_LAYOUT:
+        case OPT_LAYOUT: {
+            int was = o->layout;
             if (set_layout(o, optarg) != 0)
                 die(0, "invalid layout: %s (round-robin or blocks)",
                     quote(optarg));
+            if (layout_set && o->layout != was)
+                die(0, "multiple layouts specified");
+            layout_set = 1;
             break;
+        }
         case OPT_FORMAT:
-            if (set_format(o, optarg) != 0)
+        case 'p': {
+            enum deal_format was = o->format;
+            if (c == 'p')
+                o->format = FMT_TEXT;
+            else if (set_format(o, optarg) != 0)
                 die(0, "invalid format: %s (unicode, text or json)",
                     quote(optarg));
+            if (format_set && o->format != was)
+                die(0, "multiple formats specified");
+            format_set = 1;
             break;
-        case 'p':
-            o->format = FMT_TEXT;
-            break;
+        }
         case OPT_SEED:
-            o->seed = optarg;
+            set_once(&o->seed, optarg, "seeds", NULL);
             break;
         case OPT_SERVER_SEED_FILE:
-            o->server_seed_file = optarg;
+            set_once(&o->server_seed_file, optarg, "server seed files", NULL);
             break;
         case OPT_CLIENT_SEED:
-            o->client_seed = optarg;
+            set_once(&o->client_seed, optarg, "client seeds", NULL);
             break;
         case OPT_NONCE:
-            o->nonce_arg = optarg;
+            set_once(&o->nonce_arg, optarg, "nonces", parse_udec);
             break;
         case OPT_REVEAL:
             o->reveal = 1;
             break;
-        case OPT_GENERATOR:
-            o->gen = parse_generator(optarg);
+        case OPT_GENERATOR: {
+            int g = parse_generator(optarg);
+            if (o->gen_arg != NULL && o->gen != g)
+                die(0, "multiple generators specified");
+            o->gen = g;
             o->gen_arg = optarg;
             break;
+        }
         case OPT_HELP:
             help();
         case OPT_VERSION:

@@ -325,6 +325,34 @@ done
 bad_in "--generator=xoshiro" "fairshuf: invalid generator: 'xoshiro' (chacha8, chacha12 or chacha20)" --generator=xoshiro
 bad_in "--generator with --seed" "fairshuf: --generator chooses the OS-keyed generator: not with --seed" --generator=chacha20 --seed=x
 bad_in "--generator in a fair round" "fairshuf: --generator chooses the OS-keyed generator: not with --server-seed-file" --generator=chacha20 --server-seed-file=s32.hex
+# An option given again with another value is refused, as shuf mode
+# refuses two seeds or generators ("multiple ... specified"; deal took the
+# last one); the same value again is accepted, as there.
+bad_in "two seeds" "fairshuf: multiple seeds specified" --seed=a --seed=b
+bad_in "two generators" "fairshuf: multiple generators specified" --generator=chacha8 --generator=chacha20
+bad_in "two deck counts" "fairshuf: multiple deck counts specified" --decks=2 --decks=3
+bad_in "two joker counts" "fairshuf: multiple joker counts specified" --jokers=1 --jokers=2
+bad_in "two player counts" "fairshuf: multiple player counts specified" --players=2 --players=3
+bad_in "two card counts" "fairshuf: multiple card counts specified" --players=2 --cards=2 --cards=3
+bad_in "-n and --cards, two counts" "fairshuf: multiple card counts specified" -n 5 --cards=6
+bad_in "two burn counts" "fairshuf: multiple burn counts specified" --burn=1 --burn=2
+bad_in "two penetrations" "fairshuf: multiple penetrations specified" --penetration=10 --penetration=20
+bad_in "two layouts" "fairshuf: multiple layouts specified" --layout=blocks --layout=round-robin
+bad_in "two formats" "fairshuf: multiple formats specified" --format=json --format=unicode
+bad_in "--format=json and -p" "fairshuf: multiple formats specified" --format=json -p
+bad_in "two server seed files" "fairshuf: multiple server seed files specified" --server-seed-file=s32.hex --server-seed-file=s80.hex
+bad_in "two client seeds" "fairshuf: multiple client seeds specified" --server-seed-file=s32.hex --client-seed=a --client-seed=b
+bad_in "two nonces" "fairshuf: multiple nonces specified" --server-seed-file=s32.hex --nonce=1 --nonce=2
+# -n with --players is refused wherever it comes (a --cards after it hid it).
+bad_in "-n, then --cards, with --players" "fairshuf: -n counts all the cards; with --players, give the cards a hand with --cards" --players=2 -n 2 --cards=2
+d once --seed=a --decks=2 --players=3 --cards=4 --burn=1 --layout=blocks --format=json
+d twice --seed=a --seed=a --decks=2 --decks=02 --players=3 --players=3 --cards=4 --cards=4 --burn=1 --burn=1 --layout=blocks --layout=blocks --format=json --format=json
+check "the same values twice: the same deal" sh -c 'test "$(cat twice.rc)" = 0 && cmp -s once.out twice.out'
+d twice --generator=chacha20 --generator=chacha20 --format=text -p -p -n 3 --cards=3
+check "the same generator, format and count twice: accepted" sh -c 'test "$(cat twice.rc)" = 0 && test "$(wc -w <twice.out)" = 3'
+d once --server-seed-file=s32.hex --client-seed=c --nonce=7 --format=json
+d twice --server-seed-file=s32.hex --server-seed-file=s32.hex --client-seed=c --client-seed=c --nonce=7 --nonce=07 --format=json
+check "a fair round's options twice: the same round" sh -c 'test "$(cat twice.rc)" = 0 && cmp -s once.out twice.out'
 # What fairshuf verify checks, deal makes: at most 1000 decks in a fair
 # round, and a nonce of digits only.
 bad_in "fair: 1001 decks" "fairshuf: invalid number of decks: '1001' (1 to 1000)" --server-seed-file=s32.hex --decks=1001
