@@ -226,6 +226,7 @@ static int ext_spool(const ext *x, int fd, const char *pre, size_t prelen)
     tmp_flush(x->tmpdir, sw);
     size_t cap = (size_t)4 << 20;
     char *buf = xmalloc(cap);
+    uint64_t got = prelen;
     for (;;) {
         ssize_t r = read_retry(fd, buf, cap);
         if (r < 0)
@@ -233,6 +234,10 @@ static int ext_spool(const ext *x, int fd, const char *pre, size_t prelen)
         if (r == 0)
             break;
         tmp_write(x->tmpdir, sw, buf, (size_t)r);
+        /* Still the read phase (full.c's read_tick before it): the bytes
+           so far, not the count where the in-memory attempt stopped. */
+        got += (uint64_t)r;
+        progress_show(x->pg, "read", got, PROGRESS_UNKNOWN);
     }
     free(buf);
     tmp_flush(x->tmpdir, sw);

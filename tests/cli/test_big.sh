@@ -150,6 +150,13 @@ check "no progress into a pipe" test ! -s p2.err
     "$F" --progress 2>p4.err >/dev/null
 check "--progress while reading a pipe: read and bytes" \
     sh -c "tr '\\r' '\\n' <p4.err | grep -q '^fairshuf: read  *4.0 B '"
+# More than --memory from a pipe: the rest goes to a spool file, still the
+# read phase, and the bytes go on counting (they stopped where the
+# in-memory read gave up, tens of kB, through the wait until "count").
+(seq 200000; sleep 1; printf 'x\n') |
+    "$F" --progress --memory=64K 2>p5.err >/dev/null
+check "--progress while spooling a pipe: read and bytes" \
+    sh -c "tr '\\r' '\\n' <p5.err | grep -q '^fairshuf: read  *1\\.3 MB '"
 "$F" --no-progress --memory=1K c1 2>p3.err >/dev/null
 check "--no-progress: silent" test ! -s p3.err
 if command -v script >/dev/null 2>&1 && [ "$slow" = 0 ]; then
