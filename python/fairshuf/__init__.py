@@ -107,10 +107,16 @@ def _words_out(ba, shape, dtype):
     return out
 
 
+def _is_bool(v):
+    """A bool, or numpy's bool scalar (which numpy still lets act as an
+    index): never an int argument here."""
+    return isinstance(v, bool) or (_np is not None and isinstance(v, _np.bool_))
+
+
 def _size_count(size):
     """(count, shape) for a numpy-style size: int or tuple of ints."""
-    if isinstance(size, bool):
-        raise TypeError("size must be an int or a tuple of ints")
+    if _is_bool(size) or (isinstance(size, tuple) and any(_is_bool(s) for s in size)):
+        raise TypeError("size must be an int or a tuple of ints, not bool")
     try:
         k = _operator.index(size)
         shape = (k,)
@@ -127,7 +133,7 @@ def _size_count(size):
 
 
 def _int_arg(v, what):
-    if isinstance(v, bool):  # True is no deck count, version or nonce
+    if _is_bool(v):  # True is no deck count, version or nonce
         raise TypeError("%s must be an int, not bool" % what)
     try:
         return _operator.index(v)
@@ -257,7 +263,7 @@ class Generator(_fairshuf._Generator):
         the C library's fsh_permutation(rng, out, 0, n-1). x an array or
         sequence: a shuffled copy (along axis for arrays; a list for a
         list); x itself is not changed."""
-        if isinstance(x, bool):
+        if _is_bool(x):
             raise TypeError("permutation needs an int or an array")
         if isinstance(x, int) or (_np is not None and isinstance(x, _np.integer)):
             n = int(x)
@@ -294,7 +300,7 @@ class Generator(_fairshuf._Generator):
         is accepted for numpy compatibility (the order is always uniform)."""
         if p is not None:
             raise NotImplementedError("fairshuf's choice draws uniformly: p is not supported")
-        if isinstance(a, bool):
+        if _is_bool(a):
             raise TypeError("a must be an int or an array")
         pop = None
         if isinstance(a, int) or (_np is not None and isinstance(a, _np.integer)):
@@ -308,7 +314,7 @@ class Generator(_fairshuf._Generator):
                 pop = _np.asarray(a)
                 if pop.ndim == 0:
                     raise ValueError("a must be 1-dimensional or an integer")
-                ax = _operator.index(axis)
+                ax = _int_arg(axis, "axis")
                 if not -pop.ndim <= ax < pop.ndim:
                     raise ValueError("axis %d is out of bounds" % ax)
                 n = pop.shape[ax]
@@ -530,9 +536,11 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
     sb = _bytes_arg(server_seed, "server_seed")
     if not isinstance(commitment, str):
         raise TypeError("commitment must be a hex str")
+    order = list(order)
+    if any(_is_bool(x) for x in order):  # True == 1 would match face 1
+        raise TypeError("order must hold face codes (int) or names (str), not bool")
     if fair_commit(sb) != commitment.strip().lower():
         return False
-    order = list(order)
     use_names = any(isinstance(x, str) for x in order)
     mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces,
                       names=use_names, notation=notation)

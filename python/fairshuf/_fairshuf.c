@@ -55,12 +55,33 @@ static PyObject *raise_status(int st, int err)
     return NULL;
 }
 
+/* A bool is no integer argument: PyArg's integer formats and
+   PyNumber_Index take True as 1. numpy's bool scalar (numpy.bool_, named
+   numpy.bool from numpy 2) is one too: numpy still lets it act as an index
+   (deprecated). */
+static int is_bool(PyObject *o)
+{
+    if (PyBool_Check(o))
+        return 1;
+    const char *t = Py_TYPE(o)->tp_name;
+    return strcmp(t, "numpy.bool_") == 0 || strcmp(t, "numpy.bool") == 0;
+}
+
+/* TypeError "WHAT must be an int, not bool" for a bool: -1; else 0. */
+static int reject_bool(PyObject *o, const char *what)
+{
+    if (!is_bool(o))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "%s must be an int, not bool", what);
+    return -1;
+}
+
 /* PyArg "O&" converters with range checks (the "K" and "I" formats wrap
    silently): an int in 0..2^64-1, or in 0..UINT_MAX. OverflowError (or
    TypeError) otherwise. */
 static int conv_u64(PyObject *o, void *out)
 {
-    if (PyBool_Check(o)) {
+    if (is_bool(o)) {
         PyErr_SetString(PyExc_TypeError, "expected an int, not bool");
         return 0;
     }
@@ -85,6 +106,26 @@ static int conv_uint(PyObject *o, void *out)
         return 0;
     }
     *(unsigned *)out = (unsigned)v;
+    return 1;
+}
+
+/* An "O&" converter for a named Py_ssize_t argument (the "n", "i" and "l"
+   formats take a bool): out points to an ssize_in whose what names it in
+   the TypeError for a bool. The caller checks the range. */
+typedef struct {
+    const char *what;
+    Py_ssize_t v;
+} ssize_in;
+
+static int conv_ssize(PyObject *o, void *out)
+{
+    ssize_in *a = out;
+    if (reject_bool(o, a->what) < 0)
+        return 0;
+    Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+    if (v == -1 && PyErr_Occurred())
+        return 0;
+    a->v = v;
     return 1;
 }
 
@@ -185,23 +226,28 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"seed",  "gen",           "simulation",
                              "reach", "stream_version", NULL};
     PyObject *seed = Py_None;
-    int gen = -1, sim = 0, sv = 0, st, err = 0;
-    long reach = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Oipli", kwlist, &seed, &gen,
-                                     &sim, &reach, &sv))
+    ssize_in ogen = {"gen", -1}, oreach = {"reach", -1},
+             osv = {"stream_version", 0};
+    int sim = 0, st, err = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO&pO&O&", kwlist, &seed,
+                                     conv_ssize, &ogen, &sim, conv_ssize,
+                                     &oreach, conv_ssize, &osv))
         return -1;
-    if (gen < -1 || gen > 3) {
+    if (ogen.v < -1 || ogen.v > 3) {
         PyErr_SetString(PyExc_ValueError, "unknown generator");
         return -1;
     }
-    if (reach > 7) {
+    if (oreach.v > 7) {
         PyErr_SetString(PyExc_ValueError, "unknown reach flags");
         return -1;
     }
-    if (sv < 0 || sv > (int)FSH_STREAM_LATEST) {
+    if (osv.v < 0 || osv.v > (Py_ssize_t)FSH_STREAM_LATEST) {
         PyErr_SetString(PyExc_ValueError, "unknown stream version");
         return -1;
     }
+    int gen = (int)ogen.v;
+    long reach = oreach.v < 0 ? -1 : (long)oreach.v;
+    unsigned sv = (unsigned)osv.v;
     fsh_rng *rng = NULL;
     if (seed == Py_None) {
         errno = 0;
@@ -226,7 +272,7 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
     if (st == FSH_OK && reach >= 0)
         st = fsh_rng_set_reach(rng, (unsigned)reach);
     if (st == FSH_OK)
-        st = fsh_rng_set_stream_version(rng, (unsigned)sv);
+        st = fsh_rng_set_stream_version(rng, sv);
     if (st != FSH_OK) {
         fsh_rng_free(rng);
         raise_status(st, err);
@@ -281,7 +327,7 @@ static uint64_t *read_u64_list(PyObject *seq, size_t *n)
     }
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
-        if (!PyLong_Check(o)) {
+        if (!PyLong_Check(o) || PyBool_Check(o)) {
             PyErr_SetString(PyExc_TypeError, "expected a sequence of ints");
             goto fail;
         }
@@ -538,10 +584,8 @@ static int parse_threads(PyObject *o, long *threads)
         *threads = -1;
         return 0;
     }
-    if (PyBool_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "threads must be an int, not bool");
+    if (reject_bool(o, "threads") < 0)
         return -1;
-    }
     long t = PyLong_AsLong(o);
     if (t == -1 && PyErr_Occurred())
         return -1;
@@ -554,7 +598,7 @@ static int parse_threads(PyObject *o, long *threads)
     return 0;
 }
 
-static PyObject *shuffle_list(GenObject *g, PyObject *x, long axis,
+static PyObject *shuffle_list(GenObject *g, PyObject *x, Py_ssize_t axis,
                               long threads)
 {
     if (axis != 0 && axis != -1) {
@@ -581,10 +625,12 @@ static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"x", "axis", "threads", NULL};
     PyObject *x, *othreads = Py_None;
-    long axis = 0, threads;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|lO", kwlist, &x, &axis,
-                                     &othreads))
+    ssize_in oaxis = {"axis", 0};
+    long threads;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O&O", kwlist, &x,
+                                     conv_ssize, &oaxis, &othreads))
         return NULL;
+    Py_ssize_t axis = oaxis.v;
     if (parse_threads(othreads, &threads) < 0 || gen_rng(g) == NULL)
         return NULL;
     if (PyList_Check(x))
@@ -643,7 +689,7 @@ static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
     }
     if (axis < -nd || axis >= nd) {
         PyErr_Format(PyExc_ValueError,
-                     "axis %ld is out of bounds for an array of dimension %d",
+                     "axis %zd is out of bounds for an array of dimension %d",
                      axis, nd);
         goto done;
     }
@@ -771,10 +817,8 @@ static PyObject *make_words(GenObject *g, op_fn fn, words_arg *w,
 
 static int count_arg(PyObject *o, size_t *n, const char *what)
 {
-    if (PyBool_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int, not bool", what);
+    if (reject_bool(o, what) < 0)
         return -1;
-    }
     Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
     if (v == -1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
@@ -979,20 +1023,28 @@ static PyObject *gen_deal(GenObject *g, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"decks", "jokers", "faces", "burn", "players",
                              "cards", "layout", NULL};
     unsigned decks = 1, jokers = 0;
-    Py_ssize_t burn = 0, players = 1, cards = -1;
-    int layout = FSH_DEAL_ROUND_ROBIN;
+    ssize_in oburn = {"burn", 0}, oplayers = {"players", 1},
+             ocards = {"cards", -1}, olayout = {"layout", FSH_DEAL_ROUND_ROBIN};
     PyObject *faces = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&O&Onnni", kwlist,
-                                     conv_uint, &decks, conv_uint, &jokers, &faces, &burn, &players, &cards,
-                                     &layout))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&O&OO&O&O&O&", kwlist,
+                                     conv_uint, &decks, conv_uint, &jokers,
+                                     &faces, conv_ssize, &oburn, conv_ssize,
+                                     &oplayers, conv_ssize, &ocards,
+                                     conv_ssize, &olayout))
         return NULL;
     if (gen_rng(g) == NULL)
         return NULL;
+    Py_ssize_t burn = oburn.v, players = oplayers.v, cards = ocards.v;
     if (burn < 0 || players < 1) {
         PyErr_SetString(PyExc_ValueError,
                         "burn must be >= 0 and players >= 1");
         return NULL;
     }
+    if (olayout.v != FSH_DEAL_ROUND_ROBIN && olayout.v != FSH_DEAL_BLOCKS) {
+        PyErr_SetString(PyExc_ValueError, "unknown layout");
+        return NULL;
+    }
+    int layout = (int)olayout.v;
     fsh_cardset *set = make_set(faces, decks, jokers);
     if (set == NULL)
         return NULL;
@@ -1141,11 +1193,13 @@ static PyObject *mod_fair_commit(PyObject *self, PyObject *arg)
 static PyObject *mod_fair_seed_min(PyObject *self, PyObject *args)
 {
     (void)self;
-    Py_ssize_t faces;
+    ssize_in ofaces = {"faces", 0};
     unsigned copies;
     size_t bytes;
-    if (!PyArg_ParseTuple(args, "nO&", &faces, conv_uint, &copies))
+    if (!PyArg_ParseTuple(args, "O&O&", conv_ssize, &ofaces, conv_uint,
+                          &copies))
         return NULL;
+    Py_ssize_t faces = ofaces.v;
     if (faces < 0)
         return raise_status(FSH_EINVAL, 0);
     int st = fsh_fair_seed_min(&bytes, (size_t)faces, copies);
@@ -1158,13 +1212,14 @@ static PyObject *mod_fair_seed_min(PyObject *self, PyObject *args)
 static PyObject *mod_fair_order(PyObject *self, PyObject *args)
 {
     (void)self;
-    Py_ssize_t faces;
+    ssize_in ofaces = {"faces", 0};
     unsigned copies;
     Py_buffer s, c;
     unsigned long long nonce;
-    if (!PyArg_ParseTuple(args, "nO&y*y*O&", &faces, conv_uint, &copies, &s,
-                          &c, conv_u64, &nonce))
+    if (!PyArg_ParseTuple(args, "O&O&y*y*O&", conv_ssize, &ofaces, conv_uint,
+                          &copies, &s, &c, conv_u64, &nonce))
         return NULL;
+    Py_ssize_t faces = ofaces.v;
     PyObject *l = NULL;
     uint32_t *out = NULL;
     if (faces <= 0 || copies == 0 ||
@@ -1225,10 +1280,16 @@ static PyObject *mod_entropy(PyObject *self, PyObject *arg)
 static PyObject *mod_strerror(PyObject *self, PyObject *arg)
 {
     (void)self;
+    if (reject_bool(arg, "status") < 0)
+        return NULL;
     long st = PyLong_AsLong(arg);
     if (st == -1 && PyErr_Occurred())
         return NULL;
-    return PyUnicode_FromString(fsh_strerror((int)st));
+    /* beyond int no status (the cast would wrap onto one): the library's
+       text for any number it does not know */
+    return PyUnicode_FromString(st < INT_MIN || st > INT_MAX
+                                    ? "unknown error"
+                                    : fsh_strerror((int)st));
 }
 
 static PyObject *mod_hw(PyObject *self, PyObject *noargs)

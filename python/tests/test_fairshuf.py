@@ -918,6 +918,68 @@ def test_bools_are_not_counts():
     assert len(g.bytes(1)) == 1
 
 
+def test_bools_are_not_ints_anywhere():
+    """Every integer argument refuses a bool (and numpy's bool scalar) with
+    TypeError, not only the counts above: axes, the entries of a size
+    tuple, a fair order's face codes, and the C core's own arguments
+    (these read True as 1, or as axis 1)."""
+    g = gen()
+    x2 = np.zeros((2, 3))
+    faces = fairshuf.fair_order(bytes(32))
+    c = fairshuf.fair_commit(bytes(32))
+    core = fairshuf._fairshuf
+    for b in (True, np.True_):
+        for call in (lambda: g.shuffle(x2, axis=b),
+                     lambda: g.shuffle([1, 2, 3], axis=b),
+                     lambda: g.permutation(x2, axis=b),
+                     lambda: g.choice(x2, 1, axis=b),
+                     lambda: g.integers(10, size=(b, 2)),
+                     lambda: g.random_raw((2, b)),
+                     lambda: g.choice(5, size=(b,)),
+                     lambda: g.integers(10, size=b),
+                     lambda: g.bytes(b),
+                     lambda: g.shuffle(np.arange(10), threads=b),
+                     lambda: g.permutation(b),
+                     lambda: g.choice(b),
+                     lambda: fairshuf.Generator(stream_version=b),
+                     lambda: fairshuf.Generator(reach=b),
+                     lambda: fairshuf.fair_order(bytes(32), nonce=b),
+                     lambda: fairshuf.fair_verify(bytes(32), c,
+                                                  [b if f == 1 else f for f in faces]),
+                     # the C core, under the Python layer's checks
+                     lambda: core._Generator(None, b),
+                     lambda: core._Generator(None, -1, False, b),
+                     lambda: core._Generator(None, -1, False, -1, b),
+                     lambda: g._deal(1, 0, None, b),
+                     lambda: g._deal(1, 0, None, 0, b),
+                     lambda: g._deal(1, 0, None, 0, 1, b),
+                     lambda: g._deal(1, 0, None, 0, 1, -1, b),
+                     lambda: g._permutation_bytes(b),
+                     lambda: g._permutation_bytes(3, b),
+                     lambda: g._sample_bytes(b, 0, 9),
+                     lambda: g._integers_bytes(1, 0, b),
+                     lambda: core.fair_seed_min(b, 1),
+                     lambda: core.fair_seed_min(52, b),
+                     lambda: core.fair_order(b, 1, bytes(32), b"", 0),
+                     lambda: core.card_names(jokers=b),
+                     lambda: core.entropy(b),
+                     lambda: core.strerror(b)):
+            with pytest.raises(TypeError):
+                call()
+    with pytest.raises(TypeError):
+        g._set_words([1, True])
+    with pytest.raises(TypeError):
+        g._set_randint([True])
+    # the ints themselves still work
+    g.shuffle(x2, axis=1)
+    assert g.permutation(x2, axis=1).shape == (2, 3)
+    assert g.choice(x2, 1, axis=1).shape == (2, 1)
+    assert g.integers(10, size=(1, 2)).shape == (1, 2)
+    assert len(g._deal(1, 0, None, 0, 1, -1, 1)) == 52
+    assert core.strerror(2**32 - 3) == "unknown error"  # was wrapped to -3
+    assert core.strerror(-3).startswith("cannot reach every outcome")
+
+
 def test_records_with_datetime_fields():
     """numpy exports no buffer for records with datetime64 fields: they are
     moved as opaque records, whole, in the order of any other record."""
