@@ -123,19 +123,32 @@ def deal_order(seed, client, nonce, faces, copies):
     return a[::-1]
 
 
-_HEX_SPACE = str.maketrans("", "", " \t\n\v\f\r")
+_HEX_BLANKS = " \t\n\v\f\r"  # the ASCII blanks fsh_fair_hex_decode skips
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def parse_hex(text, what):
-    # Only the blanks fsh_fair_hex_decode skips (str.split would drop
-    # Unicode spaces and separators too, which fairshuf verify refuses).
-    digits = text.translate(_HEX_SPACE)
-    try:
-        if len(digits) % 2:
-            raise ValueError
-        return bytes.fromhex(digits)
-    except ValueError:
+    """The bytes of hex text (str, or bytes as read from a file), exactly
+    as fsh_fair_hex_decode reads it: hex digits of either case in pairs,
+    the ASCII blanks skipped wherever they are, anything else refused.
+    (str.split and str.strip would drop Unicode spaces too, and
+    bytes.fromhex's blanks are Python's to choose; fairshuf verify
+    refuses a no-break or an em space.)"""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("latin-1")  # one char a byte: non-ASCII is no digit
+    digits = "".join(c for c in text if c not in _HEX_BLANKS)
+    if len(digits) % 2 or not _HEX_DIGITS.issuperset(digits):
         raise BadInput("malformed hex in %s" % what)
+    return bytes.fromhex(digits)
+
+
+def parse_commitment(text, what):
+    """A commitment as fairshuf verify reads it: exactly 64 hex digits,
+    either case, nothing around or between them (no blank of any kind);
+    returned in lower case."""
+    if len(text) != 64 or not _HEX_DIGITS.issuperset(text):
+        raise BadInput("malformed commitment in %s: %r (64 hex digits)" % (what, text))
+    return text.lower()
 
 
 def _is_count(v):
@@ -215,7 +228,7 @@ def run(args):
         raise BadInput("give --server-seed or --server-seed-file, not both")
     if args.server_seed_file is not None:
         try:
-            with open(args.server_seed_file) as f:
+            with open(args.server_seed_file, "rb") as f:  # bytes, as fairshuf reads it
                 seed = parse_hex(f.read(), args.server_seed_file)
         except OSError as e:
             raise BadInput("%s: %s" % (args.server_seed_file, e.strerror))
@@ -225,6 +238,8 @@ def run(args):
         seed = None  # may come from the JSON (a deal printed with --reveal)
 
     commitment, client, nonce = args.commitment, args.client_seed, args.nonce
+    if commitment is not None:
+        commitment = parse_commitment(commitment, "--commitment")
     decks, jokers = args.decks, args.jokers
     given = [c for c in args.cards]
     if args.json is not None:
@@ -238,12 +253,13 @@ def run(args):
             raise BadInput("%s: cannot read JSON: %s" % (args.json, e))
         try:
             doc, fair, given = order_from_json(doc)
+            fair = dict(fair)
+            fair["commitment"] = parse_commitment(fair["commitment"], "the JSON")
             # the command line overrides nothing silently: it must agree
+            # (both commitments in lower case, as fairshuf verify compares them)
             for opt, key, val in (("--commitment", "commitment", commitment),
                                   ("--client-seed", "client_seed", client),
                                   ("--nonce", "nonce", nonce)):
-                if key == "commitment" and val is not None:
-                    val = val.strip().lower()  # either case, as fairshuf verify
                 if val is not None and val != fair[key]:
                     raise BadInput("%s differs from the JSON's %s" % (opt, key))
             commitment, client, nonce = fair["commitment"], fair["client_seed"], fair["nonce"]
@@ -288,7 +304,7 @@ def run(args):
     digest = hashlib.sha256(seed).hexdigest()
     print("commitment:  %s" % digest)
     if commitment is not None:
-        if commitment.strip().lower() != digest:
+        if commitment != digest:
             problems.append("commitment mismatch: SHA-256 of the server seed is %s, "
                             "the published commitment is %s" % (digest, commitment))
     print("deal order:  %s" % " ".join(order))

@@ -525,21 +525,35 @@ def fair_round(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
                      _bytes_arg(client_seed, "client_seed"))
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _parse_commitment(commitment):
+    """A commitment as ``fairshuf verify`` reads it: exactly 64 hex digits
+    of either case and nothing else (no blank, ASCII or Unicode, around or
+    between them), in lower case; ValueError otherwise."""
+    if not isinstance(commitment, str):
+        raise TypeError("commitment must be a hex str")
+    if len(commitment) != 64 or not _HEX_DIGITS.issuperset(commitment):
+        raise ValueError("malformed commitment: %r (64 hex digits)" % (commitment,))
+    return commitment.lower()
+
+
 def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, decks=1,
                 jokers=0, faces=None, notation="unicode"):
     """fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, **shoe)
 
-    True if the revealed server seed hashes to commitment (hex, either
-    case) and the round (client seed, nonce, shoe) deals exactly order
-    (face codes, or names in the given notation). False otherwise; bad
-    arguments raise as fair_order does."""
+    True if the revealed server seed hashes to commitment (64 hex digits,
+    either case, nothing else: what ``fairshuf verify`` accepts) and the
+    round (client seed, nonce, shoe) deals exactly order (face codes, or
+    names in the given notation). False otherwise; a malformed commitment
+    and other bad arguments raise as fair_order does."""
     sb = _bytes_arg(server_seed, "server_seed")
-    if not isinstance(commitment, str):
-        raise TypeError("commitment must be a hex str")
+    commitment = _parse_commitment(commitment)
     order = list(order)
     if any(_is_bool(x) for x in order):  # True == 1 would match face 1
         raise TypeError("order must hold face codes (int) or names (str), not bool")
-    if fair_commit(sb) != commitment.strip().lower():
+    if fair_commit(sb) != commitment:
         return False
     use_names = any(isinstance(x, str) for x in order)
     mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces,

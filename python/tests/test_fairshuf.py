@@ -319,6 +319,36 @@ def test_fair_round_matches_command(command, tmp_path):
     assert len(s) == 279
 
 
+def test_fair_verify_reads_commitments_as_the_command(command):
+    """fair_verify accepts exactly the commitments `fairshuf verify` accepts:
+    64 hex digits of either case and nothing else. A blank around or inside
+    (ASCII or Unicode: str.strip took an em space, a no-break space, a NEL)
+    is a malformed commitment there, so a ValueError here; the right
+    digits in any case verify."""
+    seed = bytes(range(32))
+    order = fairshuf.fair_order(seed)
+    c = fairshuf.fair_commit(seed)
+    cases = [c, c.upper(), c[:32].upper() + c[32:], c[:-1], c + "0", "", " " + c, c + " ",
+             "\t" + c, c + "\n", c + "\r\n", c[:32] + " " + c[32:], c[:-1] + "\uff10"]
+    for u in ("\u2003", "\u00a0", "\u0085", "\u3000", "\u1680", "\u2028", "\ufeff", "\x1c", "\x1f"):
+        cases += [u + c, c + u, c[:32] + u + c[32:]]
+    for x in cases:
+        rc = subprocess.run([command, "verify", "--server-seed=" + seed.hex(), "--commitment=" + x,
+                             "--print-order"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE).returncode
+        assert rc in (0, 1), (x, rc)
+        if rc == 0:
+            assert fairshuf.fair_verify(seed, x, order), repr(x)
+        else:
+            with pytest.raises(ValueError, match="malformed commitment"):
+                fairshuf.fair_verify(seed, x, order)
+    # a well-formed commitment of another seed is no error: False
+    assert not fairshuf.fair_verify(seed, "0" * 64, order)
+    with pytest.raises(TypeError):
+        fairshuf.fair_verify(seed, c.encode(), order)
+
+
+# -------------------------------------------------------------- uniformity
 # -------------------------------------------------------------- uniformity
 
 def enumerate_shuffles(n, shuffle):

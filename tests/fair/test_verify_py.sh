@@ -153,4 +153,112 @@ for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡"; do
         --nonce="$3" --client-seed="$cs" --print-order 2>&1)
     check "verify and python agree ($c)" [ "$py" = "$cc" ]
 done
+
+# 4. What counts as hex: verify_deal.py accepts exactly what fairshuf verify
+# accepts (fsh_fair_hex_decode for a seed: hex digits in pairs, the ASCII
+# blanks space, \t \n \v \f \r skipped anywhere; parse_commitment: 64 hex
+# digits, either case, nothing else). Each case goes to both, through
+# --server-seed, --server-seed-file (raw bytes), --commitment and a deal
+# JSON's server_seed and commitment (\u escapes and raw UTF-8), and must get
+# the same verdict, VALID or refused, and the one the rule gives
+# (verify_deal.py took Unicode spaces around a commitment: str.strip).
+python3 - "$PY" "$FAIRSHUF" "$T" >"$T/hex.out" 2>&1 <<'PYEOF'
+import hashlib, json, os, subprocess, sys
+py, fs, tmp = sys.argv[1:4]
+S = bytes(range(32))
+H = S.hex()
+C = hashlib.sha256(S).hexdigest()
+first = subprocess.run([fs, "verify", "--server-seed=" + H, "--print-order"],
+                       capture_output=True, text=True).stdout.split()[0]
+U = {"em space": "\u2003", "no-break space": "\u00a0", "NEL": "\u0085",
+     "ideographic space": "\u3000", "ogham space": "\u1680", "BOM": "\ufeff",
+     "line separator": "\u2028", "file separator": "\x1c", "unit separator": "\x1f",
+     "NUL": "\x00", "DEL": "\x7f"}
+seeds = [  # (name, text, accepted)
+    ("plain", H, True), ("upper case", H.upper(), True),
+    ("ASCII blanks around", " \t" + H + "\n\v\f\r", True),
+    ("ASCII blanks inside", " ".join(H[k:k + 2] for k in range(0, 64, 2)), True),
+    ("a blank inside a byte", H[:1] + "\t" + H[1:], True),
+    ("odd digits", H + "0", False), ("0x prefix", "0x" + H, False), ("empty", "", False),
+    ("fullwidth digit", H[:-1] + "\uff10", False), ("arabic-indic digit", H[:-1] + "\u0660", False)]
+for name, u in U.items():
+    seeds.append((name + " around", u + H + u, False))
+    seeds.append((name + " inside", H[:2] + u + H[2:], False))
+commits = [
+    ("plain", C, True), ("upper case", C.upper(), True),
+    ("mixed case", C[:32].upper() + C[32:], True),
+    ("63 digits", C[:-1], False), ("65 digits", C + "0", False), ("empty", "", False),
+    ("space around", " " + C, False), ("tab after", C + "\t", False), ("newline after", C + "\n", False),
+    ("space inside", C[:32] + " " + C[32:], False), ("fullwidth digit", C[:-1] + "\uff10", False)]
+for name, u in U.items():
+    commits.append((name + " before", u + C, False))
+    commits.append((name + " after", C + u, False))
+sf = os.path.join(tmp, "seed.txt")
+subprocess.run([fs, "deal", "--server-seed-file=-", "--format=json", "--reveal"],
+               input=H.encode(), stdout=open(os.path.join(tmp, "base.json"), "wb"), check=True)
+base = json.load(open(os.path.join(tmp, "base.json")))
+
+def both(cargs, pargs):
+    """(C exit status, Python exit status); a traceback is no refusal."""
+    c = subprocess.run([fs, "verify"] + cargs, capture_output=True).returncode
+    p = subprocess.run([sys.executable, py] + pargs, capture_output=True)
+    return c, "traceback" if b"Traceback" in p.stderr else p.returncode
+
+def verdict(rc):
+    return {0: True, 1: False}.get(rc, "%s" % rc)
+
+bad = n = 0
+def case(what, name, want, cargs, pargs):
+    global bad, n
+    n += 1
+    c, p = both(cargs, pargs)
+    if not (verdict(c) == verdict(p) == want):
+        bad += 1
+        print("DISAGREE %s %r: want %s, fairshuf verify %s, verify_deal.py %s"
+              % (what, name, want, verdict(c), verdict(p)))
+
+def seed_json(field, text, ascii_escapes):
+    d = json.loads(json.dumps(base))
+    d["fair"][field] = text
+    f = os.path.join(tmp, "case.json")
+    with open(f, "w", encoding="utf-8") as o:
+        json.dump(d, o, ensure_ascii=ascii_escapes)
+    return f
+
+for name, text, want in seeds:
+    if "\x00" not in text:  # argv cannot hold a NUL
+        case("--server-seed", name, want, ["--server-seed=" + text, "--commitment=" + C, first],
+             ["--server-seed", text, "--commitment", C, first])
+    with open(sf, "wb") as o:
+        o.write(text.encode("utf-8"))
+    case("--server-seed-file", name, want, ["--server-seed-file=" + sf, "--commitment=" + C, first],
+         ["--server-seed-file", sf, "--commitment", C, first])
+    for esc in (True, False):
+        f = seed_json("server_seed", text, esc)
+        case("JSON server_seed" + (" (\\u)" if esc else " (UTF-8)"), name, want,
+             ["--json=" + f], ["--json", f])
+# bytes that are no UTF-8 at all, in a seed file: refused by both
+for name, raw in (("Latin-1 no-break space", b"\xa0"), ("0xff", b"\xff")):
+    with open(sf, "wb") as o:
+        o.write(H[:2].encode() + raw + H[2:].encode())
+    case("--server-seed-file", name, False, ["--server-seed-file=" + sf, "--commitment=" + C, first],
+         ["--server-seed-file", sf, "--commitment", C, first])
+for name, text, want in commits:
+    if "\x00" not in text:
+        case("--commitment", name, want, ["--server-seed=" + H, "--commitment=" + text, first],
+             ["--server-seed", H, "--commitment", text, first])
+    for esc in (True, False):
+        f = seed_json("commitment", text, esc)
+        case("JSON commitment" + (" (\\u)" if esc else " (UTF-8)"), name, want,
+             ["--json=" + f], ["--json", f])
+        if want:  # --commitment in another case than the JSON's: the same round
+            case("JSON commitment and --commitment", name, want,
+                 ["--json=" + f, "--commitment=" + C.upper()], ["--json", f, "--commitment", C.upper()])
+print("cases", n, "disagree", bad)
+PYEOF
+if grep -q "^cases [0-9]* disagree 0$" "$T/hex.out"; then
+    ok
+else
+    bad "verify_deal.py and fairshuf verify read hex differently: $(head -c 3000 "$T/hex.out")"
+fi
 finish
