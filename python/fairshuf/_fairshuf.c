@@ -140,6 +140,7 @@ typedef struct {
     PyThread_type_lock lock;
     unsigned long lock_gen; /* fork_gen when lock was made */
     int src;
+    int os_keyed; /* keyed from the OS (no seed): its reach policy applies */
     /* private test sources (_set_words, _set_randint) */
     uint64_t *vals;
     size_t nvals, pos;
@@ -283,8 +284,47 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
     free_sources(g);
     g->rng = rng;
     g->src = SRC_LIB;
+    g->os_keyed = seed == Py_None;
     gen_unlock(g);
     return 0;
+}
+
+/* raise_status for a failed call on g's generator. FSH_EENTROPY has two
+   causes, and fsh_strerror names both ("seed too short, or beyond the
+   hardware entropy cap"); the generator says which one it is: a seeded
+   generator's seed credits too few bits, an OS-keyed one (which has no
+   seed) met its reach policy's limit. Called with the GIL held, after
+   run_op: g->rng stays until a new __init__, which needs the GIL. */
+static PyObject *raise_gen_status(GenObject *g, int st, int err)
+{
+    if (st != FSH_EENTROPY || g->rng == NULL || g->src != SRC_LIB)
+        return raise_status(st, err);
+    /* the largest shuffle the generator reaches in full, when it says */
+    char most[64] = "";
+    size_t mx = fsh_rng_max_fair_n(g->rng);
+    if (mx > 0 && mx != SIZE_MAX)
+        snprintf(most, sizeof most, ": shuffles of up to %zu items", mx);
+    if (!g->os_keyed)
+        PyErr_Format(ReachabilityError,
+                     "cannot reach every outcome: seed too short for this "
+                     "call (%u bits credited, 8 a byte%s; simulation=True "
+                     "opts out)",
+                     fsh_rng_entropy_bits(g->rng), most);
+    else if (fsh_rng_get_reach(g->rng) & FSH_REACH_FULL)
+        PyErr_Format(ReachabilityError,
+                     "cannot reach every outcome: beyond the hardware "
+                     "entropy cap (%llu bits a call%s), and the reach "
+                     "policy does not accept the 256-bit key's bound beyond "
+                     "it (REACH_KEY or REACH_KEY_LARGE does)",
+                     (unsigned long long)fsh_rng_get_hw_cap(g->rng),
+                     mx > 57 ? most : "");
+    else
+        PyErr_SetString(ReachabilityError,
+                        "cannot reach every outcome: beyond the 256-bit key, "
+                        "and the reach policy neither mixes in hardware "
+                        "entropy (REACH_FULL) nor accepts the key's bound "
+                        "for this call (REACH_KEY)");
+    return NULL;
 }
 
 static uint64_t words_cb(void *ctx)
@@ -617,7 +657,7 @@ static PyObject *shuffle_list(GenObject *g, PyObject *x, Py_ssize_t axis,
     int err = errno;
     gen_unlock(g);
     if (st != FSH_OK)
-        return raise_status(st, err);
+        return raise_gen_status(g, st, err);
     Py_RETURN_NONE;
 }
 
@@ -735,7 +775,7 @@ static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
     int st = run_op(g, op_shuffle, &a, keep_gil, &err);
     PyMem_RawFree(a.tmp);
     if (st != FSH_OK) {
-        raise_status(st, err);
+        raise_gen_status(g, st, err);
         goto done;
     }
     result = Py_None;
@@ -810,7 +850,7 @@ static PyObject *make_words(GenObject *g, op_fn fn, words_arg *w,
     int st = run_op(g, fn, w, 0, &err);
     if (st != FSH_OK) {
         Py_DECREF(ba);
-        return raise_status(st, err);
+        return raise_gen_status(g, st, err);
     }
     return ba;
 }
@@ -894,7 +934,7 @@ static PyObject *gen_bytes(GenObject *g, PyObject *arg)
     int st = run_op(g, op_raw, &w, 0, &err);
     if (st != FSH_OK) {
         Py_DECREF(b);
-        return raise_status(st, err);
+        return raise_gen_status(g, st, err);
     }
     return b;
 }
@@ -1080,7 +1120,7 @@ static PyObject *gen_deal(GenObject *g, PyObject *args, PyObject *kw)
     fsh_deck_free(deck);
     PyObject *l = NULL;
     if (st != FSH_OK)
-        raise_status(st, err);
+        raise_gen_status(g, st, err);
     else {
         l = PyList_New((Py_ssize_t)total);
         for (size_t i = 0; l != NULL && i < total; i++) {

@@ -552,6 +552,43 @@ def test_bad_inputs():
         fairshuf.Generator(42, True)  # simulation is keyword-only
 
 
+def test_reachability_messages_name_the_cause():
+    """ReachabilityError says which of FSH_EENTROPY's two causes it met
+    (fsh_strerror names both, "seed too short, or beyond the hardware
+    entropy cap"): an OS-keyed generator has no seed, so its refusal
+    under a strict reach policy names the cap or the policy and never a
+    seed; a seeded generator's names its seed's bits and not the cap."""
+    strict = fairshuf.Generator(reach=fairshuf.REACH_FULL)
+    for call in (lambda: strict.shuffle(np.arange(6000)),
+                 lambda: strict.shuffle(list(range(6000))),
+                 lambda: strict.shuffle(np.zeros((6000, 3)), axis=0),
+                 lambda: strict.permutation(6000),
+                 lambda: strict.choice(10**6, 10**4, replace=False)):
+        with pytest.raises(fairshuf.ReachabilityError) as e:
+            call()
+        msg = str(e.value)
+        assert "seed" not in msg, msg
+        assert "beyond the hardware entropy cap (65536 bits a call" in msg, msg
+        assert "REACH_KEY" in msg, msg
+    if fairshuf.hw_entropy_available():
+        assert "shuffles of up to 5808 items" in msg, msg
+    # no REACH_FULL and no REACH_KEY: refused beyond the key, the policy named
+    with pytest.raises(fairshuf.ReachabilityError) as e:
+        fairshuf.Generator(reach=0).shuffle(np.arange(100))
+    msg = str(e.value)
+    assert "seed" not in msg and "cap" not in msg, msg
+    assert "beyond the 256-bit key" in msg and "REACH_FULL" in msg and "REACH_KEY" in msg, msg
+    # seeded: the seed's bits, and no hardware
+    for g, call, bits, most in ((fairshuf.Generator(seed=42), lambda g: g.shuffle(np.arange(9)), 16, 8),
+                                (fairshuf.Generator(seed=bytes(32)), lambda g: g.deal(decks=2), 256, 57),
+                                (fairshuf.Generator(seed=bytes(32)), lambda g: g.permutation(58), 256, 57)):
+        with pytest.raises(fairshuf.ReachabilityError) as e:
+            call(g)
+        msg = str(e.value)
+        assert "seed too short" in msg and "%d bits credited" % bits in msg, msg
+        assert "shuffles of up to %d items" % most in msg and "hardware" not in msg, msg
+
+
 def test_memory_error():
     try:
         with open("/proc/sys/vm/overcommit_memory") as f:
@@ -574,7 +611,7 @@ def test_reachability_errors():
         g.shuffle(x)
     # An OS-keyed generator under strict REACH_FULL beyond its hardware cap
     # (5,808 items by default) is refused with the same status; the message
-    # names both causes (it said only "seed too short", and it has no seed).
+    # names the cap, not a seed (it has none: see the next test).
     if fairshuf.hw_entropy_available():
         s = fairshuf.Generator(reach=fairshuf.REACH_FULL)
         with pytest.raises(fairshuf.ReachabilityError,
