@@ -134,9 +134,25 @@ fairshuf.pc:
 	$(PC_SED) > $@
 
 # The CMake package (find_package(fairshuf)): written by install the same
-# way, into LIBDIR/cmake/fairshuf.
+# way, into LIBDIR/cmake/fairshuf. It is relocatable: fairshufConfig.cmake
+# finds the prefix from its own place (CMAKE_CURRENT_LIST_DIR and
+# CMAKE_UP, the way up from LIBDIR/cmake/fairshuf to PREFIX), and LIBDIR
+# and INCLUDEDIR under it (CMAKE_LIBREL, CMAKE_INCREL, relative to PREFIX),
+# so a DESTDIR staging tree or a moved prefix works too. A LIBDIR outside
+# PREFIX keeps both paths absolute (the prefix cannot be found from there).
+# Paths are normalised by abspath first (no ".", "..", "//", trailing "/").
+CMAKE_P      = $(patsubst %/,%,$(abspath $(PREFIX)))
+cmake_rel    = $(if $(filter $(CMAKE_P),$(1)),.,$(if $(filter $(CMAKE_P)/%,$(1)),$(patsubst $(CMAKE_P)/%,%,$(1)),$(1)))
+CMAKE_LIBREL = $(call cmake_rel,$(abspath $(LIBDIR)))
+CMAKE_UNDER  = $(filter-out /%,$(CMAKE_LIBREL))
+CMAKE_INCREL = $(if $(CMAKE_UNDER),$(call cmake_rel,$(abspath $(INCLUDEDIR))),$(abspath $(INCLUDEDIR)))
+CMAKE_UP     = $(subst $(eval) ,/,$(foreach d,$(filter-out .,$(subst /, ,$(CMAKE_LIBREL))) cmake fairshuf,..))
 CMAKE_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@CMAKE_UP@|$(CMAKE_UP)|g' -e 's|@CMAKE_LIBREL@|$(CMAKE_LIBREL)|g' \
+	    -e 's|@CMAKE_INCREL@|$(CMAKE_INCREL)|g' \
+	    -e 's|@CMAKE_PREFIX@|$(CMAKE_P)|g' \
+	    -e 's|@CMAKE_INSTALL_DIR@|$(abspath $(LIBDIR))/cmake/fairshuf|g' \
 	    -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|g' \
 	    -e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
 	    -e "s|@SIZEOF_VOID_P@|$$(echo __SIZEOF_POINTER__ | $(CC) -E -P - | tail -n 1)|g"
