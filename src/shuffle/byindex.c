@@ -50,8 +50,13 @@ static inline void prefetch_record(const unsigned char *p, size_t size)
 }
 
 /* How many moves ahead along a cycle its records are prefetched (tuning:
-   4 to 16 measured, docs/PERFORMANCE.md). */
-#define AHEAD 8
+   4 to 64 were alike within the host's noise, docs/PERFORMANCE.md, issue
+   13, session 15; overridable for measurement builds, no effect on the
+   output). */
+#ifndef FSH_BYINDEX_AHEAD
+#define FSH_BYINDEX_AHEAD 8
+#endif
+#define AHEAD FSH_BYINDEX_AHEAD
 
 void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
                      uint32_t *idx, unsigned char *tmp)
