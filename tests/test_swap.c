@@ -11,8 +11,8 @@
  *   every record intact (its bytes are a function of its index) and the
  *   indices a permutation; in cache, the same permutation as fsh_shuffle_u64
  *   of 0..n-1 with the same seed (the index sequence does not depend on the
- *   element size, docs/STREAMS.md section 5), also in certified-source
- *   mode; records of 96 bytes and more take that permutation by index
+ *   element size, docs/STREAMS.md section 5) and the same words drawn
+ *   (the rng's next word agrees), also in certified-source mode; records of 96 bytes and more take that permutation by index
  *   (src/shuffle/byindex.c);
  * - the scatter's leaves through the test hook: the same levels give u64
  *   and 24- to 200-byte records the same permutation (by index from 96
@@ -133,16 +133,20 @@ static void test_records(void)
                 seed(rng, 1, "records");
                 CHECK(fsh_rng_set_direct(rng, direct) == FSH_OK);
                 CHECK(fsh_shuffle(rng, a, n, size) == FSH_OK);
+                uint64_t after = 0, after_ref = 1; /* the rng's next word */
+                CHECK(fsh_rng_u64(rng, &after) == FSH_OK);
                 int whole = records_whole(a, n, size, idx, seen);
                 CHECK(whole);
                 for (size_t i = 0; i < n; i++)
                     ref[i] = i;
                 seed(rng, 1, "records");
                 CHECK(fsh_shuffle_u64(rng, ref, n) == FSH_OK);
+                CHECK(fsh_rng_u64(rng, &after_ref) == FSH_OK);
                 int same = whole;
                 for (size_t i = 0; same && i < n; i++)
                     same = idx[i] == ref[i];
                 CHECK(same);
+                CHECK(after == after_ref); /* the same words drawn */
             }
         }
     }
