@@ -394,8 +394,10 @@ FSH_API FSH_NODISCARD int fsh_uniform_range(fsh_rng *rng, uint64_t *out,
  * except that records of 96 bytes or more are shuffled through a
  * temporary index of 4 bytes per record (the same permutation; if the
  * index cannot be allocated they are shuffled in place, with the same
- * result); above that a scatter shuffle allocates about 1 % of the array,
- * and if that allocation fails the call returns FSH_ENOMEM with the array
+ * result); above that a scatter shuffle allocates about 1 % of the array
+ * (on one thread, records of 256 bytes or more again through an index of
+ * 4 bytes per record, or in place without it, with the same result), and
+ * if that allocation fails the call returns FSH_ENOMEM with the array
  * still a permutation of its input, but not a uniform one (shuffle it
  * again). On
  * FSH_ECALLBACK the array is also a permutation of its input. Every other

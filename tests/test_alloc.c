@@ -744,6 +744,11 @@ int main(void)
     sh = (shufcase){SH_GEN12, bytes / 100, 100, 0, a, ref, 0};
     run_case("fsh_shuffle size 100 (36 MiB)", shuf_prepare, shuf_call,
              shuf_fail, shuf_ok, &sh, &allocs);
+    /* 1000 bytes on one thread: the scatter's permutation made on an
+       index; without the index, the scatter in place (the same output). */
+    sh = (shufcase){SH_GEN12, bytes / 1000, 1000, 0, a, ref, 0};
+    run_case("fsh_shuffle size 1000 (36 MiB)", shuf_prepare, shuf_call,
+             shuf_fail, shuf_ok, &sh, &allocs);
     sh = (shufcase){SH_U64, bytes / 8, 8, 0, a, ref64, 0};
     run_case("fsh_shuffle_u64 (36 MiB)", shuf_prepare, shuf_call, shuf_fail,
              shuf_ok, &sh, &allocs);

@@ -7,7 +7,8 @@
    the moves never wait on a die. The draws and the swaps' positions are
    the kernel's, which do not depend on the element size (docs/STREAMS.md
    section 5), so the permutation is the same
-   (docs/PERFORMANCE.md, issue 13, session 15). */
+   (docs/PERFORMANCE.md, issue 13, session 15). The cycle walk also serves
+   the scatter shuffle of large records (scatter.c, fsh_scatter_by_index). */
 #include "shuffle/byindex.h"
 
 #include "shuffle/fy.h"
@@ -58,19 +59,15 @@ static inline void prefetch_record(const unsigned char *p, size_t size)
 #endif
 #define AHEAD FSH_BYINDEX_AHEAD
 
-void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
-                     uint32_t *idx, unsigned char *tmp)
+/* Each cycle s -> idx[s] -> ... is walked once: the record at s is held in
+   tmp, each position takes the record its index names, and the last one
+   takes tmp; walked positions are marked (idx[i] = i), so later starts
+   skip them. A second cursor runs AHEAD positions further along the cycle
+   and prefetches the record found there (past the cycle's end it stays at
+   s: harmless). */
+void fsh_apply_index(unsigned char *a, size_t n, size_t size, uint32_t *idx,
+                     unsigned char *tmp)
 {
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (uint32_t)i;
-    fsh_fy_kernel(rng, (unsigned char *)idx, n, sizeof *idx);
-    /* The kernel leaves at position i the index of the record that
-       belongs there. Each cycle s -> idx[s] -> ... is walked once: the
-       record at s is held in tmp, each position takes the record its
-       index names, and the last one takes tmp; walked positions are
-       marked (idx[i] = i), so later starts skip them. A second cursor
-       runs AHEAD positions further along the cycle and prefetches the
-       record found there (past the cycle's end it stays at s: harmless). */
     for (size_t s = 0; s < n; s++) {
         size_t nx = idx[s];
         if (nx == s)
@@ -94,6 +91,17 @@ void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
             nx = idx[cur];
         }
     }
+}
+
+void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                     uint32_t *idx, unsigned char *tmp)
+{
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
+    /* The kernel leaves at position i the index of the record that
+       belongs there. */
+    fsh_fy_kernel(rng, (unsigned char *)idx, n, sizeof *idx);
+    fsh_apply_index(a, n, size, idx, tmp);
 }
 
 void fsh_fy_records(fsh_rng *rng, unsigned char *a, size_t n, size_t size)

@@ -25,6 +25,12 @@ FSH_HIDDEN void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n,
 FSH_HIDDEN void fsh_fy_records(fsh_rng *rng, unsigned char *a, size_t n,
                                size_t size);
 
+/* Move the records so that position i holds the record that was at
+   idx[i] (idx a permutation of 0..n-1, scratch: left as 0..n-1), each
+   record once, through tmp (size bytes). */
+FSH_HIDDEN void fsh_apply_index(unsigned char *a, size_t n, size_t size,
+                                uint32_t *idx, unsigned char *tmp);
+
 /* Whether fsh_fy_records goes by index for this size (before allocating). */
 static inline int fsh_by_index_size(size_t size)
 {

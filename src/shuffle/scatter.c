@@ -946,14 +946,17 @@ static size_t base_elems(size_t size)
     return b < 64 ? 64 : b;
 }
 
-int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
-                        unsigned threads, unsigned version)
+/* The scatter shuffle of elements of esize bytes, by the stream of
+   elements of size bytes (its levels, leaves and leaf order; the
+   permutation does not depend on what the elements hold). */
+static int scatter_as(fsh_rng *rng, unsigned char *a, size_t n, size_t esize,
+                      size_t size, unsigned threads, unsigned version)
 {
     sctx c;
     memset(&c, 0, sizeof c);
     atomic_init(&c.words, 0);
     atomic_init(&c.error, 0);
-    c.size = size;
+    c.size = esize;
     c.base = base_elems(size);
     c.kbase = version == FSH_STREAM_V1 ? c.base
                                        : c.base >> FSH_SCATTER_V2_SHIFT;
@@ -966,4 +969,29 @@ int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
     rng->words_made += (uint64_t)atomic_load(&c.words);
     sodium_memzero(c.key, sizeof c.key);
     return atomic_load(&c.error) ? FSH_ENOMEM : FSH_OK;
+}
+
+int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
+                        unsigned threads, unsigned version)
+{
+    return scatter_as(rng, a, n, size, size, threads, version);
+}
+
+int fsh_scatter_by_index(fsh_rng *rng, unsigned char *a, size_t n,
+                         size_t size, unsigned version)
+{
+    if (n > UINT32_MAX || n > (SIZE_MAX - size) / sizeof(uint32_t))
+        return FSH_SCATTER_NOT_DONE;
+    /* One allocation: the n indices, then one record (the cycle walk's). */
+    uint32_t *idx = malloc(n * sizeof *idx + size);
+    if (idx == NULL)
+        return FSH_SCATTER_NOT_DONE;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
+    int rc = scatter_as(rng, (unsigned char *)idx, n, sizeof *idx, size, 1,
+                        version);
+    if (rc == FSH_OK)
+        fsh_apply_index(a, n, size, idx, (unsigned char *)(idx + n));
+    free(idx);
+    return rc;
 }

@@ -5,6 +5,8 @@
 
 #include "rng/rng.h"
 
+#include <stdint.h>
+
 /* Shuffle a[0..n) (n >= 2, n * size beyond the stream version's
    FSH_SCATTER_MIN_BYTES_V*) with a buffered rng (not randint) on up to
    threads threads (0: all cores), by stream version version (1 or 2: how
@@ -15,6 +17,17 @@
 FSH_HIDDEN int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n,
                                    size_t size, unsigned threads,
                                    unsigned version);
+
+/* fsh_scatter_shuffle(rng, a, n, size, 1, version) by index (large
+   records, byindex.c): the same scatter made on n 32-bit indices with the
+   levels, leaves and leaf order of size-byte elements (the same draws and
+   permutation), then each record moved once along the permutation's
+   cycles. FSH_OK; FSH_ENOMEM if the scatter's own allocation failed (the
+   records then unchanged); or FSH_SCATTER_NOT_DONE, nothing drawn, if the
+   index cannot be allocated (or n is 2^32 or more). */
+#define FSH_SCATTER_NOT_DONE 1
+FSH_HIDDEN int fsh_scatter_by_index(fsh_rng *rng, unsigned char *a, size_t n,
+                                    size_t size, unsigned version);
 
 /* Test hook: the scatter kernel with fixed parameters. */
 typedef struct fsh_scatter_params {

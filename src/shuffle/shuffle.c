@@ -4,6 +4,7 @@
    the one size switch. */
 #include "shuffle/shuffle.h"
 
+#include "common/tasks.h"
 #include "shuffle/byindex.h"
 #include "shuffle/fy.h"
 #include "shuffle/scatter.h"
@@ -82,8 +83,15 @@ static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
         size_t min = v == FSH_STREAM_V1 || size > FSH_SCATTER_V2_MAX_SIZE
                          ? FSH_SCATTER_MIN_BYTES_V1
                          : FSH_SCATTER_MIN_BYTES_V2;
-        if (n > min / size && !rng->direct)
+        if (n > min / size && !rng->direct) {
+            if (size >= FSH_BYINDEX_SCATTER_MIN_SIZE &&
+                fsh_threads_resolve(threads) == 1) {
+                int rc = fsh_scatter_by_index(rng, a, n, size, v);
+                if (rc != FSH_SCATTER_NOT_DONE)
+                    return rc;
+            }
             return fsh_scatter_shuffle(rng, a, n, size, threads, v);
+        }
         if (v >= FSH_STREAM_V3 && size <= FSH_SCATTER_V2_MAX_SIZE &&
             n > FSH_FORWARD_MIN_BYTES / size &&
             n <= FSH_SCATTER_MIN_BYTES_V2 / size) {

@@ -38,6 +38,15 @@
    (docs/PERFORMANCE.md, issue 13, session 15). */
 #define FSH_BYINDEX_MIN_SIZE 96
 #define FSH_BYINDEX_MAX_BYTES FSH_SCATTER_MIN_BYTES_V1
+/* Tuning: beyond that, on one thread, records of at least this many bytes
+   take the scatter's permutation made on an index and then move once
+   each (scatter.c, fsh_scatter_by_index; the same permutation); at 100
+   MiB on Zen 4, 384- to 1000-byte records went 1.2-1.9x faster than the
+   scatter in place, 256 bytes 1.0-1.1x, 192 bytes even, 128 bytes slower
+   (docs/PERFORMANCE.md, issue 13, session 15). */
+#ifndef FSH_BYINDEX_SCATTER_MIN_SIZE /* overridable: measurement builds */
+#define FSH_BYINDEX_SCATTER_MIN_SIZE 256
+#endif
 
 /* Tuning: scatter buckets of at most this many bytes are shuffled by
    Fisher-Yates (they fit in L2/L3 while shuffled). A level takes enough
