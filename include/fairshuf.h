@@ -391,12 +391,13 @@ FSH_API FSH_NODISCARD int fsh_uniform_range(fsh_rng *rng, uint64_t *out,
  * FSH_EINVAL. The kernel is chosen by the array's size in bytes; which
  * kernel runs is fixed for each size and generator (docs/STREAMS.md), so a
  * seeded shuffle replays exactly. Extra memory is O(1) up to tens of MiB,
- * except that records of 96 bytes or more are shuffled through a
- * temporary index of 4 bytes per record (the same permutation; if the
- * index cannot be allocated they are shuffled in place, with the same
- * result); above that a scatter shuffle allocates about 1 % of the array
- * (on one thread, records of 256 bytes or more again through an index of
- * 4 bytes per record, or in place without it, with the same result), and
+ * except that records of 96 to 4096 bytes may be shuffled through a
+ * temporary index of 4 bytes per record plus one record (the same
+ * permutation; if the index cannot be allocated they are shuffled in
+ * place, with the same result); above that a scatter shuffle allocates
+ * about 1 % of the array (on one thread, records of 256 to 4096 bytes
+ * again through such an index, or in place without it, with the same
+ * result), and
  * if that allocation fails the call returns FSH_ENOMEM with the array
  * still a permutation of its input, but not a uniform one (shuffle it
  * again). On

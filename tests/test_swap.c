@@ -166,6 +166,7 @@ static void test_records(void)
             fill_records(a, n, size);
             seed(rng, 1, "hook records");
             CHECK(fsh_scatter_hook(rng, a, n, size, &p) == FSH_OK);
+            uint64_t bits = fsh_rng_bits_used(rng);
             int whole = records_whole(a, n, size, idx, seen);
             CHECK(whole);
             for (size_t i = 0; i < n; i++)
@@ -173,6 +174,7 @@ static void test_records(void)
             seed(rng, 1, "hook records");
             CHECK(fsh_scatter_hook(rng, (unsigned char *)ref, n, 8, &p) ==
                   FSH_OK);
+            CHECK(fsh_rng_bits_used(rng) == bits); /* the same words */
             int same = whole;
             for (size_t i = 0; same && i < n; i++)
                 same = idx[i] == ref[i];

@@ -19,9 +19,10 @@ FSH_HIDDEN void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n,
                                 unsigned char *tmp);
 
 /* fsh_fy_kernel(rng, a, n, size), by index (with its scratch allocated
-   here) for records of at least FSH_BYINDEX_MIN_SIZE bytes, in place if
-   the allocation fails: the same permutation either way. Not for [1, k]
-   sources (their kernel is the plain one, one call per position). */
+   here) for records of FSH_BYINDEX_MIN_SIZE to FSH_BYINDEX_MAX_SIZE
+   bytes, in place if the allocation fails: the same permutation either
+   way. Not for [1, k] sources (their kernel is the plain one, one call per
+   position). */
 FSH_HIDDEN void fsh_fy_records(fsh_rng *rng, unsigned char *a, size_t n,
                                size_t size);
 
@@ -34,7 +35,7 @@ FSH_HIDDEN void fsh_apply_index(unsigned char *a, size_t n, size_t size,
 /* Whether fsh_fy_records goes by index for this size (before allocating). */
 static inline int fsh_by_index_size(size_t size)
 {
-    return size >= FSH_BYINDEX_MIN_SIZE;
+    return size >= FSH_BYINDEX_MIN_SIZE && size <= FSH_BYINDEX_MAX_SIZE;
 }
 
 #endif /* FSH_BYINDEX_H */

@@ -37,6 +37,9 @@
    faster in cache, 65- to 80-byte ones about as fast
    (docs/PERFORMANCE.md, issue 13, session 15). */
 #define FSH_BYINDEX_MIN_SIZE 96
+/* ... and of at most this many: the cycle walk holds one record aside, so
+   the extra memory is 4 bytes per record plus one record, kept small. */
+#define FSH_BYINDEX_MAX_SIZE 4096
 #define FSH_BYINDEX_MAX_BYTES FSH_SCATTER_MIN_BYTES_V1
 /* Tuning: beyond that, on one thread, records of at least this many bytes
    take the scatter's permutation made on an index and then move once
