@@ -395,7 +395,7 @@ FSH_API FSH_NODISCARD int fsh_uniform_range(fsh_rng *rng, uint64_t *out,
  * temporary index of 4 bytes per record plus one record (the same
  * permutation; if the index cannot be allocated they are shuffled in
  * place, with the same result); above that a scatter shuffle allocates
- * about 1 % of the array (on one thread, records of 256 to 4096 bytes
+ * about 1 % of the array (on one thread, records of 768 to 4096 bytes
  * again through such an index, or in place without it, with the same
  * result), and
  * if that allocation fails the call returns FSH_ENOMEM with the array

@@ -43,12 +43,14 @@
 #define FSH_BYINDEX_MAX_BYTES FSH_SCATTER_MIN_BYTES_V1
 /* Tuning: beyond that, on one thread, records of at least this many bytes
    take the scatter's permutation made on an index and then move once
-   each (scatter.c, fsh_scatter_by_index; the same permutation); at 100
-   MiB on Zen 4, 384- to 1000-byte records went 1.2-1.9x faster than the
-   scatter in place, 256 bytes 1.0-1.1x, 192 bytes even, 128 bytes slower
-   (docs/PERFORMANCE.md, issue 13, session 15). */
+   each (scatter.c, fsh_scatter_by_index; the same permutation). Its
+   random record reads suffer more than the scatter's streams when the
+   host's memory is busy: at 100 MiB on Zen 4, 768 to 4096 bytes went
+   1.5-4x faster than the scatter in place in every run, 384 to 512 bytes
+   1.2-1.9x in a quiet minute and 0.6-1.2x in a busy one, 128 to 256
+   bytes even or slower (docs/PERFORMANCE.md, issue 13, session 15). */
 #ifndef FSH_BYINDEX_SCATTER_MIN_SIZE /* overridable: measurement builds */
-#define FSH_BYINDEX_SCATTER_MIN_SIZE 256
+#define FSH_BYINDEX_SCATTER_MIN_SIZE 768
 #endif
 
 /* Tuning: scatter buckets of at most this many bytes are shuffled by
