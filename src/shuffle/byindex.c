@@ -42,14 +42,6 @@ copy_inline(unsigned char *dst, const unsigned char *src, size_t size)
     }
 }
 
-/* Every line of the record at p. */
-static inline void prefetch_record(const unsigned char *p, size_t size)
-{
-    for (size_t o = 0; o < size; o += 64)
-        __builtin_prefetch(p + o);
-    __builtin_prefetch(p + size - 1);
-}
-
 /* How many moves ahead along a cycle its records are prefetched (tuning:
    4 to 64 were alike within the host's noise, docs/PERFORMANCE.md, issue
    13, session 15; overridable for measurement builds, no effect on the
@@ -60,14 +52,14 @@ static inline void prefetch_record(const unsigned char *p, size_t size)
 #define AHEAD FSH_BYINDEX_AHEAD
 
 /* Each cycle s -> idx[s] -> ... is walked once: the record at s is held in
-   tmp, each position takes the record its index names, and the last one
-   takes tmp; walked positions are marked (idx[i] = i), so later starts
-   skip them. A second cursor runs AHEAD positions further along the cycle
+   tmp (the room for one record after the indices), each position takes
+   the record its index names, and the last one takes tmp; walked
+   positions are marked (idx[i] = i), so later starts skip them. A second cursor runs AHEAD positions further along the cycle
    and prefetches the record found there (past the cycle's end it stays at
    s: harmless). */
-void fsh_apply_index(unsigned char *a, size_t n, size_t size, uint32_t *idx,
-                     unsigned char *tmp)
+void fsh_apply_index(unsigned char *a, size_t n, size_t size, uint32_t *idx)
 {
+    unsigned char *tmp = (unsigned char *)(idx + n);
     for (size_t s = 0; s < n; s++) {
         size_t nx = idx[s];
         if (nx == s)
@@ -76,7 +68,7 @@ void fsh_apply_index(unsigned char *a, size_t n, size_t size, uint32_t *idx,
         size_t cur = s, la = nx;
         for (unsigned d = 0; d < AHEAD; d++) {
             la = idx[la];
-            prefetch_record(a + la * size, size);
+            FSH_PREFETCH_ELEMENT(a + la * size, size, 0, 3);
         }
         for (;;) {
             idx[cur] = (uint32_t)cur;
@@ -85,7 +77,7 @@ void fsh_apply_index(unsigned char *a, size_t n, size_t size, uint32_t *idx,
                 break;
             }
             la = idx[la];
-            prefetch_record(a + la * size, size);
+            FSH_PREFETCH_ELEMENT(a + la * size, size, 0, 3);
             copy_inline(a + cur * size, a + nx * size, size);
             cur = nx;
             nx = idx[cur];
@@ -93,29 +85,29 @@ void fsh_apply_index(unsigned char *a, size_t n, size_t size, uint32_t *idx,
     }
 }
 
-void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
-                     uint32_t *idx, unsigned char *tmp)
+uint32_t *fsh_index_new(size_t n, size_t size)
 {
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (uint32_t)i;
-    /* The kernel leaves at position i the index of the record that
-       belongs there. */
-    fsh_fy_kernel(rng, (unsigned char *)idx, n, sizeof *idx);
-    fsh_apply_index(a, n, size, idx, tmp);
+    if (n > UINT32_MAX || n > (SIZE_MAX - size) / sizeof(uint32_t))
+        return NULL;
+    uint32_t *idx = malloc(n * sizeof *idx + size);
+    if (idx != NULL)
+        for (size_t i = 0; i < n; i++)
+            idx[i] = (uint32_t)i;
+    return idx;
 }
 
 void fsh_fy_records(fsh_rng *rng, unsigned char *a, size_t n, size_t size)
 {
-    if (fsh_by_index_size(size) && n <= UINT32_MAX &&
-        rng->src != FSH_SRC_RANDINT) {
-        /* One allocation: the n indices, then tmp. */
-        uint32_t *idx = malloc(n * sizeof *idx + size);
-        if (idx != NULL) {
-            fsh_fy_by_index(rng, a, n, size, idx,
-                            (unsigned char *)(idx + n));
-            free(idx);
-            return;
-        }
+    uint32_t *idx = NULL;
+    if (fsh_by_index_size(size) && rng->src != FSH_SRC_RANDINT)
+        idx = fsh_index_new(n, size);
+    if (idx == NULL) {
+        fsh_fy_kernel(rng, a, n, size);
+        return;
     }
-    fsh_fy_kernel(rng, a, n, size);
+    /* The kernel leaves at position i the index of the record that
+       belongs there. */
+    fsh_fy_kernel(rng, (unsigned char *)idx, n, sizeof *idx);
+    fsh_apply_index(a, n, size, idx);
+    free(idx);
 }

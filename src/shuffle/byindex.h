@@ -9,14 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The backward Fisher-Yates of n < 2^32 records of size bytes at a, the
-   same permutation as fsh_fy_kernel(rng, a, n, size) from the same draws:
-   its swaps made on idx (n entries of scratch) and then every record
-   moved once, along the permutation's cycles, through tmp (size bytes of
-   scratch). */
-FSH_HIDDEN void fsh_fy_by_index(fsh_rng *rng, unsigned char *a, size_t n,
-                                size_t size, uint32_t *idx,
-                                unsigned char *tmp);
+/* The index of n records of size bytes: n 32-bit entries 0..n-1, then
+   room for one record (fsh_apply_index's), in one allocation to free();
+   NULL if it cannot be allocated or n is 2^32 or more. */
+FSH_HIDDEN uint32_t *fsh_index_new(size_t n, size_t size);
 
 /* fsh_fy_kernel(rng, a, n, size), by index (with its scratch allocated
    here) for records of FSH_BYINDEX_MIN_SIZE to FSH_BYINDEX_MAX_SIZE
@@ -27,10 +23,10 @@ FSH_HIDDEN void fsh_fy_records(fsh_rng *rng, unsigned char *a, size_t n,
                                size_t size);
 
 /* Move the records so that position i holds the record that was at
-   idx[i] (idx a permutation of 0..n-1, scratch: left as 0..n-1), each
-   record once, through tmp (size bytes). */
+   idx[i] (idx from fsh_index_new, now a permutation of 0..n-1; left as
+   0..n-1), each record once. */
 FSH_HIDDEN void fsh_apply_index(unsigned char *a, size_t n, size_t size,
-                                uint32_t *idx, unsigned char *tmp);
+                                uint32_t *idx);
 
 /* Whether fsh_fy_records goes by index for this size (before allocating). */
 static inline int fsh_by_index_size(size_t size)

@@ -1445,13 +1445,14 @@ FYF_TEXT void fsh_fy_forward(fsh_rng *rng, unsigned char *a, size_t n,
 #define PF_AHEAD 48
 
 /* Prefetch element j's bytes: its first line, and for a size without its
-   own kernel (any) its last byte's line too. */
+   own kernel (any) every line of it. */
 #define PF_ELEM(a, j, size, any)                                               \
     do {                                                                       \
         const unsigned char *e_ = (a) + (size_t)(j) * (size);                  \
-        __builtin_prefetch(e_, 1);                                             \
         if (any)                                                               \
-            __builtin_prefetch(e_ + (size) - 1, 1);                            \
+            FSH_PREFETCH_ELEMENT(e_, size, 1, 3);                              \
+        else                                                                   \
+            __builtin_prefetch(e_, 1);                                         \
     } while (0)
 
 static inline __attribute__((always_inline)) void

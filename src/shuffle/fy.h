@@ -48,6 +48,20 @@ fsh_swap_inline(unsigned char *x, unsigned char *y, size_t size)
         FSH_SWAP_CHUNK(1);
 }
 
+/* Prefetch every cache line of the size-byte element at p (rw, loc: as
+   __builtin_prefetch's, constants): its first byte's line, each 64 bytes
+   on, and its last byte's line. One line for an element within a line,
+   both ends for one across two; a record of more than 64 bytes can span
+   three lines or more, whose middle ones its two ends miss (the scatter's
+   pass waited on them: docs/PERFORMANCE.md, issue 13, session 15). */
+#define FSH_PREFETCH_ELEMENT(p, size, rw, loc)                                 \
+    do {                                                                       \
+        const unsigned char *q_ = (p);                                         \
+        for (size_t o_ = 0; o_ < (size); o_ += 64)                             \
+            __builtin_prefetch(q_ + o_, rw, loc);                              \
+        __builtin_prefetch(q_ + (size) - 1, rw, loc);                          \
+    } while (0)
+
 /* The same, out of line. */
 FSH_HIDDEN void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size);
 

@@ -472,10 +472,8 @@ static void rough_any(labeler *L, unsigned char *a, size_t *nx,
     size_t d = size > PF_BYTES ? size : PF_BYTES;
     for (;;) {
         size_t j = next_label(L);
-        unsigned char *p = a + nx[j] * size, *q = p + d;
-        for (size_t o = 0; o < size; o += 64)
-            __builtin_prefetch(q + o, 1, PF_LOC);
-        __builtin_prefetch(q + size - 1, 1, PF_LOC);
+        unsigned char *p = a + nx[j] * size;
+        FSH_PREFETCH_ELEMENT(p + d, size, 1, PF_LOC);
         if (j != 0)
             fsh_swap_inline(a + nx[0] * size, p, size);
         if (++nx[j] == en[j])
@@ -802,7 +800,7 @@ static void level_bucket(sctx *c, const level *lv, unsigned j)
 
 /* A bucket: Fisher-Yates when small (or too deep to name), else a level.
    The leaf's Fisher-Yates runs backward after a warming read (by index
-   for records of 96 bytes and more, the same permutation), or forward
+   for records of 96 to 4096 bytes, the same permutation), or forward
    (stream version 3, small elements) without one. */
 static void scatter_node(sctx *c, unsigned char *a, size_t n, uint64_t node,
                          unsigned depth)
@@ -980,18 +978,15 @@ int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
 int fsh_scatter_by_index(fsh_rng *rng, unsigned char *a, size_t n,
                          size_t size, unsigned version)
 {
-    if (n > UINT32_MAX || n > (SIZE_MAX - size) / sizeof(uint32_t))
+    if (size < FSH_BYINDEX_SCATTER_MIN_SIZE || size > FSH_BYINDEX_MAX_SIZE)
         return FSH_SCATTER_NOT_DONE;
-    /* One allocation: the n indices, then one record (the cycle walk's). */
-    uint32_t *idx = malloc(n * sizeof *idx + size);
+    uint32_t *idx = fsh_index_new(n, size);
     if (idx == NULL)
         return FSH_SCATTER_NOT_DONE;
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (uint32_t)i;
     int rc = scatter_as(rng, (unsigned char *)idx, n, sizeof *idx, size, 1,
                         version);
     if (rc == FSH_OK)
-        fsh_apply_index(a, n, size, idx, (unsigned char *)(idx + n));
+        fsh_apply_index(a, n, size, idx);
     free(idx);
     return rc;
 }

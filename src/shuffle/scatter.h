@@ -18,13 +18,14 @@ FSH_HIDDEN int fsh_scatter_shuffle(fsh_rng *rng, unsigned char *a, size_t n,
                                    size_t size, unsigned threads,
                                    unsigned version);
 
-/* fsh_scatter_shuffle(rng, a, n, size, 1, version) by index (large
-   records, byindex.c): the same scatter made on n 32-bit indices with the
-   levels, leaves and leaf order of size-byte elements (the same draws and
-   permutation), then each record moved once along the permutation's
-   cycles. FSH_OK; FSH_ENOMEM if the scatter's own allocation failed (the
-   records then unchanged); or FSH_SCATTER_NOT_DONE, nothing drawn, if the
-   index cannot be allocated (or n is 2^32 or more). */
+/* fsh_scatter_shuffle(rng, a, n, size, 1, version) by index, for records
+   of FSH_BYINDEX_SCATTER_MIN_SIZE to FSH_BYINDEX_MAX_SIZE bytes: the same
+   scatter made on n 32-bit indices with the levels, leaves and leaf order
+   of size-byte elements (the same draws and permutation), then each record
+   moved once along the permutation's cycles (byindex.c). FSH_OK;
+   FSH_ENOMEM if the scatter's own allocation failed (the records then
+   unchanged); or FSH_SCATTER_NOT_DONE, nothing drawn, for another size or
+   if the index cannot be allocated (or n is 2^32 or more). */
 #define FSH_SCATTER_NOT_DONE 1
 FSH_HIDDEN int fsh_scatter_by_index(fsh_rng *rng, unsigned char *a, size_t n,
                                     size_t size, unsigned version);

@@ -84,9 +84,7 @@ static int shuffle_sized(fsh_rng *rng, unsigned char *a, size_t n, size_t size,
                          ? FSH_SCATTER_MIN_BYTES_V1
                          : FSH_SCATTER_MIN_BYTES_V2;
         if (n > min / size && !rng->direct) {
-            if (size >= FSH_BYINDEX_SCATTER_MIN_SIZE &&
-                size <= FSH_BYINDEX_MAX_SIZE &&
-                fsh_threads_resolve(threads) == 1) {
+            if (fsh_threads_resolve(threads) == 1) {
                 int rc = fsh_scatter_by_index(rng, a, n, size, v);
                 if (rc != FSH_SCATTER_NOT_DONE)
                     return rc;
