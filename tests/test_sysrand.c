@@ -9,14 +9,20 @@
  * - a forked child that cannot rekey refuses the same way instead of
  *   drawing a stream the parent could predict;
  * - a forked child whose rekey fails inside the Fisher-Yates kernel (entered
- *   directly, past the entry check, on words buffered before the fork)
- *   finishes on the unkeyed path's all-ones words, one per refill, never on
- *   a keystream made from the wiped key;
+ *   directly, past the entry check, on words buffered before the fork;
+ *   backward and forward) finishes on the unkeyed path's all-ones words,
+ *   one per refill, never on a keystream made from the wiped key, and
+ *   computes none: no ChaCha block is begun ahead once the rng is
+ *   unkeyed (where the AVX-512 ChaCha kernel runs, the kernels make the
+ *   next refill in slices; tests/cli/test_kernel_impl.sh runs this
+ *   program with FSH_CHACHA_IMPL=avx2 too, for the kernels without);
  * - a fork during a shuffle (from a signal handler; the child returns into
  *   the running call): the child's result is shuffled again from its own
  *   key, never the parent's permutation, or the call fails with
- *   FSH_ESYSRAND when the child cannot rekey; an rng left unkeyed in a
- *   shuffle that mixes hardware entropy is never given a key again;
+ *   FSH_ESYSRAND (errno from the failed call) when the child cannot
+ *   rekey, having computed nothing from a wiped key since; an rng left
+ *   unkeyed in a shuffle that mixes hardware entropy is never given a key
+ *   again;
  * - seeding needs no OS randomness.
  * The program re-executes itself with the shim preloaded; the shim's
  * FSH_SHIM_AFTER is read on every call, so setenv() switches the OS source
@@ -597,15 +603,21 @@ static void test_fork_without_entropy(void)
    the AVX-512 ChaCha kernel runs) finds the fork, the rekey fails and the
    rng is left unkeyed; every later refill serves one all-ones word, which
    draws each position's own index. So the kernel must end with no element
-   moved below the top positions except by the buffered words' swaps, the
-   rng refusing, and at least one refill per word of indices drawn after
-   the failure. Known-bad variant tried: slices made ahead from the wiped
-   key and installed by the next refill (until this test, the kernel went
-   on with a zero-key ChaCha stream) move 96,050 low positions. Not told
-   apart: the kernel resuming at buffer position 0 after the failed refill
-   (as before 2552e14) reads the wiped buffer's zeros first, which every
-   batch of bounds here rejects, so its output is the same. */
-static void test_fork_kernel_without_entropy(void)
+   moved outside the positions the buffered words placed (the top ones for
+   the backward kernel, the bottom ones for the forward kernel) except by
+   their swaps, the rng refusing, at least one refill per word of indices
+   drawn after the failure, and no ChaCha block begun ahead since the
+   failure (ahead_blocks, zeroed by it). Known-bad variants tried: slices
+   made ahead from the wiped key and installed by the next refill (until
+   this test, the kernel went on with a zero-key ChaCha stream) move
+   96,050 low positions; slices still made after the failure (the
+   AVX-512 kernels until the fix: AHEAD_FRESH without its key check, or
+   AHEAD_SLICE without AHEAD_FRESH) begin about a million blocks of the
+   zero key (1,010,624 here), 32 for each all-ones word. Not told apart: the kernel resuming at
+   buffer position 0 after the failed refill (as before 2552e14) reads the
+   wiped buffer's zeros first, which every batch of bounds here rejects,
+   so its output is the same. */
+static void test_fork_kernel_without_entropy(int forward)
 {
     enum { N = 100000, PLACED = 2000 }; /* 255 words x <= 6 indices each */
     fsh_rng *r;
@@ -622,13 +634,17 @@ static void test_fork_kernel_without_entropy(void)
             _exit(1);
         ident64(a, N);
         uint64_t made = r->words_made;
-        fsh_fy_kernel(r, (unsigned char *)a, N, 8);
-        /* Below the top PLACED positions only the buffered words' swaps
-           moved anything, and each brought down an element from the top. */
-        size_t moved_low = 0;
+        (forward ? fsh_fy_forward : fsh_fy_kernel)(r, (unsigned char *)a, N,
+                                                   8);
+        /* Outside the positions the buffered words placed only their
+           swaps moved anything: the backward kernel's brought elements
+           down from the top, the forward kernel's touched nothing above
+           its bottom positions. */
+        size_t moved = 0;
         for (size_t i = 0; i < N - PLACED; i++)
-            moved_low += a[i] != i && a[i] < N - PLACED;
-        CHECK_EQ(moved_low, 0);
+            moved += forward ? a[PLACED + i] != PLACED + i
+                             : a[i] != i && a[i] < N - PLACED;
+        CHECK_EQ(moved, 0);
         /* Still a permutation of 0..N-1. */
         unsigned char *seen = calloc(N, 1);
         int perm = seen != NULL;
@@ -637,6 +653,11 @@ static void test_fork_kernel_without_entropy(void)
         CHECK(perm);
         CHECK_EQ(r->src, FSH_SRC_NONE);
         CHECK(r->words_made - made >= (N - PLACED) / 6);
+        CHECK_EQ(r->ahead_blocks, 0);
+        if (r->ahead_blocks != 0)
+            fprintf(stderr, "  %s kernel: %llu ChaCha blocks begun after "
+                    "the failed rekey\n", forward ? "forward" : "backward",
+                    (unsigned long long)r->ahead_blocks);
         errno = 0;
         CHECK_EQ(fsh_rng_u64(r, &w), FSH_ESYSRAND);
         CHECK_EQ(errno, SHIM_ERRNO);
@@ -660,7 +681,13 @@ static void test_fork_kernel_without_entropy(void)
    taken from the rng before the fork, so never refill) gave the child the
    parent's permutation with FSH_OK, whether or not the child could rekey;
    a shuffle mixing hardware entropy reseeded an rng the failed rekey had
-   left unkeyed, from words and hardware values the parent had drawn. */
+   left unkeyed, from words and hardware values the parent had drawn.
+   The in-cache backward and forward kernels (which, where the AVX-512
+   ChaCha kernel runs, make the next refill ahead in slices) failed their
+   rekey at the first refill after the fork and then, until the fix, went
+   on making every later refill's slices from the wiped key (never
+   installed): the child must have begun no ChaCha block ahead since its
+   failed rekey, and its errno must be the failed call's. */
 
 static char fork_env[] = "FSH_SHIM_AFTER=1000000000";
 static volatile sig_atomic_t fork_child, fork_fail;
@@ -679,7 +706,16 @@ static void fork_on_segv(int sig, siginfo_t *si, void *ctx)
                    PROT_READ | PROT_WRITE);
 }
 
-enum { FM_SCATTER, FM_RECORDS, FM_XOSHIRO, FM_PERM, FM_MIXED, FM_COUNT };
+enum {
+    FM_SCATTER,
+    FM_RECORDS,
+    FM_XOSHIRO,
+    FM_PERM,
+    FM_MIXED,
+    FM_INCACHE, /* 3.2 MB: the in-cache backward kernel */
+    FM_FORWARD, /* 8 MB: the forward kernel of stream version 3 */
+    FM_COUNT
+};
 
 static uint64_t hash64(const uint64_t *a, size_t n)
 {
@@ -693,11 +729,13 @@ static uint64_t hash64(const uint64_t *a, size_t n)
    OS source failing or not. */
 static void fork_during(int mode, int fail)
 {
-    static const char *names[] = {"scatter", "records", "xoshiro",
-                                  "permutation", "mixed"};
-    size_t n = mode == FM_XOSHIRO ? 1000000
-               : mode == FM_MIXED ? 5000
-                                  : (size_t)BIG_U64;
+    static const char *names[] = {"scatter",     "records", "xoshiro",
+                                  "permutation", "mixed",   "in-cache",
+                                  "forward"};
+    size_t n = mode == FM_XOSHIRO || mode == FM_FORWARD ? 1000000
+               : mode == FM_MIXED                      ? 5000
+               : mode == FM_INCACHE                    ? 400000
+                                                       : (size_t)BIG_U64;
     long pg = sysconf(_SC_PAGESIZE);
     size_t bytes = (n * 8 + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
     uint64_t *res = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE,
@@ -730,9 +768,11 @@ static void fork_during(int mode, int fail)
     fflush(NULL);
     CHECK_EQ(sigaction(SIGSEGV, &sa, &old), 0);
     CHECK_EQ(mprotect(fork_page, (size_t)pg, PROT_NONE), 0);
+    errno = 0;
     int rc = mode == FM_RECORDS ? fsh_shuffle_records(r, a, n, 8, 1)
              : mode == FM_PERM  ? fsh_permutation(r, a, 0, n - 1)
                                 : fsh_shuffle_u64(r, a, n);
+    int e = errno;
     if (fork_child) {
         res[0] = (uint64_t)(int64_t)rc;
         res[1] = hash64(a, n);
@@ -749,6 +789,8 @@ static void fork_during(int mode, int fail)
         if (r->src == FSH_SRC_NONE) /* unkeyed: no key at all */
             for (size_t i = 0; i < 8; i++)
                 res[3] &= r->key[i] == 0;
+        res[4] = r->src == FSH_SRC_NONE ? r->ahead_blocks : 0;
+        res[5] = (uint64_t)e;
         _exit(0);
     }
     child_passed(fork_pid);
@@ -757,17 +799,19 @@ static void fork_during(int mode, int fail)
     char what[64];
     snprintf(what, sizeof what, "fork during %s, child OS %s", names[mode],
              fail ? "failing" : "working");
-    int ok = rc == FSH_OK && res[2] == 1 && res[3] == 1;
+    int ok = rc == FSH_OK && res[2] == 1 && res[3] == 1 && res[4] == 0;
     if (fail)
-        ok &= (int64_t)res[0] == FSH_ESYSRAND;
+        ok &= (int64_t)res[0] == FSH_ESYSRAND && res[5] == SHIM_ERRNO;
     else
         ok &= res[0] == FSH_OK && res[1] != hash64(a, n);
     CHECK(ok);
     if (!ok)
-        fprintf(stderr, "  %s: parent rc %d, child rc %d, child %s the "
-                "parent's order, key wiped %d\n", what, rc, (int)res[0],
-                res[1] == hash64(a, n) ? "repeats" : "differs from",
-                (int)res[3]);
+        fprintf(stderr, "  %s: parent rc %d, child rc %d (errno %d), child "
+                "%s the parent's order, key wiped %d, %llu blocks begun "
+                "after the failed rekey\n", what, rc, (int)res[0],
+                (int)res[5], res[1] == hash64(a, n) ? "repeats"
+                                                    : "differs from",
+                (int)res[3], (unsigned long long)res[4]);
     munmap(a, bytes);
     munmap(res, (size_t)pg);
     fsh_rng_free(r);
@@ -797,7 +841,8 @@ int main(int argc, char **argv)
     test_failed_rekey();
     test_rekey_ways();
     test_fork_without_entropy();
-    test_fork_kernel_without_entropy();
+    test_fork_kernel_without_entropy(0);
+    test_fork_kernel_without_entropy(1);
     test_fork_during_call();
     free(big);
     return check_done("test_sysrand");

@@ -223,8 +223,11 @@ static inline int i32(uint32_t x)
    exactly the words and rng state fsh_rng_refill would give. The slices
    are made for the counter and keying the rng had when they began (ctr_,
    kid_); if anything else refilled the rng meanwhile (fsh_rng_refill on a
-   rare path, a fork guard's rekeying), they are stale and AHEAD_REFILL
-   refills plainly. For a ChaCha rng only, in
+   rare path, a fork guard's rekeying), they are stale: no more are made,
+   and AHEAD_REFILL refills plainly. An rng left unkeyed (a forked child's
+   rekey failed: its key wiped, FSH_SRC_NONE) gets no slices at all, so
+   nothing is computed from a key it no longer holds; its refills serve
+   the unkeyed path's words. For a ChaCha rng only, in
    functions built for avx512f (FSH_AVX512_FN), and only where the AVX-512
    ChaCha kernel runs (the words are the same; the work would not pay
    elsewhere). */
@@ -249,6 +252,7 @@ static inline int i32(uint32_t x)
         uint32_t *o_ = (uint32_t *)(void *)(side_ + 128 * g_);                 \
         if (r_ == 0) {                                                         \
             __m512i lo_, hi_;                                                  \
+            (rng)->ahead_blocks += 16;                                         \
             load_input(in_, (rng)->key, ctr_ + 16 * (uint64_t)g_,              \
                        (rng)->stream);                                         \
             COUNTER_AVX512(in_, 0, lo_, hi_);                                  \
@@ -274,31 +278,36 @@ static inline int i32(uint32_t x)
         ph_++;                                                                 \
     } while (0)
 
-/* One slice, if the next refill is not made yet. */
-#define AHEAD_SLICE(rng)                                                       \
-    do {                                                                       \
-        if (ph_ < steps_)                                                      \
-            AHEAD_STEP(rng);                                                   \
-    } while (0)
-
-/* Whether the slices are for the rng's next refill: its counter and its
-   keying (a fork guard rekeys) are those they began with. (An rng left
-   unkeyed since they began is refused by fsh_rng_refill_made.) */
-#define AHEAD_FRESH(rng) (ctr_ == (rng)->counter && kid_ == (rng)->key_id)
+/* Whether the slices are for the rng's next refill: it is still a ChaCha
+   rng (not left unkeyed), and its counter and its keying (a fork guard
+   rekeys) are those they began with. */
+#define AHEAD_FRESH(rng)                                                       \
+    ((rng)->src == FSH_SRC_CHACHA && ctr_ == (rng)->counter &&                 \
+     kid_ == (rng)->key_id)
 
 /* Whether the next refill still has slices to make: the caller runs
    AHEAD_SLICE until it has not, then AHEAD_REFILL (so its loop holds a
    single copy of the slice code). False when the slices are stale. */
 #define AHEAD_BUSY(rng) (ph_ < steps_ && AHEAD_FRESH(rng))
 
+/* One slice, if the next refill is not made yet and the slices are fresh
+   (never from a key the rng no longer holds). */
+#define AHEAD_SLICE(rng)                                                       \
+    do {                                                                       \
+        if (AHEAD_BUSY(rng))                                                   \
+            AHEAD_STEP(rng);                                                   \
+    } while (0)
+
 /* The refill (the rng's buffer used up, AHEAD_BUSY false): side_, or
-   plainly if the slices are stale. The next refill's slices begin. */
+   plainly if the slices are stale or the rng unkeyed. The next refill's
+   slices begin (for a ChaCha rng: AHEAD_FRESH). */
 #define AHEAD_REFILL(rng)                                                      \
     do {                                                                       \
         if (FSH_LIKELY(AHEAD_FRESH(rng))) {                                    \
             fsh_rng_refill_made(rng, side_);                                   \
         } else {                                                               \
-            fsh_rng_ahead_stale_count();                                       \
+            if ((rng)->src == FSH_SRC_CHACHA)                                  \
+                fsh_rng_ahead_stale_count();                                   \
             (rng)->pos = FSH_BUF_WORDS;                                        \
             fsh_rng_refill(rng);                                               \
         }                                                                      \

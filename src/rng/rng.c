@@ -162,8 +162,9 @@ void fsh_rng_refill_made(fsh_rng *rng, const uint64_t *words)
     }
     if (FSH_UNLIKELY(rng->src != FSH_SRC_CHACHA)) {
         /* Unkeyed since the words were begun (a forked child's rekey
-           failed): they come from the wiped key, so the unkeyed path's
-           all-ones word is served instead. */
+           failed; AHEAD_REFILL itself refills plainly then): they are not
+           this rng's, so the unkeyed path's all-ones word is served
+           instead. */
         fsh_rng_refill(rng);
         return;
     }

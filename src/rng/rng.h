@@ -45,6 +45,11 @@ struct fsh_rng {
     /* Accounting: words produced by all refills, and randint bits. */
     uint64_t words_made;
     uint64_t randint_bits;
+    /* ChaCha blocks whose keystream was begun ahead, in slices, from this
+       rng's key (chacha_simd.h's AHEAD_STEP), installed or not. Zeroed
+       with the rest by keying and by a failed keying, so after a forked
+       child's failed rekey it counts what was computed since: nothing. */
+    uint64_t ahead_blocks;
     /* Reachability. */
     unsigned entropy_bits;
     int simulation; /* the caller's opt-in; xoshiro is simulation grade anyway */
