@@ -321,17 +321,39 @@ static int add_file(files *f, const char *name, const struct stat *st)
     return 0;
 }
 
+/* stat(path), following symlinks: 0, or -1 after a message. A symlink
+   whose target does not exist (dangling) is named as one: inside a
+   directory operand it is a name the user never typed, which "No such
+   file or directory" would contradict (ls lists it), and a shard that is
+   missing must fail the job, not vanish from the output. */
+static int stat_input(const char *path, struct stat *st)
+{
+    if (stat(path, st) == 0)
+        return 0;
+    int e = errno;
+    struct stat lst;
+    char to[4096];
+    ssize_t tl;
+    if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
+        (tl = readlink(path, to, sizeof to - 1)) >= 0) {
+        to[tl] = '\0';
+        msg("%s: dangling symbolic link (to %s)", path, to);
+    } else {
+        msg("%s: %s", path, strerror(e));
+    }
+    return -1;
+}
+
 /* Rank 0: the operands' files (a directory: its regular files whose names
-   do not start with '.', sorted bytewise). 0, or -1 after a message. */
+   do not start with '.', sorted bytewise; symlinks followed, a dangling
+   one an error). 0, or -1 after a message. */
 static int list_inputs(const opts *o, files *f)
 {
     for (int i = 0; i < o->nops; i++) {
         const char *p = o->ops[i];
         struct stat st;
-        if (stat(p, &st) != 0) {
-            msg("%s: %s", p, strerror(errno));
+        if (stat_input(p, &st) != 0)
             return -1;
-        }
         if (!S_ISDIR(st.st_mode)) {
             if (!S_ISREG(st.st_mode)) {
                 msg("%s: not a regular file or directory", p);
@@ -364,10 +386,8 @@ static int list_inputs(const opts *o, files *f)
         closedir(d);
         qsort(names, nn, sizeof *names, cmp_str);
         for (size_t j = 0; j < nn; j++) {
-            if (stat(names[j], &st) != 0) {
-                msg("%s: %s", names[j], strerror(errno));
+            if (stat_input(names[j], &st) != 0)
                 return -1;
-            }
             if (S_ISREG(st.st_mode) &&
                 add_file(f, names[j], &st) != 0)
                 goto nomem;

@@ -15,13 +15,15 @@
 # - fairshuf-mpi: byte-identical to ./fairshuf --seed on the same lines for
 #   P = 1..4, below and above 2^20 lines (1.2e6), with -n (the first COUNT
 #   of the full shuffle), -z, --header, several files, a directory of
-#   shards, -o and shard output (-o a symlink or a hard-linked file is
-#   written through, as fairshuf does; /dev/null in place); edge splits
-#   (fewer lines than ranks);
+#   shards (symlinks in it followed: to a file read, to anything else
+#   skipped), -o and shard output (-o a symlink, dangling or not, or a
+#   hard-linked file is written through, as fairshuf does; /dev/null in
+#   place); edge splits (fewer lines than ranks);
 #   external mode (--memory below a rank's share: chunked exchange rounds
 #   into per-bucket-group temporary files) with the same outputs;
-#   errors: missing file, unwritable output (the old file survives, no
-#   temporary is left), mismatched arguments between ranks, different
+#   errors: missing file, a dangling symlink in a directory or as FILE
+#   (named as one; no output, the old -o file kept), unwritable output
+#   (the old file survives, no temporary is left), mismatched arguments between ranks, different
 #   files at one path on two ranks (two working directories: other sizes,
 #   same size, a file only one rank reads), a rank killed
 #   by SIGKILL (the others exit non-zero with a message; a timeout guard
@@ -146,6 +148,16 @@ check "-n 7 = first 7 of the full shuffle, P=3" same 3 ref.n7 --seed=s1 -n 7 a b
 # refused as an invalid line count).
 check "-n 99999999999999999999: no limit, P=2" same 2 ref.abc --seed=s1 -n 99999999999999999999 a b c
 check "a directory of shards, P=4" same 4 ref.dir --seed=s4 a b c d
+# Symlinks in a directory are followed: a link to a regular file is read
+# as that file (in the order of the link's name), links to a directory or
+# to a FIFO are skipped like those entries themselves.
+mkdir ld ld/sub
+cp a ld/1 && cp c ld/4 && ln -s ../b ld/2 && ln -s sub ld/3 && ln -s ../d ld/5
+mkfifo ld/6 && ln -s 6 ld/7
+cat a b c >ref.ldin
+"$FAIRSHUF" --seed=s4 ref.ldin >ref.ld
+check "a directory with symlinks: links to files read, others skipped, P=2" \
+    same 2 ref.ld --seed=s4 ld
 printf 'only\n' >one
 check "one line on four ranks" same 4 one --seed=s1 one
 : >empty
@@ -189,6 +201,16 @@ o_shard_link() {
         [ -L s3.1 ] && cat s3.0 s3.tgt | cmp -s - ref.abc && no_temp
 }
 check "a shard that is a symlink, P=2: written through" o_shard_link
+# A dangling symlink as -o or as a shard: its target is created (as by
+# fairshuf -o and GNU shuf -o), the link kept.
+o_dangling() {
+    rm -rf s4.* dtgt dlnk && ln -s s4.tgt s4.1 && ln -s dtgt dlnk &&
+        mpi 2 "$MPIBIN" --seed=s1 --output-prefix=s4. a b c 2>"$T/m.err" &&
+        [ -L s4.1 ] && cat s4.0 s4.tgt | cmp -s - ref.abc &&
+        mpi 2 "$MPIBIN" --seed=s1 -o dlnk a b c 2>"$T/m.err" &&
+        [ -L dlnk ] && cmp -s dtgt ref.abc && no_temp
+}
+check "a dangling symlink as -o or as a shard, P=2: its target created" o_dangling
 o_devnull() {
     mpi 3 "$MPIBIN" --seed=s1 -o /dev/null a b c >"$T/m.out" 2>"$T/m.err" &&
         [ ! -s "$T/m.out" ] && no_temp
@@ -208,6 +230,32 @@ missing() {
         [ "$(cat keep)" = old ] && no_temp
 }
 check "missing input file: exit 1, message, old output kept" missing
+# A dangling symlink in a directory operand (a shard whose target is
+# gone) fails the job before any output, named as what it is (ls lists
+# it, so "No such file or directory" would puzzle), instead of leaving the
+# shard's lines out; a dangling FILE operand too.
+mkdir dl
+cp a dl/part-0 && ln -s nowhere/part-1 dl/part-1 && cp c dl/part-2
+ln -s nowhere/x dlop
+# dangling_in NAME TARGET ARGS...: the job on ARGS fails on NAME.
+dangling_in() {
+    _n=$1 _t=$2
+    shift 2
+    echo old >dkeep
+    mpi 2 "$MPIBIN" --seed=s1 -o dkeep "$@" >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    [ "$_rc" -ne 0 ] && [ ! -s "$T/m.out" ] && [ "$(cat dkeep)" = old ] &&
+        no_temp && grep -qx \
+        "fairshuf-mpi: rank 0: $_n: dangling symbolic link (to $_t)" \
+        "$T/m.err" && return 0
+    echo "  rc=$_rc" >&2
+    head -n 3 "$T/m.err" >&2
+    return 1
+}
+check "a dangling symlink in a directory: exit 1, named, no output, -o kept" \
+    dangling_in dl/part-1 nowhere/part-1 a dl
+check "a dangling symlink as FILE: exit 1, named, -o kept" \
+    dangling_in dlop nowhere/x a dlop
 unwritable() {
     mpi 2 "$MPIBIN" -o no/such/dir/out a >"$T/m.out" 2>"$T/m.err"
     [ $? -ne 0 ] && grep -q "rank 0: no/such/dir/out: No such file" "$T/m.err"
