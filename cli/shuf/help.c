@@ -68,7 +68,10 @@ void shuf_help(void)
         "replaced only when the output is complete.\n"
         "Under --seed, inputs with the same number of lines get the same order,\n"
         "whatever --memory or --threads. Long options may be abbreviated as in\n"
-        "GNU shuf; abbreviations of the options above only when unambiguous.\n",
+        "GNU shuf; abbreviations of the options above only when unambiguous.\n"
+        "--seed, --generator and the options for large inputs, given twice, must\n"
+        "have the same value both times, as -o must; of --progress and\n"
+        "--no-progress, the last one wins.\n",
         program_name, program_name, program_name,
         as_shuf ? "" : "  or:  ", as_shuf ? "" : program_name,
         as_shuf ? "" : " SUBCOMMAND [OPTION]...\n");

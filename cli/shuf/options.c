@@ -282,6 +282,29 @@ static uint64_t parse_count(const char *arg, const char *what)
     return v;
 }
 
+/* Our options that take a value, given again: the same value is accepted,
+   another is "multiple WHAT specified", as GNU says of two -o values.
+   Numbers are the same when they parse to the same value (--threads=2
+   --threads=02, --memory=1G --memory=1024M), strings when their bytes
+   are (as GNU compares -o: -T /tmp and -T /tmp/ differ). *set records
+   that the option was given. */
+static void once_u64(int *set, uint64_t *slot, uint64_t v, const char *what)
+{
+    if (*set && *slot != v)
+        die(0, "multiple %s specified", what);
+    *set = 1;
+    *slot = v;
+}
+
+static void once_str(int *set, const char **slot, const char *v,
+                     const char *what)
+{
+    if (*set && strcmp(*slot, v) != 0)
+        die(0, "multiple %s specified", what);
+    *set = 1;
+    *slot = v;
+}
+
 void parse_options(opts *o, int argc, char **argv)
 {
     struct option long_opts[sizeof gnu_opts / sizeof *gnu_opts +
@@ -298,7 +321,9 @@ void parse_options(opts *o, int argc, char **argv)
     o->delim = '\n';
     o->head = UINT64_MAX;
     o->gen = GEN_DEFAULT;
-    int c;
+    int c, memory_set = 0, tmpdir_set = 0, threads_set = 0, header_set = 0,
+           shards_set = 0, prefix_set = 0;
+    uint64_t threads = 0;
     while ((c = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
         switch (c) {
         case 'e':
@@ -342,23 +367,31 @@ void parse_options(opts *o, int argc, char **argv)
         case 'z':
             o->delim = '\0';
             break;
-        case OPT_MEMORY:
-            if (parse_size(optarg, &o->big.memory) != 0 || o->big.memory == 0)
+        case OPT_MEMORY: {
+            uint64_t m;
+            if (parse_size(optarg, &m) != 0 || m == 0)
                 die(0, "invalid memory size: %s", quote(optarg));
+            once_u64(&memory_set, &o->big.memory, m, "memory sizes");
             break;
+        }
         case 'T':
-            o->big.tmpdir = optarg;
+            once_str(&tmpdir_set, &o->big.tmpdir, optarg,
+                     "temporary directories");
             break;
         case OPT_HEADER:
-            o->header = parse_count(optarg, "header line count");
+            once_u64(&header_set, &o->header,
+                     parse_count(optarg, "header line count"),
+                     "header line counts");
             break;
-        case OPT_SHARDS:
-            o->shards = parse_count(optarg, "shard count");
-            if (o->shards == 0 || o->shards > 100000)
+        case OPT_SHARDS: {
+            uint64_t k = parse_count(optarg, "shard count");
+            if (k == 0 || k > 100000)
                 die(0, "invalid shard count: %s", quote(optarg));
+            once_u64(&shards_set, &o->shards, k, "shard counts");
             break;
+        }
         case OPT_OUTPUT_PREFIX:
-            o->prefix = optarg;
+            once_str(&prefix_set, &o->prefix, optarg, "output prefixes");
             break;
         case OPT_PROGRESS:
             o->big.progress = 1;
@@ -370,6 +403,7 @@ void parse_options(opts *o, int argc, char **argv)
             uint64_t t = parse_count(optarg, "thread count");
             if (t == 0 || t > 16)
                 die(0, "invalid thread count: %s (1 to 16)", quote(optarg));
+            once_u64(&threads_set, &threads, t, "thread counts");
             o->big.threads = (unsigned)t;
             break;
         }

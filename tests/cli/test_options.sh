@@ -237,6 +237,56 @@ check "two different generators" test "$(cat "$T/m.err")" = "shuf: multiple gene
 run mine "$T/m" --generator=chacha20 --generator=chacha20 -i 1-3
 check "same generator twice" test "$(cat "$T/m.rc")" = 0
 
+# Our other options that take a value: a second, different value is refused
+# ("multiple ... specified", exit 1, nothing written, no Try line), as GNU
+# refuses a second -o; the same value again is accepted (numbers by value,
+# sizes in bytes, names byte for byte). The last value was taken silently.
+mkdir -p tdir sh
+while IFS='|' read -r what args; do
+    # shellcheck disable=SC2086
+    run mine "$T/m" $args s1000
+    check "two different $what" test "$(cat "$T/m.err")" = "shuf: multiple $what specified"
+    check "two different $what: exit 1, no output" sh -c "test \"\$(cat '$T/m.rc')\" = 1 && test ! -s '$T/m.out'"
+done <<'CASES'
+memory sizes|--memory=1G --memory=2G
+memory sizes|--memory=1048576 --memory=1048577b
+temporary directories|-T tdir -T /tmp
+temporary directories|--temporary-directory=tdir -T tdir/
+thread counts|--threads=1 --threads=2
+header line counts|--header=1 --header=0
+shard counts|--shards=2 --shards=3 --output-prefix=sh/p
+output prefixes|--shards=2 --output-prefix=sh/p --output-prefix=sh/q
+CASES
+check "two different prefixes: no shard written" test -z "$(ls sh)"
+while IFS='|' read -r once again; do
+    # shellcheck disable=SC2086
+    run mine "$T/m" --seed=x $once $again s1000
+    check "same value twice: $once $again" test "$(cat "$T/m.rc")" = 0
+    check "same value twice: $once $again: no message" test ! -s "$T/m.err"
+    # shellcheck disable=SC2086
+    mine --seed=x $once s1000 >once.out 2>&1
+    check "same value twice: $once $again: as given once" cmp -s once.out "$T/m.out"
+done <<'CASES'
+--memory=1G|--memory=1024M
+--memory=2|--memory=2048b
+--threads=2|--threads=02
+-T tdir|--temporary-directory=tdir
+--header=3|--header=+3
+CASES
+run mine "$T/m" --seed=x --shards=2 --shards=2 --output-prefix=sh/p --output-prefix=sh/p s1000
+check "same shards and prefix twice" test "$(cat "$T/m.rc")" = 0 -a -s sh/p0 -a -s sh/p1
+rm -f sh/p0 sh/p1
+# An invalid second value is reported as invalid, whatever the first.
+run mine "$T/m" --threads=2 --threads=17 s1000
+check "invalid second value: its own message" test "$(cat "$T/m.err")" = "shuf: invalid thread count: '17' (1 to 16)"
+# --progress and --no-progress are one switch: the last one given wins, as
+# GNU's contradicting switches (rm -f -i), so a --progress in an alias can be
+# turned off.
+run mine "$T/m" --progress --no-progress s1000
+check "--progress --no-progress: no bar" test "$(cat "$T/m.rc")" = 0 -a ! -s "$T/m.err"
+run mine "$T/m" --no-progress --progress s1000
+check "--no-progress --progress: a bar" grep -q 'write' "$T/m.err"
+
 # Subcommands only as the first argument; a file called deal is reachable.
 "$FAIRSHUF" deal --poker >deal.out 2>&1
 check "deal subcommand" test "$(wc -w <deal.out)" = 52
