@@ -138,7 +138,7 @@ static char *read_text(const char *name, size_t *len)
     return buf;
 }
 
-/* run->seed = the server seed from its file (hex, white space ignored),
+/* run->seed = the server seed from its file (hex, ASCII blanks ignored),
    long enough for the shoe. */
 static void load_server_seed(deal_run *run)
 {

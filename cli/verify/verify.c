@@ -81,9 +81,13 @@ static _Noreturn void help(void)
         "that the server seed, client seed and nonce give. Prints VALID, or NOT\n"
         "VALID and exactly what does not match.\n"
         "\n"
-        "      --server-seed=HEX       the revealed server seed\n"
-        "      --server-seed-file=F    file holding it in hex (whitespace ignored)\n"
-        "      --commitment=HEX        the published SHA-256 of the server seed\n"
+        "      --server-seed=HEX       the revealed server seed: hex digits in pairs,\n"
+        "                              ASCII blanks (space, \\t \\n \\v \\f \\r)\n"
+        "                              anywhere skipped, anything else refused\n"
+        "      --server-seed-file=F    file holding it, read as --server-seed\n"
+        "                              (- for standard input)\n"
+        "      --commitment=HEX        the published SHA-256 of the server seed:\n"
+        "                              64 hex digits, nothing else, no blank\n"
         "      --client-seed=S         the client seed (its bytes; default empty)\n"
         "      --nonce=N               the round's nonce (default 0)\n"
         "      --decks=D               decks in the shoe (default 1)\n"
@@ -103,6 +107,9 @@ static _Noreturn void help(void)
         "Without --players, the CARDs are in deal order. With it, they are the\n"
         "B burn cards, then hand 1's K cards, hand 2's, ..., then the rest in\n"
         "deal order. Fewer CARDs than the shoe check that prefix.\n"
+        "Only a server seed's hex (the JSON's server_seed too) skips blanks:\n"
+        "numbers are decimal digits only, a CARD is its name exactly, and\n"
+        "blanks in a client seed are part of it.\n"
         "Exit status: 0 if VALID, 1 if NOT VALID or on bad input.\n",
         program_name, program_name);
     emit_text(text);

@@ -313,6 +313,13 @@ fi
 printf '%s' abc >short.hex
 bad_in "fair: short seed" "fairshuf: s32.hex: the server seed has 32 bytes; this shoe needs at least 63" --server-seed-file=s32.hex --decks=2
 bad_in "fair: malformed hex" "fairshuf: short.hex: malformed hex (the server seed)" --server-seed-file=short.hex
+# deal --help: the seed file's ASCII blanks are ignored (anywhere, even in a
+# byte), no other blank: a no-break space is malformed hex.
+printf ' 0\t0 01\v02\f03\r\n%s' 0405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >blanks.hex
+d f5 --server-seed-file=blanks.hex --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker
+check "fair: ASCII blanks anywhere in the seed file ignored" cmp -s f1.out f5.out
+printf '00\302\240%s\n' 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >nbsp.hex
+bad_in "fair: a no-break space in the seed file" "fairshuf: nbsp.hex: malformed hex (the server seed)" --server-seed-file=nbsp.hex
 bad_in "fair: no such file" "fairshuf: nofile: No such file or directory" --server-seed-file=nofile
 bad_in "fair: --client-seed alone" "fairshuf: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
 bad_in "fair: --reveal alone" "fairshuf: --reveal needs --server-seed-file (a provably fair round)" --reveal

@@ -94,8 +94,31 @@ check "unicode names accepted" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'card
 
 # Seed file: hex with whitespace.
 printf '%s\n' "$S3" | fold -w 16 | sed 's/^/  /' >"$T/seed.hex"
+printf '%s\n' "$S1" | fold -w 10 >"$T/seed1.hex"
 v --server-seed-file="$T/seed.hex" --commitment=$C3 --client-seed=alice --nonce=42 --decks=2 $D3
 check "seed file with whitespace" rc 0
+# What is read how (verify --help, fairshuf.1): a server seed's hex skips the
+# ASCII blanks anywhere, even inside a byte, on the command line and from a
+# file or standard input; any other blank is malformed hex; everything else
+# is exact: the commitment, the numbers (digits only), the CARDs, and the
+# client seed, whose blanks are bytes of it.
+v --server-seed="$(printf ' 0\t0 01\v02\f03\r%s\n' "${S1#00010203}")" --commitment=$C1 --client-seed=player-1 5h
+check "--server-seed: ASCII blanks anywhere skipped" rc 0
+printf '%s\302\240\n' "$S1" >"$T/nbsp.hex"
+v --server-seed-file="$T/nbsp.hex" --commitment=$C1 --client-seed=player-1 5h
+check "seed file: a no-break space is malformed hex" err_is "fairshuf: malformed hex in $T/nbsp.hex"
+"$FAIRSHUF" verify --server-seed-file=- --commitment=$C1 --client-seed=player-1 5h 7c <"$T/seed1.hex" >"$T/v.out" 2>"$T/v.err"
+check "--server-seed-file=- reads standard input" grep -q '^VALID: .* 2 of 52 cards' "$T/v.out"
+v --server-seed=$S1 --commitment="$C1 " --client-seed=player-1 5h
+check "commitment: a blank after it is refused" err_is "fairshuf: malformed commitment in --commitment: '$C1 ' (64 hex digits)"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --nonce=' 0' 5h
+check "nonce: a blank is refused" err_is "fairshuf: invalid nonce: ' 0' (0 to 18446744073709551615)"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --decks=+1 5h
+check "decks: a sign is refused" err_is "fairshuf: invalid number of decks: '+1' (1 to 1000)"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 ' 5h'
+check "CARD: a blank is no part of a name" err_is "fairshuf: unknown card: ' 5h'"
+v --server-seed=$S1 --commitment=$C1 --client-seed='player-1 ' 5h 7c 2d
+check "client seed: a trailing blank is a byte of it (NOT VALID)" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^NOT VALID: card' '$T/v.out'"
 
 # JSON, as `fairshuf deal --format json` prints it (schema fairshuf-deal/1).
 # json FILE DECKS JOKERS PLAYERS CARDS LAYOUT BURN ORDER CLIENT NONCE COMMIT [SEED]
