@@ -232,6 +232,24 @@ V = [
   dict(name="no-break space in the JSON's server_seed", seed="", json=J(deal(O1, C1, "player-1", seed=ONBSP)), want="bad"),
   dict(name="vertical tab, form feed and CR in the seed", seed=S1[:8] + "\v" + S1[8:20] + "\f\r\n\t " + S1[20:], commitment=C1,
        client="player-1", nonce="0", dealt=" ".join(d1[:4]), want="VALID", order=O1),
+  # Each field is read as fairshuf verify reads its option: only the seed's
+  # hex skips blanks; a blank around the commitment, the nonce, the decks or
+  # the jokers is refused there as by the command (the page trimmed them).
+  # A field is not filled only when empty (the seed: nothing but blanks).
+  dict(name="a blank after the commitment", seed=S1, commitment=C1 + " ", client="player-1", nonce="0",
+       want="bad", cmsg=False,
+       problems=["bad input: malformed commitment in the commitment field: '" + C1 + " ' (64 hex digits)"]),
+  dict(name="a tab before the commitment", seed=S1, commitment="\t" + C1, client="player-1", nonce="0",
+       want="bad", cmsg=False,
+       problems=["bad input: malformed commitment in the commitment field: '\\t" + C1 + "' (64 hex digits)"]),
+  dict(name="a commitment field of one space", seed=S1, commitment=" ", client="player-1", want="bad", cmsg=False,
+       problems=["bad input: malformed commitment in the commitment field: ' ' (64 hex digits)"]),
+  dict(name="JSON, a blank around the commitment noted", seed=S1, commitment=" " + C1, json=J(deal1), want="bad",
+       cmsg=False, problems=["bad input: malformed commitment in the commitment field: ' " + C1 + "' (64 hex digits)"]),
+  dict(name="a blank before the nonce", seed=S1, commitment=C1, client="player-1", nonce=" 0", want="bad"),
+  dict(name="JSON, a blank after the nonce noted", seed=S1, nonce="0 ", json=J(deal1), want="bad"),
+  dict(name="a blank after the decks", seed=S1, commitment=C1, client="player-1", decks="1 ", want="bad"),
+  dict(name="a blank before the jokers", seed=S1, commitment=C1, client="player-1", jokers=" 0", want="bad"),
   dict(name="JSON of exactly 8 MiB", seed=S1, json=J(deal1), pad=(8 << 20) - len(J(deal1).encode()), want="VALID"),
   dict(name="JSON of 8 MiB + 1 byte", seed=S1, json=J(deal1), pad=(8 << 20) + 1 - len(J(deal1).encode()), want="bad",
        problems=["file too large"]),
