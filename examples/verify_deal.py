@@ -34,6 +34,7 @@ DOMAIN = b"fairshuf-deal-v1"  # 16 ASCII bytes
 CLIENT_MAX = 256
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
+SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"  # the same suits: clubs, diamonds, hearts, spades
 JOKERS = ["RJ", "BJ"]  # faces 52 and 53
 
 
@@ -49,12 +50,26 @@ def card_name(face):
 
 
 def card_parse(name, faces):
+    """The face of a dealt card named as fairshuf verify's CARD operands
+    (docs/CARDS.md): poker notation (a rank letter and a lowercase suit
+    letter: As Th 2c), the suit symbols after 10 or a rank letter other
+    than T (A\u2660 10\u2665), RJ, BJ; exactly, nothing else."""
+    rank = suit = None
     if name in JOKERS:
         face = 52 + JOKERS.index(name)
-    elif len(name) == 2 and name[0] in RANKS and name[1] in SUITS:
-        face = SUITS.index(name[1]) * 13 + RANKS.index(name[0])
     else:
-        raise BadInput("unknown card %r" % name)
+        if len(name) == 2 and name[0] in RANKS and name[1] in SUITS:
+            rank, suit = name[0], SUITS.index(name[1])
+        elif len(name) >= 2 and name[-1] in SUIT_SYMBOLS:
+            r = name[:-1]
+            if r == "10":
+                rank = "T"
+            elif len(r) == 1 and r in RANKS and r != "T":
+                rank = r
+            suit = SUIT_SYMBOLS.index(name[-1])
+        if rank is None:
+            raise BadInput("unknown card %r" % name)
+        face = suit * 13 + RANKS.index(rank)
     if face >= faces:
         raise BadInput("card %r is not in this shoe" % name)
     return face
@@ -184,6 +199,11 @@ def order_from_json(doc):
     for name in list(doc["burn"]) + [c for h in doc["hands"] for c in (h if isinstance(h, list) else [h])] + list(doc["rest"]):
         if not isinstance(name, str):
             raise BadInput("malformed deal JSON: a card is not a string")
+        # The schema's cards are poker notation, ASCII: the suit symbols the
+        # CARD operands also take are not in it (as fairshuf verify --json).
+        if not name.isascii():
+            raise BadInput("malformed deal JSON: card %r is not in poker notation "
+                           "(fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)" % name)
     players, cards = doc["players"], doc["cards_per_hand"]
     if players == 0:  # fairshuf deal always deals a hand
         raise BadInput("zero players")
@@ -214,7 +234,8 @@ def main(argv=None):
     ap.add_argument("--copies", type=int, default=1, help="numbered set: copies")
     ap.add_argument("--json", help="JSON printed by `fairshuf deal --format json` (- = stdin)")
     ap.add_argument("--order", action="store_true", help="print only the deal order")
-    ap.add_argument("cards", nargs="*", help="dealt cards in deal order")
+    ap.add_argument("cards", nargs="*", help="dealt cards in deal order: poker notation "
+                    "(As Th 2c RJ BJ) or suit symbols (A\u2660 10\u2665)")
     args = ap.parse_args(argv)
     try:
         return run(args)
@@ -308,8 +329,8 @@ def run(args):
             problems.append("commitment mismatch: SHA-256 of the server seed is %s, "
                             "the published commitment is %s" % (digest, commitment))
     print("deal order:  %s" % " ".join(order))
-    for name in given:
-        card_parse(name, faces)
+    # Compared as faces, named in poker notation (A\u2660 is As), as fairshuf verify.
+    given = [card_name(card_parse(name, faces)) for name in given]
     if len(given) > len(order):
         problems.append("%d cards given, the shoe holds %d" % (len(given), len(order)))
     wrong = [t for t, (want, got) in enumerate(zip(order, given)) if want != got]

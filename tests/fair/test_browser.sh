@@ -115,6 +115,7 @@ OBIG = order(S1, "player-1", int(N5))
 OANB = order(S1, "a\nb")
 OCARD = order(S1, "\U0001F0A1")
 UNI = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+USYM = lambda n: n if n in ("RJ", "BJ") else ("10" if n[0] == "T" else n[0]) + UNI[n[1]]
 ONBSP = S1[:10] + "\u00a0" + S1[10:]
 
 def edit(doc, **kw):
@@ -250,6 +251,20 @@ V = [
   dict(name="JSON, a blank after the nonce noted", seed=S1, nonce="0 ", json=J(deal1), want="bad"),
   dict(name="a blank after the decks", seed=S1, commitment=C1, client="player-1", decks="1 ", want="bad"),
   dict(name="a blank before the jokers", seed=S1, commitment=C1, client="player-1", jokers=" 0", want="bad"),
+  # Dealt cards: poker notation or the suit symbols (after 10 or a rank
+  # letter other than T), RJ, BJ, exactly, as the CARD operands of fairshuf
+  # verify (and verify_deal.py) read them.
+  dict(name="dealt cards with suit symbols, the whole deal", seed=S1, commitment=C1, client="player-1",
+       dealt=" ".join(USYM(n) for n in d1), want="VALID", order=O1),
+  dict(name="dealt cards in both notations, jokers", seed=S2, commitment=C2, client="Zo\u00eb \U0001f0a1", nonce="1",
+       jokers=2, dealt=" ".join(USYM(n) if k % 2 else n for k, n in enumerate(O2.split())), want="VALID", order=O2),
+  dict(name="a suit symbol after T", seed=S1, commitment=C1, client="player-1", dealt="T\u2660", want="bad",
+       cmsg=False, problems=["bad input: unknown card: 'T\u2660'"]),
+  dict(name="a suit symbol and a variation selector", seed=S1, commitment=C1, client="player-1",
+       dealt="A\u2660\ufe0f", want="bad", cmsg=False, problems=["bad input: unknown card: 'A\u2660\ufe0f'"]),
+  dict(name="a white suit symbol", seed=S1, commitment=C1, client="player-1", dealt="A\u2664", want="bad",
+       cmsg=False, problems=["bad input: unknown card: 'A\u2664'"]),
+  dict(name="10 with a poker suit", seed=S1, commitment=C1, client="player-1", dealt="10s", want="bad"),
   dict(name="JSON of exactly 8 MiB", seed=S1, json=J(deal1), pad=(8 << 20) - len(J(deal1).encode()), want="VALID"),
   dict(name="JSON of 8 MiB + 1 byte", seed=S1, json=J(deal1), pad=(8 << 20) + 1 - len(J(deal1).encode()), want="bad",
        problems=["file too large"]),

@@ -140,6 +140,16 @@ python3 "$PY" --json "$T/deal2.json" >"$T/o" 2>"$T/e"
 check "py: tampered JSON NOT VALID" grep -q "^NOT VALID: card 2 differs: dealt Kd, the server seed gives Qd" "$T/o"
 "$FAIRSHUF" verify --json="$T/deal.json" >"$T/o" 2>"$T/e"
 check "fairshuf verify: the same JSON VALID" grep -q "^VALID: commitment 6dde9e25" "$T/o"
+# The schema's cards are poker notation, ASCII: a suit symbol in the JSON is
+# refused by both (escaped or raw), though the CARD operands take it.
+for e in 's/"Qd"/"Q\\u2666"/' 's/"Qd"/"Q♦"/'; do
+    sed "$e" "$T/deal.json" >"$T/deal3.json"
+    python3 "$PY" --json "$T/deal3.json" >"$T/o" 2>"$T/e"
+    rc=$?
+    check "py: a suit symbol in the JSON refused ($e)" sh -c "[ $rc = 1 ] && grep -q 'malformed deal JSON: card .* is not in poker notation' '$T/e' && ! grep -q VALID '$T/o'"
+    "$FAIRSHUF" verify --json="$T/deal3.json" >"$T/o" 2>"$T/e"
+    check "fairshuf verify: the same JSON refused ($e)" grep -q 'is not in poker notation' "$T/e"
+done
 
 # 3. verify_deal.py and `fairshuf verify --print-order` agree.
 for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡"; do
@@ -260,5 +270,62 @@ if grep -q "^cases [0-9]* disagree 0$" "$T/hex.out"; then
     ok
 else
     bad "verify_deal.py and fairshuf verify read hex differently: $(head -c 3000 "$T/hex.out")"
+fi
+
+# 5. Card names (the CARD operands, docs/CARDS.md and fairshuf.1): poker
+# notation (As Th 2c), the suit symbols after 10 or a rank letter other than
+# T (A♠ 10♥), RJ and BJ, exactly. Both verifiers get the same names and
+# must give the same verdict, the one the rule gives: the whole deal in
+# each notation is VALID, a name of the other notation at a card's place
+# is NOT VALID, anything else is refused (verify_deal.py refused every
+# suit symbol).
+python3 - "$PY" "$FAIRSHUF" >"$T/cards.out" 2>&1 <<'PYEOF'
+import subprocess, sys
+py, fs = sys.argv[1:3]
+S = bytes(range(32)).hex()
+C = "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+SYM = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+common = ["--client-seed=player-1", "--jokers=2"]
+order = subprocess.run([fs, "verify", "--server-seed=" + S, "--print-order"] + common,
+                       capture_output=True, text=True, check=True).stdout.split()
+uni = lambda n: n if n in ("RJ", "BJ") else ("10" if n[0] == "T" else n[0]) + SYM[n[1]]
+other = "Qs" if order[0] != "Qs" else "Ks"
+cases = [  # (name, cards, verdict)
+    ("the whole deal, poker notation", order, "VALID"),
+    ("the whole deal, suit symbols", [uni(n) for n in order], "VALID"),
+    ("both notations mixed", [uni(n) if k % 2 else n for k, n in enumerate(order)], "VALID"),
+    ("a symbol name for another card", [uni(other)], "NOT VALID"),
+]
+for bad in ["T\u2660", "\u2660A", "10s", "1\u2660", "0\u2660", "11\u2660", "1O\u2660", "A\u2660\ufe0f",
+            "a\u2660", "As\u2660", "10\u2660\u2660", "A\u2664", "A\u2661", "A\u2662", "A\u2667",
+            "\uff21\u2660", "10 \u2660", "A\u2660 ", " A\u2660", "\u2660", "A", "", "Rj", "RJ\u2660",
+            "A\u00a0\u2660", "AS", "tH"]:
+    cases.append(("refused: %r" % bad, [bad], "bad"))
+
+def verdict(args):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode == 0 and "VALID: " in p.stdout and "NOT VALID" not in p.stdout:
+        return "VALID"
+    if p.returncode == 1 and "NOT VALID: " in p.stdout:
+        return "NOT VALID"
+    if p.returncode == 1 and p.stderr.strip() and "Traceback" not in p.stderr:
+        return "bad"
+    return "? %d %r %r" % (p.returncode, p.stdout[-200:], p.stderr[-200:])
+
+n = disagree = 0
+for name, cards, want in cases:
+    n += 1
+    c = verdict([fs, "verify", "--server-seed=" + S, "--commitment=" + C] + common + cards)
+    p = verdict([sys.executable, py, "--server-seed", S, "--commitment", C, "--client-seed", "player-1",
+                 "--jokers", "2", "--"] + cards)
+    if not c == p == want:
+        disagree += 1
+        print("DISAGREE %s: want %s, fairshuf verify %s, verify_deal.py %s" % (name, want, c, p))
+print("cases", n, "disagree", disagree)
+PYEOF
+if grep -q "^cases [0-9]* disagree 0$" "$T/cards.out"; then
+    ok
+else
+    bad "verify_deal.py and fairshuf verify read card names differently: $(head -c 3000 "$T/cards.out")"
 fi
 finish
