@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,16 @@ void advise_huge(void *p, size_t n)
 #endif
 }
 
+void input_wait(int fd, void (*tick)(void *, uint64_t, uint64_t), void *ctx,
+                uint64_t done, uint64_t expect)
+{
+    /* Ready, at end, an error or a signal: the read that follows says
+       which (a regular file is always ready). */
+    struct pollfd p = {fd, POLLIN, 0};
+    while (poll(&p, 1, 200) == 0)
+        tick(ctx, done, expect);
+}
+
 void read_all(int fd, char delim, inbuf *in)
 {
     (void)read_upto(fd, delim, in, UINT64_MAX);
@@ -101,6 +112,8 @@ int read_upto_ticking(int fd, char delim, inbuf *in, uint64_t max,
     char *buf = xmalloc(cap);
     advise_huge(buf, cap);
     size_t len = 0;
+    if (tick != NULL)
+        tick(ctx, 0, expect); /* before the first byte, which may take time */
     for (;;) {
         /* Keep INBUF_SLACK bytes after the data and its final delimiter, so
            record scans may read a whole vector past a record's end. */
@@ -114,6 +127,8 @@ int read_upto_ticking(int fd, char delim, inbuf *in, uint64_t max,
         size_t want = cap - len - 1 - INBUF_SLACK;
         if (want > READ_CHUNK)
             want = READ_CHUNK;
+        if (tick != NULL)
+            input_wait(fd, tick, ctx, len, expect >= len ? expect : 0);
         ssize_t r = read_retry(fd, buf + len, want);
         if (r < 0) {
             int e = errno;
@@ -124,7 +139,7 @@ int read_upto_ticking(int fd, char delim, inbuf *in, uint64_t max,
             break;
         len += (size_t)r;
         if (tick != NULL)
-            tick(ctx, len, expect > len ? expect : 0);
+            tick(ctx, len, expect >= len ? expect : 0);
         if (len > max) {
             in->buf = buf;
             in->size = len;
@@ -268,6 +283,16 @@ void reader_init(reader *r, int fd, char delim, size_t cap, uint64_t limit,
     r->hash = hash;
 }
 
+void reader_ticking(reader *r, void (*tick)(void *, uint64_t, uint64_t),
+                    void *ctx)
+{
+    uint64_t size = input_size(r->fd);
+    r->tick = tick;
+    r->tick_ctx = ctx;
+    r->expect = size == UINT64_MAX ? 0 : size;
+    tick(ctx, 0, r->expect);
+}
+
 void reader_free(reader *r)
 {
     free(r->buf);
@@ -295,6 +320,9 @@ static void fill(reader *r)
         want = READ_CHUNK;
     if (want > r->left)
         want = (size_t)r->left;
+    uint64_t expect = r->expect >= r->raw ? r->expect : 0;
+    if (r->tick != NULL && want > 0)
+        input_wait(r->fd, r->tick, r->tick_ctx, r->raw, expect);
     ssize_t n = want > 0 ? read_retry(r->fd, r->buf + r->end, want) : 0;
     if (n < 0)
         die(errno, "read error");
@@ -307,6 +335,8 @@ static void fill(reader *r)
     r->end += (size_t)n;
     r->raw += (uint64_t)n;
     r->left -= (uint64_t)n;
+    if (r->tick != NULL)
+        r->tick(r->tick_ctx, r->raw, r->expect >= r->raw ? r->expect : 0);
 }
 
 int reader_next(reader *r, const char **rec, size_t *len)

@@ -33,7 +33,8 @@ void read_all(int fd, char delim, inbuf *in);
    the bytes read so far in *in (no delimiter added); 1 at end of input. */
 int read_upto(int fd, char delim, inbuf *in, uint64_t max);
 /* read_upto that calls tick(ctx, bytes read, bytes expected or 0 when
-   unknown) after each read, for a progress display. */
+   unknown) for a progress display: before the first read, after each
+   read, and every 0.2 s while fd (a pipe) has nothing to read. */
 int read_upto_ticking(int fd, char delim, inbuf *in, uint64_t max,
                       void (*tick)(void *, uint64_t, uint64_t), void *ctx);
 
@@ -74,6 +75,9 @@ typedef struct reader {
     uint64_t raw;       /* bytes read from fd so far */
     uint64_t left;      /* may still read from fd (end of input after that) */
     fhash *hash;
+    void (*tick)(void *, uint64_t, uint64_t); /* reader_ticking's */
+    void *tick_ctx;
+    uint64_t expect;    /* a regular file's bytes left at the start, or 0 */
 } reader;
 
 /* A reader with a first buffer of cap bytes. */
@@ -99,5 +103,14 @@ char *reader_take(reader *r, size_t len);
    The buffer grows for a longer record. */
 #define STREAM_BUF ((size_t)64 << 10)
 void reader_free(reader *r);
+/* Call tick(ctx, bytes read, bytes expected or 0 when unknown) now and as
+   read_upto_ticking does, for a progress display. */
+void reader_ticking(reader *r, void (*tick)(void *, uint64_t, uint64_t),
+                    void *ctx);
+
+/* Return when fd has something to read (or is at its end, or failed),
+   calling tick(ctx, done, expect) every 0.2 s until then. */
+void input_wait(int fd, void (*tick)(void *, uint64_t, uint64_t), void *ctx,
+                uint64_t done, uint64_t expect);
 
 #endif

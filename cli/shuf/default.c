@@ -73,9 +73,10 @@ static size_t index_sample(lazy_rng *g, uint64_t n, uint64_t k,
             v[i] = (T)i;                                                       \
         shuffle_records(&r->rng, v, (size_t)n, sizeof *v, o->big.threads);       \
         outw *out = run_open_output(r);                                        \
-        for (size_t i = 0; i < (size_t)n; i++)                                 \
-            if (out_number(out, o->lo + v[i], o->delim) != 0)                  \
-                break;                                                         \
+        size_t i = 0;                                                          \
+        while (i < (size_t)n && out_number(out, o->lo + v[i], o->delim) == 0)  \
+            run_wrote(r, out, ++i, n, 0);                                      \
+        run_wrote(r, out, i, n, 1);                                            \
         free(v);                                                               \
     }
 RANGE_ALL(uint32_t)
@@ -92,13 +93,16 @@ static void run_range(shuf_run *r)
         outw *out = run_open_output(r);
         if (n == 0)
             die(0, "no lines to repeat");
-        for (uint64_t i = 0; i < head || !o->head_set; i++) {
+        uint64_t i = 0;
+        for (; i < head || !o->head_set; i++) {
             uint64_t v = o->lo;
             if (n > 1)
                 check_status(fsh_uniform_range(rng, &v, o->lo, o->hi));
             if (out_number(out, v, o->delim) != 0)
                 break;
+            run_wrote(r, out, i + 1, head, 0);
         }
+        run_wrote(r, out, i, head, 1);
     } else if (n == 0) {
         (void)run_open_output(r);
     } else if (head >= n) {
@@ -113,12 +117,15 @@ static void run_range(shuf_run *r)
         check_status(fsh_rangeperm_new(&rp, o->lo, o->hi, hint));
         fsh_rng *rng = lazy_get(&r->rng);
         outw *out = run_open_output(r);
-        for (uint64_t i = 0; i < head; i++) {
+        uint64_t i = 0;
+        for (; i < head; i++) {
             uint64_t v;
             check_status(fsh_rangeperm_next(rng, rp, &v));
             if (out_number(out, v, o->delim) != 0)
                 break;
+            run_wrote(r, out, i + 1, head, 0);
         }
+        run_wrote(r, out, i, head, 1);
         fsh_rangeperm_free(rp);
     }
 }
@@ -135,16 +142,21 @@ static void run_echo(shuf_run *r)
         outw *out = run_open_output(r);
         if (e.n == 0)
             die(0, "no lines to repeat");
-        for (uint64_t i = 0; i < o->head || !o->head_set; i++)
+        uint64_t i = 0;
+        for (; i < o->head || !o->head_set; i++) {
             if (write_echo(out, &e, uniform_n(&r->rng, e.n)) != 0)
                 break;
+            run_wrote(r, out, i + 1, o->head, 0);
+        }
+        run_wrote(r, out, i, o->head, 1);
     } else {
         uint64_t *idx;
         size_t m = index_sample(&r->rng, e.n, o->head, &idx);
         outw *out = run_open_output(r);
-        for (size_t i = 0; i < m; i++)
-            if (write_echo(out, &e, idx[i]) != 0)
-                break;
+        size_t i = 0;
+        while (i < m && write_echo(out, &e, idx[i]) == 0)
+            run_wrote(r, out, ++i, m, 0);
+        run_wrote(r, out, i, m, 1);
         free(idx);
     }
     dest_finish(&r->out);
@@ -157,7 +169,8 @@ static void run_repeat(shuf_run *r, int fd)
     const opts *o = &r->o;
     inbuf in;
     recs rs;
-    read_all(fd, o->delim, &in);
+    (void)read_upto_ticking(fd, o->delim, &in, UINT64_MAX,
+                            r->pg.on ? progress_read_tick : NULL, &r->pg);
     input_close(fd);
     char *inbase = in.buf;
     header_from_inbuf(&r->hdr, &in, o->delim, o->header);
@@ -167,11 +180,14 @@ static void run_repeat(shuf_run *r, int fd)
     outw *out = run_open_output(r);
     if (rs.n == 0)
         die(0, "no lines to repeat");
-    for (uint64_t i = 0; i < o->head || !o->head_set; i++) {
+    uint64_t i = 0;
+    for (; i < o->head || !o->head_set; i++) {
         uint64_t j = uniform_n(&r->rng, rs.n);
         if (write_rec(out, &in, recs_get(&rs, (size_t)j), o->delim) != 0)
             break;
+        run_wrote(r, out, i + 1, o->head, 0);
     }
+    run_wrote(r, out, i, o->head, 1);
     dest_finish(&r->out);
     recs_free(&rs);
     free(inbase);
@@ -184,6 +200,8 @@ static void run_sample(shuf_run *r, int fd)
     reader s;
     resv rv = {0};
     reader_init(&s, fd, o->delim, STREAM_BUF, UINT64_MAX, NULL);
+    if (r->pg.on)
+        reader_ticking(&s, progress_read_tick, &r->pg);
     header_from_reader(&r->hdr, &s, o->delim, o->header);
     const char *rec;
     size_t len;
@@ -198,11 +216,14 @@ static void run_sample(shuf_run *r, int fd)
     uint64_t *order = iota_u64(rv.m);
     shuffle_n(&r->rng, order, rv.m, sizeof *order);
     outw *out = run_open_output(r);
-    for (size_t i = 0; i < rv.m; i++) {
+    size_t i = 0;
+    for (; i < rv.m; i++) {
         uint64_t sl = order[i];
         if (out_write(out, rv.arena + rv.off[sl], (size_t)rv.len[sl]) != 0)
             break;
+        run_wrote(r, out, i + 1, rv.m, 0);
     }
+    run_wrote(r, out, i, rv.m, 1);
     dest_finish(&r->out);
     free(order);
     resv_free(&rv);
@@ -235,8 +256,7 @@ int run_default(shuf_run *r)
         run_sample(r, fd);
     } else {
         /* Full shuffle: in memory or external. */
-        progress pg;
-        ext_args a = {o->delim, o->header, &r->hdr, &o->big, &r->rng, &pg,
+        ext_args a = {o->delim, o->header, &r->hdr, &o->big, &r->rng, &r->pg,
                       r->input_name};
         full *f = full_prepare(&a, fd);
         full_write(f, run_open_output(r));

@@ -228,6 +228,8 @@ static int ext_spool(const ext *x, int fd, const char *pre, size_t prelen)
     char *buf = xmalloc(cap);
     uint64_t got = prelen;
     for (;;) {
+        if (x->pg->on)
+            input_wait(fd, progress_read_tick, x->pg, got, 0);
         ssize_t r = read_retry(fd, buf, cap);
         if (r < 0)
             die(errno, "read error");

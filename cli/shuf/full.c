@@ -24,13 +24,6 @@ struct full {
     progress *pg;
 };
 
-/* The bar while the input is read (a pipe may take its time): "read" and
-   the bytes so far, or the share of a regular file's size. */
-static void read_tick(void *pg, uint64_t done, uint64_t expect)
-{
-    progress_show(pg, "read", done, expect ? expect : PROGRESS_UNKNOWN);
-}
-
 full *full_prepare(const ext_args *a, int fd)
 {
     full *f = xmalloc(sizeof *f);
@@ -38,7 +31,6 @@ full *full_prepare(const ext_args *a, int fd)
     f->delim = a->delim;
     f->pg = a->pg;
     f->name = a->input_name;
-    progress_start(a->pg, a->big->progress);
     struct stat st;
     int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     off_t at = reg ? lseek(fd, 0, SEEK_CUR) : -1;
@@ -54,7 +46,9 @@ full *full_prepare(const ext_args *a, int fd)
     inbuf in;
     if (input_map(fd, a->delim, lim, a->input_name, &in, &f->map)) {
         /* A regular file, referenced in place. */
-    } else if (!read_upto_ticking(fd, a->delim, &in, lim, read_tick, a->pg)) {
+    } else if (!read_upto_ticking(fd, a->delim, &in, lim,
+                                  a->pg->on ? progress_read_tick : NULL,
+                                  a->pg)) {
         if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
             free(in.buf);
             f->x = ext_prepare(a, fd, NULL, 0);

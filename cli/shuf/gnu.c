@@ -58,7 +58,9 @@ int run_gnu(shuf_run *r)
     } else {
         fd = run_open_input(r);
         if (o->repeat || !o->head_set || input_size(fd) <= RESERVOIR_MIN_INPUT) {
-            read_all(fd, o->delim, &in);
+            (void)read_upto_ticking(fd, o->delim, &in, UINT64_MAX,
+                                    r->pg.on ? progress_read_tick : NULL,
+                                    &r->pg);
             inbase = in.buf;
             header_from_inbuf(&r->hdr, &in, o->delim, o->header);
             scan_records(&in, o->delim, &rs);
@@ -81,6 +83,8 @@ int run_gnu(shuf_run *r)
            line i, including one draw after the last line. */
         reader s;
         reader_init(&s, fd, o->delim, STREAM_BUF, UINT64_MAX, NULL);
+        if (r->pg.on)
+            reader_ticking(&s, progress_read_tick, &r->pg);
         header_from_reader(&r->hdr, &s, o->delim, o->header);
         const char *rec;
         size_t len;
@@ -143,9 +147,11 @@ int run_gnu(shuf_run *r)
     if (o->repeat && head != 0 && n == 0)
         die(0, "no lines to repeat");
     outw *out = run_open_output(r);
+    /* Items written, of total (-r without -n: unknown). */
+    uint64_t i = 0, total = o->repeat ? head : ahead;
     if (o->repeat) {
         if (head != 0) {
-            for (uint64_t i = 0; i < head || head == UINT64_MAX; i++) {
+            for (; i < head || head == UINT64_MAX; i++) {
                 uint64_t j = gnurand_choose(g, n);
                 int rc;
                 if (o->range)
@@ -156,25 +162,36 @@ int run_gnu(shuf_run *r)
                     rc = write_rec(out, &in, recs_get(&rs, (size_t)j), o->delim);
                 if (rc != 0)
                     break;
+                run_wrote(r, out, i + 1, total, 0);
             }
         }
     } else if (reservoir) {
-        for (size_t i = 0; i < (size_t)ahead; i++) {
+        for (; i < ahead; i++) {
             uint64_t s = perm[i];
             if (out_write(out, rv.arena + rv.off[s], (size_t)rv.len[s]) != 0)
                 break;
+            run_wrote(r, out, i + 1, total, 0);
         }
     } else if (o->echo) {
-        for (size_t i = 0; i < (size_t)ahead; i++)
-            if (write_echo(out, &e, perm[i]) != 0)
-                break;
+        for (; i < ahead && write_echo(out, &e, perm[i]) == 0; i++)
+            run_wrote(r, out, i + 1, total, 0);
     } else if (o->range) {
-        for (size_t i = 0; i < (size_t)ahead; i++)
-            if (out_number(out, o->lo + perm[i], o->delim) != 0)
-                break;
+        for (; i < ahead && out_number(out, o->lo + perm[i], o->delim) == 0; i++)
+            run_wrote(r, out, i + 1, total, 0);
     } else if (head != 0) {
-        write_recs(out, &in, &rs, (size_t)ahead, o->delim);
+        enum { STEP = 1 << 16 };
+        for (; i < ahead && out_error(out) == 0; i += STEP) {
+            size_t m = ahead - i < STEP ? (size_t)(ahead - i) : STEP;
+            recs sub = rs;
+            if (rs.wide)
+                sub.off64 += i;
+            else
+                sub.off32 += i;
+            write_recs(out, &in, &sub, m, o->delim);
+            run_wrote(r, out, i + m, total, 0);
+        }
     }
+    run_wrote(r, out, i < total ? i : total, total, 1);
     dest_finish(&r->out);
     free(perm);
     resv_free(&rv);

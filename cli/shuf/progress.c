@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,11 +19,21 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Standard output is the terminal standard error is: the records go to the
+   screen, where a bar redrawn among them would garble them. */
+static int output_on_tty(void)
+{
+    struct stat o, e;
+    return isatty(STDOUT_FILENO) && fstat(STDOUT_FILENO, &o) == 0 &&
+           fstat(STDERR_FILENO, &e) == 0 && o.st_rdev == e.st_rdev;
+}
+
 void progress_start(progress *pg, int mode)
 {
     memset(pg, 0, sizeof *pg);
     pg->forced = mode == 1;
-    pg->on = pg->forced || (mode == -1 && isatty(STDERR_FILENO));
+    pg->on = pg->forced ||
+             (mode == -1 && isatty(STDERR_FILENO) && !output_on_tty());
     pg->t0 = now();
     pg->last = 0;
 }
@@ -47,7 +58,12 @@ void progress_show(progress *pg, const char *phase, uint64_t done, uint64_t tota
         pg->shown = 1;
         return;
     }
-    unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
+    /* done * 100 may not fit: -r -n COUNT goes up to 2^64 - 1. */
+    unsigned pct = done >= total                ? 100
+                   : total <= UINT64_MAX / 100 ? (unsigned)(done * 100 / total)
+                                               : (unsigned)(done / (total / 100));
+    if (pct > 99 && done < total)
+        pct = 99;
     char bar[21];
     for (unsigned i = 0; i < 20; i++)
         bar[i] = i < pct / 5 ? '#' : '.';
@@ -56,6 +72,20 @@ void progress_show(progress *pg, const char *phase, uint64_t done, uint64_t tota
             pct, t - pg->t0);
     fflush(stderr);
     pg->shown = 1;
+}
+
+void progress_read_tick(void *pg, uint64_t done, uint64_t expect)
+{
+    progress_show(pg, "read", done, expect ? expect : PROGRESS_UNKNOWN);
+}
+
+void progress_write(progress *pg, uint64_t done, uint64_t total,
+                    uint64_t bytes)
+{
+    if (total == PROGRESS_UNKNOWN)
+        progress_show(pg, "write", bytes, PROGRESS_UNKNOWN);
+    else
+        progress_show(pg, "write", done, total);
 }
 
 void progress_note(progress *pg, const char *fmt, ...)

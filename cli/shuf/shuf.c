@@ -19,6 +19,7 @@
 static void on_die(void *ctx)
 {
     shuf_run *r = ctx;
+    progress_end(&r->pg); /* the message on a line of its own */
     dest_abort(&r->out);
 }
 
@@ -42,6 +43,7 @@ int cmd_shuf(int argc, char **argv)
     memset(&run, 0, sizeof run);
     set_die_hook(on_die, &run);
     parse_options(&run.o, argc, argv);
+    progress_start(&run.pg, run.o.big.progress);
     run.rng.seed = run.o.seed;
     run.rng.gen = run.o.gen;
     run.out.outfile = run.o.outfile;
@@ -49,6 +51,7 @@ int cmd_shuf(int argc, char **argv)
     run.out.shards = run.o.shards;
     run.out.tmpdir = run.o.big.tmpdir;
     int rc = run.o.random_source != NULL ? run_gnu(&run) : run_default(&run);
+    progress_end(&run.pg);
     lazy_free(&run.rng);
     header_free(&run.hdr);
     set_die_hook(NULL, NULL);

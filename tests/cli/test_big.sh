@@ -157,6 +157,40 @@ check "--progress while reading a pipe: read and bytes" \
     "$F" --progress --memory=64K 2>p5.err >/dev/null
 check "--progress while spooling a pipe: read and bytes" \
     sh -c "tr '\\r' '\\n' <p5.err | grep -q '^fairshuf: read  *1\\.3 MB '"
+# Before the first byte: the bar is there from the start, its time going
+# on while the pipe sends nothing (it appeared with the first byte).
+(sleep 1.5; printf 'a\n') | "$F" --progress 2>p6.err >/dev/null
+check "--progress: read 0 B, the time going on, before the first byte" \
+    sh -c "tr '\\r' '\\n' <p6.err | grep -q '^fairshuf: read  *0\\.0 B  *\\(0\\.[5-9]\\|1\\.[0-9]\\)s'"
+# -n and -r read and write with a bar too (they had none), and so does
+# --random-source; -r with -n counts its lines, -r alone its bytes; -i and
+# -e have a write phase only. The output does not depend on --progress.
+# bar FILE PHASE PCT: FILE's bar reached PHASE at PCT %.
+bar() { tr '\r' '\n' <"$1" | grep -q "^fairshuf: $2  *\[[#.]*\] *$3% "; }
+for args in "-n 5 c1" "-r -n 9000 c1" "--random-source=c1 c1" "--random-source=c1 -n 3 c1" \
+    "--random-source=c1 -r -n 9000 c1"; do
+    case $args in --random-source*) set -- ;; *) set -- --seed=p ;; esac
+    # shellcheck disable=SC2086
+    "$F" "$@" $args >pn1.out 2>/dev/null
+    # shellcheck disable=SC2086
+    "$F" "$@" --progress $args >pn2.out 2>pn.err
+    check "--progress $args: read 100 %" bar pn.err read 100
+    check "--progress $args: write 100 %" bar pn.err write 100
+    check "--progress $args: the same output" sh -c "test -s pn1.out && cmp -s pn1.out pn2.out"
+done
+(sleep 1; cat c1) | "$F" --progress -n 3 >/dev/null 2>pn.err
+check "--progress -n from a pipe: read and bytes before the first" \
+    sh -c "tr '\\r' '\\n' <pn.err | grep -q '^fairshuf: read  *0\\.0 B  *0\\.[2-9]s'"
+check "--progress -n from a pipe: write 100 %" bar pn.err write 100
+"$F" --progress -r -i 1-9 2>pr.err | head -n 200000 >/dev/null
+check "--progress -r without -n: the bytes written" \
+    sh -c "tr '\\r' '\\n' <pr.err | grep -q '^fairshuf: write  *[0-9.]* [kM]*B '"
+for args in "-i 1-20000" "-n 5000 -i 1-1000000" "-r -n 9000 -i 1-3" "-e a b c" "-r -n 9000 -e a b"; do
+    # shellcheck disable=SC2086
+    "$F" --progress $args >/dev/null 2>pi.err
+    check "--progress $args: write 100 %" bar pi.err write 100
+    check "--progress $args: nothing read" sh -c "! grep -q read pi.err"
+done
 "$F" --no-progress --memory=1K c1 2>p3.err >/dev/null
 check "--no-progress: silent" test ! -s p3.err
 if command -v script >/dev/null 2>&1 && [ "$slow" = 0 ]; then
@@ -167,6 +201,15 @@ if command -v script >/dev/null 2>&1 && [ "$slow" = 0 ]; then
     check "terminal, run as shuf: no progress bar" test ! -s tty2.out
     script -qec "(cat big; sleep 1.5) | $T/mine/shuf --progress --memory=1M >/dev/null" /dev/null >tty3.out 2>&1 </dev/null
     check "terminal, run as shuf: --progress still draws" grep -q 'write' tty3.out
+    # A pipe that sends nothing for 2 s: the bar shows after a second,
+    # while it waits (it showed at the first byte).
+    script -qec "(sleep 2; printf 'a\\n') | $F >/dev/null" /dev/null >tty4.out 2>&1 </dev/null
+    check "terminal: a bar while a pipe sends nothing" \
+        sh -c "tr '\\r' '\\n' <tty4.out | grep -q '^fairshuf: read  *0\\.0 B  *1\\.'"
+    # The output on the terminal too: no bar among the records.
+    script -qec "(sleep 2; printf 'a\\n') | $F" /dev/null >tty5.out 2>&1 </dev/null
+    check "terminal: no bar when the output is on it" \
+        sh -c "grep -q '^a' tty5.out && ! grep -q 'read\\|write' tty5.out"
 else
     skipped "terminal progress (no script)"
 fi

@@ -34,7 +34,8 @@ static void run(void *ctx)
     /* The rng is made at its first draw, as the command makes it. */
     lazy_rng rng = {.seed = "ext", .gen = GEN_DEFAULT, .rng = NULL};
     headbuf hdr = {NULL, 0};
-    progress pg;
+    progress pg; /* started by the command before full_prepare */
+    progress_start(&pg, j->big.progress);
     ext_args a = {j->delim, j->header, &hdr, &j->big, &rng, &pg, NULL};
     full *f = full_prepare(&a, fd);
     out_w = out_new(out_fd);
