@@ -111,6 +111,9 @@ static _Noreturn void help(void)
         "Only a server seed's hex (the JSON's server_seed too) skips blanks:\n"
         "numbers are decimal digits only, a CARD is its name exactly, and\n"
         "blanks in a client seed are part of it.\n"
+        "An option given twice must have the same value both times: numbers, the\n"
+        "server seed's bytes and the commitment by value, names and the client\n"
+        "seed byte for byte. --server-seed and --server-seed-file: not both.\n"
         "Exit status: 0 if VALID, 1 if NOT VALID or on bad input.\n",
         program_name, program_name);
     emit_text(text);
@@ -124,6 +127,78 @@ static uint64_t opt_num(const char *what, const char *arg, uint64_t min,
         die(0, "invalid %s: %s (%llu to %llu)", what, quote(arg),
             (unsigned long long)min, (unsigned long long)max);
     return v;
+}
+
+/* Every value given to an option that takes one, in order. Given twice,
+   an option must have the same value both times, as in fairshuf deal and
+   shuf mode: where the option is read, every value it was given is checked
+   (an invalid one is reported as such, whatever came before), then they
+   must agree, or it is "multiple WHAT specified" (exit 1). Numbers and hex
+   are the same when their values are (--nonce=7 --nonce=07); names and
+   the client seed when their bytes are. */
+typedef struct {
+    int opt;
+    const char *arg;
+} optval;
+
+static optval *optvals;
+static size_t noptvals;
+
+/* The k-th value (from 0) given to option opt; NULL after the last. */
+static const char *opt_arg(int opt, size_t k)
+{
+    for (size_t i = 0; i < noptvals; i++)
+        if (optvals[i].opt == opt && k-- == 0)
+            return optvals[i].arg;
+    return NULL;
+}
+
+/* *v = the value of number option opt (what, min and max: opt_num's),
+   the same every time it was given; 0 if it was not given. */
+static int num_once(int opt, const char *what, const char *many,
+                    uint64_t min, uint64_t max, uint64_t *v)
+{
+    const char *arg;
+    size_t k;
+    int differ = 0;
+    for (k = 0; (arg = opt_arg(opt, k)) != NULL; k++) {
+        uint64_t x = opt_num(what, arg, min, max);
+        differ |= k > 0 && x != *v;
+        if (k == 0)
+            *v = x;
+    }
+    if (differ)
+        die(0, "multiple %s specified", many);
+    return k > 0;
+}
+
+/* The value of a name option (a file, a layout), byte for byte the same
+   every time it was given (seed.hex and ./seed.hex differ, as shuf mode
+   compares -o); NULL if it was not given. */
+static const char *name_once(int opt, const char *many)
+{
+    const char *first = opt_arg(opt, 0), *arg;
+    for (size_t k = 1; (arg = opt_arg(opt, k)) != NULL; k++)
+        if (strcmp(arg, first) != 0)
+            die(0, "multiple %s specified", many);
+    return first;
+}
+
+/* --client-seed, byte for byte the same every time it was given (its
+   blanks are bytes of it); NULL if it was not given. Two different ones,
+   one of them too long: that one is reported first. */
+static const char *client_once(void)
+{
+    const char *first = opt_arg(OPT_CLIENT, 0), *arg;
+    int differ = 0;
+    for (size_t k = 1; (arg = opt_arg(OPT_CLIENT, k)) != NULL; k++)
+        differ |= strcmp(arg, first) != 0;
+    if (!differ)
+        return first;
+    for (size_t k = 0; (arg = opt_arg(OPT_CLIENT, k)) != NULL; k++)
+        if (strlen(arg) > FSH_FAIR_CLIENT_MAX)
+            die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
+    die(0, "multiple client seeds specified");
 }
 
 /* The whole of a file (or standard input for "-"), NUL-terminated. */
@@ -171,6 +246,29 @@ static uint8_t *decode_seed(const char *text, size_t tlen, const char *what,
     return seed;
 }
 
+/* --server-seed: every value given is hex, and they decode to the same
+   bytes (the blanks and the case aside); NULL if it was not given. */
+static uint8_t *seed_once(size_t *len)
+{
+    const char *arg;
+    uint8_t *seed = NULL;
+    int differ = 0;
+    for (size_t k = 0; (arg = opt_arg(OPT_SEED, k)) != NULL; k++) {
+        size_t n;
+        uint8_t *s = decode_seed(arg, strlen(arg), "--server-seed", &n);
+        if (k == 0) {
+            seed = s;
+            *len = n;
+            continue;
+        }
+        differ |= n != *len || memcmp(s, seed, n) != 0;
+        free(s);
+    }
+    if (differ)
+        die(0, "multiple server seeds specified");
+    return seed;
+}
+
 /* A commitment: 64 hex digits (either case), lowered into out. */
 static void parse_commitment(char out[65], const char *s, const char *what)
 {
@@ -187,6 +285,23 @@ static void parse_commitment(char out[65], const char *s, const char *what)
         die(0, "malformed commitment in %s: %s (64 hex digits)", what,
             quote(s));
     out[64] = '\0';
+}
+
+/* --commitment, lowered into out: every value given is a commitment, and
+   they are the same digits (the case aside); 0 if it was not given. */
+static int commitment_once(char out[65])
+{
+    char other[65];
+    const char *arg;
+    size_t k;
+    int differ = 0;
+    for (k = 0; (arg = opt_arg(OPT_COMMITMENT, k)) != NULL; k++) {
+        parse_commitment(k == 0 ? out : other, arg, "--commitment");
+        differ |= k > 0 && strcmp(other, out) != 0;
+    }
+    if (differ)
+        die(0, "multiple commitments specified");
+    return k > 0;
 }
 
 /* Card by name in the standard set of `faces` faces (52 + jokers): poker
@@ -427,7 +542,7 @@ static jval *read_json(round_t *r, const char *file, const char *cli_commit,
     /* The command line may repeat what the player noted; it must agree. */
     if (cli_commit) {
         char cc[65];
-        parse_commitment(cc, cli_commit, "--commitment");
+        commitment_once(cc);
         if (strcmp(cc, jc) != 0)
             problem(pr, "commitment mismatch: the JSON says %s, --commitment %s",
                     jc, cc);
@@ -475,6 +590,7 @@ static void verify_done(outw *out, uint32_t *order, uint32_t *given, jval *doc,
     free(out);
     free(order);
     free(given);
+    free(optvals);
     if (doc) {
         json_free(doc);
         free(doc);
@@ -510,34 +626,54 @@ int cmd_verify(int argc, char **argv)
     int print_order = 0, c;
     argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
     set_die_hook(NULL, NULL);
+    optvals = keep(xmalloc((size_t)argc * sizeof *optvals));
+    noptvals = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case OPT_SEED: seed_arg = optarg; break;
-        case OPT_SEED_FILE: seed_file = optarg; break;
-        case OPT_COMMITMENT: commit_arg = optarg; break;
-        case OPT_CLIENT: client_arg = optarg; break;
-        case OPT_NONCE: nonce_arg = optarg; break;
-        case OPT_DECKS: decks_arg = optarg; break;
-        case OPT_JOKERS: jokers_arg = optarg; break;
-        case OPT_BURN: burn_arg = optarg; break;
-        case OPT_PLAYERS: players_arg = optarg; break;
-        case OPT_CARDS: cards_arg = optarg; break;
-        case OPT_LAYOUT: layout_arg = optarg; break;
-        case OPT_JSON: json = optarg; break;
+        case OPT_SEED:
+        case OPT_SEED_FILE:
+        case OPT_COMMITMENT:
+        case OPT_CLIENT:
+        case OPT_NONCE:
+        case OPT_DECKS:
+        case OPT_JOKERS:
+        case OPT_BURN:
+        case OPT_PLAYERS:
+        case OPT_CARDS:
+        case OPT_LAYOUT:
+        case OPT_JSON:
+            optvals[noptvals].opt = c;
+            optvals[noptvals++].arg = optarg;
+            break;
         case OPT_PRINT: print_order = 1; break;
         case OPT_HELP: help();
         case OPT_VERSION: print_version();
         default: verify_usage_error();
         }
     }
+    /* Names, compared before anything is read; the values are checked
+       where they are read (num_once, seed_once, commitment_once). */
+    seed_file = name_once(OPT_SEED_FILE, "server seed files");
+    json = name_once(OPT_JSON, "JSON files");
+    client_arg = client_once();
+    seed_arg = opt_arg(OPT_SEED, 0);
+    commit_arg = opt_arg(OPT_COMMITMENT, 0);
+    nonce_arg = opt_arg(OPT_NONCE, 0);
+    decks_arg = opt_arg(OPT_DECKS, 0);
+    jokers_arg = opt_arg(OPT_JOKERS, 0);
+    burn_arg = opt_arg(OPT_BURN, 0);
+    players_arg = opt_arg(OPT_PLAYERS, 0);
+    cards_arg = opt_arg(OPT_CARDS, 0);
+    layout_arg = opt_arg(OPT_LAYOUT, 0);
 
-    /* The server seed. */
+    /* The server seed: from one of the two options (even the same seed
+       from both is refused: which one was meant?). */
     if (seed_arg && seed_file) {
         error_msg(0, "--server-seed and --server-seed-file are exclusive");
         verify_usage_error();
     }
     if (seed_arg) {
-        r.seed = decode_seed(seed_arg, strlen(seed_arg), "--server-seed", &r.seed_len);
+        r.seed = seed_once(&r.seed_len);
         r.seed_from = "--server-seed";
     } else if (seed_file) {
         if (json && strcmp(json, "-") == 0 && strcmp(seed_file, "-") == 0)
@@ -548,8 +684,7 @@ int cmd_verify(int argc, char **argv)
         free(text);
         r.seed_from = seed_file;
     }
-    if (nonce_arg)
-        r.nonce = opt_num("nonce", nonce_arg, 0, UINT64_MAX);
+    (void)num_once(OPT_NONCE, "nonce", "nonces", 0, UINT64_MAX, &r.nonce);
 
     problems_t pr = {{{0}}, 0};
     jval *doc = NULL;
@@ -563,16 +698,29 @@ int cmd_verify(int argc, char **argv)
         doc = read_json(&r, json, commit_arg, client_arg, nonce_arg,
                         &pr);
     } else {
-        r.decks = (unsigned)(decks_arg ? opt_num("number of decks", decks_arg, 1, FAIR_MAX_DECKS) : 1);
-        r.jokers = (unsigned)(jokers_arg ? opt_num("number of jokers", jokers_arg, 0, 2) : 0);
+        uint64_t v = 1;
+        (void)num_once(OPT_DECKS, "number of decks", "deck counts", 1,
+                       FAIR_MAX_DECKS, &v);
+        r.decks = (unsigned)v;
+        v = 0;
+        (void)num_once(OPT_JOKERS, "number of jokers", "joker counts", 0, 2,
+                       &v);
+        r.jokers = (unsigned)v;
         size_t n = (52 + (size_t)r.jokers) * r.decks;
-        r.burn = (size_t)(burn_arg ? opt_num("number of burn cards", burn_arg, 0, n) : 0);
+        v = 0;
+        (void)num_once(OPT_BURN, "number of burn cards", "burn counts", 0, n,
+                       &v);
+        r.burn = (size_t)v;
         if (players_arg) {
             r.have_players = 1;
-            r.players = (size_t)opt_num("number of players", players_arg, 1, n);
+            (void)num_once(OPT_PLAYERS, "number of players", "player counts",
+                           1, n, &v);
+            r.players = (size_t)v;
             if (!cards_arg)
                 die(0, "--players needs --cards (cards per hand)");
-            r.cards = (size_t)opt_num("number of cards per hand", cards_arg, 0, n);
+            (void)num_once(OPT_CARDS, "number of cards per hand",
+                           "card counts", 0, n, &v);
+            r.cards = (size_t)v;
             if (r.cards > (n - r.burn) / r.players)
                 die(0, "more cards than the shoe holds: %zu burned and %zu "
                        "hands of %zu, the shoe holds %zu",
@@ -580,20 +728,17 @@ int cmd_verify(int argc, char **argv)
         } else if (cards_arg) {
             die(0, "--cards needs --players");
         }
-        if (layout_arg) {
-            if (strcmp(layout_arg, "round-robin") == 0)
-                r.layout = LAYOUT_ROUND_ROBIN;
-            else if (strcmp(layout_arg, "blocks") == 0)
-                r.layout = LAYOUT_BLOCKS;
-            else
-                die(0, "invalid layout: %s (round-robin or blocks)", quote(layout_arg));
-        }
+        /* Every --layout given is a layout; then they are one name. */
+        const char *arg;
+        for (size_t k = 0; (arg = opt_arg(OPT_LAYOUT, k)) != NULL; k++)
+            if (strcmp(arg, "round-robin") != 0 && strcmp(arg, "blocks") != 0)
+                die(0, "invalid layout: %s (round-robin or blocks)", quote(arg));
+        if (name_once(OPT_LAYOUT, "layouts") != NULL)
+            r.layout = strcmp(layout_arg, "blocks") == 0 ? LAYOUT_BLOCKS
+                                                         : LAYOUT_ROUND_ROBIN;
         if (burn_arg && !players_arg)
             r.have_players = 1; /* burn only: burn cards, then deal order */
-        if (commit_arg) {
-            parse_commitment(r.commitment, commit_arg, "--commitment");
-            r.have_commitment = 1;
-        }
+        r.have_commitment = commitment_once(r.commitment);
         if (client_arg) {
             r.client = (char *)(uintptr_t)client_arg;
             r.client_len = strlen(client_arg);

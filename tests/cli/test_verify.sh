@@ -256,6 +256,98 @@ else
     skipped "JSON checks need python3 to write the documents"
 fi
 
+# An option that takes a value, given twice with different values, is bad
+# input ("multiple ... specified", exit 1, nothing on standard output), as in
+# fairshuf deal; the last value was taken (--nonce=5 --nonce=0 verified
+# nonce 0). Each row: what, then the options; the rest of the command is
+# the vector 1 round, VALID.
+printf '%s\n' "$S2" >"$T/seed2.hex"
+while IFS='|' read -r what args; do
+    # shellcheck disable=SC2086
+    v --commitment=$C1 $args 5h 7c 2d
+    check "two different $what" err_is "fairshuf: multiple $what specified"
+    check "two different $what: exit 1, no output" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ]"
+done <<CASES
+nonces|--server-seed=$S1 --client-seed=player-1 --nonce=5 --nonce=0
+nonces|--server-seed=$S1 --client-seed=player-1 --nonce=0 --nonce=5
+server seeds|--server-seed=$S2 --server-seed=$S1 --client-seed=player-1
+server seed files|--server-seed-file=$T/seed2.hex --server-seed-file=$T/seed1.hex --client-seed=player-1
+commitments|--server-seed=$S1 --client-seed=player-1 --commitment=$C2
+client seeds|--server-seed=$S1 --client-seed=player-2 --client-seed=player-1
+deck counts|--server-seed=$S4 --client-seed=player-1 --decks=2 --decks=1
+joker counts|--server-seed=$S1 --client-seed=player-1 --jokers=1 --jokers=0
+burn counts|--server-seed=$S1 --client-seed=player-1 --burn=1 --burn=2
+player counts|--server-seed=$S1 --client-seed=player-1 --players=1 --cards=1 --players=3
+card counts|--server-seed=$S1 --client-seed=player-1 --players=1 --cards=1 --cards=2
+layouts|--server-seed=$S1 --client-seed=player-1 --players=1 --cards=1 --layout=blocks --layout=round-robin
+JSON files|--server-seed=$S1 --json=$T/a.json --json=$T/b.json
+CASES
+# The same value again is accepted and checks what the option given once
+# checks: numbers by value, the server seed by its bytes (blanks and case
+# aside), the commitment by its digits (either case), names byte for byte.
+S1UP=$(printf %s "$S1" | tr a-f A-F)
+C1UP=$(printf %s "$C1" | tr a-f A-F)
+while IFS='|' read -r once again; do
+    # shellcheck disable=SC2086
+    v --commitment=$C1 --client-seed=player-1 $once $again 5h 7c 2d
+    check "same value twice: $once $again" sh -c "[ \$(cat '$T/v.rc') = 0 ] && [ ! -s '$T/v.err' ]"
+    cp "$T/v.out" "$T/twice.out"
+    # shellcheck disable=SC2086
+    v --commitment=$C1 --client-seed=player-1 $once 5h 7c 2d
+    check "same value twice: $once $again: as given once" cmp -s "$T/v.out" "$T/twice.out"
+done <<CASES
+--server-seed=$S1 --nonce=0|--nonce=00
+--server-seed=$S1|--server-seed=$S1UP
+--server-seed=$S1|--server-seed=$S1
+--server-seed-file=$T/seed1.hex|--server-seed-file=$T/seed1.hex
+--server-seed=$S1 --commitment=$C1UP|--commitment=$C1
+--server-seed=$S1 --client-seed=player-1|--client-seed=player-1
+--server-seed=$S1 --decks=1|--decks=01
+--server-seed=$S1 --jokers=0|--jokers=000
+--server-seed=$S1 --burn=1|--burn=1
+--server-seed=$S1 --players=1 --cards=1|--players=01 --cards=1
+--server-seed=$S1 --players=1 --cards=2 --layout=blocks|--layout=blocks
+CASES
+v --server-seed="00 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" --server-seed=$S1 --commitment=$C1 --client-seed=player-1 5h
+check "same server seed, spaced apart and not: accepted" rc 0
+"$FAIRSHUF" verify --server-seed-file=- --server-seed-file=- --commitment=$C1 --client-seed=player-1 5h 7c <"$T/seed1.hex" >"$T/v.out" 2>"$T/v.err"
+check "--server-seed-file=- twice: standard input read once" grep -q '^VALID: .* 2 of 52 cards' "$T/v.out"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --print-order --print-order
+check "--print-order twice: the order" [ "$(cat "$T/v.out")" = "$D1" ]
+# Every value is checked: an invalid one is reported as such, first or last.
+v --server-seed=$S1 --commitment=$C1 --nonce=0 --nonce=x 5h
+check "invalid second nonce: its own message" err_is "fairshuf: invalid nonce: 'x' (0 to 18446744073709551615)"
+v --server-seed=$S1 --commitment=$C1 --decks=0 --decks=1 5h
+check "invalid first deck count: its own message" err_is "fairshuf: invalid number of decks: '0' (1 to 1000)"
+v --server-seed=$S1 --commitment=$C1 --players=1 --cards=1 --layout=blocks --layout=spiral 5h
+check "invalid second layout: its own message" err_is "fairshuf: invalid layout: 'spiral' (round-robin or blocks)"
+v --server-seed=$S1 --commitment=$C1 --commitment=abc 5h
+check "invalid second commitment: its own message" err_is "fairshuf: malformed commitment in --commitment: 'abc' (64 hex digits)"
+v --server-seed=$S1 --server-seed=0g --commitment=$C1 5h
+check "invalid second server seed: its own message" err_is "fairshuf: malformed hex in --server-seed"
+v --server-seed=$S1 --commitment=$C1 --client-seed=a --client-seed="$(printf '%0257d' 0)" 5h
+check "client seed over 256 bytes, second: its own message" err_is "fairshuf: client seed longer than 256 bytes"
+# The two sources of the server seed exclude each other, even holding the
+# same seed (verify --help, fairshuf.1).
+v --server-seed=$S1 --server-seed-file="$T/seed1.hex" --commitment=$C1 5h
+check "--server-seed and --server-seed-file, the same seed: usage error" sh -c \
+    "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = \"fairshuf: --server-seed and --server-seed-file are exclusive
+Try 'fairshuf verify --help' for more information.\" ]"
+if command -v python3 >/dev/null 2>&1; then
+    v --server-seed=$S1 --json="$T/j1.json" --json="$T/j1.json"
+    check "the same --json twice: VALID" sh -c "[ \$(cat '$T/v.rc') = 0 ] && grep -q '52 of 52 cards checked' '$T/v.out'"
+    # With --json, the command line's repeats are options all the same:
+    # refused, not compared with the JSON (where one of them agreed).
+    v --server-seed=$S1 --json="$T/j1.json" --nonce=3 --nonce=0
+    check "--json, two nonces" err_is "fairshuf: multiple nonces specified"
+    v --server-seed=$S1 --json="$T/j1.json" --commitment=$C1 --commitment=$C2
+    check "--json, two commitments" err_is "fairshuf: multiple commitments specified"
+    v --server-seed=$S1 --json="$T/j1.json" --commitment=$C1UP --commitment=$C1 --nonce=0 --nonce=0
+    check "--json, the same commitment and nonce twice: VALID" rc 0
+else
+    skipped "repeated options with --json need python3 to write the documents"
+fi
+
 # Bad input: message and exit 1.
 v --server-seed=0g$S1 --commitment=$C1
 check "malformed hex" err_is "fairshuf: malformed hex in --server-seed"
