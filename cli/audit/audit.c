@@ -153,6 +153,9 @@ static _Noreturn void help(void)
            "      --help            display this help and exit\n"
            "      --version         output version information and exit\n"
            "\n"
+           "An option that takes a value, given twice, must have the same value both\n"
+           "times (numbers by value, files by name); of --progress and --no-progress,\n"
+           "the last one wins.\n"
            "Exit status: 0 if every test passes, 1 if any fails, 2 for trouble.\n"
            "The tests and their exact null distributions: docs/AUDIT.md.\n",
            program_name, program_name);
@@ -170,6 +173,25 @@ static int parse_double(const char *s, double *out)
         return -1;
     *out = v;
     return 0;
+}
+
+/* An option that takes a value, given again (bit: its bit in *given):
+   the same value is accepted, another is "multiple OPT values specified",
+   as fairshuf deal, verify and shuf mode refuse two different values.
+   Each value is checked before it comes here, so an invalid one is
+   reported as invalid; numbers are the same when their values are
+   (--n=8 --n=08, --alpha=0.01 --alpha=1e-2), file names when their bytes
+   are (as shuf mode compares -o). */
+static void once(unsigned *given, unsigned bit, int same, const char *opt)
+{
+    if ((*given & bit) && !same)
+        fail("multiple %s values specified", opt);
+    *given |= bit;
+}
+
+static int same_name(const char *old, const char *arg)
+{
+    return old != NULL && strcmp(old, arg) == 0;
 }
 
 static void parse_options(int argc, char **argv, aopts *o)
@@ -197,22 +219,31 @@ static void parse_options(int argc, char **argv, aopts *o)
     o->alpha = 0.01;
     o->progress = -1;
     int c;
+    unsigned given = 0; /* 1 << (OPT_x - OPT_INPUT): options given */
     uint64_t v;
+    double d;
     argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
     /* '+': options end at COMMAND, whose own options are its business. */
     while ((c = getopt_long(argc, argv, "+", lo, NULL)) != -1) {
+        unsigned bit = c >= OPT_INPUT && c < OPT_HELP
+                           ? 1u << (unsigned)(c - OPT_INPUT)
+                           : 0;
         switch (c) {
         case OPT_INPUT:
+            once(&given, bit, same_name(o->input, optarg), "--input");
             o->input = optarg;
             break;
         case OPT_N:
             if (parse_udec(optarg, 2, AUDIT_MAX_N, &v) != 0)
                 fail("invalid --n: %s (2 to %d)", quote(optarg), AUDIT_MAX_N);
+            once(&given, bit, o->n == v, "--n");
             o->n = (size_t)v;
             break;
         case OPT_TRIALS:
-            if (parse_udec(optarg, 1, UINT64_MAX / 2, &o->trials) != 0)
+            if (parse_udec(optarg, 1, UINT64_MAX / 2, &v) != 0)
                 fail("invalid --trials: %s", quote(optarg));
+            once(&given, bit, o->trials == v, "--trials");
+            o->trials = v;
             break;
         case OPT_PER_RUN:
             o->per_run = 1;
@@ -220,36 +251,43 @@ static void parse_options(int argc, char **argv, aopts *o)
         case OPT_JOBS:
             if (parse_udec(optarg, 1, 256, &v) != 0)
                 fail("invalid --jobs: %s (1 to 256)", quote(optarg));
+            once(&given, bit, o->jobs == v, "--jobs");
             o->jobs = (unsigned)v;
             break;
         case OPT_TIME:
-            if (parse_double(optarg, &o->time_limit) != 0 ||
-                !(o->time_limit > 0))
+            if (parse_double(optarg, &d) != 0 || !(d > 0))
                 fail("invalid --time-limit: %s (seconds > 0)",
                      quote(optarg));
+            once(&given, bit, o->time_limit == d, "--time-limit");
+            o->time_limit = d;
             break;
         case OPT_ALPHA:
-            if (parse_double(optarg, &o->alpha) != 0 ||
-                !(o->alpha > 0 && o->alpha < 1))
+            if (parse_double(optarg, &d) != 0 || !(d > 0 && d < 1))
                 fail("invalid --alpha: %s (between 0 and 1)", quote(optarg));
+            once(&given, bit, o->alpha == d, "--alpha");
+            o->alpha = d;
             break;
         case OPT_JSON:
+            once(&given, bit, same_name(o->json, optarg), "--json");
             o->json = optarg;
             break;
         case OPT_PLOT:
+            once(&given, bit, same_name(o->plot, optarg), "--plot");
             o->plot = optarg;
             break;
         case OPT_POWER:
-            o->power = 0.01;
+            d = 0.01;
             if (optarg != NULL &&
-                (parse_double(optarg, &o->power) != 0 ||
-                 !(o->power > 0 && o->power < 1)))
+                (parse_double(optarg, &d) != 0 || !(d > 0 && d < 1)))
                 fail("invalid --power: %s (a relative bias between 0 and 1)",
                      quote(optarg));
+            once(&given, bit, o->power == d, "--power");
+            o->power = d;
             break;
         case OPT_BASE:
             if (strcmp(optarg, "0") != 0 && strcmp(optarg, "1") != 0)
                 fail("invalid --base: %s (0 or 1)", quote(optarg));
+            once(&given, bit, o->base == optarg[0] - '0', "--base");
             o->base = optarg[0] - '0';
             break;
         case OPT_PROGRESS:

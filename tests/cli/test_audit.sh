@@ -255,6 +255,67 @@ check "a long line's number is given" err_is e_long2 "input):2: line longer"
 audit e_longrun --per-run --n 3 --trials 2 -- head -c 17000000 /dev/zero
 check "a run's output over 16 MiB is refused" \
     err_is e_longrun "(run 1): output longer than 16777216 bytes"
+# An option that takes a value, given twice with different values, is a
+# usage error ("multiple --OPT values specified", exit 2, nothing on
+# standard output, no --json or --plot file), as in deal and verify; the
+# last value was taken (--alpha=0.5 --alpha=0.01 ran at 0.01).
+"$A/fair" 2000 8 s9 >fair8
+while IFS='|' read -r opt args; do
+    # shellcheck disable=SC2086
+    audit e_twice $args
+    check "two different $opt values" sh -c \
+        "[ \$(cat e_twice.rc) = 2 ] && [ ! -s e_twice.out ] && [ \"\$(cat e_twice.err)\" = 'fairshuf: audit: multiple $opt values specified' ]"
+done <<'CASES'
+--alpha|--input fair8 --alpha=0.5 --alpha=0.01
+--alpha|--input fair8 --alpha=0.01 --alpha=0.5
+--input|--input=fair8 --input=./fair8
+--n|--input fair8 --n=8 --n=9
+--trials|--input fair8 --trials=2000 --trials=1000
+--base|--input fair8 --base=1 --base=0
+--jobs|--input fair8 --jobs=1 --jobs=2
+--time-limit|--input fair8 --time-limit=60 --time-limit=61
+--json|--input fair8 --json=t1.json --json=t2.json
+--plot|--input fair8 --plot=t1.svg --plot=t2.svg
+--power|--input fair8 --power --power=0.05
+--power|--input fair8 --power=0.05 --power
+CASES
+check "two different --json, --plot: no file written" sh -c \
+    '[ ! -e t1.json ] && [ ! -e t2.json ] && [ ! -e t1.svg ] && [ ! -e t2.svg ]'
+# The same value again is accepted: numbers by value, files by name; the
+# report is the option's given once (its time aside).
+while IFS='|' read -r once again; do
+    # shellcheck disable=SC2086
+    audit s_twice --input fair8 $once $again
+    # shellcheck disable=SC2086
+    audit s_once --input fair8 $once
+    check "same value twice: $once $again" sh -c \
+        "[ \$(cat s_twice.rc) = 0 ] && [ ! -s s_twice.err ] && [ \"\$(sed 's/ ([0-9.]* s)\$//' s_twice.out)\" = \"\$(sed 's/ ([0-9.]* s)\$//' s_once.out)\" ]"
+done <<'CASES'
+--alpha=0.01|--alpha=1e-2
+--alpha=0.001|--alpha=0.0010
+--input=fair8|--input=fair8
+--n=8|--n=08
+--trials=2000|--trials=2000
+--base=1|--base=1
+--jobs=1|--jobs=01
+--time-limit=60|--time-limit=60.0
+--power|--power=0.01
+--power=0.05|--power=5e-2
+CASES
+audit s_json --input fair8 --json=t3.json --json=t3.json --plot=t3.svg --plot=t3.svg
+check "the same --json and --plot twice: both written" sh -c \
+    '[ "$(cat s_json.rc)" = 0 ] && [ -s t3.json ] && [ -s t3.svg ]'
+# Each value is checked first: an invalid one is reported as invalid.
+audit e_twice --input fair8 --alpha=0.01 --alpha=2
+check "invalid second --alpha: its own message" err_is e_twice "invalid --alpha: '2' (between 0 and 1)"
+audit e_twice --input fair8 --n=8 --n=1
+check "invalid second --n: its own message" err_is e_twice "invalid --n: '1' (2 to 4096)"
+# --progress and --no-progress are one switch: the last one given wins
+# (audit() puts --no-progress first).
+audit p_on --input fair8 --progress
+check "--no-progress --progress: a bar" grep -q 'audit: \[#' p_on.err
+audit p_off --input fair8 --progress --no-progress
+check "--progress --no-progress: no bar" sh -c '[ "$(cat p_off.rc)" = 0 ] && [ ! -s p_off.err ]'
 audit h --help
 check "--help exits 0" sh -c 'rc=$(cat h.rc); [ "$rc" = 0 ] && grep -q "Usage:.*audit" h.out'
 
