@@ -20,6 +20,11 @@ differs) or the input is bad.
 
 --faces M --copies C deals a set of M numbered faces x C copies and prints
 the face numbers (the cross-check with the C library uses it).
+
+An option given twice must have the same value both times, as fairshuf
+verify requires (numbers, the server seed's bytes and the commitment by
+value; file names and the client seed as spelled): "multiple nonces
+specified" and so on, exit status 1.
 """
 
 import argparse
@@ -221,18 +226,36 @@ def order_from_json(doc):
     return doc, fair, order
 
 
+def once(values, many, read=lambda v: v):
+    """The value of an option given as many times as it was (values: the
+    list argparse collected, None if not given): each is read (read raises
+    BadInput on an invalid one), then they must all be the same."""
+    if values is None:
+        return None
+    read_values = [read(v) for v in values]
+    if any(v != read_values[0] for v in read_values[1:]):
+        raise BadInput("multiple %s specified" % many)
+    return read_values[0]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Verify a fairshuf provably fair deal.")
-    ap.add_argument("--server-seed", help="revealed server seed, hex")
-    ap.add_argument("--server-seed-file", help="file holding the seed in hex")
-    ap.add_argument("--commitment", help="published SHA-256 of the server seed, hex")
-    ap.add_argument("--client-seed", default=None, help="client seed (UTF-8)")
-    ap.add_argument("--nonce", type=int, default=None)
-    ap.add_argument("--decks", type=int, default=None)
-    ap.add_argument("--jokers", type=int, default=None, choices=[0, 1, 2])
-    ap.add_argument("--faces", type=int, help="numbered set: faces (prints numbers)")
-    ap.add_argument("--copies", type=int, default=1, help="numbered set: copies")
-    ap.add_argument("--json", help="JSON printed by `fairshuf deal --format json` (- = stdin)")
+    # Each option that takes a value collects every value it is given:
+    # run() refuses two different ones, as fairshuf verify does.
+    ap.add_argument("--server-seed", action="append", help="revealed server seed, hex")
+    ap.add_argument("--server-seed-file", action="append", help="file holding the seed in hex")
+    ap.add_argument("--commitment", action="append",
+                    help="published SHA-256 of the server seed, hex")
+    ap.add_argument("--client-seed", action="append", help="client seed (UTF-8)")
+    ap.add_argument("--nonce", type=int, action="append")
+    ap.add_argument("--decks", type=int, action="append")
+    ap.add_argument("--jokers", type=int, action="append", choices=[0, 1, 2])
+    ap.add_argument("--faces", type=int, action="append",
+                    help="numbered set: faces (prints numbers)")
+    ap.add_argument("--copies", type=int, action="append",
+                    help="numbered set: copies (default 1)")
+    ap.add_argument("--json", action="append",
+                    help="JSON printed by `fairshuf deal --format json` (- = stdin)")
     ap.add_argument("--order", action="store_true", help="print only the deal order")
     ap.add_argument("cards", nargs="*", help="dealt cards in deal order: poker notation "
                     "(As Th 2c RJ BJ) or suit symbols (A\u2660 10\u2665)")
@@ -245,33 +268,38 @@ def main(argv=None):
 
 
 def run(args):
-    if args.server_seed is not None and args.server_seed_file is not None:
+    seed_file = once(args.server_seed_file, "server seed files")
+    json_file = once(args.json, "JSON files")
+    client = once(args.client_seed, "client seeds")
+    if args.server_seed is not None and seed_file is not None:
         raise BadInput("give --server-seed or --server-seed-file, not both")
-    if args.server_seed_file is not None:
+    if seed_file is not None:
         try:
-            with open(args.server_seed_file, "rb") as f:  # bytes, as fairshuf reads it
-                seed = parse_hex(f.read(), args.server_seed_file)
+            with open(seed_file, "rb") as f:  # bytes, as fairshuf reads it
+                seed = parse_hex(f.read(), seed_file)
         except OSError as e:
-            raise BadInput("%s: %s" % (args.server_seed_file, e.strerror))
+            raise BadInput("%s: %s" % (seed_file, e.strerror))
     elif args.server_seed is not None:
-        seed = parse_hex(args.server_seed, "--server-seed")
+        seed = once(args.server_seed, "server seeds",
+                    lambda v: parse_hex(v, "--server-seed"))
     else:
         seed = None  # may come from the JSON (a deal printed with --reveal)
 
-    commitment, client, nonce = args.commitment, args.client_seed, args.nonce
-    if commitment is not None:
-        commitment = parse_commitment(commitment, "--commitment")
-    decks, jokers = args.decks, args.jokers
+    commitment = once(args.commitment, "commitments",
+                      lambda v: parse_commitment(v, "--commitment"))
+    nonce = once(args.nonce, "nonces")
+    decks, jokers = once(args.decks, "deck counts"), once(args.jokers, "joker counts")
+    faces, copies = once(args.faces, "face counts"), once(args.copies, "copy counts")
     given = [c for c in args.cards]
-    if args.json is not None:
+    if json_file is not None:
         try:
-            if args.json == "-":
+            if json_file == "-":
                 doc = json.load(sys.stdin)
             else:
-                with open(args.json) as f:
+                with open(json_file) as f:
                     doc = json.load(f)
         except (OSError, ValueError) as e:
-            raise BadInput("%s: cannot read JSON: %s" % (args.json, e))
+            raise BadInput("%s: cannot read JSON: %s" % (json_file, e))
         try:
             doc, fair, given = order_from_json(doc)
             fair = dict(fair)
@@ -300,8 +328,8 @@ def run(args):
     client = (client or "").encode("utf-8")
     nonce = nonce or 0
 
-    if args.faces is not None:
-        faces, copies = args.faces, args.copies
+    if faces is not None:
+        copies = 1 if copies is None else copies
         if faces < 1 or copies < 1:
             raise BadInput("faces and copies must be positive")
         order = deal_order(seed, client, nonce, faces, copies)

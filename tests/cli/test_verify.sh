@@ -327,6 +327,52 @@ v --server-seed=$S1 --server-seed=0g --commitment=$C1 5h
 check "invalid second server seed: its own message" err_is "fairshuf: malformed hex in --server-seed"
 v --server-seed=$S1 --commitment=$C1 --client-seed=a --client-seed="$(printf '%0257d' 0)" 5h
 check "client seed over 256 bytes, second: its own message" err_is "fairshuf: client seed longer than 256 bytes"
+# examples/verify_deal.py keeps the same rule (argparse took the last
+# value: --nonce 5 --nonce 0 was VALID where fairshuf verify refuses it).
+if command -v python3 >/dev/null 2>&1; then
+    vp() {
+        python3 "$VD" "$@" >"$T/vp.out" 2>"$T/vp.err" </dev/null
+        echo $? >"$T/vp.rc"
+    }
+    while IFS='|' read -r what args; do
+        # shellcheck disable=SC2086
+        vp --commitment=$C1 $args 5h 7c 2d
+        check "verify_deal.py: two different $what" sh -c \
+            "[ \$(cat '$T/vp.rc') = 1 ] && [ ! -s '$T/vp.out' ] && [ \"\$(cat '$T/vp.err')\" = 'verify_deal.py: multiple $what specified' ]"
+    done <<CASES
+nonces|--server-seed=$S1 --client-seed=player-1 --nonce=5 --nonce=0
+server seeds|--server-seed=$S2 --server-seed=$S1 --client-seed=player-1
+server seed files|--server-seed-file=$T/seed2.hex --server-seed-file=$T/seed1.hex --client-seed=player-1
+commitments|--server-seed=$S1 --client-seed=player-1 --commitment=$C2
+client seeds|--server-seed=$S1 --client-seed=player-2 --client-seed=player-1
+deck counts|--server-seed=$S4 --client-seed=player-1 --decks=2 --decks=1
+joker counts|--server-seed=$S1 --client-seed=player-1 --jokers=1 --jokers=0
+JSON files|--server-seed=$S1 --json=$T/a.json --json=$T/b.json
+CASES
+    while IFS='|' read -r once again; do
+        # shellcheck disable=SC2086
+        vp --commitment=$C1 --client-seed=player-1 $once $again 5h 7c 2d
+        cp "$T/vp.out" "$T/twice.out"
+        check "verify_deal.py: same value twice: $once $again" sh -c \
+            "[ \$(cat '$T/vp.rc') = 0 ] && [ ! -s '$T/vp.err' ] && grep -q '^VALID' '$T/vp.out'"
+        # shellcheck disable=SC2086
+        vp --commitment=$C1 --client-seed=player-1 $once 5h 7c 2d
+        check "verify_deal.py: same value twice: $once $again: as given once" cmp -s "$T/vp.out" "$T/twice.out"
+    done <<CASES
+--server-seed=$S1 --nonce=0|--nonce=00
+--server-seed=$S1|--server-seed=$S1UP
+--server-seed-file=$T/seed1.hex|--server-seed-file=$T/seed1.hex
+--server-seed=$S1 --commitment=$C1UP|--commitment=$C1
+--server-seed=$S1 --client-seed=player-1|--client-seed=player-1
+--server-seed=$S1 --decks=1|--decks=01
+--server-seed=$S1 --jokers=0|--jokers=000
+CASES
+    vp --server-seed=$S1 --server-seed=0g --commitment=$C1 5h
+    check "verify_deal.py: invalid second server seed: malformed hex" sh -c \
+        "[ \$(cat '$T/vp.rc') = 1 ] && grep -q 'malformed hex' '$T/vp.err'"
+else
+    skipped "verify_deal.py's repeated options need python3"
+fi
 # The two sources of the server seed exclude each other, even holding the
 # same seed (verify --help, fairshuf.1).
 v --server-seed=$S1 --server-seed-file="$T/seed1.hex" --commitment=$C1 5h
