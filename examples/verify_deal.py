@@ -226,6 +226,20 @@ def order_from_json(doc):
     return doc, fair, order
 
 
+def decimal(what, choices=None):
+    """A reader for once(): a number written as fairshuf verify reads one,
+    ASCII digits and nothing else (Python's int() would also take blanks
+    around it, a sign, underscores and other scripts' digits)."""
+    def read(text):
+        if not text or any(c not in "0123456789" for c in text):
+            raise BadInput("invalid %s: '%s' (decimal digits only)" % (what, text))
+        value = int(text)
+        if choices is not None and value not in choices:
+            raise BadInput("invalid %s: '%s' (%s)" % (what, text, ", ".join(map(str, choices))))
+        return value
+    return read
+
+
 def once(values, many, read=lambda v: v):
     """The value of an option given as many times as it was (values: the
     list argparse collected, None if not given): each is read (read raises
@@ -247,12 +261,12 @@ def main(argv=None):
     ap.add_argument("--commitment", action="append",
                     help="published SHA-256 of the server seed, hex")
     ap.add_argument("--client-seed", action="append", help="client seed (UTF-8)")
-    ap.add_argument("--nonce", type=int, action="append")
-    ap.add_argument("--decks", type=int, action="append")
-    ap.add_argument("--jokers", type=int, action="append", choices=[0, 1, 2])
-    ap.add_argument("--faces", type=int, action="append",
+    ap.add_argument("--nonce", action="append")
+    ap.add_argument("--decks", action="append")
+    ap.add_argument("--jokers", action="append", help="0, 1 or 2")
+    ap.add_argument("--faces", action="append",
                     help="numbered set: faces (prints numbers)")
-    ap.add_argument("--copies", type=int, action="append",
+    ap.add_argument("--copies", action="append",
                     help="numbered set: copies (default 1)")
     ap.add_argument("--json", action="append",
                     help="JSON printed by `fairshuf deal --format json` (- = stdin)")
@@ -287,9 +301,11 @@ def run(args):
 
     commitment = once(args.commitment, "commitments",
                       lambda v: parse_commitment(v, "--commitment"))
-    nonce = once(args.nonce, "nonces")
-    decks, jokers = once(args.decks, "deck counts"), once(args.jokers, "joker counts")
-    faces, copies = once(args.faces, "face counts"), once(args.copies, "copy counts")
+    nonce = once(args.nonce, "nonces", decimal("nonce"))
+    decks = once(args.decks, "deck counts", decimal("number of decks"))
+    jokers = once(args.jokers, "joker counts", decimal("number of jokers", (0, 1, 2)))
+    faces = once(args.faces, "face counts", decimal("number of faces"))
+    copies = once(args.copies, "copy counts", decimal("number of copies"))
     given = [c for c in args.cards]
     if json_file is not None:
         try:

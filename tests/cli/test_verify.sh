@@ -370,6 +370,18 @@ CASES
     vp --server-seed=$S1 --server-seed=0g --commitment=$C1 5h
     check "verify_deal.py: invalid second server seed: malformed hex" sh -c \
         "[ \$(cat '$T/vp.rc') = 1 ] && grep -q 'malformed hex' '$T/vp.err'"
+    # Numbers as fairshuf verify reads them: ASCII digits only (Python's
+    # int() took ' 0', '+1', '0_0' and other scripts' digits).
+    for arg in "--nonce= 0" "--nonce=+1" "--nonce=0_0" "--nonce=٣" \
+        "--nonce=" "--decks=1 " "--decks=0x1" "--jokers=-0"; do
+        v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 "$arg" 5h
+        vp --server-seed=$S1 --commitment=$C1 --client-seed=player-1 "$arg" 5h
+        check "'$arg' refused by both verifiers" sh -c \
+            "[ \$(cat '$T/v.rc') = 1 ] && [ \$(cat '$T/vp.rc') = 1 ] && [ ! -s '$T/vp.out' ] && grep -q '^verify_deal.py: invalid ' '$T/vp.err'"
+    done
+    vp --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --jokers=3 5h
+    check "verify_deal.py: three jokers refused" sh -c \
+        "[ \$(cat '$T/vp.rc') = 1 ] && grep -q \"^verify_deal.py: invalid number of jokers: '3'\" '$T/vp.err'"
 else
     skipped "verify_deal.py's repeated options need python3"
 fi
