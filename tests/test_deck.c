@@ -206,8 +206,25 @@ static void test_deck(void)
 #if SIZE_MAX > UINT32_MAX
     CHECK_EQ(fsh_deck_new(&none, (size_t)UINT32_MAX + 1), FSH_EINVAL);
 #endif
+    /* Every constructor error sets *out to NULL (fsh_deck_new(3)), each
+       one from a non-NULL start. */
+    none = (fsh_deck *)&card;
     CHECK_EQ(fsh_deck_new_from(&none, NULL, 3), FSH_EINVAL);
+    CHECK(none == NULL);
+    none = (fsh_deck *)&card;
     CHECK_EQ(fsh_deck_new_from(&none, shoe, 0), FSH_EINVAL);
+    CHECK(none == NULL);
+#if SIZE_MAX > UINT32_MAX
+    none = (fsh_deck *)&card;
+    CHECK_EQ(fsh_deck_new(&none, (size_t)UINT32_MAX + 1), FSH_EINVAL);
+    CHECK(none == NULL);
+    none = (fsh_deck *)&card;
+    CHECK_EQ(fsh_deck_new_from(&none, shoe, (size_t)UINT32_MAX + 1),
+             FSH_EINVAL);
+    CHECK(none == NULL);
+#endif
+    CHECK_EQ(fsh_deck_new_from(NULL, shoe, 3), FSH_EINVAL);
+    CHECK_EQ(fsh_deck_new_from(NULL, NULL, 3), FSH_EINVAL);
     CHECK_EQ(fsh_deck_reset(NULL), FSH_EINVAL);
     CHECK_EQ(fsh_deck_deal(NULL, d, &card), FSH_EINVAL);
     CHECK_EQ(fsh_deck_deal(rng, NULL, &card), FSH_EINVAL);
@@ -279,6 +296,39 @@ static void test_pending_dropped(void)
     CHECK_EQ(other, rekeyed);
 }
 
+/* fsh_deck_reset drops the dice drawn ahead: a deck reset after a partial
+   deal, by the same rng and no re-key, deals exactly as a fresh deck does
+   from the same rng state (the replay rule). The dice kept from the
+   partial deal were drawn for 47, 46, ... remaining cards. */
+static void test_reset_drops_pending(void)
+{
+    static const char seed[] = "reset drops dice, 32 bytes long.";
+    fsh_rng *a, *b;
+    fsh_deck *used, *fresh;
+    uint32_t x[52], y[52];
+    CHECK_EQ(fsh_rng_new_seeded(&a, seed, 32), FSH_OK);
+    CHECK_EQ(fsh_rng_new_seeded(&b, seed, 32), FSH_OK);
+    CHECK_EQ(fsh_deck_new(&used, 52), FSH_OK);
+    CHECK_EQ(fsh_deck_new(&fresh, 52), FSH_OK);
+    /* The same draws from a and b: both decks deal 5 of 52. */
+    CHECK_EQ(fsh_deck_deal_n(a, used, x, 5), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(b, fresh, y, 5), FSH_OK);
+    CHECK(memcmp(x, y, 5 * sizeof x[0]) == 0);
+    CHECK_EQ(fsh_deck_reset(used), FSH_OK);
+    fsh_deck_free(fresh);
+    CHECK_EQ(fsh_deck_new(&fresh, 52), FSH_OK);
+    uint64_t bits_a = fsh_rng_bits_used(a), bits_b = fsh_rng_bits_used(b);
+    CHECK_EQ(bits_a, bits_b);
+    CHECK_EQ(fsh_deck_deal_n(a, used, x, 52), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(b, fresh, y, 52), FSH_OK);
+    CHECK(memcmp(x, y, sizeof x) == 0);
+    CHECK(fsh_rng_bits_used(a) == fsh_rng_bits_used(b));
+    fsh_deck_free(used);
+    fsh_deck_free(fresh);
+    fsh_rng_free(a);
+    fsh_rng_free(b);
+}
+
 /* A randint callback answering out of range on call number bad_at. */
 struct liar {
     uint64_t calls, bad_at;
@@ -342,6 +392,7 @@ int main(void)
 {
     test_failed_deal_deals_nothing();
     test_pending_dropped();
+    test_reset_drops_pending();
     test_encoding();
     test_names();
     test_parse_rejects();
