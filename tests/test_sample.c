@@ -169,6 +169,13 @@ static void edges(void)
 
     fsh_rangeperm *p;
     CHECK(fsh_rangeperm_new(NULL, 0, 5, 0) == FSH_EINVAL);
+    /* lo > hi is FSH_EINVAL, and *out is NULL on error (a constructor). */
+    p = (fsh_rangeperm *)&rng;
+    CHECK(fsh_rangeperm_new(&p, 6, 5, 0) == FSH_EINVAL);
+    CHECK(p == NULL);
+    p = (fsh_rangeperm *)&rng;
+    CHECK(fsh_rangeperm_new(&p, UINT64_MAX, 0, 10) == FSH_EINVAL);
+    CHECK(p == NULL);
     CHECK(fsh_rangeperm_new(&p, 0, 0, 0) == FSH_OK);
     CHECK(fsh_rangeperm_next(rng, p, &out[0]) == FSH_OK && out[0] == 0);
     CHECK(fsh_rangeperm_next(rng, p, &out[0]) == FSH_EEMPTY);
@@ -179,6 +186,10 @@ static void edges(void)
     CHECK(fsh_rangeperm_next_at(p, &out[0], 9) == FSH_OK && out[0] == 9);
     CHECK(fsh_rangeperm_next(NULL, p, &out[0]) == FSH_EINVAL);
     CHECK(fsh_rangeperm_next(rng, p, NULL) == FSH_EINVAL);
+    CHECK(fsh_rangeperm_next(rng, NULL, &out[0]) == FSH_EINVAL);
+    CHECK(fsh_rangeperm_next_at(NULL, &out[0], 0) == FSH_EINVAL);
+    CHECK(fsh_rangeperm_next_at(p, NULL, 0) == FSH_EINVAL);
+    CHECK(fsh_rangeperm_drawn(p) == 1); /* the errors drew nothing */
     fsh_rangeperm_free(p);
     fsh_rangeperm_free(NULL);
     CHECK(fsh_rangeperm_drawn(NULL) == 0);
@@ -216,6 +227,15 @@ static void edges(void)
 
     size_t slot;
     CHECK(fsh_reservoir_slot(rng, &slot, 0, 3) == FSH_OK && slot == 0);
+    /* k = 0 always drops and draws nothing, at any point of the stream. */
+    uint64_t used = fsh_rng_bits_used(rng);
+    static const uint64_t seens[] = {0, 1, 2, 1000, UINT64_MAX};
+    for (size_t i = 0; i < sizeof seens / sizeof seens[0]; i++) {
+        slot = 99;
+        CHECK(fsh_reservoir_slot(rng, &slot, 0, seens[i]) == FSH_OK);
+        CHECK_EQ(slot, 0);
+    }
+    CHECK(fsh_rng_bits_used(rng) == used);
     CHECK(fsh_reservoir_slot(rng, &slot, 5, 3) == FSH_OK && slot == 3);
     CHECK(fsh_reservoir_slot(rng, &slot, 5, UINT64_MAX) == FSH_OK &&
           slot <= 5);
