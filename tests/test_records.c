@@ -385,6 +385,27 @@ static void test_errors(void)
     CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 0, 3, 1), FSH_EINVAL);
     CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 1, 3, 1), FSH_EINVAL);
     CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 1, 4, 2), FSH_EINVAL);
+    /* Groups beyond the 2^24 buckets, and an overflowing n * size. */
+    const uint32_t nmax = (uint32_t)1 << FSH_RECORDS_MAX_BITS;
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 0, nmax + 1, 1),
+             FSH_EINVAL);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 1, nmax, 1),
+             FSH_EINVAL);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, nmax - 3, 4, 1),
+             FSH_EINVAL);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, UINT32_MAX, 4, 1),
+             FSH_EINVAL);
+    /* ... also when every id is inside [lo, lo + nb): ids 2^24 - 2 ..
+       2^24 + 1 name buckets that do not exist. */
+    uint32_t high[8];
+    for (int i = 0; i < 8; i++)
+        high[i] = nmax - 2 + ids[i];
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, high, nmax - 2, 4, 1),
+             FSH_EINVAL);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, SIZE_MAX / 2, 4, ids, 0, 4, 1),
+             FSH_EINVAL);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 2, SIZE_MAX, ids, 0, 4, 1),
+             FSH_EINVAL);
     CHECK(memcmp(g, gc, sizeof g) == 0);
     CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 0, 4, 1), FSH_OK);
     CHECK_EQ(fsh_records_shuffle_group(key, g, 0, 4, ids, 0, 4, 1), FSH_OK);
