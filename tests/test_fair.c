@@ -634,11 +634,30 @@ static void test_bad_input(void)
     CHECK_EQ(fsh_fair_seed_min(NULL, 52, 1), FSH_EINVAL);
     CHECK_EQ(fsh_fair_seed_min(&b, 0, 1), FSH_EINVAL);
     CHECK_EQ(fsh_fair_seed_min(&b, 52, 0), FSH_EINVAL);
+    /* faces over 2^32, or n over SIZE_MAX / 4, called directly (not only
+       through fsh_fair_order). */
+    CHECK_EQ(fsh_fair_seed_min(&b, ((size_t)1 << 32) + 1, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_fair_seed_min(&b, SIZE_MAX, 1), FSH_EINVAL);
+#if SIZE_MAX == UINT64_MAX
+    CHECK_EQ(fsh_fair_seed_min(&b, (size_t)1 << 32, 1u << 30), FSH_EINVAL);
+    CHECK_EQ(fsh_fair_seed_min(&b, (size_t)1 << 31, 1u << 31), FSH_EINVAL);
+#endif
     CHECK_EQ(b, 5);
+    /* 2^32 faces is allowed: log2((2^32)!) = 2^32 (32 - log2 e) + ...,
+       about 1.3e11 bits, so about 1.6e10 bytes. */
+#if SIZE_MAX == UINT64_MAX
+    CHECK_EQ(fsh_fair_seed_min(&b, (size_t)1 << 32, 1), FSH_OK);
+    CHECK(b > (size_t)16400000000u && b < (size_t)16410000000u);
+#endif
     /* Commitments. */
     char hex[65];
     CHECK_EQ(fsh_fair_commit(NULL, seed, 32), FSH_EINVAL);
+    memset(hex, 'x', sizeof hex); /* unchanged on failure */
     CHECK_EQ(fsh_fair_commit(hex, NULL, 1), FSH_EINVAL);
+    int untouched = 1;
+    for (size_t t = 0; t < sizeof hex; t++)
+        untouched &= hex[t] == 'x';
+    CHECK(untouched);
     CHECK_EQ(fsh_fair_commit(hex, NULL, 0), FSH_OK);
     CHECK(strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
     CHECK_EQ(fsh_fair_commit(hex, (const uint8_t *)"abc", 3), FSH_OK);
@@ -650,6 +669,12 @@ static void test_bad_input(void)
     CHECK(len == 2 && out[0] == 0xab && out[1] == 0x0f);
     CHECK_EQ(fsh_fair_hex_decode(NULL, 0, &len, "00112233445566", 14), FSH_OK);
     CHECK_EQ(len, 7);
+    /* Every ASCII white space byte is ignored: space, \t, \n, \v, \f,
+       \r. */
+    len = 99;
+    CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, "\v1\f2 3\t4\r\n", 10),
+             FSH_OK);
+    CHECK(len == 2 && out[0] == 0x12 && out[1] == 0x34);
     len = 99;
     CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, "abc", 3), FSH_EINVAL);
     CHECK_EQ(fsh_fair_hex_decode(out, 4, &len, "a b c", 5), FSH_EINVAL); /* odd */
