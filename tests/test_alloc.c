@@ -318,6 +318,167 @@ static void deck_ok(acase *c)
     fsh_deck_free(x->d);
 }
 
+/* Card sets and the deck made from one: fsh_cardset_standard,
+   fsh_cardset_custom and fsh_deck_new_set set *out to NULL on error and
+   leak nothing (the custom set allocates its names and their index). */
+enum { CS_STANDARD, CS_CUSTOM, CS_DECK };
+typedef struct {
+    int kind;
+    fsh_cardset *set; /* CS_DECK: made by prepare */
+    fsh_deck *d;
+    uint32_t dealt[108], ref[108];
+} cardsetcase;
+
+static const char *const cs_names[5] = {"ant", "bee", "cat", "dog", "eel"};
+
+static void cardset_prepare(acase *c)
+{
+    cardsetcase *x = c->ctx;
+    x->set = SENTINEL;
+    x->d = SENTINEL;
+    if (x->kind == CS_DECK)
+        CHECK_EQ(fsh_cardset_standard(&x->set, 2, 2), FSH_OK);
+}
+static int cardset_call(acase *c)
+{
+    cardsetcase *x = c->ctx;
+    switch (x->kind) {
+    case CS_STANDARD:
+        return fsh_cardset_standard(&x->set, 6, 1);
+    case CS_CUSTOM:
+        return fsh_cardset_custom(&x->set, cs_names, 5, 3);
+    default:
+        return fsh_deck_new_set(&x->d, x->set);
+    }
+}
+static void cardset_fail(acase *c)
+{
+    cardsetcase *x = c->ctx;
+    if (x->kind == CS_DECK) {
+        CHECK(x->d == NULL);
+        fsh_cardset_free(x->set);
+    } else {
+        CHECK(x->set == NULL);
+    }
+}
+static void cardset_ok(acase *c)
+{
+    cardsetcase *x = c->ctx;
+    if (x->kind != CS_DECK) {
+        CHECK(x->set != NULL && x->set != SENTINEL);
+        if (x->set == NULL || x->set == SENTINEL)
+            return;
+        size_t m = x->kind == CS_STANDARD ? 53 : 5;
+        CHECK_EQ(fsh_cardset_faces(x->set), m);
+        CHECK_EQ(fsh_cardset_size(x->set), x->kind == CS_STANDARD ? 318 : 15);
+        for (uint32_t f = 0; f < m; f++) {
+            char name[32];
+            uint32_t back = UINT32_MAX;
+            CHECK_EQ(fsh_cardset_name(x->set, name, sizeof name, f,
+                                      FSH_CARD_POKER), FSH_OK);
+            CHECK_EQ(fsh_cardset_parse(x->set, &back, name), FSH_OK);
+            CHECK_EQ(back, f);
+        }
+        fsh_cardset_free(x->set);
+        return;
+    }
+    CHECK(x->d != NULL && x->d != SENTINEL);
+    if (x->d != NULL && x->d != SENTINEL) {
+        CHECK_EQ(fsh_deck_size(x->d), 108);
+        reseed();
+        CHECK_EQ(fsh_deck_deal_n(seeded, x->d, x->dealt, 108), FSH_OK);
+        if (!c->have_ref)
+            memcpy(x->ref, x->dealt, sizeof x->ref);
+        CHECK(memcmp(x->ref, x->dealt, sizeof x->ref) == 0);
+        fsh_deck_free(x->d);
+    }
+    fsh_cardset_free(x->set);
+}
+
+/* Provably fair rounds: fsh_fair_order (and fsh_fair_seed_min) allocate
+   only the seed rule's bignum; its failure is FSH_ENOMEM with out (or
+   *bytes) unchanged. */
+typedef struct {
+    size_t faces;
+    unsigned copies;
+    int seed_min; /* fsh_fair_seed_min, else fsh_fair_order */
+    size_t bytes;
+    uint32_t out[416], ref[416];
+} faircase;
+
+static const uint8_t fair_seed[279] = {42};
+
+static void fair_prepare(acase *c)
+{
+    faircase *x = c->ctx;
+    x->bytes = 77;
+    for (size_t i = 0; i < 416; i++)
+        x->out[i] = 0xdeadbeef;
+}
+static int fair_call(acase *c)
+{
+    faircase *x = c->ctx;
+    if (x->seed_min)
+        return fsh_fair_seed_min(&x->bytes, x->faces, x->copies);
+    return fsh_fair_order(x->out, x->faces, x->copies, fair_seed,
+                          sizeof fair_seed, "alloc", 5, 7);
+}
+static void fair_fail(acase *c)
+{
+    faircase *x = c->ctx;
+    CHECK_EQ(x->bytes, 77);
+    int untouched = 1;
+    for (size_t i = 0; i < 416; i++)
+        untouched &= x->out[i] == 0xdeadbeef;
+    CHECK(untouched);
+}
+static void fair_ok(acase *c)
+{
+    faircase *x = c->ctx;
+    if (x->seed_min) {
+        CHECK_EQ(x->bytes, x->faces == 52 && x->copies == 8 ? 279 : 32);
+        return;
+    }
+    if (!c->have_ref)
+        memcpy(x->ref, x->out, sizeof x->ref);
+    CHECK(memcmp(x->ref, x->out, sizeof x->ref) == 0);
+}
+
+/* fsh_stats_inversions_law allocates O(len): FSH_ENOMEM leaves pmf
+   unchanged. */
+#define INV_N 40
+#define INV_LEN (INV_N * (INV_N - 1) / 2 + 1)
+typedef struct {
+    double pmf[INV_LEN], ref[INV_LEN];
+} invcase;
+
+static void inv_prepare(acase *c)
+{
+    invcase *x = c->ctx;
+    for (size_t i = 0; i < INV_LEN; i++)
+        x->pmf[i] = -1;
+}
+static int inv_call(acase *c)
+{
+    invcase *x = c->ctx;
+    return fsh_stats_inversions_law(INV_N, x->pmf, INV_LEN);
+}
+static void inv_fail(acase *c)
+{
+    invcase *x = c->ctx;
+    int untouched = 1;
+    for (size_t i = 0; i < INV_LEN; i++)
+        untouched &= x->pmf[i] == -1;
+    CHECK(untouched);
+}
+static void inv_ok(acase *c)
+{
+    invcase *x = c->ctx;
+    if (!c->have_ref)
+        memcpy(x->ref, x->pmf, sizeof x->ref);
+    CHECK(memcmp(x->ref, x->pmf, sizeof x->ref) == 0);
+}
+
 /* fsh_rangeperm_new: the hash map (hint 0), the dense array (hint near the
    range; its allocation failing falls back to the map, same output). */
 #define RP_DRAWS 200
@@ -690,6 +851,46 @@ int main(void)
     deckcase df = {.n = 64, .from = shoe};
     run_case("fsh_deck_new_from", deck_prepare, deck_call, deck_fail, deck_ok,
              &df, &allocs);
+
+    static cardsetcase css = {.kind = CS_STANDARD},
+                       csc = {.kind = CS_CUSTOM}, csd = {.kind = CS_DECK};
+    run_case("fsh_cardset_standard", cardset_prepare, cardset_call,
+             cardset_fail, cardset_ok, &css, &allocs);
+    run_case("fsh_cardset_custom", cardset_prepare, cardset_call,
+             cardset_fail, cardset_ok, &csc, &allocs);
+    run_case("fsh_deck_new_set", cardset_prepare, cardset_call, cardset_fail,
+             cardset_ok, &csd, &allocs);
+
+    static faircase f1 = {52, 1, 0, 0, {0}, {0}},
+                    f8 = {52, 8, 0, 0, {0}, {0}},
+                    fm = {52, 8, 1, 0, {0}, {0}};
+    run_case("fsh_fair_order 52 x 1", fair_prepare, fair_call, fair_fail,
+             fair_ok, &f1, &allocs);
+    run_case("fsh_fair_order 52 x 8", fair_prepare, fair_call, fair_fail,
+             fair_ok, &f8, &allocs);
+    run_case("fsh_fair_seed_min 52 x 8", fair_prepare, fair_call, fair_fail,
+             fair_ok, &fm, &allocs);
+
+    /* fairshuf.h: fsh_fair_order allocates nothing but the seed rule's
+       bignum (one block, for sets of up to 2048 cards; none above). */
+    {
+        static uint32_t big[3000];
+        arm(&allocs, 0, 0);
+        CHECK_EQ(fsh_fair_order(f8.out, 52, 8, fair_seed, sizeof fair_seed,
+                                NULL, 0, 0), FSH_OK);
+        disarm(&allocs);
+        CHECK_EQ(atomic_load(&allocs.seen), 1);
+        static uint8_t seed4k[3792];
+        arm(&allocs, 0, 0);
+        CHECK_EQ(fsh_fair_order(big, 3000, 1, seed4k, sizeof seed4k, NULL, 0,
+                                0), FSH_OK);
+        disarm(&allocs);
+        CHECK_EQ(atomic_load(&allocs.seen), 0);
+    }
+
+    static invcase inv;
+    run_case("fsh_stats_inversions_law", inv_prepare, inv_call, inv_fail,
+             inv_ok, &inv, &allocs);
 
     rpnewcase rpm = {.last = (uint64_t)1 << 40, .hint = 0};
     run_case("fsh_rangeperm_new (map)", rpnew_prepare, rpnew_call, rpnew_fail,
