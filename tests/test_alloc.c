@@ -9,8 +9,10 @@
    shuffles' documented "still a permutation of the input" when the scatter
    shuffle's allocation fails (arrays above 24 MiB). A call that absorbs an
    injected failure (a fallback) must return FSH_OK with the output of the
-   clean run, as must the last run (nothing injected). No call may report
-   FSH_ENOMEM when nothing failed.
+   clean run and errno as it was (an injected failure sets errno to ENOMEM,
+   as the C library's allocators do; fairshuf.h: nothing sets errno), as
+   must the last run (nothing injected). No call may report FSH_ENOMEM
+   when nothing failed.
 
    The program is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,
    --wrap=free,--wrap=pthread_create (Makefile). --wrap rewrites only the
@@ -70,12 +72,19 @@ static int should_fail(point *p)
 
 static atomic_size_t largest; /* largest malloc while armed */
 
+/* An injected failure sets errno as the C library's allocators do. */
+static void *fail_alloc(void)
+{
+    errno = ENOMEM;
+    return NULL;
+}
+
 void *__wrap_malloc(size_t n)
 {
     if (atomic_load(&allocs.armed) && n > atomic_load(&largest))
         atomic_store(&largest, n); /* one thread in the cases that read it */
     if (should_fail(&allocs))
-        return NULL;
+        return fail_alloc();
     void *q = __real_malloc(n);
     if (q != NULL)
         atomic_fetch_add(&live, 1);
@@ -85,7 +94,7 @@ void *__wrap_malloc(size_t n)
 void *__wrap_calloc(size_t n, size_t m)
 {
     if (should_fail(&allocs))
-        return NULL;
+        return fail_alloc();
     void *q = __real_calloc(n, m);
     if (q != NULL)
         atomic_fetch_add(&live, 1);
@@ -95,7 +104,7 @@ void *__wrap_calloc(size_t n, size_t m)
 void *__wrap_realloc(void *p, size_t n)
 {
     if (should_fail(&allocs))
-        return NULL;
+        return fail_alloc();
     void *q = __real_realloc(p, n);
     if (p == NULL && q != NULL)
         atomic_fetch_add(&live, 1);
@@ -164,10 +173,13 @@ static void drive(acase *c, point *pt)
     long l0 = atomic_load(&live);
     c->prepare(c);
     arm(pt, 0, 0);
+    errno = EDOM;
     int rc = c->call(c);
+    int e = errno;
     disarm(pt);
     long total = atomic_load(&pt->seen);
     CHECK_EQ(rc, FSH_OK);
+    CHECK_EQ(e, EDOM); /* fairshuf.h: nothing sets errno on caller input */
     if (rc != FSH_OK) {
         fprintf(stderr, "%s: clean run failed: %s\n", c->name,
                 fsh_strerror(rc));
@@ -186,7 +198,9 @@ static void drive(acase *c, point *pt)
             c->prepare(c);
             long l1 = atomic_load(&live);
             arm(pt, n, persist);
+            errno = EDOM;
             rc = c->call(c);
+            e = errno;
             disarm(pt);
             long hit = atomic_load(&pt->injected);
             if (hit == 0) { /* fewer than n calls: done */
@@ -198,6 +212,11 @@ static void drive(acase *c, point *pt)
             }
             if (rc == FSH_OK) { /* a fallback absorbed the failure */
                 absorbed++;
+                /* ... and the allocator's errno with it. */
+                if (e != EDOM)
+                    fprintf(stderr, "%s: %s %ld%s absorbed, errno %d\n",
+                            c->name, what, n, persist ? "+" : "", e);
+                CHECK_EQ(e, EDOM);
                 c->after_ok(c);
             } else {
                 failed++;

@@ -149,6 +149,7 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
     if (hint > 0 && last / 2 < (uint64_t)hint &&
         last < (uint64_t)(SIZE_MAX / sizeof(uint64_t))) {
         size_t n = (size_t)last + 1;
+        int e = errno; /* a failure falls back to the map: keep errno */
         if (last <= UINT32_MAX) {
             uint32_t *a = malloc(n * sizeof *a);
             if (a != NULL) {
@@ -171,6 +172,7 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
             return FSH_OK;
         }
         /* Fall back to the map, which grows only as draws are made. */
+        errno = e;
     }
     /* The first table: for the hint, up to 2^20 slots (16 MiB). */
     size_t cap = pm_cap_for(hint < ((size_t)1 << 19) ? hint : (size_t)1 << 19);
@@ -426,6 +428,7 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     pm_slot *s = NULL;
     size_t cap = 0;
     block mem;
+    int e = errno; /* the array's failure falls back to the map: keep it */
     if (last <= UINT32_MAX && last / DENSE_RATIO < (uint64_t)k &&
         last < (uint64_t)(SIZE_MAX / sizeof *a) &&
         block_alloc(&mem, ((size_t)last + 1) * sizeof *a, 0) == FSH_OK) {
@@ -435,6 +438,7 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
             a[i] = (uint32_t)i;
     }
     if (a == NULL) { /* the map (also if the array could not be had) */
+        errno = e;
         cap = pm_cap_for(k);
         if (cap == 0 || block_alloc(&mem, cap * sizeof *s, 1) != FSH_OK)
             return FSH_ENOMEM;

@@ -13,6 +13,7 @@
 
 #include "shuffle/fy.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 /* Copy size bytes from src to dst (disjoint) in chunks of constant size
@@ -89,10 +90,16 @@ uint32_t *fsh_index_new(size_t n, size_t size)
 {
     if (n > UINT32_MAX || n > (SIZE_MAX - size) / sizeof(uint32_t))
         return NULL;
+    /* The callers shuffle in place without it: a failure is absorbed, and
+       so is the allocator's errno (fairshuf.h: nothing sets errno). */
+    int e = errno;
     uint32_t *idx = malloc(n * sizeof *idx + size);
-    if (idx != NULL)
-        for (size_t i = 0; i < n; i++)
-            idx[i] = (uint32_t)i;
+    if (idx == NULL) {
+        errno = e;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
     return idx;
 }
 
