@@ -4,6 +4,7 @@
 #include "check.h"
 #include "common/wide.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -322,11 +323,216 @@ static void test_fork(void)
         }
 }
 
+/* A word source that counts its calls (splitmix64 of the count). */
+static uint64_t counted_word(void *ctx)
+{
+    uint64_t *calls = ctx, z = ++*calls * UINT64_C(0x9E3779B97F4A7C15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static uint64_t any_randint(void *ctx, uint64_t k)
+{
+    (void)ctx;
+    return k;
+}
+
+/* Words a record shuffle of FSH_RECORDS_SMALL + 1 records takes from a
+   word source: 32 bytes of key (at most one read-ahead of 128 words)
+   without certified-source mode, one Fisher-Yates draw per record with it
+   (fsh_rng_set_direct: "every index ... drawn from the rng's own words"). */
+static uint64_t record_words(fsh_rng *rng, uint32_t *a)
+{
+    uint64_t calls = 0;
+    CHECK_EQ(fsh_rng_from_words(rng, counted_word, &calls), FSH_OK);
+    CHECK_EQ(fsh_shuffle_records(rng, a, FSH_RECORDS_SMALL + 1, 4, 1),
+             FSH_OK);
+    return calls;
+}
+
+/* Simulation grade, the reach policy, the hardware cap and certified-source
+   mode are kept across every re-keying (fairshuf.h), each set to a
+   non-default value first. */
+static void test_settings_kept(void)
+{
+    fsh_rng *rng;
+    static const uint8_t key[32] = {7};
+    uint64_t calls = 0;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    CHECK_EQ(fsh_rng_set_reach(rng, FSH_REACH_KEY), FSH_OK);
+    CHECK_EQ(fsh_rng_set_hw_cap(rng, 512), FSH_OK);
+    CHECK_EQ(fsh_rng_set_direct(rng, 1), FSH_OK);
+    for (int step = 0; step < 8; step++) {
+        /* observe: simulation grade shows in max_fair_n (a seeded or
+           OS-keyed ChaCha rng alone stops at 57 or less). */
+        int rc, observe = 1;
+        switch (step) {
+        case 0:
+            rc = fsh_rng_rekey(rng);
+            break;
+        case 1:
+            rc = fsh_rng_rekey_gen(rng, FSH_GEN_CHACHA20);
+            break;
+        case 2:
+            rc = fsh_rng_seed(rng, "8 bytes!", 8);
+            break;
+        case 3:
+            rc = fsh_rng_seed_gen(rng, FSH_GEN_CHACHA12, "8 bytes!", 8);
+            break;
+        case 4:
+            rc = fsh_rng_key_chacha(rng, 20, key, 0, 0);
+            break;
+        case 5:
+            rc = fsh_rng_key_xoshiro(rng, 1), observe = 0;
+            break;
+        case 6:
+            rc = fsh_rng_from_randint(rng, any_randint, NULL), observe = 0;
+            break;
+        default:
+            rc = fsh_rng_from_words(rng, counted_word, &calls), observe = 0;
+            break;
+        }
+        check_seed = (uint64_t)step;
+        CHECK_EQ(rc, FSH_OK);
+        CHECK_EQ(fsh_rng_get_reach(rng), FSH_REACH_KEY);
+        CHECK(fsh_rng_get_hw_cap(rng) == 512);
+        if (observe)
+            CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
+    }
+    check_seed = 0;
+    /* Certified-source mode, set before all those keyings, still holds. */
+    uint32_t *a = malloc((FSH_RECORDS_SMALL + 1) * sizeof *a);
+    CHECK(a != NULL);
+    if (a != NULL) {
+        for (size_t i = 0; i <= FSH_RECORDS_SMALL; i++)
+            a[i] = (uint32_t)i;
+        CHECK(record_words(rng, a) > FSH_RECORDS_SMALL / 4);
+        CHECK_EQ(fsh_rng_set_direct(rng, 0), FSH_OK);
+        CHECK(record_words(rng, a) <= 128);
+        free(a);
+    }
+    /* ... and the simulation choice is switched off the same way. */
+    CHECK_EQ(fsh_rng_set_simulation(rng, 0), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(rng, "8 bytes!", 8), FSH_OK);
+    CHECK_EQ(fsh_rng_max_fair_n(rng), 20);
+    fsh_rng_free(rng);
+}
+
+/* Callback sources are credited with full entropy and never refused:
+   fsh_rng_max_fair_n is SIZE_MAX for both kinds. */
+static void test_callback_reach(void)
+{
+    fsh_rng *rng;
+    uint64_t calls = 0;
+    uint32_t a[64];
+    for (uint32_t i = 0; i < 64; i++)
+        a[i] = i;
+    CHECK_EQ(fsh_rng_new_seeded(&rng, "x", 1), FSH_OK);
+    CHECK_EQ(fsh_rng_max_fair_n(rng), 5);
+    CHECK_EQ(fsh_rng_from_words(rng, counted_word, &calls), FSH_OK);
+    CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
+    CHECK_EQ(fsh_rng_entropy_bits(rng), 256);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 64), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(rng, "x", 1), FSH_OK);
+    CHECK_EQ(fsh_rng_from_randint(rng, any_randint, NULL), FSH_OK);
+    CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
+    CHECK_EQ(fsh_rng_entropy_bits(rng), 256);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, 64), FSH_OK);
+    fsh_rng_free(rng);
+}
+
+/* The setters and queries of the rng's policy refuse a NULL rng (and
+   fsh_rng_reach_plan a NULL output or k > last + 1), as every call does. */
+static void test_policy_args(void)
+{
+    fsh_rng *rng;
+    uint64_t hw = 77;
+    CHECK_EQ(fsh_rng_new_seeded(&rng, "policy", 6), FSH_OK);
+    CHECK_EQ(fsh_rng_set_reach(NULL, FSH_REACH_DEFAULT), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_set_reach(rng, 0x80000000u), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_get_reach(rng), FSH_REACH_DEFAULT); /* unchanged */
+    CHECK_EQ(fsh_rng_set_hw_cap(NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_set_direct(NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_set_stream_version(NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_entropy_drawn(NULL, &hw, &hw), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_reach_plan(NULL, &hw, 9, 9), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_reach_plan(rng, NULL, 9, 9), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_reach_plan(rng, &hw, 9, 11), FSH_EINVAL);
+    CHECK_EQ(hw, 77);
+    CHECK_EQ(fsh_rng_reach_plan(rng, &hw, 19, 19), FSH_EENTROPY); /* 20! */
+    CHECK_EQ(hw, 77);
+    CHECK_EQ(fsh_rng_reach_plan(rng, &hw, 3, 4), FSH_OK); /* 4! < 2^48 */
+    CHECK_EQ(hw, 0);
+    fsh_rng_free(rng);
+}
+
+/* "Nothing aborts, prints or sets errno on caller input": errno is the
+   caller's across refused and accepted calls alike. */
+static void test_errno_kept(void)
+{
+    fsh_rng *rng;
+    fsh_deck *d = NULL;
+    fsh_cardset *cs = NULL;
+    fsh_rangeperm *p = NULL;
+    uint32_t a[64], card;
+    uint64_t o[64], u;
+    size_t need;
+    char hex[FSH_FAIR_COMMIT_LEN];
+    static const char *const bad_names[2] = {"ok", "no good"};
+    CHECK_EQ(fsh_rng_new_seeded(&rng, "8 bytes!", 8), FSH_OK);
+    for (uint32_t i = 0; i < 64; i++)
+        a[i] = i;
+    errno = EDOM;
+    int refused = 0;
+    refused += fsh_shuffle(NULL, a, 4, 4) == FSH_EINVAL;
+    refused += fsh_shuffle(rng, a, SIZE_MAX / 2, 4) == FSH_EINVAL;
+    refused += fsh_shuffle(rng, a, 4, 0) == FSH_EINVAL;
+    refused += fsh_shuffle_u32(rng, a, 52) == FSH_EENTROPY;
+    refused += fsh_permutation(rng, o, 1, 0) == FSH_EINVAL;
+    refused += fsh_uniform(rng, &u, 0) == FSH_EINVAL;
+    refused += fsh_sample_range(rng, o, 11, 0, 9) == FSH_EINVAL;
+    refused += fsh_sample_range(rng, o, 30, 0, 99) == FSH_EENTROPY;
+    refused += fsh_rangeperm_new(&p, 2, 1, 0) == FSH_EINVAL;
+    refused += fsh_deck_new(&d, 0) == FSH_EINVAL;
+    refused += fsh_deck_new(&d, 2) == FSH_OK;
+    refused += fsh_deck_deal_n(rng, d, a, 3) == FSH_EEMPTY;
+    refused += fsh_deck_deal_hands(rng, d, a, 0, 1, 0) == FSH_EINVAL;
+    refused += fsh_card_parse(&card, "10s") == FSH_EINVAL;
+    refused += fsh_cardset_standard(&cs, 1, 3) == FSH_EINVAL;
+    refused += fsh_cardset_custom(&cs, bad_names, 2, 1) == FSH_EINVAL;
+    refused += fsh_fair_order(a, 52, 1, (const uint8_t *)"short", 5, NULL, 0,
+                              0) == FSH_ESEED;
+    refused += fsh_fair_commit(hex, NULL, 1) == FSH_EINVAL;
+    refused += fsh_records_buckets(NULL, a, 1, 1, 0) == FSH_EINVAL;
+    refused += fsh_rng_set_reach(rng, 8) == FSH_EINVAL;
+    CHECK_EQ(refused, 20);
+    CHECK_EQ(errno, EDOM);
+    /* Accepted calls, the floating-point ones included. */
+    int ok = 0;
+    ok += fsh_shuffle_u32(rng, a, 20) == FSH_OK;
+    ok += fsh_sample_range(rng, o, 5, 0, 999) == FSH_OK;
+    ok += fsh_deck_deal_n(rng, d, a, 2) == FSH_OK;
+    ok += fsh_cardset_standard(&cs, 8, 2) == FSH_OK;
+    ok += fsh_cardset_order_bits(cs) > 2000;
+    ok += fsh_fair_seed_min(&need, 52, 8) == FSH_OK;
+    ok += fsh_fair_seed_min(&need, 100000, 3) == FSH_OK; /* lgammal */
+    ok += fsh_ordered_bits(UINT64_MAX, 1000) > 0;
+    ok += fsh_subset_bits(UINT64_MAX, UINT64_MAX / 2) > 0;
+    CHECK_EQ(ok, 9);
+    CHECK_EQ(errno, EDOM);
+    errno = 0;
+    fsh_cardset_free(cs);
+    fsh_deck_free(d);
+    fsh_rng_free(rng);
+}
+
 static void test_strerror(void)
 {
     static const int codes[] = {FSH_OK, FSH_EINVAL, FSH_ENOMEM, FSH_EENTROPY,
                                 FSH_EEMPTY, FSH_ECALLBACK, FSH_ESYSRAND,
-                                FSH_ESEED};
+                                FSH_ESEED, FSH_ENOHWRAND};
     const char *unknown = fsh_strerror(-1000);
     CHECK(unknown != NULL && strcmp(unknown, "unknown error") == 0);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
@@ -356,6 +562,7 @@ static void test_strerror(void)
     CHECK_EQ(FSH_ECALLBACK, -5);
     CHECK_EQ(FSH_ESYSRAND, -6);
     CHECK_EQ(FSH_ESEED, -7);
+    CHECK_EQ(FSH_ENOHWRAND, -8);
 }
 
 int main(void)
@@ -365,6 +572,10 @@ int main(void)
     test_entropy();
     test_callback_errors();
     test_fork();
+    test_settings_kept();
+    test_callback_reach();
+    test_policy_args();
+    test_errno_kept();
     test_strerror();
     return check_done("test_api");
 }
