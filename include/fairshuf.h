@@ -314,8 +314,8 @@ FSH_API FSH_NODISCARD int fsh_rng_set_direct(fsh_rng *rng, int on);
 FSH_API FSH_NODISCARD int fsh_rng_set_stream_version(fsh_rng *rng,
                                                      unsigned version);
 
-/* The stream version the rng's shuffles follow as it is keyed now (1 or
-   2); 0 for NULL. */
+/* The stream version the rng's shuffles follow as it is keyed now (1, 2
+   or 3); 0 for NULL. */
 FSH_API unsigned fsh_rng_stream_version(const fsh_rng *rng);
 
 /* Entropy the rng has drawn over its life: *os_bits from the OS (256 per
