@@ -187,7 +187,17 @@ static void test_entropy(void)
     CHECK(untouched);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 20), FSH_OK);
     CHECK_EQ(fsh_shuffle_u32(rng, a, 21), FSH_EENTROPY);
+    /* A refused permutation leaves out unchanged (it is filled only once
+       the checks pass). */
+    uint32_t p32[64];
+    for (size_t i = 0; i < 64; i++)
+        p[i] = 77, p32[i] = 77;
     CHECK_EQ(fsh_permutation(rng, p, 0, 20), FSH_EENTROPY);
+    CHECK_EQ(fsh_permutation_u32(rng, p32, 5, 25), FSH_EENTROPY);
+    untouched = 1;
+    for (size_t i = 0; i < 64; i++)
+        untouched &= p[i] == 77 && p32[i] == 77;
+    CHECK(untouched);
     CHECK_EQ(fsh_permutation(rng, p, 0, 19), FSH_OK);
     /* Simulation grade allows it; turning it off refuses again. */
     CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
@@ -443,6 +453,26 @@ static void test_callback_reach(void)
     fsh_rng_free(rng);
 }
 
+/* A word source is read at most 128 words ahead of what was handed out
+   (fsh_rng_from_words). */
+static void test_read_ahead(void)
+{
+    fsh_rng *rng;
+    uint64_t calls = 0, w, handed = 0;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_rng_from_words(rng, counted_word, &calls), FSH_OK);
+    CHECK_EQ(calls, 0);
+    int worst = 0;
+    for (int i = 0; i < 600; i++) {
+        CHECK_EQ(fsh_rng_u64(rng, &w), FSH_OK);
+        handed++;
+        if (calls < handed || calls - handed > 128)
+            worst++;
+    }
+    CHECK_EQ(worst, 0);
+    fsh_rng_free(rng);
+}
+
 /* The setters and queries of the rng's policy refuse a NULL rng (and
    fsh_rng_reach_plan a NULL output or k > last + 1), as every call does. */
 static void test_policy_args(void)
@@ -574,6 +604,7 @@ int main(void)
     test_fork();
     test_settings_kept();
     test_callback_reach();
+    test_read_ahead();
     test_policy_args();
     test_errno_kept();
     test_strerror();
