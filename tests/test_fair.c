@@ -172,7 +172,86 @@ static const struct {
     {4, 5000, 4998},  {100000, 1, 189589}, {52, 2000, 74063},
     {2048, 1, 2448},  {2049, 1, 2449},  {52, 39, 1421},  {52, 40, 1458},
     {1, 5000, 32},    {2, 2000, 500},
+    /* log2 N = 26,165,200 - 1.2e-7: lgammal's estimate is within 1e-6
+       bits of the byte boundary, so the exact count decides (the bignum
+       took hours; N < 2^26165200 by Python's integers: math.factorial(n)
+       < math.factorial(c) ** m << 26165200). */
+    {54, 84198, 3270650},
 };
+
+/* N = n! / (c!)^m exactly, in w (32-bit limbs, little-endian, at most
+   cap); returns its bit length. */
+static uint64_t exact_orders(uint32_t *w, size_t cap, size_t m, unsigned c)
+{
+    size_t used = 1, n = m * c;
+    memset(w, 0, cap * sizeof *w);
+    w[0] = 1;
+    for (uint64_t k = 2; k <= n; k++) {
+        uint64_t carry = 0;
+        for (size_t t = 0; t < used; t++) {
+            uint64_t x = (uint64_t)w[t] * k + carry;
+            w[t] = (uint32_t)x;
+            carry = x >> 32;
+        }
+        if (carry && used < cap)
+            w[used++] = (uint32_t)carry;
+    }
+    for (size_t f = 0; f < m; f++)
+        for (uint64_t k = 2; k <= c; k++) {
+            uint64_t rem = 0;
+            for (size_t t = used; t-- > 0;) {
+                uint64_t x = rem << 32 | w[t];
+                w[t] = (uint32_t)(x / k);
+                rem = x % k;
+            }
+            while (used > 1 && w[used - 1] == 0)
+                used--;
+        }
+    uint64_t b = 32 * (uint64_t)(used - 1);
+    for (uint32_t top = w[used - 1]; top; top >>= 1)
+        b++;
+    return b;
+}
+
+/* Compare M 2^e (M in [2^127, 2^128)) with N (bit length b): -1, 0, 1. */
+static int cmp_bound(fsh_u128 mant, int64_t e, const uint32_t *w, uint64_t b)
+{
+    if (e != (int64_t)b - 128)
+        return e < (int64_t)b - 128 ? -1 : 1;
+    fsh_u128 top = 0;
+    for (int i = 0; i < 128; i++) {
+        int64_t j = (int64_t)b - 1 - i;
+        top = top << 1 | (j >= 0 ? (w[j / 32] >> (j % 32)) & 1 : 0);
+    }
+    if (mant != top)
+        return mant < top ? -1 : 1;
+    for (int64_t j = (int64_t)b - 129; j >= 0; j--)
+        if ((w[j / 32] >> (j % 32)) & 1)
+            return -1; /* N has bits below the mantissa's */
+    return 0;
+}
+
+/* The O(n) bounds of the seed rule enclose N, and tightly: lo <= N <= hi
+   with hi - lo at most 4n units of the 128-bit mantissa (2 per product
+   or quotient, n - 1 + m (c - 1) of them), on every set of 2 to
+   30 faces and 1 to 20 copies (exact N by the bignum above). */
+static void test_bounds(void)
+{
+    static uint32_t w[256];
+    unsigned outside = 0, loose = 0;
+    for (size_t m = 2; m <= 30; m++)
+        for (unsigned c = 1; c <= 20; c++) {
+            fsh_u128 lo, hi;
+            int64_t lo_e, hi_e;
+            uint64_t b = exact_orders(w, 256, m, c);
+            fsh_fair_bounds(m, c, m * c, &lo, &lo_e, &hi, &hi_e);
+            outside += cmp_bound(lo, lo_e, w, b) > 0;
+            outside += cmp_bound(hi, hi_e, w, b) < 0;
+            loose += lo_e != hi_e || hi - lo > 4 * (fsh_u128)(m * c);
+        }
+    CHECK_EQ(outside, 0);
+    CHECK_EQ(loose, 0);
+}
 
 static void test_seed_rule(void)
 {
@@ -186,6 +265,35 @@ static void test_seed_rule(void)
                     seed_table[k].faces, seed_table[k].copies, b,
                     seed_table[k].bytes);
     }
+    /* The O(n) bounds give the bignum's count (ceil(log2 N)) on every set
+       of 2 to 40 faces and 1 to 30 copies but 2 x 1 (N = 2, a power of
+       two: they need n >= 3), and on a few up to 2048 cards. */
+    unsigned wrong = 0, unsure = 0;
+    for (size_t m = 2; m <= 40; m++)
+        for (unsigned c = m == 2 ? 2 : 1; c <= 30; c++) {
+            uint64_t want = 0, got = 0;
+            CHECK_EQ(fsh_fair_bits_exact(&want, m, c, m * c), FSH_OK);
+            if (!fsh_fair_bits_interval(&got, m, c, m * c))
+                unsure++;
+            else
+                wrong += got != want;
+        }
+    static const size_t mc[][2] = {{2048, 1}, {2, 1024}, {54, 37}, {1000, 2}};
+    for (size_t k = 0; k < sizeof mc / sizeof mc[0]; k++) {
+        uint64_t want = 0, got = 0;
+        size_t m = mc[k][0];
+        unsigned c = (unsigned)mc[k][1];
+        CHECK_EQ(fsh_fair_bits_exact(&want, m, c, m * c), FSH_OK);
+        if (!fsh_fair_bits_interval(&got, m, c, m * c))
+            unsure++;
+        else
+            wrong += got != want;
+    }
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(unsure, 0);
+    uint64_t big = 0;
+    CHECK_EQ(fsh_fair_bits_interval(&big, 54, 84198, 54 * 84198), 1);
+    CHECK(big == 26165200);
     /* Refusal at the boundary, and out unchanged. */
     static uint8_t seed[400];
     uint32_t d[416], keep[416];
@@ -773,6 +881,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "reduce") == 0)
         return reduce_main();
     test_vectors();
+    test_bounds();
     test_seed_rule();
     test_group_cut();
     test_reduce();

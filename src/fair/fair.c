@@ -86,6 +86,111 @@ static int exact_bits(uint64_t *bits, size_t faces, unsigned copies, size_t n)
     return FSH_OK;
 }
 
+#ifdef FSH_HAVE_U128
+/* A positive number M 2^e with M in [2^127, 2^128), for bounds on N. */
+typedef struct {
+    fsh_u128 m;
+    int64_t e;
+} fair_fp;
+
+/* *x = w2:w1:w0 (192 bits, at least 2^127) times 2^e, rounded to 128 bits
+   down, or up (up = 1) when any bit is dropped or sticky says some
+   already were. */
+static void fp_round(fair_fp *x, uint64_t w2, uint64_t w1, uint64_t w0,
+                     int64_t e, int sticky, int up)
+{
+    unsigned s = w2 ? 64 - (unsigned)__builtin_clzll(w2) : 0;
+    fsh_u128 m;
+    if (s == 0) {
+        m = (fsh_u128)w1 << 64 | w0;
+    } else if (s == 64) {
+        m = (fsh_u128)w2 << 64 | w1;
+        sticky |= w0 != 0;
+    } else {
+        m = ((fsh_u128)w2 << 64 | w1) << (64 - s) | w0 >> s;
+        sticky |= (w0 << (64 - s)) != 0;
+    }
+    x->e = e + (int64_t)s;
+    if (up && sticky && ++m == 0) {
+        m = (fsh_u128)1 << 127;
+        x->e++;
+    }
+    x->m = m;
+}
+
+/* *x *= k (k >= 1), rounded down or up. */
+static void fp_mul(fair_fp *x, uint64_t k, int up)
+{
+    fsh_u128 p0 = (fsh_u128)(uint64_t)x->m * k,
+             p1 = (fsh_u128)(uint64_t)(x->m >> 64) * k;
+    fsh_u128 mid = (p0 >> 64) + (uint64_t)p1;
+    fp_round(x, (uint64_t)(p1 >> 64) + (uint64_t)(mid >> 64), (uint64_t)mid,
+             (uint64_t)p0, x->e, 0, up);
+}
+
+/* *x /= k (k >= 1): M 2^64 / k by long division, times 2^(e - 64). */
+static void fp_div(fair_fp *x, uint64_t k, int up)
+{
+    uint64_t a1 = (uint64_t)(x->m >> 64), q2 = a1 / k, r = a1 % k;
+    fsh_u128 cur = (fsh_u128)r << 64 | (uint64_t)x->m;
+    uint64_t q1 = (uint64_t)(cur / k);
+    cur = (fsh_u128)(uint64_t)(cur % k) << 64;
+    uint64_t q0 = (uint64_t)(cur / k);
+    fp_round(x, q2, q1, q0, x->e - 64, cur % k != 0, up);
+}
+
+FSH_HIDDEN void fsh_fair_bounds(size_t faces, unsigned copies, size_t n,
+                                fsh_u128 *lo_m, int64_t *lo_e, fsh_u128 *hi_m,
+                                int64_t *hi_e)
+{
+    fair_fp lo = {(fsh_u128)1 << 127, -127}, hi = lo;
+    for (uint64_t k = 2; k <= n; k++) {
+        fp_mul(&lo, k, 0);
+        fp_mul(&hi, k, 1);
+    }
+    for (size_t f = 0; f < faces; f++)
+        for (uint64_t k = 2; k <= copies; k++) {
+            fp_div(&lo, k, 0);
+            fp_div(&hi, k, 1);
+        }
+    *lo_m = lo.m;
+    *lo_e = lo.e;
+    *hi_m = hi.m;
+    *hi_e = hi.e;
+}
+#endif
+
+/* ceil(log2 N), N = n! / (c!)^m, for m >= 2 faces and n >= 3 (so
+   c <= n/2) in O(n): bounds lo <= N <= hi in 128-bit floating point, every
+   product and quotient rounded outwards (each a relative 2^-127; there
+   are at most 2n, so hi/lo is below 1 + 4n 2^-127). N is not a power of two: a prime p in
+   (n/2, n] (Bertrand) is odd for n >= 3 and divides n! once but not c!,
+   c <= n/2. So ceil(log2 N) = floor(log2 N) + 1, known when lo and hi have
+   the same exponent: 1 and *bits; 0 when they straddle a power of two
+   (then only the bignum can tell), or without 128-bit integers. */
+FSH_HIDDEN int fsh_fair_bits_interval(uint64_t *bits, size_t faces,
+                                      unsigned copies, size_t n)
+{
+#ifdef FSH_HAVE_U128
+    fsh_u128 lo_m, hi_m;
+    int64_t lo_e, hi_e;
+    fsh_fair_bounds(faces, copies, n, &lo_m, &lo_e, &hi_m, &hi_e);
+    if (lo_e != hi_e)
+        return 0;
+    *bits = (uint64_t)(lo_e + 128);
+    return 1;
+#else
+    (void)bits, (void)faces, (void)copies, (void)n;
+    return 0;
+#endif
+}
+
+FSH_HIDDEN int fsh_fair_bits_exact(uint64_t *bits, size_t faces,
+                                   unsigned copies, size_t n)
+{
+    return exact_bits(bits, faces, copies, n);
+}
+
 static long double lgamma_plus1(size_t x)
 {
 #if defined(__GLIBC__)
@@ -98,9 +203,12 @@ static long double lgamma_plus1(size_t x)
 
 /* Sets of up to this many cards are counted exactly with the bignum (fast
    at this size); larger ones by lgammal, whose error stays far below 1e-6
-   bits for any set that fits in memory, falling back to the bignum only
-   when the estimate is within 1e-6 bits of a byte boundary (where it could
-   round either way). */
+   bits for any set that fits in memory, falling back to the exact count
+   only when the estimate is within 1e-6 bits of a byte boundary (where it
+   could round either way): the O(n) bounds of fsh_fair_bits_interval,
+   and the bignum only if they straddle a power of two. (The bignum is
+   O(n^2 log n): 54 faces x 84,198 copies, 1.2e-7 bits under a byte
+   boundary, took hours; the bounds take under a second.) */
 #define FAIR_EXACT_MAX 2048
 
 int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
@@ -121,9 +229,11 @@ int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
         long double lb = ln / 0.693147180559945309417232121458176568L;
         long double q = lb / 8.0L, fl = floorl(q);
         if (q - fl < 1e-6L / 8.0L || fl + 1.0L - q < 1e-6L / 8.0L) {
-            int st = exact_bits(&bits, faces, copies, n);
-            if (st != FSH_OK)
-                return st;
+            if (!fsh_fair_bits_interval(&bits, faces, copies, n)) {
+                int st = exact_bits(&bits, faces, copies, n);
+                if (st != FSH_OK)
+                    return st;
+            }
         } else {
             bits = (uint64_t)(fl + 1.0L) * 8; /* ceil(lb / 8) bytes */
         }

@@ -29,6 +29,23 @@ typedef struct {
    SIZE_MAX / 4; FSH_EINVAL otherwise. */
 FSH_HIDDEN int fsh_fair_set_check(size_t faces, unsigned copies, size_t *n);
 
+/* ceil(log2(n! / (c!)^m)) for the set (faces m, copies c, n = m c), as
+   fsh_fair_seed_min needs it. exact: the bignum, O(n^2 log n) time and
+   O(n log n) memory (FSH_ENOMEM possible). interval: faces >= 2 and
+   n >= 3 only, O(n) time, no memory; 1 and *bits, or 0 when it cannot tell (then the
+   bignum must). */
+FSH_HIDDEN int fsh_fair_bits_exact(uint64_t *bits, size_t faces,
+                                   unsigned copies, size_t n);
+FSH_HIDDEN int fsh_fair_bits_interval(uint64_t *bits, size_t faces,
+                                      unsigned copies, size_t n);
+#ifdef FSH_HAVE_U128
+/* The interval's bounds: lo_m 2^lo_e <= N <= hi_m 2^hi_e, mantissas in
+   [2^127, 2^128). */
+FSH_HIDDEN void fsh_fair_bounds(size_t faces, unsigned copies, size_t n,
+                                fsh_u128 *lo_m, int64_t *lo_e, fsh_u128 *hi_m,
+                                int64_t *hi_e);
+#endif
+
 /* Start the stream at group 0 (no argument checks: the caller's). */
 FSH_HIDDEN void fsh_fair_stream_init(fsh_fair_stream *s, const uint8_t *seed,
                                      size_t len, const void *client,
