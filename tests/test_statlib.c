@@ -292,6 +292,34 @@ static void test_gof(void)
     CHECK_EQ(fsh_stats_chi2_gof(o, bad, 2, 0, &st, &df, &p), FSH_EINVAL);
     CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, -1, &st, &df, &p), FSH_EINVAL);
     CHECK_EQ(fsh_stats_chi2_gof(NULL, pr, 4, 0, &st, &df, &p), FSH_EINVAL);
+    /* Every bad argument, outputs unchanged: no probabilities, k = 0, a
+       probability that is NaN, negative or above 1, a sum off by more than
+       1e-9, min_expected NaN or infinite. */
+    double nanp[2] = {NAN, 1}, negp[2] = {-0.5, 1.5}, big[2] = {1.5, -0.5},
+           off[4] = {0.25, 0.25, 0.25, 0.25 + 2e-9},
+           near[4] = {0.25, 0.25, 0.25, 0.25 + 5e-10};
+    st = df = p = 42;
+    CHECK_EQ(fsh_stats_chi2_gof(o, NULL, 4, 0, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 0, 0, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, nanp, 2, 0, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, negp, 2, 0, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, big, 2, 0, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, off, 4, 0, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, NAN, &st, &df, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, INFINITY, &st, &df, &p),
+             FSH_EINVAL);
+    CHECK(st == 42 && df == 42 && p == 42);
+    CHECK_EQ(fsh_stats_chi2_gof(o, near, 4, 5, &st, &df, &p), FSH_OK);
+    CHECK(df == 3);
+    /* Any output may be NULL; the others are as with all three. */
+    double p1 = 0, st1 = 0, df1 = 0;
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, 5, NULL, NULL, NULL), FSH_OK);
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, 5, NULL, NULL, &p1), FSH_OK);
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, 5, &st1, NULL, NULL), FSH_OK);
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 4, 5, NULL, &df1, NULL), FSH_OK);
+    CHECK_REL(p1, 1.6974243555282653e-4);
+    CHECK_REL(st1, 20);
+    CHECK(df1 == 3);
 }
 
 
