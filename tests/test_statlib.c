@@ -263,6 +263,23 @@ static void test_laws_exact(void)
     CHECK_EQ(fsh_stats_inversions_law(0, p52, 1), FSH_EINVAL);
     CHECK_EQ(fsh_stats_fixed_points_law(0, pf52), FSH_EINVAL);
     CHECK_EQ(fsh_stats_successions_law(3, NULL), FSH_EINVAL);
+    /* The rest of the bad arguments (n = 0, NULL pmf, n above 4096 for
+       the inversions, SIZE_MAX for the fixed points' n + 1 values), with
+       pmf unchanged; n = 1 is the one-point law. */
+    double one[2] = {-1, -1};
+    CHECK_EQ(fsh_stats_successions_law(0, one), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_fixed_points_law(3, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_fixed_points_law(SIZE_MAX, one), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_inversions_law(3, NULL, 4), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_inversions_law(4097, one, (size_t)4097 * 4096 / 2 + 1),
+             FSH_EINVAL);
+    CHECK(one[0] == -1 && one[1] == -1);
+    CHECK_EQ(fsh_stats_fixed_points_law(1, one), FSH_OK);
+    CHECK(one[0] == 0 && one[1] == 1);
+    CHECK_EQ(fsh_stats_successions_law(1, one), FSH_OK);
+    CHECK(one[0] == 1);
+    CHECK_EQ(fsh_stats_inversions_law(1, one, 1), FSH_OK);
+    CHECK(one[0] == 1);
 }
 
 static void test_gof(void)
