@@ -387,8 +387,8 @@ FSH_API FSH_NODISCARD int fsh_uniform_range(fsh_rng *rng, uint64_t *out,
  * Every order of the n elements is equally likely (Fisher-Yates: for
  * i = n-1 down to 1 swap a[i] with a[j], j uniform in [0, i]; large arrays
  * use an equally exact scatter shuffle, docs/DESIGN.md). O(n) time. n of 0
- * or 1 is a no-op. NULL with n > 0, size 0, or n * size overflowing is
- * FSH_EINVAL. The kernel is chosen by the array's size in bytes; which
+ * or 1 is a no-op. NULL with n > 0, size 0, or n * size above PTRDIFF_MAX
+ * (larger than any array can be) is FSH_EINVAL. The kernel is chosen by the array's size in bytes; which
  * kernel runs is fixed for each size and generator (docs/STREAMS.md), so a
  * seeded shuffle replays exactly. Extra memory is O(1) up to tens of MiB,
  * except that records of 96 to 4096 bytes may be shuffled through a

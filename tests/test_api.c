@@ -84,6 +84,17 @@ static void test_shuffle_args(void)
     CHECK_EQ(fsh_shuffle(rng, a, 4, 0), FSH_EINVAL);
     CHECK_EQ(fsh_shuffle(rng, a, SIZE_MAX / 2, 4), FSH_EINVAL); /* overflow */
     CHECK_EQ(fsh_shuffle(rng, a, 2, SIZE_MAX), FSH_EINVAL);
+    /* No overflow, but more bytes than any array can hold: refused before
+       anything is touched (it walked past the array). */
+    CHECK_EQ(fsh_shuffle(rng, a, SIZE_MAX, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle(rng, a, (size_t)PTRDIFF_MAX + 1, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_shuffle(rng, a, (size_t)PTRDIFF_MAX / 8 + 1, 8), FSH_EINVAL);
+    {
+        uint64_t w = 7;
+        CHECK_EQ(fsh_shuffle_u64(rng, &w, (size_t)PTRDIFF_MAX / 8 + 1),
+                 FSH_EINVAL);
+        CHECK(w == 7);
+    }
     CHECK_EQ(fsh_shuffle(rng, NULL, 0, 4), FSH_OK);
     CHECK_EQ(fsh_shuffle_u32(rng, NULL, 3), FSH_EINVAL);
     CHECK_EQ(fsh_shuffle_u64(rng, NULL, 3), FSH_EINVAL);

@@ -406,6 +406,12 @@ static void test_errors(void)
              FSH_EINVAL);
     CHECK_EQ(fsh_records_shuffle_group(key, g, 2, SIZE_MAX, ids, 0, 4, 1),
              FSH_EINVAL);
+    /* No overflow, but more bytes than any array holds (as fsh_shuffle). */
+    CHECK_EQ(fsh_records_shuffle_group(key, g, SIZE_MAX, 1, ids, 0, 4, 1),
+             FSH_EINVAL);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, (size_t)PTRDIFF_MAX / 4 + 1, 4,
+                                       ids, 0, 4, 1),
+             FSH_EINVAL);
     CHECK(memcmp(g, gc, sizeof g) == 0);
     CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 0, 4, 1), FSH_OK);
     CHECK_EQ(fsh_records_shuffle_group(key, g, 0, 4, ids, 0, 4, 1), FSH_OK);

@@ -289,7 +289,8 @@ int fsh_records_shuffle_group(const uint8_t key[32], void *base, size_t n,
 {
     const uint32_t max = (uint32_t)1 << FSH_RECORDS_MAX_BITS;
     if (key == NULL || size == 0 || nb == 0 || nb > max || lo > max - nb ||
-        (n > 0 && (base == NULL || ids == NULL)) || n > SIZE_MAX / size)
+        (n > 0 && (base == NULL || ids == NULL)) ||
+        n > (size_t)PTRDIFF_MAX / size) /* as fsh_shuffle */
         return FSH_EINVAL;
     if (n == 0)
         return FSH_OK;

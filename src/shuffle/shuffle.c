@@ -19,7 +19,10 @@ static int shuffle_check_plan(fsh_rng *rng, const void *base, size_t n,
     *groups = 1;
     if (rng == NULL || size == 0 || (base == NULL && n > 0))
         return FSH_EINVAL;
-    if (n > SIZE_MAX / size)
+    /* No array is larger than PTRDIFF_MAX bytes (pointer differences
+       across it would overflow): a larger n * size is a caller's error,
+       not an array to walk. */
+    if (n > (size_t)PTRDIFF_MAX / size)
         return FSH_EINVAL;
     /* One branch for the common case: no guard, 2 <= n <= max_fair_n. */
     if (FSH_UNLIKELY(rng->guard | (n < 2) | (n > rng->max_fair_n))) {
