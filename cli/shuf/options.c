@@ -29,7 +29,8 @@ enum {
     OPT_PROGRESS,
     OPT_NO_PROGRESS,
     OPT_THREADS,
-    OPT_GENERATOR
+    OPT_GENERATOR,
+    OPT_AMBIGUOUS
 };
 
 void bigopts_defaults(bigopts *b)
@@ -194,19 +195,31 @@ static size_t long_matches(const struct option *t, const char *name,
     return k;
 }
 
-static _Noreturn void ambiguous(const char *arg, const struct option **m,
-                                size_t k)
+/* An abbreviation that names several options: reported when getopt reaches
+   it, in its turn among the other options and their errors, as GNU's
+   getopt does. */
+typedef struct ambig {
+    const char *arg;  /* as typed */
+    char *marker;     /* what argv holds instead: "--" AMBIG_NAME "=" */
+    const struct option *m[16];
+    size_t k;
+} ambig;
+
+/* The hidden option that stands for an ambiguous abbreviation in argv. */
+#define AMBIG_NAME "\001ambiguous"
+
+static _Noreturn void ambiguous(const ambig *a)
 {
     /* glibc's wording: the argument as typed, then the candidates. */
-    size_t cap = strlen(program_name) + strlen(arg) + 64;
-    for (size_t i = 0; i < k; i++)
-        cap += strlen(m[i]->name) + 5;
+    size_t cap = strlen(program_name) + strlen(a->arg) + 64;
+    for (size_t i = 0; i < a->k; i++)
+        cap += strlen(a->m[i]->name) + 5;
     char *msg = xmalloc(cap);
     size_t n = (size_t)snprintf(msg, cap,
                                 "%s: option '%s' is ambiguous; possibilities:",
-                                program_name, arg);
-    for (size_t i = 0; i < k; i++)
-        n += (size_t)snprintf(msg + n, cap - n, " '--%s'", m[i]->name);
+                                program_name, a->arg);
+    for (size_t i = 0; i < a->k; i++)
+        n += (size_t)snprintf(msg + n, cap - n, " '--%s'", a->m[i]->name);
     fprintf(stderr, "%s\n", msg);
     free(msg);
     usage_error();
@@ -216,10 +229,14 @@ static _Noreturn void ambiguous(const char *arg, const struct option **m,
    options are resolved among GNU's options only, exactly as GNU shuf does
    (so --head=2 is --head-count and --he is GNU's ambiguity error, even
    though --header exists); our extensions only when the abbreviation is
-   unambiguous among all options. Resolved names are rewritten in full. */
-static void resolve_abbrevs(int argc, char **argv)
+   unambiguous among all options. Resolved names are rewritten in full; an
+   ambiguous one becomes the hidden option, recorded in *amb (*namb of
+   them), so that its error comes in getopt's order. */
+static void resolve_abbrevs(int argc, char **argv, ambig **amb, size_t *namb)
 {
     int posix = getenv("POSIXLY_CORRECT") != NULL;
+    *amb = NULL;
+    *namb = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0)
@@ -249,6 +266,8 @@ static void resolve_abbrevs(int argc, char **argv)
         size_t kx = long_matches(ext_opts, name, len, x);
         const struct option *hit = NULL;
         int exact_ext = kx == 1 && strlen(x[0]->name) == len;
+        const struct option **many = NULL;
+        size_t nmany = 0;
         if (exact_ext) {
             hit = x[0];
         } else if (k == 1) {
@@ -257,11 +276,24 @@ static void resolve_abbrevs(int argc, char **argv)
             if (strlen(m[0]->name) == len)
                 hit = m[0];
             else
-                ambiguous(a, m, k);
+                many = m, nmany = k;
         } else if (kx == 1) {
             hit = x[0];
         } else if (kx > 1) {
-            ambiguous(a, x, kx);
+            many = x, nmany = kx;
+        }
+        if (many != NULL) {
+            if (*namb == 0)
+                *amb = xmalloc((size_t)argc * sizeof **amb);
+            ambig *e = &(*amb)[(*namb)++];
+            e->arg = a;
+            e->k = nmany;
+            memcpy(e->m, many, nmany * sizeof *many);
+            size_t n = sizeof "--" AMBIG_NAME "=";
+            e->marker = xmalloc(n);
+            memcpy(e->marker, "--" AMBIG_NAME "=", n);
+            argv[i] = e->marker;
+            continue;
         }
         if (hit == NULL)
             continue; /* getopt reports it */
@@ -272,6 +304,19 @@ static void resolve_abbrevs(int argc, char **argv)
         if (hit->has_arg == required_argument && eq == NULL)
             i++;
     }
+}
+
+/* getopt returned the hidden option, typed as opt (optarg arg): report
+   the abbreviation it stands for; one the user typed is, to GNU, an
+   unknown option. */
+static _Noreturn void ambiguous_at(const ambig *amb, size_t namb,
+                                   const char *opt, const char *arg)
+{
+    for (size_t i = 0; arg != NULL && i < namb; i++)
+        if (arg == amb[i].marker + sizeof "--" AMBIG_NAME "=" - 1)
+            ambiguous(&amb[i]);
+    fprintf(stderr, "%s: unrecognized option '%s'\n", program_name, opt);
+    usage_error();
 }
 
 static uint64_t parse_count(const char *arg, const char *what)
@@ -308,14 +353,19 @@ static void once_str(int *set, const char **slot, const char *v,
 void parse_options(opts *o, int argc, char **argv)
 {
     struct option long_opts[sizeof gnu_opts / sizeof *gnu_opts +
-                            sizeof ext_opts / sizeof *ext_opts];
+                            sizeof ext_opts / sizeof *ext_opts + 1];
     size_t nl = 0;
     for (size_t i = 0; gnu_opts[i].name != NULL; i++)
         long_opts[nl++] = gnu_opts[i];
     for (size_t i = 0; ext_opts[i].name != NULL; i++)
         long_opts[nl++] = ext_opts[i];
+    /* An optional argument: getopt never takes the next one for it. */
+    long_opts[nl++] = (struct option){AMBIG_NAME, optional_argument, NULL,
+                                      OPT_AMBIGUOUS};
     memset(&long_opts[nl], 0, sizeof long_opts[nl]);
-    resolve_abbrevs(argc, argv);
+    ambig *amb;
+    size_t namb;
+    resolve_abbrevs(argc, argv, &amb, &namb);
     memset(o, 0, sizeof *o);
     bigopts_defaults(&o->big);
     o->delim = '\n';
@@ -415,6 +465,8 @@ void parse_options(opts *o, int argc, char **argv)
             o->gen_arg = optarg;
             break;
         }
+        case OPT_AMBIGUOUS:
+            ambiguous_at(amb, namb, argv[optind - 1], optarg);
         case OPT_HELP:
             shuf_help();
             break;

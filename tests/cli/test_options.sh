@@ -13,7 +13,9 @@ printf 'x\n' >deal
 : >empty0
 mkdir adir
 
-# Usage and argument errors (SHUF-NOTES section 2).
+# Usage and argument errors (SHUF-NOTES section 2). Errors come in GNU's
+# order: an ambiguous abbreviation (--r, --he, our --s) only when getopt
+# reaches it, after an earlier option's error, --help or --version.
 while IFS= read -r args; do
     # shellcheck disable=SC2086
     gcheck "errors: $args" same_errors $args
@@ -58,6 +60,17 @@ in3 in3 in3
 --random-source
 -o a -o b
 --random-source=a --random-source=b
+-i 5-3 --r
+-n abc --he
+-i 1-3 -i 2-4 --h=1
+-e a -i 1-3 --r
+-x --r
+--bogus --he
+--help --r
+--version --he
+--r --help
+-i 5-3 --s=1
+--he=3 -i 5-3
 -r -o adir empty0
 -r -e -o adir
 -r -i 1-0 -o adir
@@ -83,6 +96,10 @@ in3 --random-source=/dev/null
 -e a --random-source=/dev/null
 -i 1-1 --random-source=/dev/null
 CASES
+
+# The stand-in for an ambiguous abbreviation is no option of ours.
+gcheck "errors: --\\001amb" same_errors "$(printf -- '--\001amb')" -e a
+gcheck "errors: --\\001ambiguous=x" same_errors "$(printf -- '--\001ambiguous=x')" -e a
 
 # Odd names and values are quoted the GNU way (quote() and quotef()).
 for name in 'a b' "a'b" 'a:b' 'a$b' '~x' 'x~' '#x' '{' '}' 'a{' 'a*' 'a=b' \
