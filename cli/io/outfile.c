@@ -410,7 +410,9 @@ int outfile_open(const char *path, const char *tmpdir)
     if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || on_pseudo_fs(path)))
         return open_direct(path);
     if (lstat(path, &lst) != 0) {
-        if (errno != ENOENT || under_dev)
+        /* "" is ENOENT too, but a temporary "beside" it would be made in
+           the current directory: the error must come now, as GNU's. */
+        if (errno != ENOENT || under_dev || *path == '\0')
             return open_direct(path); /* GNU's error, or its behaviour */
         /* A new file: created with GNU's mode so the umask or a default
            ACL act as on GNU's open. */

@@ -42,6 +42,10 @@ same_errors -o /dev/full -e a b
 check "-o /dev/full: GNU's write error" test "$(cat "$T/m.err")" = "shuf: write error: No space left on device" -a "$(cat "$T/m.rc")" = 1
 check "-o /dev/full, large output: GNU's errors" same_errors -o /dev/full -i 1-100000
 check "-o missing/dir: GNU's error" same_errors -o nodir/f -e a
+# -o '' fails when GNU's open would, before any draw: not at the end, after
+# a temporary in the current directory took the output (with -r and no -n,
+# forever).
+check "-o '': GNU's error first" same_errors -o '' --random-source=/dev/null -r -n 5 -e a b
 mkdir adir
 check "-o DIR: GNU's error" same_errors -o adir -e a
 # Files of the kernel's pseudo file systems are written in place, with
