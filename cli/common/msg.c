@@ -14,6 +14,8 @@ const char *program_name = "fairshuf";
 int as_shuf;
 static void (*die_hook)(void *ctx);
 static void *die_ctx;
+static int (*flush_hook)(void *ctx, int *close_err);
+static void *flush_ctx;
 
 void set_program_name(const char *argv0)
 {
@@ -75,6 +77,21 @@ void set_die_hook(void (*hook)(void *ctx), void *ctx)
     die_ctx = ctx;
 }
 
+void set_flush_hook(int (*hook)(void *ctx, int *close_err), void *ctx)
+{
+    flush_hook = hook;
+    flush_ctx = ctx;
+}
+
+static int run_flush_hook(int *close_err)
+{
+    if (flush_hook == NULL)
+        return 0;
+    int (*h)(void *, int *) = flush_hook;
+    flush_hook = NULL; /* once: the hook may die itself */
+    return h(flush_ctx, close_err);
+}
+
 static void run_hook(void)
 {
     if (die_hook != NULL) {
@@ -92,10 +109,17 @@ void fatal_exit(void)
 
 void die(int errnum, const char *fmt, ...)
 {
+    /* GNU's error() flushes stdout before the message: output written
+       before the error comes before it (2>&1), and a failing output dies
+       by SIGPIPE or adds close_stdout()'s "write error". */
+    int close_err = 0;
+    int flush_failed = run_flush_hook(&close_err) != 0;
     va_list ap;
     va_start(ap, fmt);
     verror(errnum, fmt, ap);
     va_end(ap);
+    if (flush_failed)
+        error_msg(close_err, "write error");
     run_hook();
     exit(1);
 }

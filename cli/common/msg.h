@@ -15,7 +15,7 @@ void set_program_name(const char *argv0);
 void error_msg(int errnum, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* error_msg, then the clean-up hook, then exit(1). */
+/* The flush hook, error_msg, then the clean-up hook, then exit(1). */
 _Noreturn void die(int errnum, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -29,6 +29,14 @@ _Noreturn void fatal_exit(void);
    most one hook; NULL removes it). The command's run registers its state
    here, the only place a fatal error can reach it from. */
 void set_die_hook(void (*hook)(void *ctx), void *ctx);
+
+/* Called by die() before its message, with ctx, as GNU's error() flushes
+   standard output first (at most one hook; NULL removes it). Returns 0,
+   or -1 when that flush failed: die() then adds the line GNU's
+   close_stdout() prints at exit, "write error", with the strerror of the
+   errno the hook put in *close_err (0: none). The hook may itself report
+   a write error and exit. */
+void set_flush_hook(int (*hook)(void *ctx, int *close_err), void *ctx);
 
 /* Dies with a message for a library status other than FSH_OK. */
 void check_status(int rc);

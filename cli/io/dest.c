@@ -29,10 +29,12 @@ outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
         d->out = out_new(-1);
         out_fan(d->out, kids, k);
         d->is_stdout = 0;
+        d->direct = 0;
     } else {
         int fd = STDOUT_FILENO;
+        d->direct = 1;
         if (d->outfile != NULL)
-            fd = outfile_open(d->outfile, d->tmpdir);
+            fd = outfile_open_ex(d->outfile, d->tmpdir, &d->direct);
         d->out = out_new(fd);
         d->is_stdout = d->outfile == NULL;
     }
@@ -54,4 +56,11 @@ void dest_abort(dest *d)
     if (d->out != NULL && d->is_stdout)
         out_flush_quiet(d->out);
     outfile_abort();
+}
+
+int dest_flush_before_error(dest *d, int *close_err)
+{
+    if (d->out == NULL || !d->direct)
+        return 0;
+    return out_flush_before_error(d->out, close_err);
 }

@@ -15,6 +15,8 @@ typedef struct dest {
     const char *tmpdir;     /* for -o's spool */
     outw *out;              /* while open */
     int is_stdout;
+    int direct;             /* writes reach the output as GNU's stdio's:
+                               standard output or a direct -o FILE */
 } dest;
 
 /* Open the output once all input is read, and write the header records
@@ -26,5 +28,9 @@ void dest_finish(dest *d);
 /* On a fatal error: flush what standard output buffered, as GNU's
    close_stdout() does, and remove the temporaries. */
 void dest_abort(dest *d);
+/* Before a fatal error's message, as GNU's error() flushes stdout: write
+   what a direct output buffered (out_flush_before_error); 0, or -1 when
+   that failed (*close_err as there). */
+int dest_flush_before_error(dest *d, int *close_err);
 
 #endif

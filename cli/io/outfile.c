@@ -403,10 +403,11 @@ static int on_pseudo_fs(const char *path)
     }
 }
 
-int outfile_open(const char *path, const char *tmpdir)
+int outfile_open_ex(const char *path, const char *tmpdir, int *direct)
 {
     struct stat st, lst;
     int under_dev = strncmp(path, "/dev/", 5) == 0;
+    *direct = 1;
     if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || on_pseudo_fs(path)))
         return open_direct(path);
     if (lstat(path, &lst) != 0) {
@@ -414,6 +415,7 @@ int outfile_open(const char *path, const char *tmpdir)
            the current directory: the error must come now, as GNU's. */
         if (errno != ENOENT || under_dev || *path == '\0')
             return open_direct(path); /* GNU's error, or its behaviour */
+        *direct = 0;
         /* A new file: created with GNU's mode so the umask or a default
            ACL act as on GNU's open. */
         int t = temp_beside(path, 0666);
@@ -429,6 +431,7 @@ int outfile_open(const char *path, const char *tmpdir)
         die(freopen_errno(STDOUT_FILENO, errno), "%s", quotef(path));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return fd; /* became a FIFO or device meanwhile: write it */
+    *direct = 0;
     if (!under_dev) {
         int t = temp_like(path, fd, &st, &lst);
         if (t >= 0) {
@@ -437,6 +440,12 @@ int outfile_open(const char *path, const char *tmpdir)
         }
     }
     return copy_mode(path, fd, tmpdir);
+}
+
+int outfile_open(const char *path, const char *tmpdir)
+{
+    int direct;
+    return outfile_open_ex(path, tmpdir, &direct);
 }
 
 int outfile_open_named(const char *path, const char *tmpdir,

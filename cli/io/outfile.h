@@ -11,6 +11,10 @@
    until commit. Dies with GNU's message if FILE cannot be opened for
    writing. Several files may be open at once (--shards). */
 int outfile_open(const char *path, const char *tmpdir);
+/* outfile_open, and *direct: 1 when the fd is FILE itself, opened and
+   truncated as by GNU (a device, a FIFO, a pseudo file system's file),
+   0 when FILE is untouched until commit. */
+int outfile_open_ex(const char *path, const char *tmpdir, int *direct);
 /* outfile_open, and *tmp: the temporary's path when FILE is to be renamed
    over (a named file other processes may open and write too), NULL when
    the fd is a private spool or FILE itself (copy and direct). For

@@ -183,6 +183,18 @@ static uint64_t stdio_bufsize(int fd)
     return BUFSIZ;
 }
 
+int out_flush_before_error(outw *o, int *close_err)
+{
+    if (o->kids != NULL || out_flush(o) == 0)
+        return 0;
+    uint64_t bufsize = stdio_bufsize(o->fd);
+    if (o->total > bufsize || o->first >= bufsize)
+        out_finish(o, 1); /* reports the write error and exits */
+    /* stdio drops what it failed to write: fclose only closes the fd. */
+    *close_err = close(o->fd) != 0 ? errno : 0;
+    return -1;
+}
+
 void out_finish(outw *o, int close_fd)
 {
     if (o->kids != NULL) {

@@ -28,6 +28,13 @@ int out_number(outw *o, uint64_t v, char delim);
 void out_finish(outw *o, int close_fd);
 /* Flush what is buffered, ignoring errors (used when dying). */
 void out_flush_quiet(outw *o);
+/* Before a fatal error's message (GNU's error() flushes stdout first):
+   write what is buffered. Returns 0, or -1 when that failed, with the fd
+   closed and *close_err set to close's errno or 0 (what close_stdout
+   reports then); when GNU's stdio would already have written, and
+   failed, before this point (GNU shuf would have stopped there with its
+   write error), reports that as out_finish does and exits instead. */
+int out_flush_before_error(outw *o, int *close_err);
 /* Write what is buffered; -1 after a write error (see out_error). */
 int out_flush(outw *o);
 /* errno of the first write error, or 0. */

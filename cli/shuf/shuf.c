@@ -23,6 +23,12 @@ static void on_die(void *ctx)
     dest_abort(&r->out);
 }
 
+static int on_flush(void *ctx, int *close_err)
+{
+    shuf_run *r = ctx;
+    return dest_flush_before_error(&r->out, close_err);
+}
+
 int run_open_input(shuf_run *r)
 {
     const opts *o = &r->o;
@@ -42,6 +48,7 @@ int cmd_shuf(int argc, char **argv)
     shuf_run run; /* the die hook reaches it: die() exits from below here */
     memset(&run, 0, sizeof run);
     set_die_hook(on_die, &run);
+    set_flush_hook(on_flush, &run);
     parse_options(&run.o, argc, argv);
     progress_start(&run.pg, run.o.big.progress);
     run.rng.seed = run.o.seed;
@@ -55,5 +62,6 @@ int cmd_shuf(int argc, char **argv)
     lazy_free(&run.rng);
     header_free(&run.hdr);
     set_die_hook(NULL, NULL);
+    set_flush_hook(NULL, NULL);
     return rc;
 }

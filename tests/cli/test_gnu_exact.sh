@@ -116,6 +116,27 @@ for who in gnu mine; do
 done
 check "stdin big file -n 7" cmp -s "$T/gnu.out" "$T/mine.out"
 
+# A source that runs out while -r writes. GNU's error() flushes what stdio
+# holds before its message, so the output comes first (2>&1); when that
+# flush fails, close_stdout adds "write error" (with close's error when
+# stdout is closed); and when stdio had to write before (more than its
+# buffer), GNU stopped there with its write error. Draws of 2 take a bit
+# each: 3, 100 and 1000 bytes give 48, 1600 and 16000 bytes of output.
+head -c 1000 /dev/urandom >rs_1000
+for who in gnu mine; do
+    "$who" --random-source=rs_3 -r -n 100 -e a b >"$T/$who.both" 2>&1
+    echo $? >>"$T/$who.both"
+done
+check "source ends during -r: the output, then the message" cmp -s "$T/gnu.both" "$T/mine.both"
+for rs in rs_3 rs_100 rs_1000; do
+    OUT=/dev/full check "source ends during -r, stdout /dev/full ($rs)" \
+        same_errors --random-source=$rs -r -n 100000 -e a b
+    OUT=closed check "source ends during -r, stdout closed ($rs)" \
+        same_errors --random-source=$rs -r -n 100000 -e a b
+    check "source ends during -r, -o /dev/full ($rs)" \
+        same_errors --random-source=$rs -r -n 100000 -e a b -o /dev/full
+done
+
 # Sources that are not plain files.
 check "source is a directory" same_all --random-source=. s10
 check "source /dev/zero" same_all --random-source=/dev/zero s1000
