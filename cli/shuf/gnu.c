@@ -144,9 +144,10 @@ int run_gnu(shuf_run *r)
         }
     }
 
+    /* The output first, as GNU: -o's errors come before this one. */
+    outw *out = run_open_output(r);
     if (o->repeat && head != 0 && n == 0)
         die(0, "no lines to repeat");
-    outw *out = run_open_output(r);
     /* Items written, of total (-r without -n: unknown). */
     uint64_t i = 0, total = o->repeat ? head : ahead;
     if (o->repeat) {

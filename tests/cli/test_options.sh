@@ -85,6 +85,9 @@ adir
 -e -r
 -i 4-3 -r
 -r -n 3 -i 4-3
+-r -o adir --random-source=/dev/zero empty0
+-r -n 5 -e -o nodir/x --random-source=/dev/zero
+-r -i 1-0 -o adir --random-source=/dev/zero
 in3 -o /nonexistent/dir/x
 in3 -o adir
 --random-source=/nonexistent in3
