@@ -223,11 +223,11 @@ static inline int i32(uint32_t x)
    exactly the words and rng state fsh_rng_refill would give. The slices
    are made for the counter and keying the rng had when they began (ctr_,
    kid_); if anything else refilled the rng meanwhile (fsh_rng_refill on a
-   rare path, a fork guard's rekeying), they are stale: no more are made,
-   and AHEAD_REFILL refills plainly. An rng left unkeyed (a forked child's
-   rekey failed: its key wiped, FSH_SRC_NONE) gets no slices at all, so
-   nothing is computed from a key it no longer holds; its refills serve
-   the unkeyed path's words. For a ChaCha rng only, in
+   rare path, a fork guard's rekeying), they are stale and AHEAD_REFILL
+   refills plainly. An rng left unkeyed (a forked child's rekey failed: its
+   key wiped, FSH_SRC_NONE) gets no slices after the refill that finds it
+   so (AHEAD_REFILL), so no later refill's keystream is computed from the
+   wiped key; its refills serve the unkeyed path's words. For a ChaCha rng only, in
    functions built for avx512f (FSH_AVX512_FN), and only where the AVX-512
    ChaCha kernel runs (the words are the same; the work would not pay
    elsewhere). */
@@ -290,11 +290,16 @@ static inline int i32(uint32_t x)
    single copy of the slice code). False when the slices are stale. */
 #define AHEAD_BUSY(rng) (ph_ < steps_ && AHEAD_FRESH(rng))
 
-/* One slice, if the next refill is not made yet and the slices are fresh
-   (never from a key the rng no longer holds). */
+/* One slice, if the next refill is not made yet. Only ph_ is tested: this
+   runs in the loops' chunks, where a test of the rng's fields cost 8-10 %
+   of an in-cache shuffle (docs/PERFORMANCE.md, session 16). An rng left
+   unkeyed gets no slices all the same: AHEAD_REFILL sets ph_ = steps_ for
+   it, and a refill off this path (which is what can leave it unkeyed)
+   costs at most the rest of the current refill's slices, computed from
+   the wiped key and never installed. */
 #define AHEAD_SLICE(rng)                                                       \
     do {                                                                       \
-        if (AHEAD_BUSY(rng))                                                   \
+        if (ph_ < steps_)                                                      \
             AHEAD_STEP(rng);                                                   \
     } while (0)
 
@@ -311,7 +316,7 @@ static inline int i32(uint32_t x)
             (rng)->pos = FSH_BUF_WORDS;                                        \
             fsh_rng_refill(rng);                                               \
         }                                                                      \
-        ph_ = 0;                                                               \
+        ph_ = (rng)->src == FSH_SRC_CHACHA ? 0 : steps_;                       \
         ctr_ = (rng)->counter, kid_ = (rng)->key_id;                           \
     } while (0)
 
