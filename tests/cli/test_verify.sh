@@ -262,20 +262,25 @@ fi
 # nonce 0). Each row: what, then the options; the rest of the command is
 # the vector 1 round, VALID.
 printf '%s\n' "$S2" >"$T/seed2.hex"
-while IFS='|' read -r what args; do
-    # shellcheck disable=SC2086
-    v --commitment=$C1 $args 5h 7c 2d
-    check "two different $what" err_is "fairshuf: multiple $what specified"
-    check "two different $what: exit 1, no output" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ]"
-done <<CASES
+# The rows examples/verify_deal.py takes too (its own loop, below).
+REPEATED_BOTH=$(cat <<CASES
 nonces|--server-seed=$S1 --client-seed=player-1 --nonce=5 --nonce=0
-nonces|--server-seed=$S1 --client-seed=player-1 --nonce=0 --nonce=5
 server seeds|--server-seed=$S2 --server-seed=$S1 --client-seed=player-1
 server seed files|--server-seed-file=$T/seed2.hex --server-seed-file=$T/seed1.hex --client-seed=player-1
 commitments|--server-seed=$S1 --client-seed=player-1 --commitment=$C2
 client seeds|--server-seed=$S1 --client-seed=player-2 --client-seed=player-1
 deck counts|--server-seed=$S4 --client-seed=player-1 --decks=2 --decks=1
 joker counts|--server-seed=$S1 --client-seed=player-1 --jokers=1 --jokers=0
+CASES
+)
+while IFS='|' read -r what args; do
+    # shellcheck disable=SC2086
+    v --commitment=$C1 $args 5h 7c 2d
+    check "two different $what" err_is "fairshuf: multiple $what specified"
+    check "two different $what: exit 1, no output" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ]"
+done <<CASES
+$REPEATED_BOTH
+nonces|--server-seed=$S1 --client-seed=player-1 --nonce=0 --nonce=5
 burn counts|--server-seed=$S1 --client-seed=player-1 --burn=1 --burn=2
 player counts|--server-seed=$S1 --client-seed=player-1 --players=1 --cards=1 --players=3
 card counts|--server-seed=$S1 --client-seed=player-1 --players=1 --cards=1 --cards=2
@@ -340,13 +345,7 @@ if command -v python3 >/dev/null 2>&1; then
         check "verify_deal.py: two different $what" sh -c \
             "[ \$(cat '$T/vp.rc') = 1 ] && [ ! -s '$T/vp.out' ] && [ \"\$(cat '$T/vp.err')\" = 'verify_deal.py: multiple $what specified' ]"
     done <<CASES
-nonces|--server-seed=$S1 --client-seed=player-1 --nonce=5 --nonce=0
-server seeds|--server-seed=$S2 --server-seed=$S1 --client-seed=player-1
-server seed files|--server-seed-file=$T/seed2.hex --server-seed-file=$T/seed1.hex --client-seed=player-1
-commitments|--server-seed=$S1 --client-seed=player-1 --commitment=$C2
-client seeds|--server-seed=$S1 --client-seed=player-2 --client-seed=player-1
-deck counts|--server-seed=$S4 --client-seed=player-1 --decks=2 --decks=1
-joker counts|--server-seed=$S1 --client-seed=player-1 --jokers=1 --jokers=0
+$REPEATED_BOTH
 JSON files|--server-seed=$S1 --json=$T/a.json --json=$T/b.json
 CASES
     while IFS='|' read -r once again; do
