@@ -7,12 +7,16 @@
    sources it needs (Makefile). The known-bad checks: each rng's words must
    be its variant's keystream of its key and not the other two variants',
    so a command that went back to ChaCha20 (fairshuf 0.2), or a --generator
-   that kept the default, would fail. */
+   that kept the default, would fail. rng_make_dealer (`fairshuf deal`):
+   every order of the shoe reached at any size, through a stand-in
+   hardware source. */
 #include "chacha_ref.h"
 #include "check.h"
 #include "common/rng.h"
+#include "rng/hwrand.h"
 #include "rng/rng.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NW 64
@@ -51,6 +55,63 @@ static void os_keyed_is(int gen, fsh_gen want, int rounds)
     CHECK_EQ(keystream_is(key, got, 12), rounds == 12);
     CHECK_EQ(keystream_is(key, got, 20), rounds == 20);
     fsh_rng_free(rng);
+}
+
+/* A stand-in hardware source (SplitMix64 words) for the dealer's test. */
+static int fake_words(void *ctx, uint64_t *out, size_t n)
+{
+    uint64_t *state = ctx;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+        out[i] = z ^ (z >> 31);
+    }
+    return FSH_OK;
+}
+
+/* Deal the whole shoe of decks decks from a fresh rng_make_dealer(seed):
+   the status, and in *hw the hardware bits the rng mixed in. */
+static int deal_shoe(const char *seed, unsigned decks, uint64_t *hw)
+{
+    fsh_cardset *set = NULL;
+    fsh_deck *deck = NULL;
+    fsh_rng *rng = rng_make_dealer(seed, GEN_DEFAULT);
+    CHECK_EQ(fsh_cardset_standard(&set, decks, 0), FSH_OK);
+    CHECK_EQ(fsh_deck_new_set(&deck, set), FSH_OK);
+    int rc = fsh_deck_burn(rng, deck, fsh_deck_size(deck));
+    *hw = 1;
+    CHECK_EQ(fsh_rng_entropy_drawn(rng, NULL, hw), FSH_OK);
+    fsh_deck_free(deck);
+    fsh_cardset_free(set);
+    fsh_rng_free(rng);
+    return rc;
+}
+
+/* `fairshuf deal`'s rng reaches every order of the shoe at any size: with
+   a hardware source, a 112-deck shoe (5,824 cards, past the library's
+   default cap of 5,808, which would deal it from the 256-bit key alone)
+   gets at least log2(5824!) - 256 hardware bits; without one, any shoe
+   beyond 57 cards is refused, the large one too. --seed: simulation. */
+static void test_dealer(void)
+{
+    uint64_t state = 1, hw;
+    fsh_hw_set_hook(fake_words, 1, &state);
+    CHECK_EQ(deal_shoe(NULL, 1, &hw), FSH_OK);
+    CHECK_EQ(hw, 0u);
+    CHECK_EQ(deal_shoe(NULL, 2, &hw), FSH_OK);
+    CHECK((double)hw + 256 >= fsh_ordered_bits(104, 104));
+    CHECK_EQ(deal_shoe(NULL, 112, &hw), FSH_OK);
+    CHECK((double)hw + 256 >= fsh_ordered_bits(5824, 5824));
+    CHECK_EQ(deal_shoe(NULL, 300, &hw), FSH_OK);
+    CHECK((double)hw + 256 >= fsh_ordered_bits(15600, 15600));
+    fsh_hw_set_hook(fake_words, 0, &state); /* no hardware source */
+    CHECK_EQ(deal_shoe(NULL, 1, &hw), FSH_OK);
+    CHECK_EQ(deal_shoe(NULL, 2, &hw), FSH_ENOHWRAND);
+    CHECK_EQ(deal_shoe(NULL, 112, &hw), FSH_ENOHWRAND);
+    CHECK_EQ(deal_shoe("x", 112, &hw), FSH_OK);
+    CHECK_EQ(hw, 0u);
+    fsh_hw_set_hook(NULL, 0, NULL);
 }
 
 int main(void)
@@ -93,5 +154,7 @@ int main(void)
     l.gen = FSH_GEN_CHACHA20;
     CHECK_EQ(lazy_get(&l)->rounds, 20);
     lazy_free(&l);
+
+    test_dealer();
     return check_done("test_cli_rng");
 }

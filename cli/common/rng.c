@@ -42,6 +42,19 @@ fsh_rng *rng_make(const char *seed, int gen)
     return rng;
 }
 
+fsh_rng *rng_make_dealer(const char *seed, int gen)
+{
+    fsh_rng *rng = rng_make(seed, gen);
+    /* The library's default cap (65,536 hardware bits, shuffles of 5,808
+       cards) would leave a larger shoe bounded by the 256-bit key; a shoe
+       of 10^6 cards takes about 20 Mbit, a fraction of a second of RDSEED. */
+    if (seed == NULL) {
+        check_status(fsh_rng_set_reach(rng, FSH_REACH_FULL));
+        check_status(fsh_rng_set_hw_cap(rng, UINT64_MAX));
+    }
+    return rng;
+}
+
 fsh_rng *lazy_get(lazy_rng *l)
 {
     if (l->rng == NULL)

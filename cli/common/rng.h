@@ -20,6 +20,13 @@ int parse_generator(const char *arg);
    needed. */
 fsh_rng *rng_make(const char *seed, int gen);
 
+/* rng_make for `fairshuf deal`: a dealer wants every order of the shoe
+   reachable, not shuf's "never fail". Keyed from the OS, it mixes RDSEED
+   entropy into every deal beyond the key's 57 cards, whatever the shoe's
+   size (no hardware cap), and refuses (FSH_ENOHWRAND) where there is no
+   hardware source; with a seed, as rng_make. */
+fsh_rng *rng_make_dealer(const char *seed, int gen);
+
 /* An rng made on first use: a run that draws nothing (-n 0, one record,
    no records) needs no OS entropy, and --seed never does. */
 typedef struct lazy_rng {

@@ -81,13 +81,9 @@ static size_t deal_round_cards(deal_run *run, int *cut_reached)
     check_status(fsh_deck_new_set(&run->deck, run->set));
     if (o->penetration > 0)
         check_status(fsh_deck_set_cut(run->deck, o->penetration));
-    run->rng = rng_make(o->seed, o->gen);
-    /* A dealer wants every order of the shoe reachable, not shuf's "never
-       fail": the library's default policy mixes RDSEED entropy into a shoe
-       beyond the key's 57 cards and, on a machine without RDSEED, refuses
-       it (FSH_ENOHWRAND) rather than deal from the 256-bit key alone. */
-    if (o->seed == NULL)
-        check_status(fsh_rng_set_reach(run->rng, FSH_REACH_DEFAULT));
+    /* Every order of the shoe reachable, at any size: RDSEED entropy mixed
+       in beyond the key's 57 cards, or a refusal where there is none. */
+    run->rng = rng_make_dealer(o->seed, o->gen);
     /* The burned cards are dealt face down: dealt, to be shown. */
     check_status(fsh_deck_deal_n(run->rng, run->deck, run->cards, o->burn));
     check_status(fsh_deck_deal_hands(run->rng, run->deck,
