@@ -97,7 +97,10 @@ static void test_custom(void)
 {
     static const char *const names[] = {"zebra", "ant", "\xC3\xA9l\xC3\xA9phant",
                                         "bee", "1234567890123456789012345678901",
-                                        "x"};
+                                        "x", "\xF0\x9F\x82\xA1" /* U+1F0A1 */,
+                                        "\xED\x9F\xBF" /* U+D7FF */,
+                                        "\xEE\x80\x80" /* U+E000 */,
+                                        "\xF4\x8F\xBF\xBF" /* U+10FFFF */};
     const size_t m = sizeof names / sizeof names[0];
     fsh_cardset *s;
     CHECK_EQ(fsh_cardset_custom(&s, names, m, 3), FSH_OK);
@@ -140,7 +143,12 @@ static void test_custom(void)
     /* Bad names, one at a time in an otherwise good set. */
     static const char *bad[] = {"", "a b", "a\tb", "q\"", "back\\slash",
                                 "bell\a", "del\x7f", "nl\n",
-                                "12345678901234567890123456789012"};
+                                "12345678901234567890123456789012",
+                                /* not UTF-8, so not a JSON string: */
+                                "\xFF", "a\x80", "\xC3", "\xC3(",
+                                "\xC0\xAF", "\xE0\x80\xAF",
+                                "\xED\xA0\x80", "\xF4\x90\x80\x80",
+                                "\xF0\x9F\x82", "\xF5\x80\x80\x80"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *two[2] = {"ok", bad[i]};
         s = (fsh_cardset *)&s;
