@@ -275,8 +275,11 @@ const fz_run *fz_cli(int (*cmd)(int, char **), int argc, char **argv,
     call c = {cmd, argc, argv, 0};
     int st = fz_catch(run_call, &c);
     /* A run that left through exit() without die() (--help, --version)
-       leaves its die hook pointing into its dead stack frame. */
+       leaves its die and flush hooks pointing into its dead stack frame
+       (a later run's die() flushed through a stale shuf_run: UBSan, CI's
+       fuzz step at 8124907). */
     set_die_hook(NULL, NULL);
+    set_flush_hook(NULL, NULL);
     FZ_CHECK(setrlimit(RLIMIT_FSIZE, &fsize) == 0);
     res.exited = st != -1;
     res.status = st != -1 ? st : c.rc;
