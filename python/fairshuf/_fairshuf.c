@@ -842,9 +842,18 @@ static PyObject *make_words(GenObject *g, op_fn fn, words_arg *w,
         return NULL;
     if (nbytes > (size_t)PY_SSIZE_T_MAX)
         return PyErr_NoMemory();
-    PyObject *ba = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)nbytes);
+    /* Made empty and then grown: CPython 3.11's
+       PyByteArray_FromStringAndSize drops its half-made object with
+       ob_exports unset when the allocation fails, and its deallocation then
+       prints "SystemError: deallocated bytearray object has exported
+       buffers" beside our MemoryError. PyByteArray_Resize fails cleanly. */
+    PyObject *ba = PyByteArray_FromStringAndSize(NULL, 0);
     if (ba == NULL)
         return NULL;
+    if (nbytes > 0 && PyByteArray_Resize(ba, (Py_ssize_t)nbytes) < 0) {
+        Py_DECREF(ba);
+        return NULL;
+    }
     w->out = (uint64_t *)(void *)PyByteArray_AS_STRING(ba);
     int err = 0;
     int st = run_op(g, fn, w, 0, &err);

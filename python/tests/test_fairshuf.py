@@ -1085,3 +1085,37 @@ def test_deal_faces_from_an_iterator():
     names = ["a", "b", "c", "d"]
     assert sorted(gen().deal(faces=iter(names))) == names
     assert gen().deal(faces=(f for f in names)) == gen().deal(faces=names)
+
+
+def test_memory_error_is_clean():
+    """An array too large to allocate raises MemoryError and nothing else.
+    CPython 3.11's PyByteArray_FromStringAndSize drops its half-made object
+    with ob_exports unset when the allocation fails, so the extension used
+    to print "SystemError: deallocated bytearray object has exported
+    buffers" beside the MemoryError (seen under an address-space limit).
+    The child runs with RLIMIT_AS at 3 GiB so the failure is the
+    allocator's, as on a machine short of memory."""
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "import fairshuf\n"
+        "rng = fairshuf.Generator(seed=b'x' * 32)\n"
+        "calls = [lambda: rng.permutation(10**12),\n"
+        "         lambda: rng.choice(10**18, size=10**11, replace=False),\n"
+        "         lambda: rng.choice(10**9, size=5 * 10**8, replace=False),\n"
+        "         lambda: rng.integers(0, 10, size=10**12),\n"
+        "         lambda: rng.random_raw(10**12)]\n"
+        "for f in calls:\n"
+        "    try:\n"
+        "        f()\n"
+        "    except MemoryError:\n"
+        "        print('MemoryError')\n"
+        "    else:\n"
+        "        print('no error')\n"
+        "print(rng.permutation(5).tolist() == fairshuf.Generator(seed=b'x' * 32).permutation(5).tolist())\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, timeout=120,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["MemoryError"] * 5 + ["True"]
+    assert r.stderr == ""
