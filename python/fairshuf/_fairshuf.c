@@ -574,8 +574,19 @@ static int op_shuffle(fsh_rng *rng, void *p)
     shuffle_arg *a = p;
     if (a->base != NULL)
         return do_shuffle_rows(rng, a->base, a->n, a->rowbytes, a->threads);
+    /* A shuffle the rng would refuse (it cannot reach every order) is
+       refused before a copy of the rows is made, not after. */
+    uint64_t hw;
+    int st = fsh_rng_reach_plan(rng, &hw, a->n - 1, a->n - 1);
+    if (st != FSH_OK)
+        return st;
+    a->tmp = PyMem_RawMalloc(a->n * a->rowbytes);
+    if (a->tmp == NULL) {
+        errno = ENOMEM;
+        return FSH_ENOMEM;
+    }
     copy_rows(a->view, a->axis, a->tmp, 1);
-    int st = do_shuffle_rows(rng, a->tmp, a->n, a->rowbytes, a->threads);
+    st = do_shuffle_rows(rng, a->tmp, a->n, a->rowbytes, a->threads);
     /* every status leaves tmp a permutation of the rows (or unchanged) */
     copy_rows(a->view, a->axis, a->tmp, 0);
     return st;
@@ -761,13 +772,9 @@ static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
     if (rows_dense(&view, (int)axis, rowbytes)) {
         a.base = view.buf;
     } else {
+        /* op_shuffle allocates the copy of the rows (a.tmp) */
         if (n > SIZE_MAX / rowbytes) {
             PyErr_SetString(PyExc_ValueError, "array too large");
-            goto done;
-        }
-        a.tmp = PyMem_RawMalloc(n * rowbytes);
-        if (a.tmp == NULL) {
-            PyErr_NoMemory();
             goto done;
         }
     }

@@ -1119,3 +1119,32 @@ def test_memory_error_is_clean():
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["MemoryError"] * 5 + ["True"]
     assert r.stderr == ""
+
+
+def test_refused_strided_shuffle_copies_nothing():
+    """A shuffle the generator cannot reach is refused before the rows of a
+    non-contiguous array are copied aside (a 256-bit seed reaches every
+    order of at most 57 rows): nothing allocated, nothing moved. The same
+    array contiguous, and a reachable strided one, for contrast."""
+    base = np.arange(2_000_000, dtype=np.int64)
+    strided = base[::2]  # 1e6 rows, 8 MB: gathered into a copy to shuffle
+    before = base.copy()
+    rng = fairshuf.Generator(seed=b"k" * 32)
+    tracemalloc.start()
+    try:
+        with pytest.raises(fairshuf.ReachabilityError):
+            rng.shuffle(strided)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    assert np.array_equal(base, before)
+    # still refused, still unchanged, in the other layouts
+    with pytest.raises(fairshuf.ReachabilityError):
+        rng.shuffle(base)
+    assert np.array_equal(base, before)
+    small = np.arange(100, dtype=np.int64)[::2]  # 50 rows: reachable
+    fairshuf.Generator(seed=b"k" * 32).shuffle(small)
+    assert sorted(small.tolist()) == list(range(0, 100, 2))
+    # the refusal drew nothing: the same seed's stream is where it began
+    assert rng.random_raw(2).tolist() == fairshuf.Generator(seed=b"k" * 32).random_raw(2).tolist()
