@@ -513,6 +513,18 @@ static int do_shuffle_rows(fsh_rng *rng, unsigned char *a, size_t n,
     return fsh_shuffle_threads(rng, a, n, rowbytes, (unsigned)threads);
 }
 
+/* n rows of K bytes between view's rows (stride astride) and tmp. */
+#define STRIDED_COPY(K)                                                     \
+    do {                                                                    \
+        unsigned char *p_ = (unsigned char *)v->buf;                        \
+        for (size_t i_ = 0; i_ < n; i_++, p_ += astride, out += (K)) {      \
+            if (to_tmp)                                                     \
+                memcpy(out, p_, (K));                                       \
+            else                                                            \
+                memcpy(p_, out, (K));                                       \
+        }                                                                   \
+    } while (0)
+
 /* Copy between the strided rows of view (row index along axis) and the
    contiguous tmp (row i at tmp + i * rowbytes, elements in C order):
    to_tmp 1 gathers, 0 scatters. An odometer over the other dimensions,
@@ -543,6 +555,18 @@ static void copy_rows(const Py_buffer *v, int axis, unsigned char *tmp,
     size_t n = (size_t)v->shape[axis];
     Py_ssize_t astride = v->strides[axis];
     unsigned char *out = tmp;
+    if (loopdims == 0) {
+        /* each row one run (a 1-d slice, say): a loop per common row
+           size, whose fixed-size copies compile to a load and a store */
+        switch (run) {
+        case 1: STRIDED_COPY(1); return;
+        case 2: STRIDED_COPY(2); return;
+        case 4: STRIDED_COPY(4); return;
+        case 8: STRIDED_COPY(8); return;
+        case 16: STRIDED_COPY(16); return;
+        default: STRIDED_COPY(run); return;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned char *row = (unsigned char *)v->buf + (Py_ssize_t)i * astride;
         for (int d = 0; d < loopdims; d++)

@@ -154,6 +154,24 @@ def test_shuffle_layouts(layout):
         assert (a == rows_reference(orig, axis)).all(), (layout, axis)
 
 
+@pytest.mark.parametrize("dtype", ["u1", "i2", "f4", "i8", "c16", "S3", "V12"])
+@pytest.mark.parametrize("step", [2, -3])
+def test_shuffle_1d_strided_row_sizes(dtype, step):
+    """A 1-d view with a step, rows of every size the copy has its own loop
+    for (1, 2, 4, 8, 16 bytes) and two it has not (3, 12): the order of the
+    contiguous copy, and the elements between the rows untouched."""
+    base = np.frombuffer(bytes(range(256)) * 48, dtype=dtype).copy()
+    view = base[::step]
+    gaps = np.ones(base.shape, dtype=bool)
+    gaps[::step] = False
+    others = base[gaps].tobytes()
+    ref = view.copy()
+    gen("rows").shuffle(view)
+    gen("rows").shuffle(ref)
+    assert view.tobytes() == ref.tobytes()  # bytes: the floats hold NaNs
+    assert base[gaps].tobytes() == others
+
+
 def test_shuffle_large_strided_matches_contiguous():
     """4 M int64 rows (32 MB, the scatter shuffle) seen through a stride:
     the same order as the contiguous copy."""
