@@ -104,20 +104,35 @@ $(LIBSO): $(LIB_OBJ)
 # starts with ld.so, libc, libm and libsodium mapped and relocated, about
 # 1 MB more resident than GNU shuf (libc only) before it reads a byte;
 # static, only the pages it runs are mapped, and `shuf -i 1-100 -n 5` peaks
-# below GNU's. CLI_STATIC= (empty) links it dynamically: debian/rules does
-# (Debian wants glibc and libsodium shared, for their security updates),
-# and so does any build with -fsanitize in CFLAGS or LDLIBS (the sanitizer
-# runtimes need it). Beside a static one, make check builds its dynamic
+# below GNU's. CLI_STATIC= (empty) links it dynamically, as the Debian
+# build does (Debian wants glibc and libsodium shared, for their security
+# updates; debian/rules sets CLI_SHARED=1, below), and so does any build
+# with -fsanitize in CFLAGS or LDLIBS (the sanitizer runtimes need it). Beside a static one, make check builds its dynamic
 # twin $(DYN_BIN) from the same objects: a static binary ignores
 # LD_PRELOAD, so the tests that use shims, and valgrind, run that one
 # (tests/cli/lib.sh: dynamic).
+# Static or dynamic, the command carries its own copy of libfairshuf
+# (libfairshuf.a). CLI_SHARED=1 links it against libfairshuf.so instead
+# (NEEDED libfairshuf.so.$(SOVERSION); it implies CLI_STATIC=): debian/rules
+# does, so that a fix shipped in the libfairshuf0 package reaches the
+# fairshuf package's command (tests/pkg/deb.sh). The command uses the
+# public API only (cli/ includes fairshuf.h alone), all of which the shared
+# library exports. Such a command finds its library where it is installed
+# (the build tree has no libfairshuf.so.0); make check tests the default
+# build.
 CLI_STATIC_PROBE = printf 'int main(void) { return 0; }\n' | $(CC) $(CFLAGS) -x c - \
 	    -static-pie $(ALL_LDFLAGS) -o /dev/null $(LIBS) >/dev/null 2>&1 && echo 1
-CLI_STATIC ?= $(if $(findstring -fsanitize,$(CFLAGS) $(LDLIBS)),,$(shell $(CLI_STATIC_PROBE)))
+CLI_STATIC ?= $(if $(CLI_SHARED)$(findstring -fsanitize,$(CFLAGS) $(LDLIBS)),,$(shell $(CLI_STATIC_PROBE)))
+ifneq ($(CLI_SHARED),)
+ifneq ($(CLI_STATIC),)
+$(error CLI_SHARED=1 links the command dynamically; it cannot be CLI_STATIC too)
+endif
+endif
+CLI_LIB    = $(if $(CLI_SHARED),$(LIBSO),$(LIBA))
 DYN_BIN    = $(BUILD)/dyn/fairshuf
 
-$(BIN): $(CLI_OBJ) $(LIBA)
-	$(CC) $(ALL_CFLAGS) -fPIE $(if $(CLI_STATIC),-static-pie,-pie) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LIBS)
+$(BIN): $(CLI_OBJ) $(CLI_LIB)
+	$(CC) $(ALL_CFLAGS) -fPIE $(if $(CLI_STATIC),-static-pie,-pie) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(CLI_LIB) $(LIBS)
 
 $(DYN_BIN): $(CLI_OBJ) $(LIBA)
 	@mkdir -p $(@D)

@@ -8,7 +8,9 @@
 # apt-get, compile examples/shuffle.c and examples/deal.c against the
 # installed package with
 # pkg-config and with CMake, shared and static, run each, check the
-# manual pages and the command, and remove the packages again.
+# manual pages and the command (linked against the packaged
+# libfairshuf.so.0, not a copy of the library), and remove the packages
+# again.
 # Not part of make check (it installs into the system): .ci/run runs it.
 # Needs root or sudo -n, and debhelper dpkg-dev lintian fakeroot cmake
 # pkg-config man-db. Prints "deb.sh: N passed, N failed"; exit status 0
@@ -34,6 +36,8 @@ ok() { pass=$((pass + 1)); echo "deb.sh: ok: $*"; }
 bad() { fail=$((fail + 1)); echo "deb.sh: FAIL: $*" >&2; }
 check() { _d=$1; shift; if "$@"; then ok "$_d"; else bad "$_d"; fi; }
 finish() { echo "deb.sh: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+# dyn BIN: BIN needs libfairshuf.so.0 (NEEDED).
+dyn() { readelf -d "$1" | grep -q 'NEEDED.*libfairshuf\.so\.0'; }
 
 version=$(sed -n 's/^#define FSH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
     "$top/include/fairshuf.h" | paste -sd. -)
@@ -79,6 +83,21 @@ else
     finish
     exit 1
 fi
+# The command uses the packaged library, not a copy of it: a fix in
+# libfairshuf0 reaches /usr/bin/fairshuf (debian/rules: CLI_SHARED=1). It
+# needs libfairshuf.so.0, loads the one libfairshuf0 installed, imports
+# the fsh_* functions it calls and defines none, and its package depends
+# on libfairshuf0 (shlibs, from the symbols file).
+check "/usr/bin/fairshuf needs libfairshuf.so.0" dyn /usr/bin/fairshuf
+check "/usr/bin/fairshuf loads libfairshuf0's libfairshuf.so.0" sh -c \
+    "l=\$(ldd /usr/bin/fairshuf | awk '\$1 == \"libfairshuf.so.0\" { print \$3 }') &&
+     dpkg -S \"\$(readlink -f \"\$l\")\" | grep -q '^libfairshuf0[:]'"
+readelf --dyn-syms -W /usr/bin/fairshuf 2>/dev/null | awk '$8 ~ /^fsh_/' >"$W/fsh_syms"
+check "/usr/bin/fairshuf imports fsh_shuffle and defines no fsh_* symbol" sh -c \
+    "awk '\$8 == \"fsh_shuffle\" && \$7 == \"UND\" { u = 1 } \$7 != \"UND\" { d = 1 }
+         END { exit !(u && !d) }' '$W/fsh_syms'"
+check "package fairshuf depends on libfairshuf0" sh -c \
+    "dpkg-deb -f '$W/fairshuf_${version}_$arch.deb' Depends | grep -q 'libfairshuf0'"
 check "fairshuf --version runs" sh -c "fairshuf --version | grep -q '$version'"
 check "fairshuf deal runs" sh -c "fairshuf deal -n 5 --poker >/dev/null"
 check "man 3 fsh_shuffle finds the page" sh -c "man -w 3 fsh_shuffle >/dev/null 2>&1"
@@ -87,7 +106,6 @@ check "man 3 fsh_shuffle_u32 (a link page) formats" \
 check "man 1 fairshuf finds the page" sh -c "man -w 1 fairshuf >/dev/null 2>&1"
 seq 1 20 >"$W/seq20"
 perm() { "$1" | tr ' ' '\n' | sort -n | cmp -s - "$W/seq20"; }
-dyn() { readelf -d "$1" | grep -q 'NEEDED.*libfairshuf\.so\.0'; }
 # 4. pkg-config.
 check "pkg-config --modversion fairshuf is $version" \
     test "$(pkg-config --modversion fairshuf)" = "$version"
