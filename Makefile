@@ -48,13 +48,16 @@ BIN       = $(OUT)/fairshuf
 LIB_SRC  := $(sort $(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  := $(sort $(wildcard cli/*.c cli/*/*.c))
-CLI_HDRS := $(wildcard cli/*.h cli/*/*.h)
+# shared/: static inline helpers both the library and the command include
+# (docs/DESIGN.md, "Shared sources").
+SHARED_HDRS := $(wildcard shared/*.h)
+CLI_HDRS := $(wildcard cli/*.h cli/*/*.h) $(SHARED_HDRS)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EX_SRC   := $(sort $(wildcard examples/*.c))
 EX_BIN   := $(EX_SRC:examples/%.c=$(BUILD)/examples/%)
-HDRS     := include/fairshuf.h $(wildcard src/*/*.h)
+HDRS     := include/fairshuf.h $(wildcard src/*/*.h) $(SHARED_HDRS)
 
 # Optional parts, one file each in mk/ (mpi.mk: libfairshuf_mpi and
 # fairshuf-mpi; python.mk: the Python package): each may add prerequisites

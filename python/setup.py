@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Build the fairshuf Python package: one C extension, fairshuf._fairshuf,
-with the library's own sources (../src/*/*.c) compiled in, so the installed
-module needs libsodium but no libfairshuf.so.
+with the library's own sources (../src/*/*.c, which also include
+../include and ../shared) compiled in, so the installed module needs
+libsodium but no libfairshuf.so.
 
 Works offline with Debian's setuptools:
     pip install --no-build-isolation ./python      (pip 23 builds in tree)
@@ -16,9 +17,10 @@ from setuptools import Extension, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.environ.get("FAIRSHUF_ROOT") or os.path.dirname(HERE)
-if not os.path.isfile(os.path.join(ROOT, "include", "fairshuf.h")):
+if not (os.path.isfile(os.path.join(ROOT, "include", "fairshuf.h"))
+        and os.path.isdir(os.path.join(ROOT, "shared"))):
     raise SystemExit(
-        "fairshuf: cannot find the library sources (../include, ../src); "
+        "fairshuf: cannot find the library sources (../include, ../src, ../shared); "
         "build from the fairshuf source tree or set FAIRSHUF_ROOT")
 
 lib_sources = sorted(glob.glob(os.path.join(ROOT, "src", "*", "*.c")))

@@ -13,6 +13,7 @@
 #include "deal/render.h"
 #include "fairshuf.h"
 #include "io/output.h"
+#include "../../shared/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -186,38 +187,6 @@ static size_t deal_fair(deal_run *run, int *cut_reached)
     return n - o->burn - hands;
 }
 
-/* Valid UTF-8 (no overlongs, surrogates or code points over U+10FFFF):
-   what a JSON string can carry. */
-static int utf8_valid(const unsigned char *s)
-{
-    while (*s) {
-        unsigned c = *s, k;
-        uint32_t cp;
-        if (c < 0x80) {
-            s++;
-            continue;
-        }
-        if (c >= 0xC2 && c <= 0xDF)
-            k = 1, cp = c & 0x1F;
-        else if (c >= 0xE0 && c <= 0xEF)
-            k = 2, cp = c & 0x0F;
-        else if (c >= 0xF0 && c <= 0xF4)
-            k = 3, cp = c & 0x07;
-        else
-            return 0;
-        for (unsigned i = 1; i <= k; i++) {
-            if ((s[i] & 0xC0) != 0x80)
-                return 0;
-            cp = cp << 6 | (s[i] & 0x3Fu);
-        }
-        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return 0;
-        s += k + 1;
-    }
-    return 1;
-}
-
 /* The fair fields of the round: the commitment, and with --reveal the
    server seed in hex. */
 static void fair_record(deal_run *run, deal_round *r, char commit[65])
@@ -229,8 +198,7 @@ static void fair_record(deal_run *run, deal_round *r, char commit[65])
     r->commitment = commit;
     r->client = o->client_seed != NULL ? o->client_seed : "";
     r->nonce = o->nonce;
-    if (o->format == FMT_JSON &&
-        !utf8_valid((const unsigned char *)r->client))
+    if (o->format == FMT_JSON && !utf8_valid(r->client))
         die(0, "the client seed is not valid UTF-8 (JSON cannot carry it)");
     if (o->reveal) {
         run->seed_hex = xmalloc(2 * run->seed_len + 1);

@@ -2,6 +2,7 @@
 /* Card sets: the standard deck and shoes with jokers, custom sets with the
    caller's names; names, parsing, the count of distinct orders. */
 #include "common/common.h"
+#include "../../shared/utf8.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,39 +45,6 @@ int fsh_cardset_standard(fsh_cardset **out, unsigned decks, unsigned jokers)
     return FSH_OK;
 }
 
-/* 1 if s is well-formed UTF-8 (no stray or missing continuation bytes,
-   overlong forms, surrogates or code points past U+10FFFF): what a JSON
-   string can carry. */
-static int utf8_ok(const unsigned char *s)
-{
-    while (*s) {
-        unsigned k;
-        uint32_t cp;
-        if (*s < 0x80) {
-            s++;
-            continue;
-        }
-        if (*s >= 0xC2 && *s <= 0xDF)
-            k = 1, cp = *s & 0x1Fu;
-        else if (*s >= 0xE0 && *s <= 0xEF)
-            k = 2, cp = *s & 0x0Fu;
-        else if (*s >= 0xF0 && *s <= 0xF4)
-            k = 3, cp = *s & 0x07u;
-        else
-            return 0;
-        for (unsigned i = 1; i <= k; i++) {
-            if ((s[i] & 0xC0) != 0x80) /* a NUL ends the loop here too */
-                return 0;
-            cp = cp << 6 | (s[i] & 0x3Fu);
-        }
-        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return 0;
-        s += k + 1;
-    }
-    return 1;
-}
-
 /* A name the JSON output and the text columns can carry as it is. */
 static int name_ok(const char *name)
 {
@@ -89,7 +57,7 @@ static int name_ok(const char *name)
         if (++len > NAME_MAX_BYTES)
             return 0;
     }
-    return utf8_ok((const unsigned char *)name);
+    return utf8_valid(name);
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -43,7 +43,7 @@ so=$(ls "$lib"/fairshuf/_fairshuf*.so 2>/dev/null | head -n 1)
 fresh=0
 if [ -n "$so" ]; then
     fresh=1
-    for f in "$top"/src/*/*.c "$top"/src/*/*.h "$top"/include/fairshuf.h "$top"/python/fairshuf/_fairshuf.c; do
+    for f in "$top"/src/*/*.c "$top"/src/*/*.h "$top"/shared/*.h "$top"/include/fairshuf.h "$top"/python/fairshuf/_fairshuf.c; do
         [ "$f" -nt "$so" ] && fresh=0
     done
     for f in "$top"/python/fairshuf/*.py "$top"/python/fairshuf/*.pyi; do
@@ -86,7 +86,7 @@ fi
 # into a private target; then the package is imported and used from
 # another directory.
 if "$PY" -m pip --version >/dev/null 2>&1; then
-    mkdir "$T/tree" && cp -R "$top/src" "$top/include" "$top/python" "$T/tree/" &&
+    mkdir "$T/tree" && cp -R "$top/src" "$top/include" "$top/shared" "$top/python" "$T/tree/" &&
         rm -rf "$T/tree/python/build" "$T/tree/python/"*.egg-info
     if (cd "$T/tree" && PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
         "$PY" -m pip install -q --no-build-isolation --target "$T/pip" ./python) \
