@@ -204,6 +204,13 @@ $(BUILD)/tests/test_alloc: tests/test_alloc.c $(LIBA) tests/check.h $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS) $(ALLOC_WRAP)
 
+# What the library frees is wiped first (tests/test_wipe.c): its free()
+# checks the block it watches.
+WIPE_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=free
+$(BUILD)/tests/test_wipe: tests/test_wipe.c $(LIBA) tests/check.h $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBA) $(LIBS) $(WIPE_WRAP)
+
 # LD_PRELOAD shims for the CLI tests (tests/shim/NAME.c -> libNAME.so):
 # noentropy fails the OS random source, race changes a file being read,
 # fakeproc fakes /proc's cgroup files. Tests find them with lib.sh's shim.

@@ -609,16 +609,18 @@ FSH_API FSH_NODISCARD int fsh_deck_new(fsh_deck **out, size_t n);
 FSH_API FSH_NODISCARD int fsh_deck_new_from(fsh_deck **out,
                                             const uint32_t *cards, size_t n);
 
-/* Release the deck; NULL does nothing. */
+/* Wipe and release the deck (its cards and the dice behind their order);
+   NULL does nothing. */
 FSH_API void fsh_deck_free(fsh_deck *deck);
 
 /* Return every card to the deck, restore the order it was made with (the
    canonical order of its set, or the cards given to fsh_deck_new_from) and
    start a new dealt prefix for reachability; the cut card stays where it
    is. O(cards dealt since the last reset): the deck undoes its swaps, last
-   first. Draws nothing and drops any dice drawn ahead. The replay rule:
-   a reset deck deals exactly as a fresh one made the same way, given the
-   same rng state (the same seed gives the same deal on a reused deck). */
+   first. Draws nothing, and wipes the dice drawn ahead and those undone.
+   The replay rule: a reset deck deals exactly as a fresh one made the same
+   way, given the same rng state (the same seed gives the same deal on a
+   reused deck). */
 FSH_API FSH_NODISCARD int fsh_deck_reset(fsh_deck *deck);
 
 /* O(1): deal one uniformly chosen remaining card into *card. FSH_EEMPTY when

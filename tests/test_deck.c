@@ -3,6 +3,7 @@
  * O(1) deck's properties. */
 #include "check.h"
 #include "common/common.h"
+#include "deck/deck.h"
 
 #include <string.h>
 
@@ -329,6 +330,54 @@ static void test_reset_drops_pending(void)
     fsh_rng_free(b);
 }
 
+/* Nonzero words among a[0..n). */
+static size_t nonzero64(const uint64_t *a, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += a[i] != 0;
+    return k;
+}
+
+static size_t nonzero32(const uint32_t *a, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += a[i] != 0;
+    return k;
+}
+
+/* fsh_deck_reset wipes what the dealt prefix leaves in the deck: the dice
+   drawn ahead (the positions of the cards still to come: pend all zero,
+   none pending) and the past dice in undo (where each dealt card came
+   from), as the rekey path's drop does. The deck is white-box here
+   (deck/deck.h). Before the reset both hold dice, or the checks after it
+   would prove nothing. */
+static void test_reset_wipes(void)
+{
+    fsh_rng *rng;
+    fsh_deck *d;
+    uint32_t x[5];
+    CHECK_EQ(fsh_rng_new_seeded(&rng, "reset wipes the dice, 32 bytes..", 32),
+             FSH_OK);
+    CHECK_EQ(fsh_deck_new(&d, 52), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, d, x, 5), FSH_OK);
+    CHECK(d->pos < d->npend);
+    CHECK(nonzero64(d->pend + d->pos, d->npend - d->pos) > 0);
+    CHECK(nonzero32(d->undo + 47, 5) > 0);
+    CHECK_EQ(fsh_deck_reset(d), FSH_OK);
+    CHECK_EQ(nonzero64(d->pend, 64), 0);
+    CHECK_EQ(d->pos, 0);
+    CHECK_EQ(d->npend, 0);
+    CHECK_EQ(nonzero32(d->undo, 52), 0);
+    /* And it still deals all 52. */
+    uint32_t all[52];
+    CHECK_EQ(fsh_deck_deal_n(rng, d, all, 52), FSH_OK);
+    CHECK(is_perm(all, 52));
+    fsh_deck_free(d);
+    fsh_rng_free(rng);
+}
+
 /* A randint callback answering out of range on call number bad_at. */
 struct liar {
     uint64_t calls, bad_at;
@@ -381,6 +430,8 @@ static void test_failed_deal_deals_nothing(void)
             CHECK_EQ(fsh_deck_remaining(d), 10);
             for (size_t i = 0; i < 8; i++)
                 CHECK_EQ(out[i], 77);
+            /* The dice of the cards taken back are zeroed. */
+            CHECK_EQ(nonzero32(d->undo, 10), 0);
             deal_rest(d, got, 10);
             CHECK(memcmp(got, want, sizeof want) == 0);
             fsh_deck_free(d);
@@ -393,6 +444,7 @@ int main(void)
     test_failed_deal_deals_nothing();
     test_pending_dropped();
     test_reset_drops_pending();
+    test_reset_wipes();
     test_encoding();
     test_names();
     test_parse_rejects();

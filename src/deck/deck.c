@@ -1,29 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The O(1) deck: lazy Fisher-Yates dealing. */
+#include "deck/deck.h"
 #include "uniform/uniform.h"
 
 #include <sodium.h>
 #include <stdlib.h>
-
-struct fsh_deck {
-    size_t n;         /* cards in the deck */
-    size_t remaining; /* cards[0..remaining) are undealt */
-    size_t cut;       /* cards before the cut card; 0: none */
-    /* undo[r - 1] = the index swapped with position r - 1 when the deck
-       dealt from r remaining cards: fsh_deck_reset replays the swaps
-       backwards to restore the made order (the replay rule). */
-    uint32_t *undo;
-    /* Indices drawn ahead in one batch: pend[pos..npend) are the choices for
-       remaining, remaining-1, ... A deck of 52 deals from about 4 words. */
-    unsigned pos, npend;
-    uint64_t pend_key; /* key id of the rng keying that drew pend */
-    uint64_t pend[64];
-    /* Reachability of the prefix dealt since the last reset: the group
-       state of a mixing rng (rng/rng.h, fsh_rng_reach_begin). */
-    fsh_reach_state reach;
-    uint32_t cards[]; /* dealt cards sit at the end, last dealt first;
-                         undo follows the n cards */
-};
 
 /* ------------------------------------------------------------------------ */
 /* Decks                                                                    */
@@ -33,11 +14,13 @@ static int deck_alloc(fsh_deck **out, size_t n)
     if (out == NULL)
         return FSH_EINVAL;
     *out = NULL;
-    /* n cards and n undo entries. */
+    /* n cards and n undo entries, all zero: undo's invariant (0 below
+       remaining) holds from the start, and a large deck's pages come
+       zeroed from the system and stay untouched until used. */
     if (n == 0 || (uint64_t)n > UINT32_MAX ||
         n > (SIZE_MAX - sizeof(fsh_deck)) / (2 * sizeof(uint32_t)))
         return FSH_EINVAL;
-    fsh_deck *d = malloc(sizeof *d + 2 * n * sizeof(uint32_t));
+    fsh_deck *d = calloc(1, sizeof *d + 2 * n * sizeof(uint32_t));
     if (d == NULL)
         return FSH_ENOMEM;
     d->n = d->remaining = n;
@@ -76,6 +59,16 @@ int fsh_deck_new_from(fsh_deck **out, const uint32_t *cards, size_t n)
 
 void fsh_deck_free(fsh_deck *deck)
 {
+    if (deck == NULL)
+        return;
+    /* The order of the cards and the dice behind it (past ones in undo,
+       those drawn ahead in pend) are secret at a table: wiped before the
+       memory goes back, as the rng wipes its key. Undo below remaining is
+       already 0 (take_back), so only what was written is touched: the
+       undo pages of a shoe dealt in part stay untouched. */
+    size_t n = deck->n, r = deck->remaining;
+    sodium_memzero(deck->undo + r, (n - r) * sizeof *deck->undo);
+    sodium_memzero(deck, sizeof *deck + n * sizeof *deck->cards);
     free(deck);
 }
 
@@ -99,15 +92,25 @@ int fsh_deck_new_set(fsh_deck **out, const fsh_cardset *set)
 }
 
 /* Take back the cards dealt since `remaining` was r0: undo their swaps,
-   the last one first, so the deck is as it was then. */
+   the last one first, so the deck is as it was then. The dice read back
+   are zeroed (they say where each card came from). */
 static void take_back(fsh_deck *d, size_t r0)
 {
     for (size_t r = d->remaining + 1; r <= r0; r++) {
         uint32_t j = d->undo[r - 1], c = d->cards[j];
         d->cards[j] = d->cards[r - 1];
         d->cards[r - 1] = c;
+        d->undo[r - 1] = 0;
     }
     d->remaining = r0;
+}
+
+/* Forget the dice drawn ahead, wiped: they are the positions of cards
+   still to come. */
+static void forget_pending(fsh_deck *d)
+{
+    sodium_memzero(d->pend, sizeof d->pend);
+    d->pos = d->npend = 0;
 }
 
 int fsh_deck_reset(fsh_deck *deck)
@@ -118,7 +121,7 @@ int fsh_deck_reset(fsh_deck *deck)
     take_back(deck, deck->n);
     /* Indices drawn ahead were for other counts: drop them (unseen draws,
        so dropping them biases nothing, and a fresh deck has none). */
-    deck->pos = deck->npend = 0;
+    forget_pending(deck);
     fsh_reach_state_init(&deck->reach);
     return FSH_OK;
 }
@@ -150,8 +153,7 @@ static size_t next_index(fsh_rng *rng, fsh_deck *d)
 /* Forget the dice drawn ahead; later ones come from rng's current key. */
 static void drop_pending(fsh_deck *d, const fsh_rng *rng)
 {
-    sodium_memzero(d->pend, sizeof d->pend);
-    d->pos = d->npend = 0;
+    forget_pending(d);
     d->pend_key = rng->key_id;
 }
 
