@@ -372,6 +372,7 @@ enum { MODE_UNKNOWN, MODE_NUMBER, MODE_CARD };
 typedef struct dealer {
     const aopts *o;
     const char *src; /* for messages */
+    const char *input; /* --input as given ("-": standard input), or NULL */
     size_t n;        /* 0 until the first deal */
     int mode, base;
     uint32_t *raw;   /* values of the deal being read */
@@ -721,8 +722,14 @@ static int next_line(lreader *r, double deadline, char **line, size_t *len,
                 continue;
         }
         ssize_t got = read_retry(r->fd, r->buf + r->len, r->cap - r->len);
-        if (got < 0)
+        if (got < 0) {
+            /* --input's file is named as given, as deal and verify name
+               theirs and GNU cat its operands ("-" for standard input);
+               a COMMAND's output by the command. */
+            if (d->input != NULL)
+                fail("%s: %s", quotef(d->input), strerror(errno));
             fail("read error on %s: %s", d->src, strerror(errno));
+        }
         if (got == 0)
             r->eof = 1;
         r->len += (size_t)got;
@@ -1132,6 +1139,7 @@ int cmd_audit(int argc, char **argv)
     if (o.input != NULL) {
         int fd = STDIN_FILENO;
         d.src = strcmp(o.input, "-") == 0 ? "(standard input)" : o.input;
+        d.input = o.input;
         if (strcmp(o.input, "-") != 0 &&
             (fd = open_safer(o.input, O_RDONLY, 0)) < 0)
             fail("%s: %s", quotef(o.input), strerror(errno));

@@ -10,6 +10,7 @@
 #include "common/msg.h"
 #include "common/number.h"
 #include "common/quote.h"
+#include "common/sysio.h"
 #include "common/xalloc.h"
 #include "fairshuf.h"
 #include "io/output.h"
@@ -204,7 +205,10 @@ static const char *client_once(void)
 /* The whole of a file (or standard input for "-"), NUL-terminated. */
 static char *slurp(const char *name, size_t *len)
 {
-    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY);
+    /* open_safer: with standard input closed, the file must not take its
+       descriptor and be read again for "-". */
+    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO
+                                    : open_safer(name, O_RDONLY, 0);
     if (fd < 0)
         die(errno, "%s", quotef(name));
     /* At most VERIFY_MAX_FILE bytes (the largest deal: < 1 MB); the buffer
@@ -218,9 +222,7 @@ static char *slurp(const char *name, size_t *len)
             cap = cap > VERIFY_MAX_FILE / 2 ? VERIFY_MAX_FILE + 2 : 2 * cap;
             buf = keep(xrealloc(buf, cap));
         }
-        ssize_t r = read(fd, buf + n, cap - 1 - n);
-        if (r < 0 && errno == EINTR)
-            continue;
+        ssize_t r = read_retry(fd, buf + n, cap - 1 - n);
         if (r < 0)
             die(errno, "%s", quotef(name));
         if (r == 0)

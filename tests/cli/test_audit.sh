@@ -217,7 +217,14 @@ audit e_file --input no/such/file
 check "missing file" err_is e_file "no/such/file"
 mkdir -p adir
 audit e_dir --input adir
-check "a directory: the read error names it" err_is e_dir "read error on adir: Is a directory"
+check "a directory: the read error names it" sh -c \
+    "rc_is() { [ \$(cat \"\$1.rc\") = \$2 ]; }; rc_is e_dir 2 && [ \"\$(cat e_dir.err)\" = 'fairshuf: audit: adir: Is a directory' ]"
+# Standard input closed: "-" is named as GNU cat names it (fairshuf.1,
+# DIAGNOSTICS), exit 2, as the directory above (it said "read error on
+# (standard input)").
+audit e_closed --input - <&-
+check "--input - with standard input closed" sh -c \
+    "[ \$(cat e_closed.rc) = 2 ] && [ ! -s e_closed.out ] && [ \"\$(cat e_closed.err)\" = 'fairshuf: audit: -: Bad file descriptor' ]"
 audit e_cmd --per-run --trials 3 -- false
 check "a failing command" err_is e_cmd "exited with status 1"
 audit e_nocmd --per-run --trials 3 -- ./no-such-command

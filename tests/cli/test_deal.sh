@@ -238,6 +238,12 @@ check "fair: exit 0" rc_is f1 0
 check "fair: deterministic" cmp -s f1.out f2.out
 $TO "$F" deal --server-seed-file=- --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker <s32.hex >f4.out 2>&1
 check "fair: the seed from standard input" cmp -s f1.out f4.out
+# Standard input closed: "-" is named as GNU cat names it (fairshuf.1,
+# DIAGNOSTICS), exit 1, nothing dealt.
+$TO "$F" deal --server-seed-file=- --players=2 --cards=2 <&- >fc.out 2>fc.err
+echo $? >fc.rc
+check "fair: --server-seed-file=- with standard input closed" sh -c \
+    '[ "$(cat fc.rc)" = 1 ] && [ "$(cat fc.err)" = "fairshuf: -: Bad file descriptor" ] && [ ! -s fc.out ]'
 d f3 --server-seed-file=s32.hex --client-seed=alice --nonce=4 --players=2 --cards=2 --burn=1 --poker
 check "fair: another nonce deals otherwise" sh -c '! cmp -s f1.out f3.out'
 check "fair: labels" test "$(cut -d : -f 1 f1.out | tr '\n' '|')" = "Algorithm|Commitment|Client seed|Nonce|Burn|Player 1|Player 2|Rest|"

@@ -109,6 +109,20 @@ v --server-seed-file="$T/nbsp.hex" --commitment=$C1 --client-seed=player-1 5h
 check "seed file: a no-break space is malformed hex" err_is "fairshuf: malformed hex in $T/nbsp.hex"
 "$FAIRSHUF" verify --server-seed-file=- --commitment=$C1 --client-seed=player-1 5h 7c <"$T/seed1.hex" >"$T/v.out" 2>"$T/v.err"
 check "--server-seed-file=- reads standard input" grep -q '^VALID: .* 2 of 52 cards' "$T/v.out"
+# Standard input closed: each "-" is named as GNU cat names it (fairshuf.1,
+# DIAGNOSTICS), exit 1. A seed file read first must not take descriptor 0
+# and be read again as the JSON's "-" (it was: "-: malformed JSON at byte
+# 0: unexpected end of input").
+printf '{}' >"$T/empty.json"
+for args in "--server-seed-file=- --print-order" "--json=-" \
+    "--json=- --server-seed-file=$T/seed1.hex" \
+    "--server-seed-file=- --json=$T/empty.json"; do
+    # shellcheck disable=SC2086 # $args: the options, split
+    "$FAIRSHUF" verify $args <&- >"$T/v.out" 2>"$T/v.err"
+    echo $? >"$T/v.rc"
+    check "standard input closed: verify $args" sh -c \
+        "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = 'fairshuf: -: Bad file descriptor' ]"
+done
 v --server-seed=$S1 --commitment="$C1 " --client-seed=player-1 5h
 check "commitment: a blank after it is refused" err_is "fairshuf: malformed commitment in --commitment: '$C1 ' (64 hex digits)"
 v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --nonce=' 0' 5h
