@@ -103,6 +103,9 @@ static _Noreturn void help(void)
         "of more\nthan 57 cards also mixes in the CPU's hardware entropy "
         "(RDSEED) so that\nevery order is reachable, and is refused where "
         "there is none.\n"
+        "--players, --burn, --penetration or --server-seed-file make a table "
+        "round:\nlabelled lines (Burn:, Player N:, Rest:, Cut card:); otherwise "
+        "the cards\nin rows of 13.\n"
         "On a terminal, columns are aligned and red suits are coloured "
         "(unless\nNO_COLOR is set). The JSON schema is fairshuf-deal/1 "
         "(docs/CARDS.md).\n",

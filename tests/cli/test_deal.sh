@@ -316,6 +316,27 @@ import json, sys
 assert "server_seed" not in json.load(open(sys.argv[1]))["fair"]
 ' fn.out
 fi
+# What makes a table round (--help, fairshuf(1), docs/CARDS.md): any of
+# --players, --burn (even 0), --penetration and --server-seed-file, each
+# alone here; without them the cards are in rows of 13, no label.
+for t in "--seed=t --players=1|Player 1|Rest|" "--seed=t --burn=0|Player 1|Rest|" \
+    "--seed=t --burn=1|Burn|Player 1|Rest|" \
+    "--seed=t --penetration=52|Player 1|Rest|Cut card|" \
+    "--server-seed-file=s32.hex|Algorithm|Commitment|Client seed|Nonce|Player 1|Rest|"; do
+    opts=${t%%|*}
+    # shellcheck disable=SC2086 # $opts: the options, split
+    d tr $opts -p
+    check "a table round: $opts" test "$(cat tr.rc) $(cut -d : -f 1 tr.out | tr '\n' '|')" = "0 ${t#*|}"
+done
+d tr --seed=t --decks=2 --jokers=1 --layout=blocks -n 20 -p
+check "no table option: rows of 13, no label" test "$(cat tr.rc) $(wc -l <tr.out) $(wc -w <tr.out) $(grep -c : tr.out)" = "0 2 20 0"
+d trj --seed=t -n 5 --format=json
+py "no table option, JSON: the hand, and the rest all the same" '
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["burn"] == [] and [len(h) for h in o["hands"]] == [5] and len(o["rest"]) == 47, o
+' trj.out
+check "--help says what makes a table round" grep -q -e '--players, --burn, --penetration or --server-seed-file make a table' h.out
 printf '%s' abc >short.hex
 bad_in "fair: short seed" "fairshuf: s32.hex: the server seed has 32 bytes; this shoe needs at least 63" --server-seed-file=s32.hex --decks=2
 bad_in "fair: malformed hex" "fairshuf: short.hex: malformed hex (the server seed)" --server-seed-file=short.hex
