@@ -30,6 +30,7 @@ typedef struct deal_run {
     fsh_deck *deck;
     fsh_rng *rng;
     uint32_t *cards;
+    uint32_t *piece; /* a round-robin deal's cards in deal order, a piece */
     uint32_t *order; /* a provably fair round's deal order */
     uint8_t *seed;   /* its server seed (wiped before it is freed) */
     size_t seed_len;
@@ -44,6 +45,7 @@ static void run_free(void *ctx)
     fsh_cardset_free(run->set);
     fsh_rng_free(run->rng);
     free(run->cards);
+    free(run->piece);
     free(run->order);
     if (run->seed != NULL)
         explicit_bzero(run->seed, run->seed_len);
@@ -55,6 +57,82 @@ static void run_free(void *ctx)
     memset(run, 0, sizeof *run);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                   */
+
+/* The value in kB of /proc/meminfo's line KEY ("MemAvailable:"), in
+   bytes; UINT64_MAX if it is not there. */
+static uint64_t meminfo_bytes(const char *text, const char *key)
+{
+    size_t klen = strlen(key);
+    for (const char *l = text; l != NULL; l = strchr(l, '\n')) {
+        if (*l == '\n')
+            l++;
+        if (strncmp(l, key, klen) != 0)
+            continue;
+        char *end;
+        errno = 0;
+        unsigned long long kb = strtoull(l + klen, &end, 10);
+        if (errno != 0 || end == l + klen || kb > UINT64_MAX / 1024)
+            return UINT64_MAX;
+        return (uint64_t)kb * 1024;
+    }
+    return UINT64_MAX;
+}
+
+/* What the system can still give without swapping others out or killing
+   a process: MemAvailable ("an estimate of how much memory is available
+   for starting new applications, without swapping", proc(5)) plus
+   SwapFree; UINT64_MAX when /proc/meminfo cannot tell (then only the
+   allocations themselves can fail). */
+static uint64_t memory_claimable(void)
+{
+    char text[8192];
+    int fd = open_safer("/proc/meminfo", O_RDONLY, 0);
+    if (fd < 0)
+        return UINT64_MAX;
+    size_t n = 0;
+    for (;;) {
+        ssize_t r = read_retry(fd, text + n, sizeof text - 1 - n);
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+        if (n == sizeof text - 1)
+            break;
+    }
+    close(fd);
+    text[n] = '\0';
+    uint64_t avail = meminfo_bytes(text, "MemAvailable:"),
+             swap = meminfo_bytes(text, "SwapFree:");
+    if (avail == UINT64_MAX)
+        return UINT64_MAX;
+    return swap == UINT64_MAX || swap > UINT64_MAX - avail ? avail
+                                                           : avail + swap;
+}
+
+/* Fail at once, as GNU's "memory exhausted", when the round needs more
+   memory than the system can give: the kernel's overcommit granted a
+   shoe larger than memory, and the process was killed (OOM) minutes into
+   the deal, when it touched the last pages. A deal holds the deck (8
+   bytes a card of the shoe) and the cards dealt (4 a card); a provably
+   fair round the order and the cards (8 a card). A limit of the address
+   space (ulimit -v) needs no check: the allocations, all made before the
+   first card is dealt, fail. */
+static void check_memory(const deal_opts *o)
+{
+    uint64_t n = o->shoe, need;
+    if (o->server_seed_file != NULL) {
+        need = 8 * n;
+    } else {
+        uint64_t hands = (uint64_t)o->players * o->cards;
+        int show_rest = o->table || o->format == FMT_JSON;
+        uint64_t total = o->burn + hands + (show_rest ? n - o->burn - hands : 0);
+        need = total > 0 ? 8 * n + 4 * total : 0;
+    }
+    if (need > memory_claimable())
+        xalloc_die();
+}
+
 /* Colour only for a terminal, and never when NO_COLOR is set and not empty
    (https://no-color.org). */
 static deal_style style_of_stdout(void)
@@ -63,6 +141,56 @@ static deal_style style_of_stdout(void)
     const char *nc = getenv("NO_COLOR");
     st.colour = st.tty && (nc == NULL || nc[0] == '\0');
     return st;
+}
+
+/* Cards dealt a call. A mixing deal draws the hardware words of all its
+   reseeds (one every 8 to 13 cards, 32 bytes each) before it deals a
+   card, so a whole shoe in one call held 3 to 4 bytes a card more than
+   the deck and the cards (17 GB at 2^32 cards) and read RDSEED for
+   minutes first. In pieces, the cards are the same: the deck carries its
+   groups from call to call, and a seeded deal draws the same words. */
+#define DEAL_PIECE ((size_t)1 << 16)
+
+/* Deal k cards into out[0..k), in deal order, a piece at a time. */
+static void deal_pieces(deal_run *run, uint32_t *out, size_t k)
+{
+    for (size_t i = 0; i < k; i += DEAL_PIECE) {
+        size_t m = k - i < DEAL_PIECE ? k - i : DEAL_PIECE;
+        check_status(fsh_deck_deal_n(run->rng, run->deck, out + i, m));
+    }
+}
+
+/* Whether the hands' deal order differs from their layout: round robin
+   deals card c of every player in turn, laid out hand after hand. */
+static int hands_reordered(const deal_opts *o)
+{
+    return o->layout == FSH_DEAL_ROUND_ROBIN && o->players > 1 &&
+           o->cards > 1;
+}
+
+/* Deal the hands into out as fsh_deck_deal_hands lays them out (card c of
+   player p at p * cards + c), a piece at a time, through run->piece when
+   they are reordered. */
+static void deal_hands_pieces(deal_run *run, uint32_t *out)
+{
+    const deal_opts *o = &run->o;
+    size_t total = o->players * o->cards;
+    if (!hands_reordered(o)) {
+        deal_pieces(run, out, total);
+        return;
+    }
+    size_t p = 0, c = 0;
+    for (size_t t = 0; t < total; t += DEAL_PIECE) {
+        size_t m = total - t < DEAL_PIECE ? total - t : DEAL_PIECE;
+        check_status(fsh_deck_deal_n(run->rng, run->deck, run->piece, m));
+        for (size_t i = 0; i < m; i++) {
+            out[p * o->cards + c] = run->piece[i];
+            if (++p == o->players) {
+                p = 0;
+                c++;
+            }
+        }
+    }
 }
 
 /* Deal the round into run->cards: burn, hands, then (if shown) the rest.
@@ -79,6 +207,11 @@ static size_t deal_round_cards(deal_run *run, int *cut_reached)
     *cut_reached = 0;
     if (total == 0)
         return 0;
+    /* The buffers before the first card is dealt: then only a piece's
+       hardware words (at most 256 KB, 8 cards a reseed) come later. */
+    if (hands_reordered(o))
+        run->piece = xmalloc((hands < DEAL_PIECE ? hands : DEAL_PIECE) *
+                             sizeof *run->piece);
     check_status(fsh_deck_new_set(&run->deck, run->set));
     if (o->penetration > 0)
         check_status(fsh_deck_set_cut(run->deck, o->penetration));
@@ -86,14 +219,11 @@ static size_t deal_round_cards(deal_run *run, int *cut_reached)
        in beyond the key's 57 cards, or a refusal where there is none. */
     run->rng = rng_make_dealer(o->seed, o->gen);
     /* The burned cards are dealt face down: dealt, to be shown. */
-    check_status(fsh_deck_deal_n(run->rng, run->deck, run->cards, o->burn));
-    check_status(fsh_deck_deal_hands(run->rng, run->deck,
-                                     run->cards + o->burn, o->players,
-                                     o->cards, o->layout));
+    deal_pieces(run, run->cards, o->burn);
+    deal_hands_pieces(run, run->cards + o->burn);
     *cut_reached = o->penetration > 0 &&
                    fsh_deck_needs_shuffle(run->deck) == 1;
-    check_status(fsh_deck_deal_n(run->rng, run->deck,
-                                 run->cards + o->burn + hands, rest));
+    deal_pieces(run, run->cards + o->burn + hands, rest);
     return rest;
 }
 
@@ -220,6 +350,7 @@ int cmd_deal(int argc, char **argv)
     set_die_hook(run_free, &run);
     deal_parse(&run.o, argc, argv);
     deal_check(&run.o);
+    check_memory(&run.o);
     check_status(fsh_cardset_standard(&run.set, run.o.decks, run.o.jokers));
 
     deal_round r;

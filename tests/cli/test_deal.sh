@@ -149,15 +149,14 @@ assert o["hands"] == [[]] and len(o["rest"]) == 52 and o["burn"] == []
 
 # One deal order whatever the round: burn, hands by layout, then the rest
 # are cut from the same sequence under the same seed.
-d seq --seed=L --format=json --decks=2
-d rr --seed=L --format=json --decks=2 --burn=3 --players=4 --cards=5
-d bl --seed=L --format=json --decks=2 --burn=3 --players=4 --cards=5 --layout=blocks
-d n5 --seed=L -n 5 --poker --decks=2
-py "layouts: hands cut from the one deal order" '
+# The second time a shoe of 156,000 cards: its 150,000 hand cards are
+# dealt in pieces of 65,536 (fairshuf(1), deal: the memory), placed by
+# layout as they come.
+LAYOUTS='
 import json, sys
 d = json.load(open(sys.argv[1]))["hands"][0]
 rr, bl = (json.load(open(f)) for f in sys.argv[2:4])
-P, K, B = 4, 5, 3
+P, K, B = map(int, sys.argv[5:8])
 assert rr["burn"] == d[:B] and bl["burn"] == d[:B]
 for p in range(P):
     for c in range(K):
@@ -166,7 +165,18 @@ for p in range(P):
 assert rr["rest"] == d[B + P * K:] and bl["rest"] == d[B + P * K:]
 assert bl["layout"] == "blocks" and rr["layout"] == "round-robin"
 assert open(sys.argv[4]).read().split() == d[:5]
-' seq.out rr.out bl.out n5.out
+'
+d seq --seed=L --format=json --decks=2
+d rr --seed=L --format=json --decks=2 --burn=3 --players=4 --cards=5
+d bl --seed=L --format=json --decks=2 --burn=3 --players=4 --cards=5 --layout=blocks
+d n5 --seed=L -n 5 --poker --decks=2
+py "layouts: hands cut from the one deal order" "$LAYOUTS" seq.out rr.out bl.out n5.out 4 5 3
+d seqL --seed=L --format=json --decks=3000
+d rrL --seed=L --format=json --decks=3000 --burn=1000 --players=3 --cards=50000
+d blL --seed=L --format=json --decks=3000 --burn=1000 --players=3 --cards=50000 --layout=blocks
+d n5L --seed=L -n 5 --poker --decks=3000
+py "layouts: hands of 150,000 cards dealt in pieces, cut from the one deal order" \
+    "$LAYOUTS" seqL.out rrL.out blL.out n5L.out 3 50000 1000
 d tx --seed=L --decks=2 --burn=3 --players=4 --cards=5 --poker
 py "text and JSON deal the same round" '
 import json, sys
@@ -398,6 +408,80 @@ bad_in "fair: with --seed" "fairshuf: --seed and --server-seed-file exclude each
 bad_in "fair: bad nonce" "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
 bad_in "fair: client seed of 257 bytes" "fairshuf: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"
 bad_in "fair: client seed not UTF-8 in JSON" "fairshuf: the client seed is not valid UTF-8 (JSON cannot carry it)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')" --format=json
+
+# Memory (fairshuf(1), deal): 8 bytes a card of the shoe and 4 a card
+# dealt, checked against what the system can give before anything is
+# dealt; beyond it, or beyond ulimit -v, "fairshuf: memory exhausted" at
+# once, exit 1, no output.
+# mem_is PREFIX: that refusal.
+mem_is() {
+    test "$(cat "$1.rc") $(cat "$1.err")" = "1 fairshuf: memory exhausted" && [ ! -s "$1.out" ]
+}
+# The check, against a fake /proc/meminfo (MemAvailable + SwapFree: 10000
+# + 2000 kB = 12,288,000 bytes): 20,000 decks (1,040,000 cards, 12 bytes
+# each: 12,480,000) are refused; dealt with -n 5 (8 bytes a card:
+# 8,320,020); 19,000 decks (11,856,000) are dealt, but not without the
+# free swap (10,240,000). The shim needs a dynamically linked binary.
+if FAKEPROC=$(shim fakeproc) && FD=$(dynamic); then
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+    export ASAN_OPTIONS
+    mkdir -p fake
+    # fake_deal AVAIL_KB SWAP_KB PREFIX ARGS...: deal with that meminfo.
+    fake_deal() {
+        printf 'MemTotal: 1000000 kB\nMemAvailable: %s kB\nSwapTotal: 4000 kB\nSwapFree: %s kB\n' "$1" "$2" >fake/meminfo
+        _p=$3
+        shift 3
+        env LD_PRELOAD="$FAKEPROC" FSH_FAKE_PROC="$PWD/fake" $TO "$FD" deal "$@" >"$_p.out" 2>"$_p.err"
+        echo $? >"$_p.rc"
+    }
+    fake_deal 10000 2000 m1 --seed=m --decks=20000
+    check "memory: 20,000 decks in 12,288,000 bytes: refused" mem_is m1
+    fake_deal 10000 2000 m2 --seed=m --decks=20000 -n 5
+    check "memory: 5 cards of them: dealt" test "$(cat m2.rc) $(wc -w <m2.out)" = "0 5"
+    fake_deal 10000 2000 m3 --seed=m --decks=19000 --format=json
+    check "memory: 19,000 decks: dealt" test "$(cat m3.rc)" = 0
+    fake_deal 10000 0 m4 --seed=m --decks=19000 --format=json
+    check "memory: 19,000 decks without the free swap: refused" mem_is m4
+else
+    bad "memory check: no libfakeproc.so or no dynamically linked twin near $F (make build/tests/libfakeproc.so build/dyn/fairshuf)"
+fi
+# ulimit -v (an ASan binary cannot run under it at all).
+if (ulimit -v 100000 && "$F" deal --seed=m -n 1 >/dev/null 2>&1); then
+    # 52 million cards, 624 MB, in 200 MB; the largest shoe, 82,595,524
+    # decks (4,294,967,248 cards, 51.5 GB), in 1 GB.
+    (ulimit -v 200000 && exec $TO "$F" deal --seed=m --decks=1000000) >m5.out 2>m5.err
+    echo $? >m5.rc
+    check "ulimit -v 200000: 52 million cards refused" mem_is m5
+    s0=$(date +%s)
+    (ulimit -v 1000000 && exec $TO "$F" deal --decks=82595524 --format=json) >m6.out 2>m6.err
+    echo $? >m6.rc
+    s1=$(date +%s)
+    check "ulimit -v 1000000: the largest shoe refused at once ($((s1 - s0)) s)" \
+        sh -c "[ $((s1 - s0)) -lt 10 ] && [ \"\$(cat m6.rc) \$(cat m6.err)\" = '1 fairshuf: memory exhausted' ] && [ ! -s m6.out ]"
+    # A shoe mixed with RDSEED holds the deck and the cards and little
+    # more: its hardware words are drawn a piece at a time (all of them
+    # first took 3 bytes a card more: 14 MB for 100,000 decks). base: what
+    # a 2-deck OS deal takes, to the MB; then 100,000 decks (5,200,000
+    # cards, 60,938 kB) get 6 MB over their 12 bytes a card.
+    if "$F" deal --decks=2 >/dev/null 2>&1; then
+        base=2048
+        while [ $base -lt 65536 ] &&
+            ! (ulimit -v $base && "$F" deal --decks=2 >/dev/null 2>&1
+                r=$? # not exec'd: too little memory may kill it by a
+                exit $r) 2>/dev/null; do # signal, reported here
+            base=$((base + 1024))
+        done
+        lim=$((base + 60938 + 6144))
+        (ulimit -v $lim && exec $TO "$F" deal --decks=100000 --poker) >m7.out 2>m7.err
+        echo $? >m7.rc
+        check "ulimit -v $lim: 100,000 decks with RDSEED dealt ($(cat m7.err))" \
+            test "$(cat m7.rc) $(wc -w <m7.out)" = "0 5200000"
+    else
+        skipped "memory of a mixed shoe: no RDSEED here ($("$F" deal --decks=2 2>&1 >/dev/null))"
+    fi
+else
+    skipped "ulimit -v: the binary cannot run under it (sanitizer build?)"
+fi
 
 # Bad input.
 bad_in "unknown option" "fairshuf: unrecognized option '--bogus'

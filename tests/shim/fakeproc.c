@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* LD_PRELOAD shim for tests: fake /proc/self/cgroup and /proc/self/mountinfo.
+/* LD_PRELOAD shim for tests: fake /proc/self/cgroup, /proc/self/mountinfo
+ * and /proc/meminfo.
  *
  * With FSH_FAKE_PROC=DIR, opening /proc/self/cgroup or /proc/self/mountinfo
  * opens DIR/cgroup or DIR/mountinfo instead, so a test can describe cgroup
- * hierarchies (mounted under DIR) with memory limits of its choosing.
+ * hierarchies (mounted under DIR) with memory limits of its choosing; and
+ * /proc/meminfo opens DIR/meminfo if the test wrote one (fairshuf deal's
+ * memory check).
  * Built by tests/cli/test_memory.sh with the system compiler. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *redirect(const char *path, char *buf, size_t n)
 {
@@ -22,7 +26,11 @@ static const char *redirect(const char *path, char *buf, size_t n)
         snprintf(buf, n, "%s/cgroup", dir);
     else if (strcmp(path, "/proc/self/mountinfo") == 0)
         snprintf(buf, n, "%s/mountinfo", dir);
-    else
+    else if (strcmp(path, "/proc/meminfo") == 0) {
+        snprintf(buf, n, "%s/meminfo", dir);
+        if (access(buf, F_OK) != 0) /* only where the test wrote one */
+            return path;
+    } else
         return path;
     return buf;
 }
