@@ -783,8 +783,13 @@ FSH_API int fsh_deck_needs_shuffle(const fsh_deck *deck);
 typedef struct fsh_rangeperm fsh_rangeperm;
 
 /* New permutation of the values lo..hi (0..UINT64_MAX covers all 2^64
-   values); lo > hi is FSH_EINVAL. hint = expected number of draws (0:
-   unknown); it sizes the storage, never changes the output. */
+   values); lo > hi is FSH_EINVAL. hint = the number of draws the caller
+   means to make (0: unknown): the storage for that many is allocated here,
+   at once, so a hint whose storage cannot be had is FSH_ENOMEM (errno
+   ENOMEM) before anything is drawn; the draws up to the hint allocate
+   nothing, and past it (or with hint 0) the storage grows as they come.
+   A hint past the range's size counts as the size. It never changes the
+   output. */
 FSH_API FSH_NODISCARD int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo,
                                             uint64_t hi, size_t hint);
 
@@ -819,7 +824,8 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
    FSH_EINVAL; the reachability rule of fsh_permutation applies with
    n!/(n-k)! outcomes (a seeded rng: FSH_EENTROPY unless n!/(n-k)! <=
    2^bits; an OS-keyed one mixes hardware entropy beyond 2^256 or returns
-   FSH_ENOHWRAND). The checks, the storage and the hardware entropy come
+   FSH_ENOHWRAND). The checks, the storage (allocated at once; FSH_ENOMEM
+   with errno ENOMEM when it cannot be had) and the hardware entropy come
    before the first value is written, so out is untouched when any of
    them fails; a caller's word or [1, k] source that fails part-way
    (fsh_rng_from_words / fsh_rng_from_randint) leaves the values drawn

@@ -918,6 +918,24 @@ int main(void)
     run_case("fsh_rangeperm_new (array)", rpnew_prepare, rpnew_call, rpnew_fail,
              rpnew_ok, &rpa, &allocs);
 
+    /* fairshuf.h: the storage for the hint's draws is allocated by
+       fsh_rangeperm_new, at once; the draws up to the hint allocate
+       nothing (2^20 draws over 2^64 values: a map of 2^21 slots). */
+    {
+        fsh_rangeperm *p;
+        size_t draws = (size_t)1 << 20;
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, UINT64_MAX, draws), FSH_OK);
+        int rc = p != NULL ? FSH_OK : FSH_EINVAL;
+        uint64_t v;
+        arm(&allocs, 0, 0);
+        for (size_t i = 0; i < draws && rc == FSH_OK; i++)
+            rc = fsh_rangeperm_next_at(p, &v, offset_at(UINT64_MAX, i));
+        disarm(&allocs);
+        CHECK_EQ(rc, FSH_OK);
+        CHECK_EQ(atomic_load(&allocs.seen), 0);
+        fsh_rangeperm_free(p);
+    }
+
     static rpnextcase rnx = {.at = 0, .last = (uint64_t)1 << 40};
     run_case("fsh_rangeperm_next (map grows)", rpnext_prepare, rpnext_call,
              rpnext_fail, rpnext_ok, &rnx, &allocs);

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "fairshuf.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,29 @@ static void edges(void)
     fsh_rangeperm_free(p);
     fsh_rangeperm_free(NULL);
     CHECK(fsh_rangeperm_drawn(NULL) == 0);
+    /* Storage that cannot exist is FSH_ENOMEM at once, with errno ENOMEM
+       as the allocators set it: k = 2^62 values need a map of 2^63 slots,
+       more bytes than a size_t counts. fsh_sample_range writes nothing;
+       fsh_rangeperm_new sizes its map for the hint's draws up front, so
+       it fails here instead of handing out values while its table
+       doubles through the machine's memory. */
+    size_t huge = (size_t)1 << 62;
+    out[0] = 7;
+    errno = 0;
+    CHECK_EQ(fsh_sample_range(rng, out, huge, 0, UINT64_MAX), FSH_ENOMEM);
+    CHECK_EQ(errno, ENOMEM);
+    CHECK_EQ(out[0], 7);
+    p = (fsh_rangeperm *)&rng;
+    errno = 0;
+    CHECK_EQ(fsh_rangeperm_new(&p, 0, UINT64_MAX, huge), FSH_ENOMEM);
+    CHECK_EQ(errno, ENOMEM);
+    CHECK(p == NULL);
+    if (p != NULL && p != (fsh_rangeperm *)&rng)
+        fsh_rangeperm_free(p);
+    /* A hint past the range's size asks for no more than the range. */
+    CHECK_EQ(fsh_rangeperm_new(&p, 0, 9, huge), FSH_OK);
+    CHECK(fsh_rangeperm_next_at(p, &out[0], 9) == FSH_OK && out[0] == 9);
+    fsh_rangeperm_free(p);
     /* The whole 2^64 range can be started; drawn saturates at the end. */
     CHECK(fsh_rangeperm_new(&p, 0, UINT64_MAX, 4) == FSH_OK);
     CHECK(fsh_rangeperm_next(rng, p, &out[0]) == FSH_OK);

@@ -90,6 +90,14 @@ static inline uint64_t pm_swap(pm_slot *s, size_t mask, uint64_t pos,
     }
 }
 
+/* FSH_ENOMEM for storage whose size does not fit in a size_t, with errno
+   ENOMEM as the allocators set it for a size they cannot give. */
+static int size_overflow(void)
+{
+    errno = ENOMEM;
+    return FSH_ENOMEM;
+}
+
 /* Slots for at most k stored keys at load 1/2 or less: a power of two >=
    2k (at least 16); 0 if that overflows. */
 static size_t pm_cap_for(size_t k)
@@ -110,10 +118,10 @@ static int sparse_reserve(fsh_rangeperm *p, size_t extra)
     if (p->cap / 2 - p->count >= extra)
         return FSH_OK;
     if (extra > SIZE_MAX / 2 - p->count)
-        return FSH_ENOMEM;
+        return size_overflow();
     size_t cap = pm_cap_for(p->count + extra);
     if (cap == 0)
-        return FSH_ENOMEM;
+        return size_overflow();
     pm_slot *s = calloc(cap, sizeof *s);
     if (s == NULL)
         return FSH_ENOMEM;
@@ -171,11 +179,28 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
             *out = p;
             return FSH_OK;
         }
-        /* Fall back to the map, which grows only as draws are made. */
+        /* Fall back to the map; it needs more memory for as many draws,
+           but an allocator that refused one request may grant another. */
         errno = e;
     }
-    /* The first table: for the hint, up to 2^20 slots (16 MiB). */
-    size_t cap = pm_cap_for(hint < ((size_t)1 << 19) ? hint : (size_t)1 << 19);
+    /*
+     * The map, sized at once for the hint's draws: step i stores at most
+     * one key (its j > i, a position in 1..last), so hint draws store at
+     * most min(hint, last) keys. One block for all of them, rather than a
+     * small table doubled as the draws come, means a plan whose memory can
+     * never be had is FSH_ENOMEM here, at once, from one request the
+     * kernel (or ulimit -v) refuses, instead of a table that doubles
+     * through the machine's memory while values are handed out, until the
+     * OOM killer ends the process. A fresh calloc block is untouched zero
+     * pages: it costs what the draws use. With hint 0 (or past the hint)
+     * the table grows as draws are made.
+     */
+    size_t keys = (uint64_t)hint < last ? hint : (size_t)last;
+    size_t cap = pm_cap_for(keys);
+    if (cap == 0) {
+        free(p);
+        return size_overflow();
+    }
     p->slots = calloc(cap, sizeof *p->slots);
     if (p->slots == NULL) {
         free(p);
@@ -440,7 +465,9 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     if (a == NULL) { /* the map (also if the array could not be had) */
         errno = e;
         cap = pm_cap_for(k);
-        if (cap == 0 || block_alloc(&mem, cap * sizeof *s, 1) != FSH_OK)
+        if (cap == 0)
+            return size_overflow();
+        if (block_alloc(&mem, cap * sizeof *s, 1) != FSH_OK)
             return FSH_ENOMEM;
         s = mem.p;
     }

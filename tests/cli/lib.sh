@@ -27,6 +27,21 @@ if [ -x "$GNU_SHUF" ] &&
 fi
 # Sanitizer builds start slowly: scripts may scale loop counts by this.
 if [ -n "${FSH_SANITIZE:-}" ]; then slow=1; else slow=0; fi
+# memcap: in a subshell, bound the memory of the commands that follow, for
+# runs that ask for more than any machine has and would grow until the OOM
+# killer came if that were not refused: ulimit -v 1000000 (about 1 GB of
+# address space). An ASan binary cannot run under ulimit -v (its shadow
+# memory): there ASan's own hard_rss_limit_mb=1000 ends it instead, and
+# allocator_may_return_null=1 makes a request beyond its 1 TiB allocation
+# cap fail with NULL rather than abort, as the kernel refuses one.
+if [ "$slow" = 1 ]; then
+    memcap() {
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:hard_rss_limit_mb=1000"
+        export ASAN_OPTIONS
+    }
+else
+    memcap() { ulimit -v 1000000; }
+fi
 pass=0
 fail=0
 skip=0

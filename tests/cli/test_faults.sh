@@ -120,18 +120,58 @@ check "file too large: message" grep -q 'write error: File too large' fsz.err
 check "file too large: FILE untouched" test "$(cat keep)" = precious
 check "file too large: no temporary" no_temps .
 
-# Memory exhaustion is reported, not a crash (not under ASan, which needs a
-# large address space).
-if [ "$slow" = 0 ]; then
-    (ulimit -v 300000; "$F" -i 1-4000000000) >/dev/null 2>mem.err
-    check "memory exhausted: exit 1" test $? = 1
-    check "memory exhausted: message" test "$(cat mem.err)" = "fairshuf: memory exhausted"
+# Memory exhaustion is reported at once, as GNU does, not a crash and not
+# a run that grows until the OOM killer ends it: a plan that can never get
+# its memory fails before anything is written. Each run is bounded by
+# lib.sh's memcap: ulimit -v in a plain build, which refuses the plans
+# below; an ASan build cannot run under it, and refuses instead any single
+# request over its 1 TiB allocation cap, so the plans run in both builds
+# ask for more than that: -i of 2e11 values (1.6 TB of 64-bit values, the
+# shuffle's copy as much again); -n 1.5e11 of them (the array, 1.6 TB, or
+# the position map for 1.5e11 draws, 8 TiB, which used to grow by
+# doubling while the values were written: 400 MB written in 15 s under
+# 1 GB of ulimit -v, 24 GB and an OOM kill in 213 s without).
+# memx PREFIX ARGS...: fairshuf ARGS under memcap and a 5 s timeout, to
+# PREFIX.out, .err, .rc; exhausted PREFIX: exit 1, GNU's message alone,
+# nothing written (ASan's warning for each request it refuses aside).
+memx() {
+    _p=$1
+    shift
+    (memcap; exec timeout 5 "$F" "$@") >"$_p.out" 2>"$_p.err"
+    echo $? >"$_p.rc"
+}
+exhausted() {
+    test "$(cat "$1.rc")" = 1 && test ! -s "$1.out" &&
+        test "$(grep -v '^==[0-9]*==WARNING: AddressSanitizer failed to allocate ' "$1.err")" = \
+            "fairshuf: memory exhausted"
+}
+mkdir mx
+i=0
+for args in "-i 1-200000000000" "-i 1-200000000000 -n 150000000000" \
+    "-i 1-200000000000 -n 150000000000 -o mx/out.txt" \
+    "--random-source=in3 -i 1-200000000000 -n 150000000000"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    memx mx$i $args
+    check "memory exhausted at once: $args" exhausted mx$i
     if [ "$have_gnu" = 1 ]; then
-        (ulimit -v 300000; gnu -i 1-4000000000) >/dev/null 2>g.err
-        (ulimit -v 300000; mine -i 1-4000000000) >/dev/null 2>m.err
-        check "memory exhausted: as GNU" cmp -s g.err m.err
+        # shellcheck disable=SC2086
+        (ulimit -v 1000000; gnu $args) >/dev/null 2>g.err
+        check "memory exhausted: GNU too: $args" \
+            test $? = 1 -a "$(cat g.err)" = "shuf: memory exhausted"
     fi
+done
+check "memory exhausted: -o FILE not created, no temporary" \
+    test -z "$(ls -A mx)"
+if [ "$slow" = 0 ]; then
+    # Under ulimit -v alone: 16 GB of 32-bit values.
+    memx mx0 -i 1-4000000000
+    check "memory exhausted: -i 1-4000000000" exhausted mx0
 fi
+# Sparse plans that fit still run: -n 10^6 of 10^10 needs a 32 MiB map.
+memx sp -i 1-10000000000 -n 1000000
+check "-i 1-1e10 -n 1e6 under the limit: 10^6 distinct values" \
+    sh -c 'test "$(cat sp.rc)" = 0 && test "$(sort -u sp.out | wc -l)" = 1000000'
 
 # Random source read errors and end of file, with partial -r output as GNU.
 gcheck "random source EIO" same_errors --random-source=/proc/self/mem in3
