@@ -213,7 +213,9 @@ $(BUILD)/tests/test_wipe: tests/test_wipe.c $(LIBA) tests/check.h $(HDRS)
 
 # LD_PRELOAD shims for the CLI tests (tests/shim/NAME.c -> libNAME.so):
 # noentropy fails the OS random source, race changes a file being read,
-# fakeproc fakes /proc's cgroup files. Tests find them with lib.sh's shim.
+# fakeproc fakes /proc's cgroup files, overcommit refuses single requests
+# beyond a size as the kernel's heuristic overcommit does. Tests find them
+# with lib.sh's shim.
 SHIM := $(patsubst tests/shim/%.c,$(BUILD)/tests/lib%.so,$(wildcard tests/shim/*.c))
 $(BUILD)/tests/lib%.so: tests/shim/%.c
 	@mkdir -p $(@D)

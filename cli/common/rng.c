@@ -69,6 +69,13 @@ void shuffle_records(lazy_rng *l, void *a, size_t n, size_t size,
         check_status(fsh_shuffle_records(lazy_get(l), a, n, size, threads));
 }
 
+uint64_t shuffle_records_extra(uint64_t n, size_t size)
+{
+    if (n <= FSH_RECORDS_SMALL)
+        return 0;
+    return n > UINT64_MAX / size ? UINT64_MAX : n * size;
+}
+
 void lazy_free(lazy_rng *l)
 {
     fsh_rng_free(l->rng);

@@ -44,4 +44,10 @@ void lazy_free(lazy_rng *l);
 void shuffle_records(lazy_rng *l, void *a, size_t n, size_t size,
                      unsigned threads);
 
+/* The bytes that shuffle_records of n elements of size bytes uses beside
+   the array: above FSH_RECORDS_SMALL, a copy of it (fairshuf.h; the
+   scatter shuffle's copy when the rng takes fsh_shuffle); UINT64_MAX if
+   that overflows. */
+uint64_t shuffle_records_extra(uint64_t n, size_t size);
+
 #endif

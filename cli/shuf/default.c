@@ -66,6 +66,11 @@ static size_t index_sample(lazy_rng *g, uint64_t n, uint64_t k,
         const opts *o = &r->o;                                                 \
         if (n > SIZE_MAX / sizeof(T))                                          \
             xalloc_die();                                                      \
+        /* The array and the shuffle's copy of it, in one request first. */    \
+        uint64_t extra = shuffle_records_extra(n, sizeof(T));                  \
+        if (extra > UINT64_MAX - n * sizeof(T))                                \
+            xalloc_die();                                                      \
+        xreserve(n * sizeof(T) + extra);                                       \
         T *v = malloc((size_t)n * sizeof *v);                                  \
         if (v == NULL)                                                         \
             xalloc_die();                                                      \

@@ -507,4 +507,51 @@ bad_in "huge number" "fairshuf: invalid card count: '99999999999999999999999' (0
 bad_in "extra operand" "fairshuf: extra operand 'x'
 $try" x
 
+# Memory: the cards dealt and the deck are asked for in one request before
+# either is used, so a shoe that can never fit fails at once with the
+# usual message. The largest shoe, 82595524 decks, needs about 51.5 GB,
+# the deck alone (-n 5) 34 GB: under ulimit -v (lib.sh's memcap). Under
+# Linux's heuristic overcommit each part of a plan was granted (the kernel
+# refuses only a single request beyond RAM + swap) and the OOM killer
+# ended the deal part-way. The libovercommit.so shim plays such a machine
+# with 200 MB (under memcap as well): 384616 decks are a deck of 160 MB
+# and 80 MB of cards dealt, each granted, together refused at once; with
+# -n 5 the deck alone fits and deals. Plans a large machine could grant
+# need the C library's allocator and ulimit -v: an ASan binary has
+# neither (it cannot run under ulimit -v, and its runtime keeps malloc
+# and mmap ahead of any preloaded shim).
+if [ "$slow" = 1 ]; then
+    skipped "the largest shoe under ulimit -v, and the overcommit shim (an ASan binary cannot run under ulimit -v, and keeps malloc and mmap from the shim)"
+else
+    for args in "--decks=82595524" "--decks=82595524 -n 5"; do
+        # shellcheck disable=SC2086
+        (memcap; exec timeout 5 "$F" deal --seed=m $args) >big.out 2>big.err
+        check "largest shoe under ulimit -v: $args: exit 1, at once" test $? = 1
+        check "largest shoe under ulimit -v: $args: the message alone" \
+            test "$(cat big.err)" = "fairshuf: memory exhausted" -a ! -s big.out
+    done
+fi
+if [ "$slow" = 1 ]; then
+    :
+elif OC=$(shim overcommit) && FD=$(dynamic); then
+    # oc PREFIX ARGS...: the deal on the 200 MB machine; the first 100
+    # bytes of its output to PREFIX.out.
+    oc() {
+        _p=$1
+        shift
+        ( (memcap; FSH_OVERCOMMIT_MAX=200000000 LD_PRELOAD=$OC \
+            exec timeout 5 "$FD" deal --seed=m "$@" 2>"$_p.err")
+            echo $? >"$_p.rc") | head -c 100 >"$_p.out"
+    }
+    oc ocall --decks=384616
+    check "overcommit: 20000032 cards: exit 1 at once" rc_is ocall 1
+    check "overcommit: 20000032 cards: the message alone" \
+        test "$(cat ocall.err)" = "fairshuf: memory exhausted" -a ! -s ocall.out
+    oc oc5 --decks=384616 -n 5 --poker
+    check "overcommit: 5 cards of 20000032: dealt" \
+        test "$(cat oc5.rc) $(wc -w <oc5.out)" = "0 5"
+else
+    bad "overcommit: no libovercommit.so or no dynamically linked twin near $F (make build/tests/libovercommit.so build/dyn/fairshuf)"
+fi
+
 finish
