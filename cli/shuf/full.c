@@ -5,9 +5,11 @@
 
 #include "common/msg.h"
 #include "common/quote.h"
+#include "common/rng.h"
 #include "common/xalloc.h"
 #include "shuf/records.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,6 +25,27 @@ struct full {
     recs r;             /* their offsets, permuted */
     progress *pg;
 };
+
+/*
+ * Whether the in-memory shuffle of in fits in the budget: it holds the
+ * input, 4 bytes of offset per record (8 from 4 GiB of input) and, above
+ * FSH_RECORDS_SMALL records, the shuffle's copy of the offsets. With the
+ * input at most half the budget that fits for records of 8 bytes or more
+ * on average; short records make the offsets outweigh the input (4 GB of
+ * empty lines: 16 GB of offsets, then a 16 GB copy, each part granted
+ * and the whole killed by the OOM killer), so the records are counted
+ * whenever a record a byte would not fit, and such an input goes
+ * external.
+ */
+static int offsets_fit(const inbuf *in, char delim, uint64_t budget)
+{
+    uint64_t size = in->size, w = size <= UINT32_MAX ? 4 : 8;
+    if (size <= budget / (1 + 2 * w))
+        return 1;
+    uint64_t n = count_delims(in->buf, in->size, delim);
+    uint64_t need = n * w + shuffle_records_extra(n, (size_t)w);
+    return size <= budget && need <= budget - size;
+}
 
 full *full_prepare(const ext_args *a, int fd)
 {
@@ -44,12 +67,22 @@ full *full_prepare(const ext_args *a, int fd)
         return f;
     }
     inbuf in;
+    int whole;
     if (input_map(fd, a->delim, lim, a->input_name, &in, &f->map)) {
         /* A regular file, referenced in place. */
-    } else if (!read_upto_ticking(fd, a->delim, &in, lim,
+        whole = 1;
+    } else {
+        whole = read_upto_ticking(fd, a->delim, &in, lim,
                                   a->pg->on ? progress_read_tick : NULL,
-                                  a->pg)) {
-        if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
+                                  a->pg);
+    }
+    if (!whole || !offsets_fit(&in, a->delim, a->big->memory)) {
+        if (f->map.base != NULL) {
+            input_unmap(&f->map);
+            if (lseek(fd, at, SEEK_SET) != at)
+                die(errno, "read error");
+            f->x = ext_prepare(a, fd, NULL, 0);
+        } else if (reg && at >= 0 && lseek(fd, at, SEEK_SET) == at) {
             free(in.buf);
             f->x = ext_prepare(a, fd, NULL, 0);
         } else {

@@ -88,6 +88,31 @@
 DEFINE_SCAN(scan32, uint32_t)
 DEFINE_SCAN(scan64, uint64_t)
 
+uint64_t count_delims(const char *buf, size_t size, char delim)
+{
+    uint64_t n = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i dv = _mm_set1_epi8(delim);
+    for (; i + 64 <= size; i += 64) {
+        const __m128i *q = (const __m128i *)(const void *)(buf + i);
+        uint64_t m0 = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128(q), dv));
+        uint64_t m1 = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), dv));
+        uint64_t m2 = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), dv));
+        uint64_t m3 = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), dv));
+        n += (uint64_t)__builtin_popcountll(m0 | m1 << 16 | m2 << 32 |
+                                            m3 << 48);
+    }
+#endif
+    for (; i < size; i++)
+        n += buf[i] == delim;
+    return n;
+}
+
 void scan_records(const inbuf *in, char delim, recs *r)
 {
     memset(r, 0, sizeof *r);

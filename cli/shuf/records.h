@@ -19,6 +19,10 @@ typedef struct recs {
     uint64_t *off64;
 } recs;
 
+/* Number of delim bytes in buf[0..size): the records of a buffer that
+   ends with a delimiter. */
+uint64_t count_delims(const char *buf, size_t size, char delim);
+
 /* Scan in->buf for record starts. */
 void scan_records(const inbuf *in, char delim, recs *r);
 void recs_free(recs *r);

@@ -91,6 +91,22 @@ else
     bad "cgroup tests: no libfakeproc.so or no dynamically linked twin near $FAIRSHUF (make build/tests/libfakeproc.so build/dyn/fairshuf)"
 fi
 
+# --- Short records: the in-memory shuffle holds 4 bytes of offset per
+# record and the shuffle's copy of them beside the input, more than the
+# input itself for records under 8 bytes. 10^7 records of 2.9 bytes
+# (29 MB, under half of --memory=64M) need 109 MB that way: they go
+# external, in the order of the in-memory run.
+awk 'BEGIN { for (i = 0; i < 10000000; i++) print i % 100 }' >short
+"$F" --seed=s --progress short >mem.out 2>err
+check "short records, default --memory: in memory" sh -c '! grep -q external err'
+"$F" --seed=s --memory=64M --progress -T . short >out 2>err
+check "short records: offsets and copy over --memory=64M: external" external err
+check "short records: external, the in-memory order" cmp -s out mem.out
+cat short | "$F" --seed=s --memory=64M --progress -T . >out 2>err
+check "short records from a pipe: external" external err
+check "short records from a pipe: the in-memory order" cmp -s out mem.out
+rm -f short mem.out
+
 # --- -n with long records among short ones: a long sampled record is taken
 # over from the stream, the others are moved behind it.
 awk 'BEGIN { for (i = 0; i < 3000; i++) {
