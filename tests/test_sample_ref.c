@@ -175,6 +175,30 @@ static int two_rngs(fsh_rng **r1, fsh_rng **r2)
     return 0;
 }
 
+static uint64_t *buf_c;
+
+/* k values of [lo, hi] through fsh_rangeperm_next_n in chunks of 1, 2, 3,
+   ... (every chunk boundary moves with k), from a permutation made with
+   hint: FSH_OK or the first error, *drawn = fsh_rangeperm_drawn after. */
+static int next_n_chunks(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
+                         uint64_t hi, size_t hint, uint64_t *drawn)
+{
+    fsh_rangeperm *p;
+    int rc = fsh_rangeperm_new(&p, lo, hi, hint);
+    *drawn = 0;
+    if (rc != FSH_OK)
+        return rc;
+    size_t done = 0;
+    for (size_t c = 1; done < k && rc == FSH_OK; c = c * 3 + 1) {
+        size_t m = k - done < c ? k - done : c;
+        rc = fsh_rangeperm_next_n(rng, p, out + done, m);
+        done += m;
+    }
+    *drawn = fsh_rangeperm_drawn(p);
+    fsh_rangeperm_free(p);
+    return rc;
+}
+
 /* One (k, lo, hi) for every generator and a few seeds: same values, and
    the same next word from the rng afterwards. */
 static void compare(size_t k, uint64_t lo, uint64_t hi, unsigned seeds)
@@ -193,12 +217,21 @@ static void compare(size_t k, uint64_t lo, uint64_t hi, unsigned seeds)
             make_rng(r2, g, seed, &c2);
             int e1 = fsh_sample_range(r1, buf_a, k, lo, hi);
             int e2 = ref_sample(r2, buf_b, k, lo, hi, SIZE_MAX);
-            uint64_t w1 = 0, w2 = 0;
+            uint64_t w1 = 0, w2 = 0, w3 = 0, drawn = 0;
             CHECK(fsh_rng_u64(r1, &w1) == FSH_OK);
             CHECK(fsh_rng_u64(r2, &w2) == FSH_OK);
+            /* fsh_rangeperm_next_n in chunks, from the map grown as it
+               goes (hint 0), sized for all (hint k: the array where the
+               range is at most 2k) and for half */
+            make_rng(r1, g, seed, &c1);
+            size_t hint = s % 3 == 0 ? 0 : s % 3 == 1 ? k : k / 2;
+            int e3 = next_n_chunks(r1, buf_c, k, lo, hi, hint, &drawn);
+            CHECK(fsh_rng_u64(r1, &w3) == FSH_OK);
             cases++;
-            if (e1 != FSH_OK || e2 != FSH_OK || w1 != w2 ||
-                memcmp(buf_a, buf_b, k * sizeof *buf_a) != 0) {
+            if (e1 != FSH_OK || e2 != FSH_OK || e3 != FSH_OK || w1 != w2 ||
+                w3 != w2 || drawn != k ||
+                memcmp(buf_a, buf_b, k * sizeof *buf_a) != 0 ||
+                memcmp(buf_c, buf_b, k * sizeof *buf_c) != 0) {
                 mismatches++;
                 CHECK(0 && "sample differs from the reference");
                 fprintf(stderr, "  k=%zu lo=%llu hi=%llu gen=%d seed=%llu\n", k,
@@ -266,6 +299,16 @@ static void failing_callback(void)
             CHECK_EQ(c1.calls, c2.calls);
             size_t ok = (size_t)fails[f] - 1; /* steps made before it */
             CHECK(memcmp(buf_a, buf_b, ok * sizeof *buf_a) == 0);
+            /* next_n in chunks: the same error at the same call, the steps
+               before it made and counted */
+            uint64_t drawn = 0;
+            make_rng(r1, G_RANDINT, 7, &c1);
+            c1.fail_at = fails[f];
+            CHECK_EQ(next_n_chunks(r1, buf_c, 600, 0, ns[t] - 1, 600, &drawn),
+                     FSH_ECALLBACK);
+            CHECK_EQ(c1.calls, c2.calls);
+            CHECK_EQ(drawn, ok);
+            CHECK(memcmp(buf_c, buf_b, ok * sizeof *buf_c) == 0);
         }
     fsh_rng_free(r1);
     fsh_rng_free(r2);
@@ -306,6 +349,8 @@ static void mixing(void)
         volatile uint64_t *canary = r2->fork_canary;
         memcpy(r2, r1, sizeof *r2);
         r2->fork_canary = canary;
+        fsh_rng saved; /* the state both start from, for a third run */
+        memcpy(&saved, r1, sizeof saved);
         hw_state = 99;
         CHECK_EQ(fsh_sample_range(r1, buf_a, cs[t].k, cs[t].lo, cs[t].hi),
                  FSH_OK);
@@ -326,10 +371,83 @@ static void mixing(void)
         uint64_t w1 = 0, w2 = 0;
         CHECK(fsh_rng_u64(r1, &w1) == FSH_OK && fsh_rng_u64(r2, &w2) == FSH_OK);
         CHECK_EQ(w1, w2);
+        /* fsh_rangeperm_next_n in chunks from the same state: the same
+           values, hardware bits and next word */
+        fsh_rng *r3;
+        if (fsh_rng_new(&r3) == FSH_OK) {
+            canary = r3->fork_canary;
+            memcpy(r3, &saved, sizeof *r3);
+            r3->fork_canary = canary;
+            hw_state = 99;
+            uint64_t drawn = 0, hw3 = 0, w3 = 0;
+            CHECK_EQ(next_n_chunks(r3, buf_c, cs[t].k, cs[t].lo, cs[t].hi,
+                                   t % 2 ? cs[t].k : 0, &drawn),
+                     FSH_OK);
+            CHECK_EQ(drawn, cs[t].k);
+            CHECK(fsh_rng_entropy_drawn(r3, NULL, &hw3) == FSH_OK);
+            CHECK_EQ(hw3, hw2);
+            CHECK(memcmp(buf_c, buf_b, cs[t].k * sizeof *buf_c) == 0);
+            CHECK(fsh_rng_u64(r3, &w3) == FSH_OK);
+            CHECK_EQ(w3, w2);
+            fsh_rng_free(r3);
+        } else {
+            CHECK(0 && "fsh_rng_new");
+        }
         fsh_rng_free(r1);
         fsh_rng_free(r2);
     }
     fsh_hw_set_hook(NULL, 0, NULL);
+}
+
+
+/* fsh_rangeperm_next_n's edges: arguments, k = 0, past the end, used up,
+   and a batch whose prefix a seeded rng cannot reach (nothing drawn: not
+   the steps a one-by-one run would make before its refusal). */
+static void next_n_edges(void)
+{
+    fsh_rng *rng;
+    fsh_rangeperm *p;
+    uint64_t v[8] = {0};
+    CHECK(fsh_rng_new_seeded(&rng, (const uint8_t *)"edges-edges-edge", 16) ==
+          FSH_OK); /* 128 bits: 34! > 2^128 > 33! */
+    if (rng == NULL)
+        return;
+    CHECK(fsh_rangeperm_new(&p, 10, 14, 0) == FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(NULL, p, v, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, NULL, v, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, NULL, 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, NULL, 0), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, v, 6), FSH_EINVAL); /* 5 left */
+    CHECK_EQ(fsh_rangeperm_drawn(p), 0);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, v, 2), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, v + 2, 4), FSH_EINVAL);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, v + 2, 3), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_drawn(p), 5);
+    uint64_t seen = 0;
+    for (int i = 0; i < 5; i++)
+        seen |= v[i] >= 10 && v[i] <= 14 ? UINT64_C(1) << (v[i] - 10) : 0;
+    CHECK_EQ(seen, 31); /* all of 10..14 */
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, v, 1), FSH_EEMPTY);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, v, 0), FSH_OK);
+    fsh_rangeperm_free(p);
+    /* 40 values in order need 40! > 2^128: one by one, the first d are
+       made (40!/(40-d)! <= 2^128) and the next refused; a batch of 40 is
+       refused whole, a batch of d made and one more refused */
+    size_t d = 0;
+    CHECK(fsh_rangeperm_new(&p, 0, 39, 40) == FSH_OK);
+    while (d < 40 && fsh_rangeperm_next(rng, p, &v[0]) == FSH_OK)
+        d++;
+    fsh_rangeperm_free(p);
+    CHECK(d > 10 && d < 40);
+    CHECK(fsh_rangeperm_new(&p, 0, 39, 40) == FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, buf_c, 40), FSH_EENTROPY);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, buf_c, d + 1), FSH_EENTROPY);
+    CHECK_EQ(fsh_rangeperm_drawn(p), 0);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, buf_c, d), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, buf_c, 1), FSH_EENTROPY);
+    CHECK_EQ(fsh_rangeperm_drawn(p), d);
+    fsh_rangeperm_free(p);
+    fsh_rng_free(rng);
 }
 
 int main(void)
@@ -337,7 +455,8 @@ int main(void)
     enum { MAXK = 300000 };
     buf_a = malloc(MAXK * sizeof *buf_a);
     buf_b = malloc(MAXK * sizeof *buf_b);
-    CHECK(buf_a != NULL && buf_b != NULL);
+    buf_c = malloc(MAXK * sizeof *buf_c);
+    CHECK(buf_a != NULL && buf_b != NULL && buf_c != NULL);
 
     /* Small ranges, every k (k = 1 .. n, so k = n too). */
     for (uint64_t n = 1; n <= 40; n++)
@@ -382,7 +501,9 @@ int main(void)
     known_bad();
     failing_callback();
     mixing();
+    next_n_edges();
     free(buf_a);
     free(buf_b);
+    free(buf_c);
     return check_done("test_sample_ref");
 }

@@ -15,6 +15,11 @@
 
 #include <stdlib.h>
 
+/* Values of -i LO-HI -n COUNT drawn a call: large enough that the draws
+   run ahead of their memory (fsh_rangeperm_next_n), small enough to stay
+   in L1 and to stream the output. */
+#define RANGE_BATCH 512
+
 /* Shuffle v[0..n) with Fisher-Yates; n < 2 draws nothing. */
 static void shuffle_n(lazy_rng *g, void *v, size_t n, size_t size)
 {
@@ -116,19 +121,28 @@ static void run_range(shuf_run *r)
         else
             range_all_uint64_t(r, n);
     } else {
-        /* head < n: O(head) memory, values streamed as drawn. */
+        /* head < n: O(head) memory, values streamed as drawn, a batch at
+           a time (fsh_rangeperm_next_n: the values of one call each, its
+           draws made ahead of the memory they touch). */
         fsh_rangeperm *rp;
         size_t hint = head < SIZE_MAX ? (size_t)head : SIZE_MAX;
         check_status(fsh_rangeperm_new(&rp, o->lo, o->hi, hint));
         fsh_rng *rng = lazy_get(&r->rng);
         outw *out = run_open_output(r);
-        uint64_t i = 0;
-        for (; i < head; i++) {
-            uint64_t v;
-            check_status(fsh_rangeperm_next(rng, rp, &v));
-            if (out_number(out, v, o->delim) != 0)
+        uint64_t i = 0, batch[RANGE_BATCH];
+        while (i < head) {
+            size_t m = head - i < RANGE_BATCH ? (size_t)(head - i)
+                                              : RANGE_BATCH;
+            check_status(fsh_rangeperm_next_n(rng, rp, batch, m));
+            size_t t = 0;
+            for (; t < m; t++) {
+                if (out_number(out, batch[t], o->delim) != 0)
+                    break;
+                run_wrote(r, out, i + t + 1, head, 0);
+            }
+            i += t;
+            if (t < m)
                 break;
-            run_wrote(r, out, i + 1, head, 0);
         }
         run_wrote(r, out, i, head, 1);
         fsh_rangeperm_free(rp);

@@ -337,32 +337,41 @@ static inline int step_draw(fsh_rng *rng, uint64_t s, uint64_t *r)
     return FSH_UNLIKELY(rng->err != FSH_OK) ? fsh_rng_take_error(rng) : FSH_OK;
 }
 
-/* The k steps over a (dense) or the map s (mask = its size - 1). Returns
-   FSH_OK, or the error of the first draw that failed (then the steps before
-   it are applied and written to out, no later draw is made: as a
-   step-by-step run). */
+/* The k steps from position i0 over a or a64 (dense) or the map s (mask =
+   its size - 1, *count its keys), writing out[0..k). Before each draw a
+   one-shot operation's m steps (fsh_mix_step), or an incremental one's
+   state st (fsh_rng_reach_next with m from fsh_rng_reach_begin). Returns
+   FSH_OK, or the error of the first draw that failed (then the steps
+   before it are applied and written to out, no later draw is made: as a
+   step-by-step run); *applied = the steps applied. */
 static inline __attribute__((always_inline)) int
-run_steps(fsh_rng *rng, fsh_mix *m, uint64_t *out, size_t k, uint64_t lo,
-          uint64_t last, uint32_t *a, pm_slot *s, size_t mask)
+run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
+          size_t k, uint64_t i0, uint64_t lo, uint64_t last, uint32_t *a,
+          uint64_t *a64, pm_slot *s, size_t mask, size_t *count,
+          size_t *applied)
 {
     uint64_t ring[AHEAD];
-    size_t drawn = 0, end = k, count = 0;
+    size_t drawn = 0, end = k;
     int rc = FSH_OK;
 /* Draw step t's r into ring and prefetch its cell; on failure end = t
    (the break leaves only this do-while). */
 #define DRAW_STEP(t)                                                           \
     do {                                                                       \
-        uint64_t r_, j_;                                                       \
-        if (m != NULL)                                                         \
-            fsh_mix_step(rng, m, last - (t));                                  \
-        if ((rc = step_draw(rng, last - (t), &r_)) != FSH_OK) {                \
+        uint64_t r_, j_, p_ = i0 + (uint64_t)(t);                              \
+        if (st != NULL)                                                        \
+            (void)fsh_rng_reach_next(rng, st, m, last - p_);                   \
+        else if (m != NULL)                                                    \
+            fsh_mix_step(rng, m, last - p_);                                   \
+        if ((rc = step_draw(rng, last - p_, &r_)) != FSH_OK) {                 \
             end = (t);                                                         \
             break;                                                             \
         }                                                                      \
         ring[(t) % AHEAD] = r_;                                                \
-        j_ = (uint64_t)(t) + r_;                                               \
+        j_ = p_ + r_;                                                          \
         if (a != NULL)                                                         \
             __builtin_prefetch(&a[j_], 1);                                     \
+        else if (a64 != NULL)                                                  \
+            __builtin_prefetch(&a64[j_], 1);                                   \
         else                                                                   \
             __builtin_prefetch(&s[pm_home(j_, mask)], 1);                      \
     } while (0)
@@ -370,24 +379,29 @@ run_steps(fsh_rng *rng, fsh_mix *m, uint64_t *out, size_t k, uint64_t lo,
     for (; drawn < end && drawn < AHEAD; drawn++)
         DRAW_STEP(drawn);
     for (size_t i = 0; i < end; i++) {
-        uint64_t r = ring[i % AHEAD], v;
+        uint64_t r = ring[i % AHEAD], v, p = i0 + i;
         if (drawn < end) {
             DRAW_STEP(drawn);
             drawn++;
         }
+        /* Position p is never read again: only j is written. */
         if (a != NULL) {
-            /* Position i is never read again: only j is written. */
-            size_t j = i + (size_t)r;
+            size_t j = (size_t)(p + r);
             v = a[j];
-            a[j] = a[i];
+            a[j] = a[p];
+        } else if (a64 != NULL) {
+            size_t j = (size_t)(p + r);
+            v = a64[j];
+            a64[j] = a64[p];
         } else {
-            v = pm_get(s, mask, i);
+            v = pm_get(s, mask, p);
             if (r != 0)
-                v = pm_swap(s, mask, i + r, v, &count);
+                v = pm_swap(s, mask, p + r, v, count);
         }
         out[i] = lo + v;
     }
 #undef DRAW_STEP
+    *applied = end;
     return rc;
 }
 
@@ -472,20 +486,75 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
         s = mem.p;
     }
     fsh_mix m;
+    size_t count = 0, applied;
     if (groups > 1) {
         rc = fsh_mix_prepare(rng, &m, groups);
         if (rc != FSH_OK) {
             free(mem.base);
             return rc;
         }
-        rc = a != NULL ? run_steps(rng, &m, out, k, lo, last, a, NULL, 0)
-                       : run_steps(rng, &m, out, k, lo, last, NULL, s, cap - 1);
+        rc = a != NULL ? run_steps(rng, &m, NULL, out, k, 0, lo, last, a,
+                                   NULL, NULL, 0, &count, &applied)
+                       : run_steps(rng, &m, NULL, out, k, 0, lo, last, NULL,
+                                   NULL, s, cap - 1, &count, &applied);
         fsh_mix_done(&m);
     } else if (a != NULL) {
-        rc = run_steps(rng, NULL, out, k, lo, last, a, NULL, 0);
+        rc = run_steps(rng, NULL, NULL, out, k, 0, lo, last, a, NULL, NULL, 0,
+                       &count, &applied);
     } else {
-        rc = run_steps(rng, NULL, out, k, lo, last, NULL, s, cap - 1);
+        rc = run_steps(rng, NULL, NULL, out, k, 0, lo, last, NULL, NULL, s,
+                       cap - 1, &count, &applied);
     }
     free(mem.base);
+    return rc;
+}
+
+/*
+ * fsh_rangeperm_next_n: k steps of the permutation with the draws run
+ * ahead as in fsh_sample_range, over the permutation's own storage. The
+ * rng sees what k calls of fsh_rangeperm_next would show it (each step's
+ * hardware mixing, then its draw, in step order), so the values and the
+ * rng's state after them are the same; only the checks move to the front:
+ * the reachability of the whole batch's prefix and the map's room for its
+ * keys come before the first draw.
+ */
+int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
+                         size_t k)
+{
+    if (rng == NULL || perm == NULL || (out == NULL && k > 0))
+        return FSH_EINVAL;
+    int rc = fsh_rng_ready(rng);
+    if (rc != FSH_OK || k == 0)
+        return rc;
+    if (perm->done)
+        return FSH_EEMPTY;
+    uint64_t i0 = perm->next, last = perm->last;
+    if ((uint64_t)(k - 1) > last - i0)
+        return FSH_EINVAL;
+    if (perm->dense == DENSE_NONE && (rc = sparse_reserve(perm, k)) != FSH_OK)
+        return rc;
+    fsh_mix m;
+    if ((rc = fsh_rng_reach_begin(rng, &perm->reach, &m, last, i0, k)) !=
+        FSH_OK)
+        return rc;
+    fsh_reach_state *st = &perm->reach;
+    size_t applied = 0;
+    if (perm->dense == DENSE_U32)
+        rc = run_steps(rng, &m, st, out, k, i0, perm->lo, last, perm->array,
+                       NULL, NULL, 0, &perm->count, &applied);
+    else if (perm->dense == DENSE_U64)
+        rc = run_steps(rng, &m, st, out, k, i0, perm->lo, last, NULL,
+                       perm->array, NULL, 0, &perm->count, &applied);
+    else
+        rc = run_steps(rng, &m, st, out, k, i0, perm->lo, last, NULL, NULL,
+                       perm->slots, perm->cap - 1, &perm->count, &applied);
+    fsh_mix_done(&m);
+    if (applied > 0) {
+        uint64_t p = i0 + (applied - 1); /* the last position stepped */
+        if (p == last)
+            perm->done = 1;
+        else
+            perm->next = p + 1;
+    }
     return rc;
 }

@@ -77,5 +77,15 @@ golden "repeat" "885 242 784 177 490" "$F" --seed=fairshuf -r -n 5 -i 1-1000
 golden "sparse" "884837031717625515 241593214835465876 783524070881876244" \
     "$F" --seed=fairshuf -i 1-1000000000000000000 -n 3
 golden "echo" "f d b e a c" "$F" --seed=golden -e a b c d e f
+# -i -n is drawn 512 values a call (fsh_rangeperm_next_n): several calls,
+# the last one short, over the map and over the array, must give the
+# values of one call a value (the digests of the output before batching).
+digest() { "$@" | sha256sum | cut -c1-16; }
+golden "sparse in batches" f16ab061e27479b5 \
+    digest "$F" --seed=batches -i 1-1000000 -n 1500
+golden "dense in batches" 5486750580e4c543 \
+    digest "$F" --seed=batches -i 1-3000 -n 2999
+golden "far range in batches" 1fef7a1030be5a3c \
+    digest "$F" --seed=batches -i 1000000000000-1000000000000000 -n 1025
 
 finish
