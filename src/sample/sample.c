@@ -30,6 +30,46 @@ typedef struct pm_slot {
     uint64_t val;
 } pm_slot;
 
+/*
+ * Storage of fsh_sample_range and fsh_rangeperm. Tables of megabytes are read at random
+ * positions, and with 4 KiB pages nearly every access then also misses the
+ * TLB (a two-level page walk under virtualisation) and the first touch of
+ * each page faults: such blocks get 2 MiB more than they need, and their
+ * 2 MiB aligned interior is marked for transparent huge pages where the
+ * system offers them (a hint; the contents are the same either way). The
+ * memory still comes from malloc/calloc (a large calloc is fresh, untouched
+ * zero pages), so allocation failures are the usual FSH_ENOMEM.
+ */
+#define BIG_BLOCK ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+typedef struct block {
+    void *p;    /* usable memory (zeroed if asked) */
+    void *base; /* what to free */
+} block;
+
+static int block_alloc(block *b, size_t bytes, int zero)
+{
+    size_t extra = bytes >= BIG_BLOCK && bytes <= SIZE_MAX - HUGE_PAGE
+                       ? HUGE_PAGE
+                       : 0;
+    b->base = zero ? calloc(1, bytes + extra) : malloc(bytes + extra);
+    if (b->base == NULL)
+        return FSH_ENOMEM;
+    b->p = b->base;
+#if defined(MADV_HUGEPAGE)
+    if (extra != 0) {
+        uintptr_t a = ((uintptr_t)b->base + HUGE_PAGE - 1) &
+                      ~(uintptr_t)(HUGE_PAGE - 1);
+        b->p = (void *)a;
+        int e = errno; /* a hint: with THP off it fails, silently */
+        (void)madvise(b->p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+        errno = e;
+    }
+#endif
+    return FSH_OK;
+}
+
 struct fsh_rangeperm {
     uint64_t lo;    /* values handed out are lo + the positions' values */
     uint64_t last;  /* the permutation is of [0, last], last = hi - lo */
@@ -37,8 +77,10 @@ struct fsh_rangeperm {
     int done;       /* every position has been drawn */
     int dense;      /* DENSE_U32 / DENSE_U64: array storage */
     void *array;    /* dense: last + 1 values */
+    void *array_base; /* what to free (block_alloc) */
     /* Sparse: open addressing with linear probing, load at most 1/2. */
     pm_slot *slots;
+    void *slots_base;
     size_t cap;     /* power of two (sparse) */
     size_t count;
     fsh_reach_state reach; /* the prefix's groups (hardware reseeds) */
@@ -122,16 +164,18 @@ static int sparse_reserve(fsh_rangeperm *p, size_t extra)
     size_t cap = pm_cap_for(p->count + extra);
     if (cap == 0)
         return size_overflow();
-    pm_slot *s = calloc(cap, sizeof *s);
-    if (s == NULL)
+    block mem;
+    if (block_alloc(&mem, cap * sizeof(pm_slot), 1) != FSH_OK)
         return FSH_ENOMEM;
+    pm_slot *s = mem.p;
     size_t count = 0;
     for (size_t i = 0; i < p->cap; i++)
         if (p->slots[i].key != 0)
             (void)pm_swap(s, cap - 1, p->slots[i].key, p->slots[i].val,
                           &count);
-    free(p->slots);
+    free(p->slots_base);
     p->slots = s;
+    p->slots_base = mem.base;
     p->cap = cap;
     p->count = count;
     return FSH_OK;
@@ -158,20 +202,23 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
         last < (uint64_t)(SIZE_MAX / sizeof(uint64_t))) {
         size_t n = (size_t)last + 1;
         int e = errno; /* a failure falls back to the map: keep errno */
+        block mem;
         if (last <= UINT32_MAX) {
-            uint32_t *a = malloc(n * sizeof *a);
-            if (a != NULL) {
+            if (block_alloc(&mem, n * sizeof(uint32_t), 0) == FSH_OK) {
+                uint32_t *a = mem.p;
                 for (size_t i = 0; i < n; i++)
                     a[i] = (uint32_t)i;
                 p->array = a;
+                p->array_base = mem.base;
                 p->dense = DENSE_U32;
             }
         } else {
-            uint64_t *a = malloc(n * sizeof *a);
-            if (a != NULL) {
+            if (block_alloc(&mem, n * sizeof(uint64_t), 0) == FSH_OK) {
+                uint64_t *a = mem.p;
                 for (size_t i = 0; i < n; i++)
                     a[i] = (uint64_t)i;
                 p->array = a;
+                p->array_base = mem.base;
                 p->dense = DENSE_U64;
             }
         }
@@ -201,11 +248,13 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
         free(p);
         return size_overflow();
     }
-    p->slots = calloc(cap, sizeof *p->slots);
-    if (p->slots == NULL) {
+    block mem;
+    if (block_alloc(&mem, cap * sizeof(pm_slot), 1) != FSH_OK) {
         free(p);
         return FSH_ENOMEM;
     }
+    p->slots = mem.p;
+    p->slots_base = mem.base;
     p->cap = cap;
     *out = p;
     return FSH_OK;
@@ -215,8 +264,8 @@ void fsh_rangeperm_free(fsh_rangeperm *perm)
 {
     if (perm == NULL)
         return;
-    free(perm->array);
-    free(perm->slots);
+    free(perm->array_base);
+    free(perm->slots_base);
     free(perm);
 }
 
@@ -403,46 +452,6 @@ run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
 #undef DRAW_STEP
     *applied = end;
     return rc;
-}
-
-/*
- * Storage of fsh_sample_range. Tables of megabytes are read at random
- * positions, and with 4 KiB pages nearly every access then also misses the
- * TLB (a two-level page walk under virtualisation) and the first touch of
- * each page faults: such blocks get 2 MiB more than they need, and their
- * 2 MiB aligned interior is marked for transparent huge pages where the
- * system offers them (a hint; the contents are the same either way). The
- * memory still comes from malloc/calloc (a large calloc is fresh, untouched
- * zero pages), so allocation failures are the usual FSH_ENOMEM.
- */
-#define BIG_BLOCK ((size_t)4 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
-
-typedef struct block {
-    void *p;    /* usable memory (zeroed if asked) */
-    void *base; /* what to free */
-} block;
-
-static int block_alloc(block *b, size_t bytes, int zero)
-{
-    size_t extra = bytes >= BIG_BLOCK && bytes <= SIZE_MAX - HUGE_PAGE
-                       ? HUGE_PAGE
-                       : 0;
-    b->base = zero ? calloc(1, bytes + extra) : malloc(bytes + extra);
-    if (b->base == NULL)
-        return FSH_ENOMEM;
-    b->p = b->base;
-#if defined(MADV_HUGEPAGE)
-    if (extra != 0) {
-        uintptr_t a = ((uintptr_t)b->base + HUGE_PAGE - 1) &
-                      ~(uintptr_t)(HUGE_PAGE - 1);
-        b->p = (void *)a;
-        int e = errno; /* a hint: with THP off it fails, silently */
-        (void)madvise(b->p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
-        errno = e;
-    }
-#endif
-    return FSH_OK;
 }
 
 int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
