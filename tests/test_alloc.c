@@ -943,9 +943,8 @@ int main(void)
     run_case("fsh_rangeperm_next_at (map grows)", rpnext_prepare, rpnext_call,
              rpnext_fail, rpnext_ok, &rna, &allocs);
 
-    /* Sparse (map sized from k), dense (array) and a k large enough that
-       the map grows while the sample is drawn (its sizing stops at 2^20
-       slots). */
+    /* Sparse (map sized from k), dense (array) and a large k (a map of
+       2^21 slots, allocated once before the first draw). */
     size_t kmax = 700000;
     uint64_t *sout = malloc(kmax * sizeof *sout),
              *sref = malloc(kmax * sizeof *sref);
