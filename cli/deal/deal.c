@@ -334,8 +334,11 @@ static void fair_record(deal_run *run, deal_round *r, char commit[65])
     r->commitment = commit;
     r->client = o->client_seed != NULL ? o->client_seed : "";
     r->nonce = o->nonce;
-    if (o->format == FMT_JSON && !utf8_valid(r->client))
-        die(0, "the client seed is not valid UTF-8 (JSON cannot carry it)");
+    /* FAIRNESS.md: the client seed is text, dealt and verified as its
+       UTF-8 bytes; other bytes could be checked by no verifier that takes
+       text (web/verify.html, verify_deal.py) nor carried by the JSON. */
+    if (!utf8_valid(r->client))
+        die(0, "the client seed is not valid UTF-8 (the verifiers take text)");
     if (o->reveal) {
         run->seed_hex = xmalloc(2 * run->seed_len + 1);
         for (size_t i = 0; i < run->seed_len; i++) {
