@@ -5,28 +5,16 @@
    in one call; each checked to give the values of the first. One
    simulation-grade seeded ChaCha8 rng re-seeded per run, the rangeperm's
    making and freeing included. Rounds interleave the three methods; the
-   median ns per value of REPS rounds (default 7).
+   median ns per value of REPS rounds (default 7; bench/timing.h).
    Build and run: make -C bench sample (bin/sample [REPS]). */
 #define _POSIX_C_SOURCE 200809L
 #include "fairshuf.h"
 
+#include "timing.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 enum { ONE, BATCH, SAMPLE, METHODS, MAXREPS = 31, CHUNK = 512 };
 static const char *const names[METHODS] = {"next", "next_n(512)",
@@ -84,10 +72,10 @@ int main(int argc, char **argv)
             return 2;
         for (int r = 0; r < reps; r++)
             for (int m = 0; m < METHODS; m++) {
-                double t0 = now();
+                double t0 = bench_ns(CLOCK_MONOTONIC);
                 if (run(m, rng, out, k, n) != FSH_OK)
                     return 2;
-                t[m][r] = (now() - t0) / (double)k * 1e9;
+                t[m][r] = (bench_ns(CLOCK_MONOTONIC) - t0) / (double)k;
                 if (memcmp(out, ref, k * sizeof *out) != 0) {
                     fprintf(stderr, "%s differs at k=%zu n=%llu\n", names[m],
                             k, (unsigned long long)n);
@@ -95,10 +83,8 @@ int main(int argc, char **argv)
                 }
             }
         double med[METHODS];
-        for (int m = 0; m < METHODS; m++) {
-            qsort(t[m], (size_t)reps, sizeof t[m][0], cmp_d);
-            med[m] = t[m][reps / 2];
-        }
+        for (int m = 0; m < METHODS; m++)
+            med[m] = bench_median(t[m], reps);
         printf("| %zu | %llu | %.1f | %.1f | %.1f | %.2fx |\n", k,
                (unsigned long long)n, med[ONE], med[BATCH], med[SAMPLE],
                med[ONE] / med[BATCH]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Clocks and medians shared by the bench programs (large.c, records.c,
-   chacha_speed.c; bench.c keeps its own, with the clock choice of its
-   cells). Needs _GNU_SOURCE or _POSIX_C_SOURCE for clock_gettime. */
+   sample.c, chacha_speed.c; bench.c keeps its own, with the clock choice
+   of its cells). Needs _GNU_SOURCE or _POSIX_C_SOURCE for clock_gettime. */
 #ifndef FSH_BENCH_TIMING_H
 #define FSH_BENCH_TIMING_H
 
