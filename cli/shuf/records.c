@@ -44,23 +44,30 @@
     } while (0)
 
 #if defined(__SSE2__)
-/* 64 bytes per step: four compares folded into one 64-bit mask, then one
-   push per set bit. The buffer always ends with a delimiter, so a match
-   before the last byte starts a record. */
+/* Bit b set where p[b] == the byte in every lane of dv, b = 0..63: four
+   compares folded into one 64-bit mask. */
+static inline uint64_t delim_mask64(const char *p, __m128i dv)
+{
+    const __m128i *q = (const __m128i *)(const void *)p;
+    uint64_t m0 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(q), dv));
+    uint64_t m1 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), dv));
+    uint64_t m2 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), dv));
+    uint64_t m3 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), dv));
+    return m0 | m1 << 16 | m2 << 32 | m3 << 48;
+}
+
+/* 64 bytes per step (delim_mask64), then one push per set bit. The buffer
+   always ends with a delimiter, so a match before the last byte starts a
+   record. */
 #define SCAN_BLOCKS(T)                                                         \
     {                                                                          \
         const __m128i dv = _mm_set1_epi8(delim);                               \
         for (; i + 64 <= size; i += 64) {                                      \
-            const __m128i *q = (const __m128i *)(const void *)(buf + i);       \
-            uint64_t m0 = (uint32_t)_mm_movemask_epi8(                         \
-                _mm_cmpeq_epi8(_mm_loadu_si128(q), dv));                       \
-            uint64_t m1 = (uint32_t)_mm_movemask_epi8(                         \
-                _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), dv));                   \
-            uint64_t m2 = (uint32_t)_mm_movemask_epi8(                         \
-                _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), dv));                   \
-            uint64_t m3 = (uint32_t)_mm_movemask_epi8(                         \
-                _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), dv));                   \
-            uint64_t m = m0 | m1 << 16 | m2 << 32 | m3 << 48;                  \
+            uint64_t m = delim_mask64(buf + i, dv);                            \
             while (m) {                                                        \
                 size_t at = i + (size_t)__builtin_ctzll(m) + 1;                \
                 m &= m - 1;                                                    \
@@ -94,19 +101,8 @@ uint64_t count_delims(const char *buf, size_t size, char delim)
     size_t i = 0;
 #if defined(__SSE2__)
     const __m128i dv = _mm_set1_epi8(delim);
-    for (; i + 64 <= size; i += 64) {
-        const __m128i *q = (const __m128i *)(const void *)(buf + i);
-        uint64_t m0 = (uint32_t)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128(q), dv));
-        uint64_t m1 = (uint32_t)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), dv));
-        uint64_t m2 = (uint32_t)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), dv));
-        uint64_t m3 = (uint32_t)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), dv));
-        n += (uint64_t)__builtin_popcountll(m0 | m1 << 16 | m2 << 32 |
-                                            m3 << 48);
-    }
+    for (; i + 64 <= size; i += 64)
+        n += (uint64_t)__builtin_popcountll(delim_mask64(buf + i, dv));
 #endif
     for (; i < size; i++)
         n += buf[i] == delim;
