@@ -267,18 +267,6 @@ int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
     return 1;
 }
 
-int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st, uint64_t last,
-                       uint64_t k)
-{
-    fsh_mix m;
-    int rc = fsh_rng_reach_begin(rng, st, &m, last, k - 1, 1);
-    if (rc != FSH_OK)
-        return rc;
-    (void)fsh_rng_reach_next(rng, st, &m, last - (k - 1));
-    fsh_mix_done(&m);
-    return FSH_OK;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Public: policy, counters, plans, bit counts                              */
 

@@ -202,7 +202,7 @@ int fsh_rng_check_ordered_slow(const fsh_rng *rng, uint64_t last,
                                uint64_t k)
 {
     /* The seed's bound, or for a mixing rng its policy (an incremental
-       caller mixes through fsh_rng_reach_draw). */
+       caller mixes through fsh_rng_reach_begin). */
     uint64_t groups;
     return fsh_rng_plan_ordered(rng, last, k, &groups);
 }

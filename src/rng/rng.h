@@ -211,11 +211,6 @@ FSH_HIDDEN int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st,
 FSH_HIDDEN int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st,
                                   fsh_mix *m, uint64_t m1);
 
-/* One draw (number k, 1-based) of an incremental operation:
-   fsh_rng_reach_begin(.., k - 1, 1) and fsh_rng_reach_next. */
-FSH_HIDDEN int fsh_rng_reach_draw(fsh_rng *rng, fsh_reach_state *st,
-                                  uint64_t last, uint64_t k);
-
 /* A process-unique id for a new keying (or reseed) of an rng. */
 FSH_HIDDEN uint64_t fsh_rng_new_key_id(void);
 

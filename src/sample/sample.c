@@ -318,31 +318,11 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
     return FSH_OK;
 }
 
-/* One step with a draw from rng; the caller has made the checks. */
-static int perm_step(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
-{
-    uint64_t r;
-    int rc = fsh_uniform_range(rng, &r, 0, perm->last - perm->next);
-    if (rc != FSH_OK)
-        return rc;
-    return fsh_rangeperm_next_at(perm, out, r);
-}
-
+/* One step: fsh_rangeperm_next_n's, below, with k = 1 (its checks, the
+   mixing rng's reseed when this draw opens a new group, then the draw). */
 int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
 {
-    if (rng == NULL || perm == NULL || out == NULL)
-        return FSH_EINVAL;
-    int rc = fsh_rng_ready(rng);
-    if (rc != FSH_OK)
-        return rc;
-    if (perm->done)
-        return FSH_EEMPTY;
-    /* The ordered prefix drawn so far, this draw included; a mixing rng
-       reseeds from hardware when this draw opens a new group. */
-    rc = fsh_rng_reach_draw(rng, &perm->reach, perm->last, perm->next + 1);
-    if (rc != FSH_OK)
-        return rc;
-    return perm_step(rng, perm, out);
+    return fsh_rangeperm_next_n(rng, perm, out, 1);
 }
 
 /*
