@@ -210,8 +210,10 @@ if command -v script >/dev/null 2>&1 && [ "$slow" = 0 ]; then
     script -qec "(sleep 2; printf 'a\\n') | $F" /dev/null >tty5.out 2>&1 </dev/null
     check "terminal: no bar when the output is on it" \
         sh -c "grep -q '^a' tty5.out && ! grep -q 'read\\|write' tty5.out"
+elif [ "$slow" != 0 ]; then
+    skipped "terminal progress (its timed waits are not run under the sanitizers)"
 else
-    skipped "terminal progress (no script)"
+    skipped "terminal progress (no script command)"
 fi
 
 # --- Abbreviations: GNU's options resolve as in GNU shuf; ours only when
