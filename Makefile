@@ -134,7 +134,17 @@ endif
 CLI_LIB    = $(if $(CLI_SHARED),$(LIBSO),$(LIBA))
 DYN_BIN    = $(BUILD)/dyn/fairshuf
 
-$(BIN): $(CLI_OBJ) $(CLI_LIB)
+# The link mode is kept in a file that changes only when the mode does, so
+# that switching CLI_SHARED or CLI_STATIC on a built tree relinks the
+# command (without it make said the command was up to date).
+CLI_LINK_MODE  = $(if $(CLI_SHARED),shared,$(if $(CLI_STATIC),static,dynamic))
+CLI_LINK_STAMP = $(BUILD)/cli-link-mode
+.PHONY: FORCE
+$(CLI_LINK_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(CLI_LINK_MODE)' | cmp -s - $@ || echo '$(CLI_LINK_MODE)' >$@
+
+$(BIN): $(CLI_OBJ) $(CLI_LIB) $(CLI_LINK_STAMP)
 	$(CC) $(ALL_CFLAGS) -fPIE $(if $(CLI_STATIC),-static-pie,-pie) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(CLI_LIB) $(LIBS)
 
 $(DYN_BIN): $(CLI_OBJ) $(LIBA)
