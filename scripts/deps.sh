@@ -10,16 +10,13 @@
 # and setuptools (the Python package, python/); Open MPI (mpicc, mpirun:
 # libfairshuf_mpi and fairshuf-mpi).
 set -u
-PKGS="build-essential g++ libsodium-dev pkg-config time"
 missing=""
 if [ "${1:-}" = --fuzz ]; then
-    PKGS="$PKGS clang libclang-rt-14-dev"
     printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' |
         clang -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1 ||
         missing="$missing clang libclang-rt-14-dev"
 fi
 if [ "${1:-}" = --test ]; then
-    PKGS="$PKGS python3 chromium nodejs npm python3-dev python3-numpy python3-pytest python3-setuptools python3-pip openmpi-bin libopenmpi-dev"
     command -v python3 >/dev/null 2>&1 || missing="$missing python3"
     [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sysconfig, os, numpy, pytest, setuptools, pip
 assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' >/dev/null 2>&1 ||
@@ -45,15 +42,22 @@ command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 have_hdr sodium.h || missing="$missing libsodium-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+[ -x /usr/bin/time ] || missing="$missing time"
 if [ -z "$missing" ]; then npm_deps "${1:-}"; exit $?; fi
 echo "deps: missing:$missing" >&2
 if command -v apt-get >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; else SUDO=none; fi
     if [ "$SUDO" != none ]; then
-        $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $PKGS >/dev/null &&
+        # Only what is missing: the whole list asks for Debian's npm, which
+        # a Node.js from another source (one that brings its own npm)
+        # conflicts with, and apt-get then installs nothing at all ("held
+        # broken packages"), chromium included.
+        # shellcheck disable=SC2086
+        $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null &&
             { npm_deps "${1:-}"; exit $?; }
     fi
-    echo "deps: run: sudo apt-get update && sudo apt-get install -y $PKGS" >&2
+    echo "deps: run: sudo apt-get update && sudo apt-get install -y$missing" >&2
 else
     echo "deps: install a C compiler, g++, make and libsodium (headers) with your package manager" >&2
 fi
