@@ -9,6 +9,7 @@
 #include "common/rng.h"
 #include "common/sysio.h"
 #include "common/xalloc.h"
+#include "deal/memory.h"
 #include "deal/options.h"
 #include "deal/render.h"
 #include "fairshuf.h"
@@ -55,82 +56,6 @@ static void run_free(void *ctx)
     free(run->seed_hex);
     out_free(run->out);
     memset(run, 0, sizeof *run);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Memory                                                                   */
-
-/* The value in kB of /proc/meminfo's line KEY ("MemAvailable:"), in
-   bytes; UINT64_MAX if it is not there. */
-static uint64_t meminfo_bytes(const char *text, const char *key)
-{
-    size_t klen = strlen(key);
-    for (const char *l = text; l != NULL; l = strchr(l, '\n')) {
-        if (*l == '\n')
-            l++;
-        if (strncmp(l, key, klen) != 0)
-            continue;
-        char *end;
-        errno = 0;
-        unsigned long long kb = strtoull(l + klen, &end, 10);
-        if (errno != 0 || end == l + klen || kb > UINT64_MAX / 1024)
-            return UINT64_MAX;
-        return (uint64_t)kb * 1024;
-    }
-    return UINT64_MAX;
-}
-
-/* What the system can still give without swapping others out or killing
-   a process: MemAvailable ("an estimate of how much memory is available
-   for starting new applications, without swapping", proc(5)) plus
-   SwapFree; UINT64_MAX when /proc/meminfo cannot tell (then only the
-   allocations themselves can fail). */
-static uint64_t memory_claimable(void)
-{
-    char text[8192];
-    int fd = open_safer("/proc/meminfo", O_RDONLY, 0);
-    if (fd < 0)
-        return UINT64_MAX;
-    size_t n = 0;
-    for (;;) {
-        ssize_t r = read_retry(fd, text + n, sizeof text - 1 - n);
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-        if (n == sizeof text - 1)
-            break;
-    }
-    close(fd);
-    text[n] = '\0';
-    uint64_t avail = meminfo_bytes(text, "MemAvailable:"),
-             swap = meminfo_bytes(text, "SwapFree:");
-    if (avail == UINT64_MAX)
-        return UINT64_MAX;
-    return swap == UINT64_MAX || swap > UINT64_MAX - avail ? avail
-                                                           : avail + swap;
-}
-
-/* Fail at once, as GNU's "memory exhausted", when the round needs more
-   memory than the system can give: the kernel's overcommit granted a
-   shoe larger than memory, and the process was killed (OOM) minutes into
-   the deal, when it touched the last pages. A deal holds the deck (8
-   bytes a card of the shoe) and the cards dealt (4 a card); a provably
-   fair round the order and the cards (8 a card). A limit of the address
-   space (ulimit -v) needs no check: the allocations, all made before the
-   first card is dealt, fail. */
-static void check_memory(const deal_opts *o)
-{
-    uint64_t n = o->shoe, need;
-    if (o->server_seed_file != NULL) {
-        need = 8 * n;
-    } else {
-        uint64_t hands = (uint64_t)o->players * o->cards;
-        int show_rest = o->table || o->format == FMT_JSON;
-        uint64_t total = o->burn + hands + (show_rest ? n - o->burn - hands : 0);
-        need = total > 0 ? 8 * n + 4 * total : 0;
-    }
-    if (need > memory_claimable())
-        xalloc_die();
 }
 
 /* Colour only for a terminal, and never when NO_COLOR is set and not empty
@@ -359,7 +284,7 @@ int cmd_deal(int argc, char **argv)
     set_die_hook(run_free, &run);
     deal_parse(&run.o, argc, argv);
     deal_check(&run.o);
-    check_memory(&run.o);
+    deal_check_memory(&run.o);
     check_status(fsh_cardset_standard(&run.set, run.o.decks, run.o.jokers));
 
     deal_round r;

@@ -373,3 +373,9 @@ void deal_check(deal_opts *o)
             o->players, o->cards, o->burn ? " and the burn" : "",
             (unsigned long long)need, n);
 }
+
+size_t deal_rest(const deal_opts *o)
+{
+    int show_rest = o->table || o->format == FMT_JSON;
+    return show_rest ? o->shoe - o->burn - o->players * o->cards : 0;
+}

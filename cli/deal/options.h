@@ -45,4 +45,8 @@ void deal_parse(deal_opts *o, int argc, char **argv);
    dies with a message on bad input. */
 void deal_check(deal_opts *o);
 
+/* The cards a checked round deals after the burn and the hands: the rest
+   of the shoe where it is shown (a table round, the JSON), else none. */
+size_t deal_rest(const deal_opts *o);
+
 #endif

@@ -446,6 +446,43 @@ if FAKEPROC=$(shim fakeproc) && FD=$(dynamic); then
     check "memory: 19,000 decks: dealt" test "$(cat m3.rc)" = 0
     fake_deal 10000 0 m4 --seed=m --decks=19000 --format=json
     check "memory: 19,000 decks without the free swap: refused" mem_is m4
+    # In a container the cgroup's room counts too (fairshuf(1)): its limit
+    # less what it holds less its inactive page cache, the least over it
+    # and its ancestors, in a fake cgroup v2 and v1 (the shim redirects
+    # /proc/self/cgroup and /proc/self/mountinfo to fake/, whose mounts
+    # are directories here). The machine has 100,000 kB free: only the
+    # cgroup can refuse. cg ROOM_LINE...: 20,000 decks (12,480,000 bytes)
+    # refused and 19,000 (11,856,000) dealt with the cgroup as set up.
+    mkdir -p cg2/a/b cg1/mem/x/y
+    cg() {
+        fake_deal 100000 0 c1 --seed=m --decks=20000 --format=json
+        check "cgroup: $1: 20,000 decks refused" mem_is c1
+        fake_deal 100000 0 c2 --seed=m --decks=19000 --format=json
+        check "cgroup: $1: 19,000 decks dealt" test "$(cat c2.rc)" = 0
+    }
+    printf '0::/a/b\n' >fake/cgroup
+    printf '30 20 0:26 / %s rw - cgroup2 cgroup2 rw\n' "$PWD/cg2" >fake/mountinfo
+    echo max >cg2/a/b/memory.max
+    echo 12000000 >cg2/a/memory.max
+    cg "v2 parent memory.max 12,000,000, no memory.current"
+    echo 20000000 >cg2/a/memory.max
+    echo 8000000 >cg2/a/memory.current
+    cg "v2 parent memory.max 20,000,000 holding 8,000,000"
+    echo 9000000 >cg2/a/memory.current
+    printf 'anon 7000000\nfile 2000000\ninactive_file 1000000\n' >cg2/a/memory.stat
+    cg "v2 holding 9,000,000, 1,000,000 of it inactive page cache"
+    rm cg2/a/memory.max cg2/a/memory.current cg2/a/memory.stat
+    echo 30000000 >cg2/a/b/memory.max
+    echo 18000000 >cg2/a/b/memory.current
+    cg "v2 own memory.max 30,000,000 holding 18,000,000"
+    printf '5:cpu:/x\n4:memory:/x/y\n0::/\n' >fake/cgroup
+    printf '32 20 0:28 / %s rw - cgroup cgroup rw,memory\n' "$PWD/cg1/mem" >fake/mountinfo
+    echo 9223372036854771712 >cg1/mem/x/y/memory.limit_in_bytes
+    echo 20000000 >cg1/mem/x/memory.limit_in_bytes
+    echo 9000000 >cg1/mem/x/memory.usage_in_bytes
+    printf 'cache 2000000\ninactive_file 1000000\ntotal_inactive_file 1000000\n' >cg1/mem/x/memory.stat
+    cg "v1 parent limit 20,000,000 holding 9,000,000, 1,000,000 inactive"
+    rm -f fake/cgroup fake/mountinfo
 else
     bad "memory check: no libfakeproc.so or no dynamically linked twin near $F (make build/tests/libfakeproc.so build/dyn/fairshuf)"
 fi

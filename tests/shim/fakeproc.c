@@ -4,10 +4,14 @@
  *
  * With FSH_FAKE_PROC=DIR, opening /proc/self/cgroup or /proc/self/mountinfo
  * opens DIR/cgroup or DIR/mountinfo instead, so a test can describe cgroup
- * hierarchies (mounted under DIR) with memory limits of its choosing; and
- * /proc/meminfo opens DIR/meminfo if the test wrote one (fairshuf deal's
- * memory check).
- * Built by tests/cli/test_memory.sh with the system compiler. */
+ * hierarchies with memory limits of its choosing: the fake mountinfo mounts
+ * them at directories of the test's, where the cgroup files (memory.max,
+ * memory.current, memory.stat; v1 memory.limit_in_bytes,
+ * memory.usage_in_bytes) are plain files it writes, opened where they are.
+ * /proc/meminfo opens DIR/meminfo if the test wrote one. The --memory
+ * default (tests/cli/test_memory.sh) and fairshuf deal's memory check
+ * (tests/cli/test_deal.sh) read them.
+ * Built by make (tests/shim/NAME.c -> libNAME.so). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
