@@ -124,16 +124,14 @@ static void deal_hands_pieces(deal_run *run, uint32_t *out)
 static size_t deal_round_cards(deal_run *run, int *cut_reached)
 {
     const deal_opts *o = &run->o;
-    size_t hands = o->players * o->cards;
-    int show_rest = o->table || o->format == FMT_JSON;
-    size_t rest = show_rest ? o->shoe - o->burn - hands : 0;
+    size_t hands = o->players * o->cards, rest = deal_rest(o);
     size_t total = o->burn + hands + rest;
     /* The cards dealt and the deck (8 bytes a card in the library: the
        card and its undo entry), asked for in one request first: a shoe
        that can never fit is refused at once (the largest, 2^32 - 48
        cards, needs about 51 GB), not dealt until the OOM killer ends
        the run (xreserve). */
-    xreserve(((uint64_t)total + 2 * (uint64_t)o->shoe) * sizeof *run->cards);
+    xreserve(deal_peak_bytes(o));
     run->cards = xmalloc((total > 0 ? total : 1) * sizeof *run->cards);
     *cut_reached = 0;
     if (total == 0)

@@ -571,6 +571,11 @@ else
         check "largest shoe under ulimit -v: $args: the message alone" \
             test "$(cat big.err)" = "fairshuf: memory exhausted" -a ! -s big.out
     done
+    # -n 0 deals no card and makes no deck: nothing to ask for (the
+    # deck's 34 GB were asked for and refused, though nothing used them).
+    (memcap; exec timeout 5 "$F" deal --seed=m --decks=82595524 -n 0) >n0.out 2>n0.err
+    check "largest shoe under ulimit -v: -n 0: exit 0, nothing written" \
+        test "$? $(wc -c <n0.out) $(wc -c <n0.err)" = "0 0 0"
 fi
 if [ "$slow" = 1 ]; then
     :
