@@ -637,7 +637,9 @@ FSH_API FSH_NODISCARD int fsh_deck_deal(fsh_rng *rng, fsh_deck *deck,
    and deals nothing, as is FSH_EENTROPY (the prefix rule of fsh_deck_deal
    with the k cards). Every deal, burn and hand deal is all or nothing: when
    the rng fails during it (FSH_ECALLBACK, FSH_ESYSRAND) the deck takes
-   those cards back and out is not written. */
+   those cards back and out is not written. A mixing rng's hardware words
+   are drawn as the deal reaches them, a few KiB at a time, whatever k,
+   with the cards those drawn first would give. */
 FSH_API FSH_NODISCARD int fsh_deck_deal_n(fsh_rng *rng, fsh_deck *deck,
                                           uint32_t *out, size_t k);
 

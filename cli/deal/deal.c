@@ -68,12 +68,14 @@ static deal_style style_of_stdout(void)
     return st;
 }
 
-/* Cards dealt a call. A mixing deal draws the hardware words of all its
-   reseeds (one every 8 to 13 cards, 32 bytes each) before it deals a
+/* Cards dealt a call. A mixing deal drew the hardware words of all its
+   reseeds (one every 8 to 13 cards, 32 bytes each) before it dealt a
    card, so a whole shoe in one call held 3 to 4 bytes a card more than
-   the deck and the cards (17 GB at 2^32 cards) and read RDSEED for
-   minutes first. In pieces, the cards are the same: the deck carries its
-   groups from call to call, and a seeded deal draws the same words. */
+   the deck and the cards (17 GB at 2^32 cards); the library now draws
+   them a piece at a time itself (fsh_deck_deal_n), and a round-robin
+   deal's reordering buffer (run->piece) stays a piece long. In pieces,
+   the cards are the same: the deck carries its groups from call to
+   call, and a seeded deal draws the same words. */
 #define DEAL_PIECE ((size_t)1 << 16)
 
 /* Deal k cards into out[0..k), in deal order, a piece at a time. */

@@ -166,6 +166,8 @@ static void mix_init(fsh_mix *m)
     m->hw = m->stack;
     m->nwords = 0;
     m->track = 0;
+    m->left = 0;
+    m->failed = FSH_OK;
 }
 
 int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
@@ -193,6 +195,47 @@ int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
     return FSH_OK;
 }
 
+/* fsh_mix_prepare, the words drawn a piece (m->stack) at a time: the
+   first now, the others by mix_refill when the reseeds reach them. */
+static int mix_prepare_pieces(fsh_rng *rng, fsh_mix *m, uint64_t groups)
+{
+    const uint64_t piece = sizeof m->stack / sizeof m->stack[0];
+    uint64_t words = 4 * (groups - 1);
+    if (words <= piece)
+        return fsh_mix_prepare(rng, m, groups);
+    mix_init(m);
+    m->groups = groups;
+    m->nwords = (size_t)piece;
+    m->left = words - piece;
+    int rc = fsh_hw_words(m->hw, (size_t)piece);
+    if (rc != FSH_OK) {
+        fsh_mix_done(m);
+        m->groups = 1;
+        m->left = 0;
+        return fsh_rng_reach_flags(rng) & FSH_REACH_KEY ? FSH_OK : rc;
+    }
+    return FSH_OK;
+}
+
+/* The next piece of hardware words, the used ones wiped; 0 (m->failed
+   set, no more reseeds) if the source failed. */
+static int mix_refill(fsh_mix *m)
+{
+    const uint64_t piece = sizeof m->stack / sizeof m->stack[0];
+    size_t n = (size_t)(m->left < piece ? m->left : piece);
+    sodium_memzero(m->stack, m->nwords * sizeof m->stack[0]);
+    m->hw = m->stack;
+    m->nwords = n;
+    m->left -= n;
+    int rc = fsh_hw_words(m->stack, n);
+    if (rc != FSH_OK) {
+        m->failed = rc;
+        m->track = 0;
+        return 0;
+    }
+    return 1;
+}
+
 void fsh_mix_done(fsh_mix *m)
 {
     uint64_t *base = m->heap != NULL ? m->heap : m->stack;
@@ -211,8 +254,8 @@ void fsh_reach_state_init(fsh_reach_state *st)
     st->keybound = 0;
 }
 
-int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
-                        uint64_t last, uint64_t k0, uint64_t k)
+static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                       uint64_t last, uint64_t k0, uint64_t k, int pieces)
 {
     mix_init(m);
     if (k == 0 || rng->max_fair_n == SIZE_MAX)
@@ -239,7 +282,8 @@ int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
     int over = st->reseeds + r + 1 > max_groups(rng);
     if (!over && (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
         fsh_hw_available()) {
-        int rc = fsh_mix_prepare(rng, m, r + 1);
+        int rc = pieces ? mix_prepare_pieces(rng, m, r + 1)
+                        : fsh_mix_prepare(rng, m, r + 1);
         if (rc != FSH_OK)
             return rc;
         if (m->groups > 1)
@@ -254,10 +298,33 @@ int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
     return rc;
 }
 
+int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                        uint64_t last, uint64_t k0, uint64_t k)
+{
+    return reach_begin(rng, st, m, last, k0, k, 0);
+}
+
+int fsh_rng_reach_begin_pieces(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                               uint64_t last, uint64_t k0, uint64_t k)
+{
+    return reach_begin(rng, st, m, last, k0, k, 1);
+}
+
+int fsh_rng_reach_refused(const fsh_rng *rng, fsh_reach_state *st, int rc)
+{
+    if (!(fsh_rng_reach_flags(rng) & FSH_REACH_KEY))
+        return rc;
+    st->keybound = 1;
+    return FSH_OK;
+}
+
 int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
                        uint64_t m1)
 {
     if (!m->track || fsh_reach_acc_take(&st->acc, m1))
+        return 0;
+    /* Drawn in pieces: the last piece's words are used up. */
+    if (m->left > 0 && m->hw == m->stack + m->nwords && !mix_refill(m))
         return 0;
     fsh_rng_reseed(rng, m->hw);
     m->hw += 4;

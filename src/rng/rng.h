@@ -150,6 +150,10 @@ typedef struct fsh_mix {
     uint64_t *heap;
     size_t nwords;   /* hardware words held (wiped by fsh_mix_done) */
     int track;       /* incremental: keep the object's group state */
+    /* Drawn in pieces (fsh_rng_reach_begin_pieces): words still to draw
+       after those held, and the status of a piece the source failed. */
+    uint64_t left;
+    int failed;
     uint64_t stack[256];
 } fsh_mix;
 
@@ -203,6 +207,24 @@ FSH_HIDDEN void fsh_reach_state_init(fsh_reach_state *st);
 FSH_HIDDEN int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st,
                                    fsh_mix *m, uint64_t last, uint64_t k0,
                                    uint64_t k);
+
+/* fsh_rng_reach_begin, the same checks and the same hardware words in
+   the same order, but drawn a piece (m->stack, 64 reseeds) at a time as
+   the draws reach them, not all first: at most 2 KiB held, however many
+   reseeds, and no allocation. A piece after the first that the source
+   fails to fill sets m->failed to its status and stops the reseeds: the
+   caller then puts the draws made back as they were when this began (the
+   rng, the object, st) and calls fsh_rng_reach_refused, to have what a
+   failure of the whole draw would have given. */
+FSH_HIDDEN int fsh_rng_reach_begin_pieces(fsh_rng *rng, fsh_reach_state *st,
+                                          fsh_mix *m, uint64_t last,
+                                          uint64_t k0, uint64_t k);
+
+/* After a failed piece (status rc) and the draws put back: as a failure
+   of the first piece, FSH_OK with st bounded by the key from here (make
+   the draws again, unmixed) when the policy accepts it, else rc. */
+FSH_HIDDEN int fsh_rng_reach_refused(const fsh_rng *rng, fsh_reach_state *st,
+                                     int rc);
 
 /* Before the draw of range m1 + 1 begun by fsh_rng_reach_begin: 1 if it
    opened a new group and rng was reseeded from hardware (the caller drops
