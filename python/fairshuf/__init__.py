@@ -10,6 +10,8 @@ whole story; in short::
     x = np.arange(10**6)
     rng.shuffle(x)                          # in place, every order equally likely
     rng.choice(10**9, size=5)               # 5 distinct values, O(k)
+    p = rng.range_permutation(10**12)       # range(10**12), lazily, in random order
+    next(p), p.next_n(1000), p.drawn        # values one at a time or in batches
 
 Seeds: ``Generator(seed="42", simulation=True)`` makes the generator of
 ``fairshuf --seed=42`` (the command's seeded runs are simulation grade);
@@ -18,6 +20,7 @@ generator refuses calls whose outcomes its seed cannot all reach
 (``ReachabilityError``): a seed of s bytes credits 8*s bits.
 """
 import operator as _operator
+import sys as _sys
 from collections import namedtuple as _namedtuple
 
 from . import _fairshuf
@@ -30,6 +33,7 @@ except ImportError:  # pragma: no cover - exercised only without numpy
 
 __all__ = [
     "Generator",
+    "RangePermutation",
     "ReachabilityError",
     "FairRound",
     "fair_round",
@@ -400,6 +404,43 @@ class Generator(_fairshuf._Generator):
         ba = bytearray(self.bytes(8 * count))
         return _words_out(ba, shape if _np is not None else None, "uint64")
 
+    def range_permutation(self, low, high=None, *, endpoint=False, hint=0):
+        """range_permutation(low, high=None, *, endpoint=False, hint=0)
+
+        A uniformly random permutation of range(low, high) drawn lazily: a
+        RangePermutation, an iterator whose values come one at a time
+        (next(p), a for loop) or in batches (p.next_n(k), a numpy array),
+        each in expected O(1) time, in memory proportional to the values
+        drawn whatever the size of the range (the C library's
+        fsh_rangeperm). Bounds as integers: [low, high), [low, high] with
+        endpoint=True, high None means [0, low); any range of 1 to 2**64
+        values within int64 or uint64 (an empty range raises ValueError,
+        as the library refuses lo > hi). Every ordered prefix is equally
+        likely; with the same seed the values are those of C's
+        fsh_rangeperm_new(lo, hi) and fsh_rangeperm_next/next_n. hint:
+        how many values you mean to draw (0: unknown); their storage is
+        allocated at once (MemoryError now rather than part-way) and the
+        draws up to it allocate nothing. It never changes the values."""
+        low = _int_arg(low, "low")
+        if high is None:
+            low, high = 0, low
+        else:
+            high = _int_arg(high, "high")
+        hi = high if endpoint else high - 1
+        if hi < low:
+            raise ValueError("high <= low: the range is empty" if not endpoint else "high < low")
+        span = hi - low
+        if span > _U64:
+            raise ValueError("the range holds more than 2**64 values")
+        if low < -(1 << 63) or (low < 0 and hi > (1 << 63) - 1):
+            raise ValueError("the range [%d, %d] fits neither int64 nor uint64" % (low, hi))
+        h = _int_arg(hint, "hint")
+        if h < 0:
+            raise ValueError("hint must be non-negative")
+        h = min(h, span + 1, _U64)  # past the range's size it counts as the size
+        return _fairshuf._RangePermutation.__new__(RangePermutation, self, low & _U64, span, h,
+                                                   hi <= (1 << 63) - 1)
+
     # ----------------------------------------------------------------- cards
     def deal(self, players=None, cards=None, *, decks=1, jokers=0, burn=0,
              layout="round_robin", names=True, notation="unicode", faces=None):
@@ -440,6 +481,83 @@ class Generator(_fairshuf._Generator):
             return flat
         k = len(flat) // np_
         return [flat[i * k:(i + 1) * k] for i in range(np_)]
+
+
+class RangePermutation(_fairshuf._RangePermutation):
+    """A uniformly random permutation of a range, drawn lazily: made by
+    Generator.range_permutation (the C library's fsh_rangeperm).
+
+    An iterator: next(p) is the next value (a Python int); StopIteration
+    once every value has been drawn. p.next_n(k) is the next k values as a
+    numpy array (array.array without numpy) of p.dtype: int64 when every
+    value of the range fits in it, else uint64 (as Generator.choice).
+    drawn, remaining and size count values; start and stop are the
+    range's bounds (stop exclusive). Draws use the Generator it was made
+    from and take its lock: one permutation, or several of one generator,
+    may be used from several threads (one call at a time), and the GIL is
+    released while the library works. close() (or a with block) frees the
+    storage at once; otherwise it goes when the object does."""
+
+    __slots__ = ()
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("RangePermutation objects are made by Generator.range_permutation")
+
+    def next_n(self, k):
+        """next_n(k)
+
+        The next k values as a numpy array of self.dtype (array.array
+        without numpy), exactly as k calls of next() would give them and
+        from the same draws, several times faster (fsh_rangeperm_next_n).
+        k = 0 gives an empty array and draws nothing. k past the values
+        left raises ValueError and draws nothing (the library refuses it:
+        ask for p.remaining to take the rest); so does a refused batch
+        (ReachabilityError: the generator cannot reach every ordered
+        prefix up to the batch's end)."""
+        ba = self._next_n_bytes(k)
+        return _words_out(ba, None, "int64" if self._signed else "uint64")
+
+    @property
+    def start(self):
+        """The range's first value (as range.start)."""
+        lo = self._lo
+        return lo - (1 << 64) if self._signed and lo > (1 << 63) - 1 else lo
+
+    @property
+    def size(self):
+        """The number of values in the range (up to 2**64)."""
+        return self._span + 1
+
+    @property
+    def stop(self):
+        """One past the range's last value (as range.stop)."""
+        return self.start + self.size
+
+    @property
+    def remaining(self):
+        """The number of values not drawn yet."""
+        return self.size - self.drawn
+
+    @property
+    def dtype(self):
+        """The dtype of next_n's arrays: numpy.int64, or numpy.uint64 for
+        ranges past 2**63 - 1 (the strings without numpy)."""
+        name = "int64" if self._signed else "uint64"
+        return _np.dtype(name) if _np is not None else name
+
+    def __length_hint__(self):
+        return min(self.remaining, _sys.maxsize)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return "<RangePermutation of range(%d, %d): %d drawn%s>" % (
+            self.start, self.stop, self.drawn, ", closed" if self.closed else "")
 
 
 # -------------------------------------------------------------- fair rounds

@@ -1254,6 +1254,320 @@ static PyTypeObject GenType = {
 };
 
 /* ------------------------------------------------------------------------ */
+/* Range permutations                                                       */
+/*
+ * _RangePermutation: an fsh_rangeperm bound to the _Generator that draws
+ * it. It holds a reference to the generator and uses the generator's lock
+ * for every access to its own state too: the permutation and the rng are
+ * changed together by each step, so one lock keeps them consistent, two
+ * permutations of one generator (which share its rng anyway) run one at a
+ * time, and the fork handling of gen_lock covers the permutation as well.
+ * close() frees the storage under that lock, so it waits for a call another
+ * thread is making; the GIL is released during the library's calls as for
+ * the generator's (run_op). The values are the library's for [lo, hi];
+ * a range that wraps past 2^64 - 1 (negative lows, which the Python layer
+ * maps to lo mod 2^64) is drawn as [0, hi - lo] with lo added to each
+ * value, which is what the library does itself (lo + the position's value,
+ * mod 2^64), so it gives the same values from the same draws.
+ */
+
+typedef struct {
+    PyObject_HEAD
+    GenObject *gen;      /* the generator; NULL only after tp_clear */
+    fsh_rangeperm *perm; /* NULL once closed */
+    uint64_t lo;         /* the first value, mod 2^64 */
+    uint64_t span;       /* the values are lo + [0, span], mod 2^64 */
+    uint64_t add;        /* added to the library's values (wrapping range) */
+    uint64_t drawn_at_close;
+    char is_signed;      /* values are read as int64 */
+} PermObject;
+
+/* Library permutations not yet freed: a test hook (_rangeperm_live) that
+   shows close(), del and the garbage collector release the storage.
+   Changed only with the GIL held. */
+static Py_ssize_t perms_live;
+
+/* Free the storage (the caller holds the generator's lock, or is the last
+   reference); keeps the count of values drawn for .drawn. */
+static void perm_release(PermObject *p)
+{
+    if (p->perm == NULL)
+        return;
+    p->drawn_at_close = fsh_rangeperm_drawn(p->perm);
+    fsh_rangeperm_free(p->perm);
+    p->perm = NULL;
+    perms_live--;
+}
+
+/* Status of an operation on a closed (or cleared) permutation: positive,
+   never a library status. */
+enum { PERM_CLOSED = 1 };
+
+static PyObject *perm_closed_error(void)
+{
+    PyErr_SetString(PyExc_ValueError,
+                    "operation on a closed RangePermutation");
+    return NULL;
+}
+
+/* _RangePermutation(generator, lo, span, hint, signed): the values
+   lo .. lo + span (mod 2^64) in uniform order, drawn from generator.
+   hint: the draws the caller means to make (0: unknown), capped at the
+   range's size by the library and at SIZE_MAX here. */
+static PyObject *perm_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"generator", "lo", "span", "hint", "signed",
+                             NULL};
+    PyObject *og;
+    unsigned long long lo, span, hint = 0;
+    int sgn = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O&O&|O&p", kwlist, &GenType,
+                                     &og, conv_u64, &lo, conv_u64, &span,
+                                     conv_u64, &hint, &sgn))
+        return NULL;
+    GenObject *g = (GenObject *)og;
+    if (gen_rng(g) == NULL)
+        return NULL;
+    size_t h = hint > SIZE_MAX ? SIZE_MAX : (size_t)hint;
+    /* The library's own [lo, lo + span] unless that wraps past 2^64 - 1. */
+    uint64_t add = 0, first = lo;
+    if (lo > UINT64_MAX - span) {
+        add = lo;
+        first = 0;
+    }
+    PermObject *p = (PermObject *)type->tp_alloc(type, 0);
+    if (p == NULL)
+        return NULL;
+    Py_INCREF(g);
+    p->gen = g;
+    p->lo = lo;
+    p->span = span;
+    p->add = add;
+    p->is_signed = (char)(sgn != 0);
+    fsh_rangeperm *perm = NULL;
+    int st, err;
+    /* a large hint's storage is allocated (and, for an array, filled) here */
+    Py_BEGIN_ALLOW_THREADS
+    errno = 0;
+    st = fsh_rangeperm_new(&perm, first, first + span, h);
+    err = errno;
+    Py_END_ALLOW_THREADS
+    if (st != FSH_OK) {
+        Py_DECREF(p);
+        return raise_status(st, err);
+    }
+    p->perm = perm;
+    perms_live++;
+    return (PyObject *)p;
+}
+
+static int perm_traverse(PermObject *p, visitproc visit, void *arg)
+{
+    Py_VISIT(p->gen);
+    return 0;
+}
+
+/* The collector breaks a cycle through the generator (a permutation kept
+   in an attribute of its own Generator): the storage goes with it. */
+static int perm_clear(PermObject *p)
+{
+    perm_release(p);
+    Py_CLEAR(p->gen);
+    return 0;
+}
+
+static void perm_dealloc(PermObject *p)
+{
+    PyObject_GC_UnTrack(p);
+    perm_release(p);
+    Py_CLEAR(p->gen);
+    Py_TYPE(p)->tp_free((PyObject *)p);
+}
+
+typedef struct {
+    PermObject *self;
+    uint64_t *out;
+    size_t k;
+    uint64_t drawn; /* after the call */
+} perm_arg;
+
+/* k values (k = 1: fsh_rangeperm_next), run under the generator's lock. */
+static int op_perm(fsh_rng *rng, void *arg)
+{
+    perm_arg *a = arg;
+    fsh_rangeperm *perm = a->self->perm;
+    if (perm == NULL)
+        return PERM_CLOSED;
+    int st = a->k == 1 ? fsh_rangeperm_next(rng, perm, a->out)
+                       : fsh_rangeperm_next_n(rng, perm, a->out, a->k);
+    a->drawn = fsh_rangeperm_drawn(perm);
+    uint64_t add = a->self->add;
+    if (st == FSH_OK && add != 0)
+        for (size_t i = 0; i < a->k; i++)
+            a->out[i] += add;
+    return st;
+}
+
+/* The generator, or NULL with ValueError set (cleared by the collector). */
+static GenObject *perm_gen(PermObject *p)
+{
+    if (p->gen == NULL)
+        perm_closed_error();
+    return p->gen;
+}
+
+static PyObject *perm_iternext(PermObject *p)
+{
+    GenObject *g = perm_gen(p);
+    if (g == NULL)
+        return NULL;
+    uint64_t v;
+    perm_arg a = {p, &v, 1, 0};
+    int err = 0;
+    int st = run_op(g, op_perm, &a, 0, &err);
+    if (st == PERM_CLOSED)
+        return perm_closed_error();
+    if (st == FSH_EEMPTY)
+        return NULL; /* StopIteration, every time after the last value */
+    if (st != FSH_OK)
+        return raise_gen_status(g, st, err);
+    if (p->is_signed)
+        return PyLong_FromLongLong((long long)v);
+    return PyLong_FromUnsignedLongLong(v);
+}
+
+/* _next_n_bytes(k): a bytearray of the next k values as 64-bit words
+   (fsh_rangeperm_next_n). k past the values left, or none left, is a
+   ValueError with nothing drawn; k = 0 draws nothing. */
+static PyObject *perm_next_n_bytes(PermObject *p, PyObject *ok)
+{
+    size_t k;
+    if (count_arg(ok, &k, "k") < 0)
+        return NULL;
+    GenObject *g = perm_gen(p);
+    if (g == NULL)
+        return NULL;
+    /* empty, then grown: see make_words */
+    PyObject *ba = PyByteArray_FromStringAndSize(NULL, 0);
+    if (ba == NULL)
+        return NULL;
+    if (k > 0 && PyByteArray_Resize(ba, (Py_ssize_t)(k * 8)) < 0) {
+        Py_DECREF(ba);
+        return NULL;
+    }
+    perm_arg a = {p, (uint64_t *)(void *)PyByteArray_AS_STRING(ba), k, 0};
+    int err = 0;
+    int st = run_op(g, op_perm, &a, 0, &err);
+    if (st == FSH_OK)
+        return ba;
+    Py_DECREF(ba);
+    if (st == PERM_CLOSED)
+        return perm_closed_error();
+    if (st == FSH_EEMPTY || (st == FSH_EINVAL && k > 0)) {
+        /* the library's checks, with the numbers: nothing was drawn */
+        uint64_t left = p->span - a.drawn + 1; /* 0 when all 2^64 drawn */
+        if (st == FSH_EEMPTY)
+            PyErr_Format(PyExc_ValueError,
+                         "next_n(%zu): every value has been drawn", k);
+        else
+            PyErr_Format(PyExc_ValueError,
+                         "next_n(%zu): only %llu values are left", k,
+                         (unsigned long long)left);
+        return NULL;
+    }
+    return raise_gen_status(g, st, err);
+}
+
+static PyObject *perm_close(PermObject *p, PyObject *noargs)
+{
+    (void)noargs;
+    GenObject *g = p->gen;
+    if (g == NULL || p->perm == NULL)
+        Py_RETURN_NONE;
+    gen_lock(g); /* waits for a call another thread is making */
+    perm_release(p);
+    gen_unlock(g);
+    Py_RETURN_NONE;
+}
+
+static PyObject *perm_get_drawn(PermObject *p, void *closure)
+{
+    (void)closure;
+    uint64_t d;
+    GenObject *g = p->gen;
+    if (g == NULL || p->perm == NULL) {
+        d = p->drawn_at_close;
+    } else {
+        gen_lock(g);
+        d = p->perm != NULL ? fsh_rangeperm_drawn(p->perm) : p->drawn_at_close;
+        gen_unlock(g);
+    }
+    return PyLong_FromUnsignedLongLong(d);
+}
+
+static PyObject *perm_get_closed(PermObject *p, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(p->perm == NULL);
+}
+
+static PyObject *perm_get_u64(PermObject *p, void *closure)
+{
+    return PyLong_FromUnsignedLongLong(closure == NULL ? p->lo : p->span);
+}
+
+static PyObject *perm_get_signed(PermObject *p, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(p->is_signed);
+}
+
+static PyGetSetDef perm_getset[] = {
+    {"drawn", (getter)perm_get_drawn, NULL,
+     "Number of values drawn so far (fsh_rangeperm_drawn).", NULL},
+    {"closed", (getter)perm_get_closed, NULL,
+     "True once close() has freed the storage.", NULL},
+    {"_lo", (getter)perm_get_u64, NULL, "The first value, mod 2**64.", NULL},
+    {"_span", (getter)perm_get_u64, NULL, "hi - lo.", (void *)1},
+    {"_signed", (getter)perm_get_signed, NULL, "Values read as int64.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef perm_methods[] = {
+    {"_next_n_bytes", (PyCFunction)perm_next_n_bytes, METH_O,
+     "_next_n_bytes(k)\n--\n\nbytearray of the next k values as 64-bit "
+     "words (fsh_rangeperm_next_n)."},
+    {"close", (PyCFunction)perm_close, METH_NOARGS,
+     "close()\n--\n\nFree the storage now (fsh_rangeperm_free); waits for a "
+     "call another thread is making. Later draws raise ValueError; drawn "
+     "keeps its count. Calling it again does nothing."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject PermType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name =
+        "fairshuf._fairshuf._RangePermutation",
+    .tp_basicsize = sizeof(PermObject),
+    .tp_dealloc = (destructor)perm_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "_RangePermutation(generator, lo, span, hint=0, signed=False)"
+              "\n--\n\nThe C core of fairshuf.RangePermutation (use "
+              "Generator.range_permutation).",
+    .tp_traverse = (traverseproc)perm_traverse,
+    .tp_clear = (inquiry)perm_clear,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)perm_iternext,
+    .tp_methods = perm_methods,
+    .tp_getset = perm_getset,
+    .tp_new = perm_new,
+};
+
+static PyObject *mod_rangeperm_live(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    return PyLong_FromSsize_t(perms_live);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Provably fair rounds                                                     */
 
 static PyObject *mod_fair_commit(PyObject *self, PyObject *arg)
@@ -1399,6 +1713,9 @@ static PyMethodDef mod_methods[] = {
      "(fsh_entropy)."},
     {"strerror", mod_strerror, METH_O,
      "strerror(status)\n--\n\nThe library's message for a status code."},
+    {"_rangeperm_live", mod_rangeperm_live, METH_NOARGS,
+     "_rangeperm_live()\n--\n\nTest hook: the number of range permutations "
+     "whose storage is not yet freed."},
     {"hw_entropy_available", mod_hw, METH_NOARGS,
      "hw_entropy_available()\n--\n\nTrue if the CPU has a hardware entropy "
      "source the library mixes in (RDSEED)."},
@@ -1413,7 +1730,7 @@ PyMODINIT_FUNC PyInit__fairshuf(void);
 
 PyMODINIT_FUNC PyInit__fairshuf(void)
 {
-    if (PyType_Ready(&GenType) < 0)
+    if (PyType_Ready(&GenType) < 0 || PyType_Ready(&PermType) < 0)
         return NULL;
     if (pthread_atfork(NULL, NULL, after_fork_child) != 0)
         return PyErr_NoMemory();
@@ -1432,6 +1749,11 @@ PyMODINIT_FUNC PyInit__fairshuf(void)
     Py_INCREF(&GenType);
     if (PyModule_AddObject(m, "_Generator", (PyObject *)&GenType) < 0) {
         Py_DECREF(&GenType);
+        goto fail;
+    }
+    Py_INCREF(&PermType);
+    if (PyModule_AddObject(m, "_RangePermutation", (PyObject *)&PermType) < 0) {
+        Py_DECREF(&PermType);
         goto fail;
     }
     Py_INCREF(ReachabilityError);
