@@ -7,7 +7,11 @@
    chelper SEED perm N                     fsh_permutation 0..N-1
    chelper SEED sample K LO HI             fsh_sample_range
    chelper SEED uniform COUNT SPAN         fsh_uniform_range(0, SPAN)
-   chelper SEED words COUNT                fsh_rng_u64 */
+   chelper SEED words COUNT                fsh_rng_u64
+   chelper SEED rangeperm LO HI HINT B,B.. fsh_rangeperm_new(LO, HI, HINT), then
+                                           per B: fsh_rangeperm_next (B = 1) or
+                                           fsh_rangeperm_next_n(B); then the
+                                           status of one more fsh_rangeperm_next */
 #include <fairshuf.h>
 
 #include <inttypes.h>
@@ -76,6 +80,29 @@ int main(int argc, char **argv)
                 die(st);
             printf("%" PRIu64 "\n", v);
         }
+    } else if (strcmp(op, "rangeperm") == 0 && argc > 6) {
+        fsh_rangeperm *p;
+        st = fsh_rangeperm_new(&p, a, b, (size_t)c);
+        if (st != FSH_OK)
+            die(st);
+        for (char *s = argv[6]; *s != '\0';) {
+            char *end;
+            size_t k = (size_t)strtoull(s, &end, 10);
+            uint64_t *out = malloc((k + 1) * 8);
+            if (out == NULL || end == s)
+                return 2;
+            st = k == 1 ? fsh_rangeperm_next(rng, p, out)
+                        : fsh_rangeperm_next_n(rng, p, out, k);
+            if (st != FSH_OK)
+                die(st);
+            for (size_t i = 0; i < k; i++)
+                printf("%" PRIu64 "\n", out[i]);
+            free(out);
+            s = *end == ',' ? end + 1 : end;
+        }
+        uint64_t v;
+        printf("%d\n", fsh_rangeperm_next(rng, p, &v));
+        fsh_rangeperm_free(p);
     } else {
         return 2;
     }

@@ -7,6 +7,7 @@ library fails one with probability at most 1e-6 on a fresh seed), and each
 has a known-bad variant that the same check rejects.
 """
 import array
+import errno
 import gc
 import hashlib
 import itertools
@@ -14,6 +15,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -734,6 +736,9 @@ def test_no_leaks():
         g.choice(100, 3, replace=False)
         g.integers(0, 10, size=4)
         s.random_raw(2)
+        p = g.range_permutation(10**9)
+        p.next_n(3)
+        next(p)
         if i % 8 == 0:
             try:
                 g.shuffle(ro)
@@ -812,9 +817,16 @@ def test_stubs_cover_api():
     assert set(fairshuf.__all__) <= names, set(fairshuf.__all__) - names
     gcls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Generator")
     methods = {n.name for n in gcls.body if isinstance(n, ast.FunctionDef)}
-    for m in ("shuffle", "permutation", "choice", "integers", "random_raw", "bytes", "deal"):
+    for m in ("shuffle", "permutation", "choice", "integers", "random_raw", "bytes", "deal",
+              "range_permutation"):
         assert m in methods
         assert getattr(fairshuf.Generator, m).__doc__
+    pcls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "RangePermutation")
+    pmethods = {n.name for n in pcls.body if isinstance(n, ast.FunctionDef)}
+    for m in ("__iter__", "__next__", "next_n", "close", "__enter__", "__exit__", "drawn",
+              "remaining", "size", "start", "stop", "dtype", "closed"):
+        assert m in pmethods, m
+        assert getattr(fairshuf.RangePermutation, m).__doc__ or m.startswith("__"), m
     for name in fairshuf.__all__:
         obj = getattr(fairshuf, name)
         if callable(obj):
@@ -837,6 +849,12 @@ i = g.integers(-5, 5, size=20)
 assert isinstance(i, array.array) and all(-5 <= v < 5 for v in i)
 assert len(g.random_raw(3)) == 3
 b = bytearray(range(20)); g.shuffle(b); assert sorted(b) == list(range(20))
+p = g.range_permutation(-5, 5)
+r = p.next_n(4)
+assert isinstance(r, array.array) and r.typecode == "q" and p.dtype == "int64"
+assert sorted(list(r) + list(p)) == list(range(-5, 5))
+u = g.range_permutation(2**64).next_n(3)
+assert u.typecode == "Q" and len(set(u)) == 3
 assert sorted(g.permutation(bytearray(range(9)))) == list(range(9))
 print("ok")
 '''
@@ -1166,3 +1184,477 @@ def test_refused_strided_shuffle_copies_nothing():
     assert sorted(small.tolist()) == list(range(0, 100, 2))
     # the refusal drew nothing: the same seed's stream is where it began
     assert rng.random_raw(2).tolist() == fairshuf.Generator(seed=b"k" * 32).random_raw(2).tolist()
+
+
+# ------------------------------------------- range permutations (session 18)
+
+def draw_batches(p, batches):
+    """The values of p drawn batch by batch: next(p) for a batch of 1,
+    p.next_n(b) otherwise, as chelper's rangeperm does in C."""
+    got = []
+    for b in batches:
+        if b == 1:
+            got.append(next(p))
+        else:
+            a = p.next_n(b)
+            assert a.dtype == p.dtype and a.shape == (b,)
+            got += [int(x) for x in a]
+    return got
+
+
+@pytest.mark.parametrize("lo,hi,hint,batches", [
+    (0, 9, 0, [1] * 10),                               # whole, one at a time
+    (0, 999, 1000, [1, 500, 499]),                     # whole, array storage
+    (5, 10**6, 0, [3, 1, 1, 100]),
+    (5, 10**6, 1000, [3, 1, 1, 100]),                  # a hint changes nothing
+    (10**12, 10**12 + 2**40, 10**5, [1, 99_999]),      # map of a hint's size
+    (0, 2**64 - 1, 0, [1, 1000, 1]),                   # all 2**64 values
+    (2**63 - 5, 2**63 + 4, 0, [10]),                   # past int64: uint64
+    (2**64 - 10, 2**64 - 1, 3, [4, 1, 5]),
+])
+def test_range_permutation_matches_c(chelper, lo, hi, hint, batches):
+    """The values of fsh_rangeperm_new(lo, hi, hint) and of
+    fsh_rangeperm_next / next_n for the same seed and the same calls, and
+    the status of one more draw: FSH_EEMPTY (-4) after the last value is
+    StopIteration, FSH_OK a value."""
+    ref = run_lines([chelper, SEED, "rangeperm", str(lo), str(hi), str(hint),
+                     ",".join(map(str, batches))])
+    status = ref.pop()
+    p = gen().range_permutation(lo, hi, endpoint=True, hint=hint)
+    assert p.dtype == (np.int64 if hi < 2**63 else np.uint64)
+    assert (p.start, p.stop, p.size) == (lo, hi + 1, hi - lo + 1)
+    assert draw_batches(p, batches) == ref
+    assert p.drawn == len(ref) and p.remaining == hi - lo + 1 - len(ref)
+    if status == -4:
+        with pytest.raises(StopIteration):
+            next(p)
+    else:
+        assert status == 0
+        assert lo <= next(p) <= hi
+
+
+def test_range_permutation_negative_and_default_bounds(chelper):
+    """range(low, high) with a negative low: the library's permutation of
+    [0, high - low - 1] moved by low (the library adds lo itself); one
+    bound is range(0, n); endpoint=True includes high."""
+    ref = run_lines([chelper, SEED, "rangeperm", "0", "99", "0", "40"])[:-1]
+    p = gen().range_permutation(-50, 50)
+    assert p.dtype == np.int64 and (p.start, p.stop) == (-50, 50)
+    assert p.next_n(40).tolist() == [r - 50 for r in ref]
+    assert gen().range_permutation(100).next_n(40).tolist() == ref
+    assert gen().range_permutation(0, 99, endpoint=True).next_n(40).tolist() == ref
+    q = gen().range_permutation(-(2**63), -(2**63) + 99, endpoint=True)
+    assert [next(q) for _ in range(40)] == [r - 2**63 for r in ref]
+
+
+@pytest.mark.parametrize("seed", ["42", "héllo"])
+def test_range_permutation_matches_command(command, seed):
+    """fairshuf --seed=S -i LO-HI -n K (fewer than the range: its
+    fsh_rangeperm) prints the first K values of
+    Generator(seed=S, simulation=True).range_permutation(LO, HI + 1)."""
+    for lo, hi, k in ((5, 10**6, 1000), (1, 2**40, 30), (0, 99, 99)):
+        out = run_lines([command, "--seed=" + seed, "-i", "%d-%d" % (lo, hi), "-n", str(k)])
+        g = fairshuf.Generator(seed=seed, simulation=True)
+        assert g.range_permutation(lo, hi + 1).next_n(k).tolist() == out
+        g = fairshuf.Generator(seed=seed, simulation=True)
+        assert list(itertools.islice(g.range_permutation(lo, hi, endpoint=True), k)) == out
+
+
+def test_range_permutation_exhaustion():
+    """Every value once, then StopIteration on every later next(); next_n
+    past the values left is refused (ValueError) and draws nothing, as the
+    library refuses it; next_n(0) draws nothing."""
+    p = gen().range_permutation(10, 17)
+    assert operator_length_hint(p) == 7
+    vals = list(p)
+    assert sorted(vals) == list(range(10, 17))
+    for _ in range(2):
+        with pytest.raises(StopIteration):
+            next(p)
+    with pytest.raises(ValueError, match="every value has been drawn"):
+        p.next_n(1)
+    assert p.next_n(0).tolist() == []
+    assert (p.drawn, p.remaining, operator_length_hint(p)) == (7, 0, 0)
+    # part-way: the refused batch draws nothing, the rest follows as before
+    whole = gen().range_permutation(10).next_n(10).tolist()
+    q = gen().range_permutation(10)
+    assert q.next_n(4).tolist() == whole[:4]
+    with pytest.raises(ValueError, match="only 6 values are left"):
+        q.next_n(7)
+    assert (q.drawn, q.remaining) == (4, 6)
+    assert q.next_n(0).tolist() == []
+    assert list(q) == whole[4:]
+    # a generator whose next_n went past the end drew nothing from its rng
+    a, b = gen(), gen()
+    pa = a.range_permutation(3)
+    pa.next_n(3)
+    with pytest.raises(ValueError):
+        pa.next_n(1)
+    b.range_permutation(3).next_n(3)
+    assert a.random_raw(4).tolist() == b.random_raw(4).tolist()
+
+
+def operator_length_hint(p):
+    import operator
+    return operator.length_hint(p)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_enumeration_range_permutation(n):
+    """Through a [1, k] source, every draw sequence of a whole permutation
+    of range(n) gives a distinct order: all n! appear exactly once, by
+    next() and by next_n alike; and every ordered pair of range(5)."""
+    for how in ("next", "next_n"):
+        counts = {}
+        for seq in itertools.product(*[range(1, k + 1) for k in range(n, 1, -1)]):
+            g = fairshuf.Generator._from_randint(list(seq))
+            p = g.range_permutation(100, 100 + n)
+            got = tuple(list(p) if how == "next" else p.next_n(n).tolist())
+            assert [k for k in g._asked() if k > 1] == list(range(n, 1, -1))
+            counts[got] = counts.get(got, 0) + 1
+        assert uniform_counts(counts, math.factorial(n))
+        assert sorted(counts) == sorted(itertools.permutations(range(100, 100 + n)))
+    counts = {}
+    for seq in itertools.product(range(1, 6), range(1, 5)):
+        g = fairshuf.Generator._from_randint(list(seq))
+        pair = tuple(g.range_permutation(5).next_n(2).tolist())
+        counts[pair] = counts.get(pair, 0) + 1
+    assert uniform_counts(counts, 20)
+
+
+def test_chi2_range_permutation_and_known_bad():
+    """Fixed seeds, alpha = 1e-6 each (so a correct library fails one in a
+    million fresh seeds): the 120 orders of a whole permutation of range(5)
+    (24,000 permutations, by next_n and by next()), and the first value of
+    range(10**9) in ten deciles (20,000 permutations). Known bad: the same
+    permutations with their first two values sorted (still permutations,
+    every value once) fail the first test."""
+    n, per = 5, 200
+    trials = math.factorial(n) * per
+    perms = {q: i for i, q in enumerate(itertools.permutations(range(n)))}
+    g = gen("chi2-rangeperm")
+    counts, bad = [0] * len(perms), [0] * len(perms)
+    for t in range(trials):
+        p = g.range_permutation(n)
+        v = p.next_n(n).tolist() if t % 2 else list(p)
+        counts[perms[tuple(v)]] += 1
+        if v[0] > v[1]:
+            v[0], v[1] = v[1], v[0]
+        bad[perms[tuple(v)]] += 1
+    limit = chi2_threshold(len(perms) - 1)
+    assert chi2(counts, per) < limit
+    assert chi2(bad, per) > limit
+    firsts = [next(g.range_permutation(10**9)) // 10**8 for _ in range(20_000)]
+    assert chi2(np.bincount(firsts, minlength=10), 2_000) < chi2_threshold(9)
+
+
+def test_range_permutation_bad_arguments():
+    g = gen()
+    for call in (lambda: g.range_permutation(True),
+                 lambda: g.range_permutation(np.True_),
+                 lambda: g.range_permutation(0, True),
+                 lambda: g.range_permutation(10, hint=True),
+                 lambda: g.range_permutation(1.5),
+                 lambda: g.range_permutation("10"),
+                 lambda: g.range_permutation(10, hint=2.0),
+                 lambda: g.range_permutation(10).next_n(True),
+                 lambda: g.range_permutation(10).next_n(2.0),
+                 lambda: g.range_permutation(10).next_n("2"),
+                 lambda: fairshuf.RangePermutation(g, 0, 9),
+                 lambda: fairshuf._fairshuf._RangePermutation(object(), 0, 9),
+                 lambda: fairshuf._fairshuf._RangePermutation(g, 0, True)):
+        with pytest.raises(TypeError):
+            call()
+    for call in (lambda: g.range_permutation(0),            # empty, as the library's lo > hi
+                 lambda: g.range_permutation(5, 5),
+                 lambda: g.range_permutation(5, 3),
+                 lambda: g.range_permutation(5, 4, endpoint=True),
+                 lambda: g.range_permutation(-1),
+                 lambda: g.range_permutation(2**64 + 1),     # more than 2**64 values
+                 lambda: g.range_permutation(-1, 2**63 + 1),  # neither int64 nor uint64
+                 lambda: g.range_permutation(-(2**63) - 1, 0),
+                 lambda: g.range_permutation(0, 2**64 + 1),
+                 lambda: g.range_permutation(10, hint=-1),
+                 lambda: g.range_permutation(10).next_n(-1)):
+        with pytest.raises(ValueError):
+            call()
+    with pytest.raises(RuntimeError):
+        fairshuf.Generator.__new__(fairshuf.Generator).range_permutation(10)
+    # nothing above drew: the stream is where a fresh one starts
+    assert g.random_raw(2).tolist() == gen().random_raw(2).tolist()
+    assert g.range_permutation(2**64).size == 2**64
+    assert g.range_permutation(-(2**63), 2**63).dtype == np.int64
+    assert g.range_permutation(10, hint=2**80).next_n(10).size == 10  # past the size: the size
+
+
+def test_range_permutation_reachability():
+    """A seeded generator refuses a draw whose ordered prefix it cannot
+    reach (n!/(n-d)! > 2**bits), with ReachabilityError naming its seed,
+    and draws nothing: one draw of 2**16 values fits 16 bits, two do not;
+    a batch is refused whole. A 32-byte seed reaches d draws of 10**6 as
+    long as 10**6 * ... * (10**6 - d + 1) <= 2**256. A strict OS-keyed
+    generator is refused beyond its hardware cap."""
+    g = fairshuf.Generator(seed=42)  # 16 bits
+    p = g.range_permutation(2**16)
+    assert 0 <= next(p) < 2**16
+    with pytest.raises(fairshuf.ReachabilityError, match="seed too short.*16 bits credited"):
+        next(p)
+    with pytest.raises(fairshuf.ReachabilityError):
+        p.next_n(1)
+    assert p.drawn == 1
+    with pytest.raises(fairshuf.ReachabilityError):
+        next(fairshuf.Generator(seed=42).range_permutation(2**16 + 1))
+    q = fairshuf.Generator(seed=42)
+    with pytest.raises(fairshuf.ReachabilityError):
+        q.range_permutation(2**16).next_n(2)
+    assert q.random_raw(2).tolist() == fairshuf.Generator(seed=42).random_raw(2).tolist()
+    n, d, prod = 10**6, 0, 1
+    while prod * (n - d) <= 2**256:
+        prod *= n - d
+        d += 1
+    s = fairshuf.Generator(seed=bytes(32))
+    r = s.range_permutation(n)
+    assert len(set(r.next_n(d - 1).tolist() + [next(r)])) == d
+    with pytest.raises(fairshuf.ReachabilityError, match="256 bits credited"):
+        next(r)
+    assert r.drawn == d
+    with pytest.raises(fairshuf.ReachabilityError):
+        fairshuf.Generator(seed=bytes(32)).range_permutation(n).next_n(d + 1)
+    assert fairshuf.Generator(seed=bytes(32), simulation=True).range_permutation(n).next_n(d + 1).size == d + 1
+    strict = fairshuf.Generator(reach=fairshuf.REACH_FULL)
+    with pytest.raises(fairshuf.ReachabilityError, match="beyond the hardware entropy cap"):
+        strict.range_permutation(10**6).next_n(10**4)
+    assert fairshuf.Generator().range_permutation(10**6).next_n(10**4).size == 10**4
+
+
+def test_range_permutation_memory_error():
+    """Storage for the hint that a size_t cannot count is FSH_ENOMEM at
+    once: MemoryError when the permutation is made, before any draw. Under
+    an address-space limit (a child with RLIMIT_AS at 3 GiB) a hint of
+    2**33 draws, and a batch of 10**9 values, raise MemoryError alone
+    (nothing on stderr), and the permutation goes on."""
+    g = gen()
+    with pytest.raises(MemoryError):
+        g.range_permutation(2**64, hint=2**62)
+    assert g.random_raw(2).tolist() == gen().random_raw(2).tolist()
+    code = (
+        "import resource\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "import fairshuf\n"
+        "g = fairshuf.Generator(seed=b'x' * 32, simulation=True)\n"
+        "for f in (lambda: g.range_permutation(2**40, hint=2**33),\n"
+        "          lambda: g.range_permutation(2**40).next_n(10**9)):\n"
+        "    try:\n"
+        "        f()\n"
+        "        print('no error')\n"
+        "    except MemoryError:\n"
+        "        print('MemoryError')\n"
+        "p = g.range_permutation(2**40)\n"
+        "print(p.next_n(1000).size, p.drawn)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, timeout=120,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["MemoryError", "MemoryError", "1000", "1000"]
+    assert r.stderr == ""
+
+
+def test_range_permutation_callback_error():
+    """A [1, k] source that fails (FSH_ECALLBACK) raises ValueError; the
+    draws before it stand."""
+    g = fairshuf.Generator._from_randint([2])
+    p = g.range_permutation(5)
+    assert next(p) == 1  # r = 2 - 1: position 1's value
+    with pytest.raises(ValueError, match="callback"):
+        next(p)
+    assert p.drawn == 1
+    with pytest.raises(ValueError, match="callback"):
+        fairshuf.Generator._from_randint([]).range_permutation(5).next_n(3)
+
+
+def test_range_permutation_os_error(tmp_path):
+    """FSH_ESYSRAND is OSError with the failing call's errno: an OS-keyed
+    generator in a forked child rekeys from the OS at its first draw, and
+    there the OS source fails (tests/shim/noentropy.c preloaded, told to
+    fail every call from then on)."""
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        pytest.skip("no C compiler for the shim")
+    shim = str(tmp_path / "libnoentropy.so")
+    subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", shim,
+                    os.path.join(ROOT, "tests", "shim", "noentropy.c"), "-ldl"], check=True)
+    code = (
+        "import errno, os, fairshuf\n"
+        "g = fairshuf.Generator()\n"
+        "p = g.range_permutation(10**6)\n"
+        "next(p)\n"
+        "os.environ['FSH_SHIM_AFTER'] = '0'\n"  # the shim reads it at each call
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    try:\n"
+        "        next(p)\n"
+        "        os._exit(1)\n"
+        "    except OSError as e:\n"
+        "        os._exit(0 if e.errno == errno.EIO and p.drawn == 1 else 2)\n"
+        "    except BaseException:\n"
+        "        os._exit(3)\n"
+        "_, st = os.waitpid(pid, 0)\n"
+        "print(os.waitstatus_to_exitcode(st), p.drawn)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), LD_PRELOAD=shim,
+               FSH_SHIM_AFTER="1000000", FSH_SHIM_ERRNO=str(errno.EIO))
+    r = subprocess.run([sys.executable, "-c", code], env=env, timeout=60,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.stdout.split() == ["0", "1"], (r.stdout, r.stderr)
+
+
+def heap_bytes():
+    """Bytes malloc has handed out and not taken back (glibc's mallinfo2:
+    the arenas' and the mmapped blocks'), which sees the library's storage
+    (tracemalloc does not); None where there is no mallinfo2."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(f, ctypes.c_size_t) for f in
+                    ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                     "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    try:
+        f = ctypes.CDLL(None).mallinfo2
+    except (AttributeError, OSError):
+        return None
+    f.restype = MallInfo2
+    m = f()
+    return m.uordblks + m.hblkhd
+
+
+def test_range_permutation_memory():
+    """A huge range with a small k does not allocate the range: 2,001
+    values of range(2**64), of range(10**9) (its array would be 4 GB) and
+    of range(10**7) (40 MB) take under 1 MiB. A hint is honoured: the
+    storage for 10**6 draws (a map of 2**21 slots of 16 bytes, 32 MiB) is
+    allocated when the permutation is made and freed by close()."""
+    if heap_bytes() is None:
+        pytest.skip("no mallinfo2 (glibc 2.33 or later)")
+    g = fairshuf.Generator()
+    for n in (2**64, 10**9, 10**7):
+        gc.collect()
+        h0 = heap_bytes()
+        p = g.range_permutation(n)
+        vals = p.next_n(1000)
+        vals = [next(p) for _ in range(1001)]
+        grown = heap_bytes() - h0
+        assert grown < 1 << 20, (n, grown)
+        p.close()
+        del vals
+    h0 = heap_bytes()
+    p = g.range_permutation(2**40, hint=10**6)
+    assert heap_bytes() - h0 >= 32 << 20
+    p.next_n(10**5)
+    p.close()
+    assert heap_bytes() - h0 < 1 << 20
+
+
+def test_range_permutation_frees_storage():
+    """close(), a with block, del and the cycle collector each free the
+    library's storage (fsh_rangeperm_free; _rangeperm_live counts what is
+    not freed yet); a closed permutation refuses draws with ValueError and
+    keeps its count; 20,000 permutations made and dropped leave nothing."""
+    live = fairshuf._fairshuf._rangeperm_live
+    gc.collect()
+    base = live()
+    g = gen()
+    p = g.range_permutation(100)
+    assert live() == base + 1
+    p.next_n(10)
+    p.close()
+    assert live() == base and p.closed
+    p.close()
+    for call in (lambda: next(p), lambda: p.next_n(1), lambda: p.next_n(0)):
+        with pytest.raises(ValueError, match="closed"):
+            call()
+    assert (p.drawn, p.remaining) == (10, 90) and "closed" in repr(p)
+    with g.range_permutation(10**12, hint=1000) as q:
+        q.next_n(1000)
+        assert live() == base + 1
+    assert live() == base and q.drawn == 1000
+    r = g.range_permutation(10)
+    del r
+    assert live() == base
+    gc.disable()
+    try:
+        h = fairshuf.Generator()
+        h.perm = h.range_permutation(10**9, hint=10**4)  # a cycle through the generator
+        del h
+        assert live() == base + 1  # the cycle waits for the collector
+    finally:
+        gc.enable()
+    gc.collect()
+    assert live() == base
+    gc.collect()
+    h0 = heap_bytes()
+    for i in range(20_000):
+        s = g.range_permutation(10**9)
+        s.next_n(3)
+        next(s)
+        if i % 2:
+            s.close()
+    del s
+    assert live() == base
+    if h0 is not None:
+        assert heap_bytes() - h0 < 1 << 20
+
+
+def test_range_permutation_threads():
+    """One permutation drawn from four threads at once (next_n and next()):
+    every value distinct, drawn counts them all. close() from another
+    thread waits for a batch under way, which completes; the GIL is
+    released during a long batch (a counter thread runs meanwhile)."""
+    g = fairshuf.Generator()
+    p = g.range_permutation(10**9)
+    out = [[] for _ in range(4)]
+
+    def work(i):
+        for _ in range(25):
+            if i == 3:
+                out[i] += [next(p) for _ in range(2000)]
+            else:
+                out[i] += p.next_n(20_000).tolist()
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    allv = [v for o in out for v in o]
+    assert len(allv) == 3 * 25 * 20_000 + 25 * 2000 == p.drawn
+    assert len(set(allv)) == len(allv)
+
+    big = g.range_permutation(10**12)
+    got = {}
+    count = [0]
+    done = threading.Event()
+
+    def counter():
+        while not done.is_set():
+            count[0] += 1
+
+    def batch():
+        got["a"] = big.next_n(3_000_000)
+
+    c = threading.Thread(target=counter)
+    c.start()
+    t = threading.Thread(target=batch)
+    t.start()
+    time.sleep(0.02)
+    c0 = count[0]
+    big.close()  # waits for the batch
+    c1 = count[0]
+    t.join()
+    done.set()
+    c.join()
+    a = got["a"]
+    assert a.size == 3_000_000 and np.unique(a).size == a.size
+    assert big.drawn == 3_000_000 and big.closed
+    assert c1 - c0 > 1000, (c0, c1)
+    with pytest.raises(ValueError):
+        next(big)
