@@ -851,10 +851,12 @@ static int io_commit(void)
     return 0;
 }
 
-/* Test hook (tests/mpi/test_mpi.sh kills a rank mid-run): with
-   FSH_MPI_TEST_PIDS=DIR, each rank writes its pid to DIR/RANK at point
-   where (FSH_MPI_TEST_PAUSE_AT: "read", the default, after reading; or
-   "write", with the output temporaries open) and sleeps 3 s. */
+/* Test hook (tests/mpi/test_mpi.sh kills a rank mid-run, or changes an
+   input between the ranks' looks at it): with FSH_MPI_TEST_PIDS=DIR, each
+   rank writes its pid to DIR/RANK at point where (FSH_MPI_TEST_PAUSE_AT:
+   "read", the default, after reading; "plan", after the inputs were
+   measured and checked but before they are read; or "write", with the
+   output temporaries open) and sleeps 3 s. */
 static void test_pause(const char *where)
 {
     const char *pids = getenv("FSH_MPI_TEST_PIDS");
@@ -1631,6 +1633,7 @@ int main(int argc, char **argv)
     uint64_t pb = 0;
     agree_or_exit(plan_pieces(&f, o.delim, &pc, &npc, &pb) != 0);
     verify_inputs(&f, pc, npc);
+    test_pause("plan");
     /* --memory: count this rank's lines; if a rank would need more (its
        input, a send copy, a receive copy, and 48 bytes per line of
        lengths, tags and indices), every rank goes external. */
