@@ -278,6 +278,14 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
 /* ------------------------------------------------------------------------ */
 /* Inputs                                                                   */
 
+/* What fstat said of an input when this rank first opened it: every later
+   open and every read's end must see the same, or the file changed while
+   the job read it (the ranks' pieces and checks were planned on the old
+   bytes). */
+typedef struct look {
+    uint64_t dev, ino, size, mtime, ctime;
+} look;
+
 /* The inputs as rank 0 measured them (name, size, mtime), and what this
    rank saw of them when it opened them (verify_inputs compares). */
 typedef struct files {
@@ -286,6 +294,8 @@ typedef struct files {
     uint64_t *mtime;     /* nanoseconds since the epoch, rank 0's */
     uint64_t *fp;        /* this rank's sample_fp, 0: not opened */
     unsigned char *mdiff; /* 1: the mtime differs from rank 0's here */
+    look *here;          /* this rank's first look (size 0: none yet) */
+    unsigned char *seen; /* 1: here[i] is set */
     size_t n;
 } files;
 
@@ -293,6 +303,15 @@ static uint64_t mtime_ns(const struct stat *st)
 {
     return (uint64_t)st->st_mtim.tv_sec * 1000000000u +
            (uint64_t)st->st_mtim.tv_nsec;
+}
+
+static look look_of(const struct stat *st)
+{
+    look l = {(uint64_t)st->st_dev, (uint64_t)st->st_ino,
+              (uint64_t)st->st_size, mtime_ns(st),
+              (uint64_t)st->st_ctim.tv_sec * 1000000000u +
+                  (uint64_t)st->st_ctim.tv_nsec};
+    return l;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -428,8 +447,11 @@ static void bcast_files(files *f)
     }
     f->fp = calloc(f->n + 1, sizeof *f->fp);
     f->mdiff = calloc(f->n + 1, 1);
+    f->here = calloc(f->n + 1, sizeof *f->here);
+    f->seen = calloc(f->n + 1, 1);
     agree_or_exit(blob == NULL || f->name == NULL || f->size == NULL ||
-                  f->mtime == NULL || f->fp == NULL || f->mdiff == NULL);
+                  f->mtime == NULL || f->fp == NULL || f->mdiff == NULL ||
+                  f->here == NULL || f->seen == NULL);
     if (MPI_Bcast(blob, (int)hdr[1], MPI_CHAR, 0, M.comm) != MPI_SUCCESS ||
         MPI_Bcast(f->size, (int)f->n, MPI_UINT64_T, 0, M.comm) !=
             MPI_SUCCESS ||
@@ -446,10 +468,27 @@ static void bcast_files(files *f)
     }
 }
 
+/* 0 when st is input i as this rank first saw it (recording that look
+   the first time), else -1 after a message. */
+static int same_look(files *f, size_t i, const struct stat *st)
+{
+    look l = look_of(st);
+    if (!f->seen[i]) {
+        f->here[i] = l;
+        f->seen[i] = 1;
+        return 0;
+    }
+    if (memcmp(&l, &f->here[i], sizeof l) == 0)
+        return 0;
+    msg("%s: file changed as we read it", f->name[i]);
+    return -1;
+}
+
 /* Input i opened for reading, checked against rank 0's measure: the same
    size (ranks with different working directories or node-local paths may
    see different files under one name); a different mtime is noted for
-   verify_inputs. The fd, or -1 after a message. */
+   verify_inputs; and against this rank's first look (same_look). The fd,
+   or -1 after a message. */
 static int open_input(files *f, size_t i)
 {
     int fd = open(f->name[i], O_RDONLY | O_CLOEXEC);
@@ -473,7 +512,30 @@ static int open_input(files *f, size_t i)
     }
     if (mtime_ns(&st) != f->mtime[i])
         f->mdiff[i] = 1;
+    if (same_look(f, i, &st) != 0) {
+        close(fd);
+        return -1;
+    }
     return fd;
+}
+
+/* Close input i after reading from fd: 0 when it is still as this rank
+   first saw it, else -1 after a message (a write since then may have
+   moved the line boundaries the ranks planned on). Timestamps have the
+   kernel's tick as resolution: a write in the same tick as the first look
+   and not changing the size passes unseen. */
+static int close_input(files *f, size_t i, int fd)
+{
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0) {
+        msg("%s: %s", f->name[i], strerror(errno));
+        rc = -1;
+    } else {
+        rc = same_look(f, i, &st);
+    }
+    close(fd);
+    return rc;
 }
 
 /* A fingerprint of input i (open as fd, size bytes): a hash of its size
@@ -601,7 +663,10 @@ static int plan_pieces(files *f, char delim, piece **out, size_t *nout,
             }
             e = e < sz ? e + 1 : sz;
         }
-        close(fd);
+        if (close_input(f, i, fd) != 0) {
+            free(pc);
+            return -1;
+        }
         if (s >= hi || s >= sz)
             continue;
         pc[npc].file = i;
@@ -642,10 +707,13 @@ static void verify_inputs(files *f, const piece *pc, size_t npc)
             if (!f->mdiff[i] || f->fp[i] != 0 || f->size[i] == 0)
                 continue;
             int fd = open_input(f, i);
-            if (fd < 0 || sample_fp(f, i, fd, &f->fp[i]) != 0)
+            if (fd < 0 || sample_fp(f, i, fd, &f->fp[i]) != 0) {
                 failed = 1;
-            if (fd >= 0)
-                close(fd);
+                if (fd >= 0)
+                    close(fd);
+            } else if (close_input(f, i, fd) != 0) {
+                failed = 1;
+            }
         }
     }
     uint64_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
@@ -726,7 +794,8 @@ static void verify_inputs(files *f, const piece *pc, size_t npc)
 
 /* r->len[0..r->n) = the lengths of the records in r->data[0..r->bytes),
    each ending with delim (the last one included); -1 when memory runs
-   out. */
+   out, -2 when the last record has no delimiter (the callers check their
+   pieces' ends first: an input that changed as it was read). */
 static int set_lens(fshm_recs *r, char delim)
 {
     size_t n = 0, cap = 1024;
@@ -734,6 +803,10 @@ static int set_lens(fshm_recs *r, char delim)
     const unsigned char *p = r->data, *end = r->data + r->bytes;
     while (r->len != NULL && p < end) {
         const unsigned char *q = memchr(p, delim, (size_t)(end - p));
+        if (q == NULL) {
+            r->n = n;
+            return -2;
+        }
         if (n == cap) {
             uint64_t *t = realloc(r->len, 2 * cap * sizeof *t);
             if (t == NULL) {
@@ -784,13 +857,20 @@ static int read_mine(files *f, char delim, const piece *pc, size_t npc,
             at += (uint64_t)got;
             off += (uint64_t)got;
         }
-        close(fd);
-        if (pc[k].add_delim && r->data[at - 1] != delim)
+        if (close_input(f, pc[k].file, fd) != 0)
+            return -1;
+        /* A piece ends after a delimiter, unless it ends its file. */
+        if (pc[k].add_delim && r->data[at - 1] != delim) {
             r->data[at++] = (unsigned char)delim;
+        } else if (r->data[at - 1] != delim) {
+            msg("%s: file changed as we read it", name);
+            return -1;
+        }
     }
     r->bytes = at;
-    if (set_lens(r, delim) != 0) {
-        msg("memory exhausted");
+    int sl = set_lens(r, delim);
+    if (sl != 0) {
+        msg(sl == -1 ? "memory exhausted" : "an input changed as we read it");
         return -1;
     }
     return 0;
@@ -1221,14 +1301,24 @@ static int chunk_next(chunker *c, fshm_recs *r)
         /* One record longer than the chunk: read on. */
         cap = want - cap < cap ? (size_t)want : 2 * cap;
     }
-    close(fd);
+    if (close_input(c->f, p->file, fd) != 0) {
+        free(buf);
+        return -1;
+    }
     c->off += use;
-    if (c->off == p->hi && p->add_delim && buf[use - 1] != c->delim)
+    if (c->off == p->hi && p->add_delim && buf[use - 1] != c->delim) {
         buf[use++] = (unsigned char)c->delim;
+    } else if (buf[use - 1] != c->delim) {
+        /* A piece ends after a delimiter, unless it ends its file. */
+        msg("%s: file changed as we read it", name);
+        free(buf);
+        return -1;
+    }
     r->data = buf;
     r->bytes = use;
-    if (set_lens(r, c->delim) != 0) {
-        msg("memory exhausted");
+    int sl = set_lens(r, c->delim);
+    if (sl != 0) {
+        msg(sl == -1 ? "memory exhausted" : "an input changed as we read it");
         return -1;
     }
     return 1;

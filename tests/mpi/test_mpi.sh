@@ -313,6 +313,57 @@ staged() {
 }
 check "identical copies at one path (other mtimes): the same output" staged
 
+# An input that changes after the ranks measured and checked it but before
+# they read it (FSH_MPI_TEST_PAUSE_AT=plan: every rank pauses there):
+# rewritten in place with the same size but other line boundaries, or
+# replaced by a rename. Each rank compares what it reads with its first
+# look (inode, size, mtime, ctime) and the job fails on every rank with
+# a message, no output, the old -o FILE kept. (It read the new bytes at
+# the old boundaries: a record without its delimiter crashed the rank
+# with SIGSEGV, or a mix of both versions was written with exit 0.)
+seq 1 60000 >chg.a
+tr '\n5' '5\n' <chg.a >chg.b
+tr '\n5' '5\n' <big >big.b
+# changed SRC NEW HOW ARGS...: the job on ARGS chg (chg = SRC at first)
+# while chg becomes NEW (HOW: inplace or rename) during the pause.
+changed() {
+    _src=$1 _new=$2 _how=$3
+    shift 3
+    rm -rf pids && mkdir pids && cp "$_src" chg && echo old >ckeep
+    (
+        FSH_MPI_TEST_PIDS=$PWD/pids FSH_MPI_TEST_PAUSE_AT=plan \
+            tmo 60 $MPIRUN -x FSH_MPI_TEST_PIDS -x FSH_MPI_TEST_PAUSE_AT \
+            -np 3 "$MPIBIN" --seed=c -o ckeep "$@" chg </dev/null \
+            >"$T/c.out" 2>"$T/c.err"
+        echo $? >"$T/c.rc"
+    ) &
+    _i=0
+    while { [ ! -s pids/0 ] || [ ! -s pids/1 ] || [ ! -s pids/2 ]; } &&
+        [ $_i -lt 300 ]; do
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    if [ "$_how" = inplace ]; then
+        cat "$_new" >chg
+    else
+        cp "$_new" chg.new && mv chg.new chg
+    fi
+    wait
+    _rc=$(cat "$T/c.rc")
+    [ "$_rc" = 1 ] && [ ! -s "$T/c.out" ] && [ "$(cat ckeep)" = old ] &&
+        no_temp && grep -q "^fairshuf-mpi: rank [0-2]: chg: file changed as we read it" \
+        "$T/c.err" && return 0
+    echo "  rc=$_rc" >&2
+    grep -v '^[-[ ]\|^$' "$T/c.err" | head -n 4 >&2
+    return 1
+}
+check "an input rewritten in place between the ranks' looks: exit 1, message, -o kept" \
+    changed chg.a chg.b inplace
+check "an input replaced by a rename between the ranks' looks: exit 1, message" \
+    changed chg.a chg.b rename
+check "an input rewritten in place, external mode: exit 1, message, -o kept" \
+    changed big big.b inplace --memory=1M
+
 memory() {
     mpi 2 "$MPIBIN" --seed=s1 --memory=1K a >"$T/m.out" 2>"$T/m.err"
     [ $? -ne 0 ] && grep -q "external mode needs more than" "$T/m.err"
@@ -368,7 +419,7 @@ kill_rank() {
         { [ "${2:-}" != link ] || [ -L victim ]; }; then
         return 0
     fi
-    echo "  kill at $1: rc=$_rc" >&2
+    echo "  kill at $1: rc=$_rc, victim: $(head -c 16 victim | tr '\n' ' '), left: $(ls -a | grep fairshuf | tr '\n' ' ')" >&2
     tail -n 8 "$T/k.err" >&2
     return 1
 }
