@@ -970,6 +970,16 @@ typedef struct sink {
     unsigned char *buf; /* rank 0, mode 0: receive buffer */
 } sink;
 
+/* The most bytes of output one message carries to rank 0 (standard output,
+   -o FILE written through): rank 0 receives into one buffer of this size,
+   so it stays a few MiB, whatever MPI's message limit (M.chunk, 1 GiB) and
+   whatever an address-space limit allows. */
+static size_t out_msg(void)
+{
+    size_t cap = (size_t)4 << 20;
+    return M.chunk < cap ? M.chunk : cap;
+}
+
 static void sink_fail(sink *k, const char *name)
 {
     if (!k->failed)
@@ -1035,7 +1045,7 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
         if (name[0] == '\0') {
             k->mode = 0;
             if (rank == 0) {
-                k->buf = malloc(M.chunk);
+                k->buf = malloc(out_msg());
                 if (k->buf == NULL) {
                     msg("memory exhausted");
                     failed = 1;
@@ -1069,7 +1079,7 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
         k->mode = 0;
         k->fd = STDOUT_FILENO;
         if (rank == 0) {
-            k->buf = malloc(M.chunk);
+            k->buf = malloc(out_msg());
             if (k->buf == NULL) {
                 msg("memory exhausted");
                 failed = 1;
@@ -1104,7 +1114,7 @@ static void sink_write(sink *k, const void *p, uint64_t n)
         if (MPI_Send(&n, 1, MPI_UINT64_T, 0, 7, M.comm) != MPI_SUCCESS)
             finish(1);
         for (uint64_t at = 0; at < n;) {
-            size_t c = n - at < M.chunk ? (size_t)(n - at) : M.chunk;
+            size_t c = n - at < out_msg() ? (size_t)(n - at) : out_msg();
             if (MPI_Send(b + at, (int)c, MPI_BYTE, 0, 8, M.comm) != MPI_SUCCESS)
                 finish(1);
             at += c;
@@ -1170,7 +1180,7 @@ static void sink_close(sink *k, const opts *o)
                     if (sz == 0)
                         break;
                     while (sz > 0) {
-                        size_t c = sz < M.chunk ? (size_t)sz : M.chunk;
+                        size_t c = sz < out_msg() ? (size_t)sz : out_msg();
                         if (MPI_Recv(k->buf, (int)c, MPI_BYTE, q, 8, M.comm,
                                      MPI_STATUS_IGNORE) != MPI_SUCCESS)
                             finish(1);
