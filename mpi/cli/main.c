@@ -208,7 +208,11 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
     o->threads = 0;
     const char *td = getenv("TMPDIR");
     o->tmpdir = td != NULL && *td != '\0' ? td : "/tmp";
-    opterr = 0;
+    /* getopt's own GNU messages ("option requires an argument -- 'n'",
+       "option '--he' is ambiguous; ..."), once, named as the command. */
+    static char argv0[] = "fairshuf-mpi";
+    argv[0] = argv0;
+    opterr = rank == 0;
     int c;
     uint64_t v;
     while ((c = getopt_long(argc, argv, "n:o:zT:", lo, NULL)) != -1) {
@@ -252,12 +256,8 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
             break;
         case O_HELP: return 2;
         case O_VERSION: return 3;
-        default:
-            if (optopt != 0 && optopt < 256)
-                snprintf(err, errn, "invalid option -- '%c'", optopt);
-            else
-                snprintf(err, errn, "unrecognized or bad option '%s'",
-                         argv[optind - 1]);
+        default: /* getopt said why (on rank 0) */
+            err[0] = '\0';
             return 1;
         }
     }
@@ -1714,8 +1714,9 @@ int main(int argc, char **argv)
     }
     if (pr != 0) {
         if (rank == 0) {
-            fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
-                    prog, err, prog);
+            if (err[0] != '\0')
+                fprintf(stderr, "%s: %s\n", prog, err);
+            fprintf(stderr, "Try '%s --help' for more information.\n", prog);
         }
         finish(1);
     }

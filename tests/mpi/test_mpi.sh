@@ -283,6 +283,39 @@ notreg() {
     [ $? -ne 0 ] && grep -q "rank 0: notfile: Is a directory" "$T/m.err" && [ -d notfile ]
 }
 check "output onto a directory refused" notreg
+# Usage errors: getopt's GNU messages, once (rank 0), then the hint; exit
+# 1. (A valid option missing its argument was "invalid option -- 'n'", an
+# ambiguous or unknown long one "unrecognized or bad option '--hea'".)
+usage_err() {
+    _want=$1
+    shift
+    mpi 2 "$MPIBIN" "$@" >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    grep '^fairshuf-mpi\|^Try' "$T/m.err" >"$T/m.msg"
+    printf '%s\nTry '"'"'fairshuf-mpi --help'"'"' for more information.\n' \
+        "fairshuf-mpi: $_want" | cmp -s - "$T/m.msg" && [ "$_rc" = 1 ] &&
+        [ ! -s "$T/m.out" ] && return 0
+    echo "  rc=$_rc" >&2
+    cat "$T/m.msg" >&2
+    return 1
+}
+check "-n without its argument: GNU message, exit 1, P=2" \
+    usage_err "option requires an argument -- 'n'" a -n
+check "--threads without its argument: GNU message" \
+    usage_err "option '--threads' requires an argument" a --threads
+check "an ambiguous long option: GNU message" \
+    usage_err "option '--hea' is ambiguous; possibilities: '--head-count' '--header'" --hea a
+check "an unknown long option: GNU message" \
+    usage_err "unrecognized option '--bogus'" --bogus a
+check "an unknown short option: GNU message" usage_err "invalid option -- 'x'" -x a
+check "--threads=17: refused, exit 1" usage_err "invalid thread count: '17' (1 to 16)" --threads=17 a
+help_version() {
+    mpi 2 "$MPIBIN" --help >"$T/m.out" 2>"$T/m.err" &&
+        [ "$(grep -c '^Usage: mpirun' "$T/m.out")" = 1 ] &&
+        mpi 2 "$MPIBIN" --version >"$T/m.out" 2>"$T/m.err" &&
+        [ "$(cat "$T/m.out")" = "fairshuf-mpi (fairshuf) $("$FAIRSHUF" --version | head -n 1 | sed 's/.* //')" ]
+}
+check "--help and --version: once, on standard output, exit 0" help_version
 mismatch() {
     tmo 120 $MPIRUN -np 1 "$MPIBIN" --seed=1 a : -np 1 "$MPIBIN" --seed=2 a \
         </dev/null >"$T/m.out" 2>"$T/m.err"
