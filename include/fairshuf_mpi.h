@@ -50,7 +50,9 @@ typedef struct fsh_mpi_info {
    allows, else the 256-bit key's bound: as the fairshuf command) and sends
    what it draws. size, NULL-ness and generator state are checked to be the
    same on every rank (FSH_MPI_EMISMATCH). threads as fsh_shuffle_records.
-   info may be NULL. Errors are FSH_EINVAL, FSH_ENOMEM, FSH_MPI_ECOMM,
+   info may be NULL. FSH_EINVAL (on this rank alone) when MPI is not
+   initialized, already finalized, or comm is MPI_COMM_NULL. Errors are
+   FSH_EINVAL, FSH_ENOMEM, FSH_MPI_ECOMM,
    FSH_MPI_EMISMATCH, or the generator's; every rank returns the same
    status, and on error the arrays are unchanged unless the status is
    FSH_MPI_ECOMM. MPI calls use a duplicate of comm whose error handler

@@ -32,8 +32,11 @@ int fshm_open(fshm *m, MPI_Comm comm)
 {
     memset(m, 0, sizeof *m);
     m->comm = MPI_COMM_NULL;
-    int init = 0;
-    if (MPI_Initialized(&init) != MPI_SUCCESS || !init || comm == MPI_COMM_NULL)
+    /* MPI_Initialized stays true after MPI_Finalize, when any other call
+       (MPI_Comm_dup) aborts the process: refuse both states. */
+    int init = 0, fin = 1;
+    if (MPI_Initialized(&init) != MPI_SUCCESS || !init ||
+        MPI_Finalized(&fin) != MPI_SUCCESS || fin || comm == MPI_COMM_NULL)
         return FSH_EINVAL;
     if (MPI_Comm_dup(comm, &m->comm) != MPI_SUCCESS) {
         m->comm = MPI_COMM_NULL;

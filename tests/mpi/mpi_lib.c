@@ -13,6 +13,8 @@
  *                     be caught
  *   mpi_lib chi       position-by-value chi-square of the keyed bucket
  *                     path (real ChaCha20 ids and streams) at N = 6
+ *   mpi_lib finalized fsh_mpi_shuffle after MPI_Finalize: FSH_EINVAL, not
+ *                     an abort (each rank prints its own summary)
  * Every rank runs the checks; rank 0 prints the summary with the sum of
  * every rank's counts.
  */
@@ -201,30 +203,61 @@ static void run_perm(void)
 
 /* ------------------------------------------------------------------------ */
 
+/* a[0..4) still 1, 2, 3, 4 (the header: on error the arrays are
+   unchanged). */
+static int untouched(const uint64_t *a)
+{
+    return a[0] == 1 && a[1] == 2 && a[2] == 3 && a[3] == 4;
+}
+
 static void run_errors(void)
 {
     uint64_t a[4] = {1, 2, 3, 4};
     fsh_rng *g = seeded("e");
+    /* The caller's communicator keeps its error handler. */
+    MPI_Errhandler eh0, eh1;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh0);
     /* Record size differs on the last rank. */
     int rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, 2,
                              rank == np - 1 && np > 1 ? 4 : 8, 0, NULL);
     CHECK(rc == (np > 1 ? FSH_MPI_EMISMATCH : FSH_OK));
+    if (np > 1)
+        CHECK(untouched(a));
     /* Different seeds: the drawn permutation differs. */
     fsh_rng *h = seeded(rank == np - 1 ? "other" : "e2");
-    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, h, a, 2, 8, 0, NULL);
+    uint64_t b[4] = {1, 2, 3, 4};
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, h, b, 2, 8, 0, NULL);
     CHECK(rc == (np > 1 ? FSH_MPI_EMISMATCH : FSH_OK));
+    if (np > 1)
+        CHECK(untouched(b));
     /* A generator on some ranks only. */
-    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, rank == 0 ? NULL : g, a, 2, 8, 0,
+    uint64_t c[4] = {1, 2, 3, 4};
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, rank == 0 ? NULL : g, c, 2, 8, 0,
                          NULL);
     CHECK(rc == (np > 1 ? FSH_MPI_EMISMATCH : FSH_OK));
+    if (np > 1)
+        CHECK(untouched(c));
     /* NULL base with a count on one rank: FSH_EINVAL everywhere. */
-    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, rank == 0 ? NULL : a, 2, 8, 0,
+    uint64_t d[4] = {1, 2, 3, 4};
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, rank == 0 ? NULL : d, 2, 8, 0,
                          NULL);
     CHECK(rc == FSH_EINVAL);
-    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, 2, 0, 0, NULL);
+    CHECK(untouched(d));
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, d, 2, 0, 0, NULL);
     CHECK(rc == FSH_EINVAL);
+    /* count * size beyond SIZE_MAX. */
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, d, SIZE_MAX / 4, 8, 0, NULL);
+    CHECK(rc == FSH_EINVAL);
+    CHECK(untouched(d));
+    /* No records anywhere, base NULL: nothing to do. */
+    rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, NULL, 0, 8, 0, NULL);
+    CHECK(rc == FSH_OK);
     rc = fsh_mpi_shuffle(MPI_COMM_NULL, g, a, 2, 8, 0, NULL);
     CHECK(rc == FSH_EINVAL);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh1);
+    CHECK(eh0 == eh1 && eh1 == MPI_ERRORS_ARE_FATAL);
+    MPI_Errhandler_free(&eh0);
+    MPI_Errhandler_free(&eh1);
     CHECK(strcmp(fsh_mpi_strerror(FSH_MPI_EMISMATCH),
                  "ranks passed different arguments") == 0);
     fsh_rng_free(g);
@@ -516,6 +549,19 @@ static void run_stats(uint64_t N)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    if (argc > 1 && strcmp(argv[1], "finalized") == 0) {
+        /* After MPI_Finalize no MPI call may be made (Open MPI aborts the
+           process): the library must check and refuse. */
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Finalize();
+        uint64_t a[4] = {1, 2, 3, 4};
+        CHECK(fsh_mpi_shuffle(MPI_COMM_WORLD, NULL, a, 4, 8, 0, NULL) ==
+              FSH_EINVAL);
+        CHECK(untouched(a));
+        printf("mpi_lib finalized (rank %d): %lu checks passed, %lu failed\n",
+               rank, passed, failed);
+        return failed ? 1 : 0;
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     const char *what = argc > 1 ? argv[1] : "perm";

@@ -7,7 +7,8 @@
 # - mpi_lib (tests/mpi/mpi_lib.c) for P = 1..4: fsh_mpi_shuffle equals
 #   fsh_shuffle_records on the concatenation for even, empty, one-record
 #   and all-on-one-rank splits, below and above 2^20 records; errors and
-#   mismatched arguments; the exhaustive enumeration (uniformity and
+#   mismatched arguments (arrays unchanged, the caller's error handler
+#   kept), a call after MPI_Finalize; the exhaustive enumeration (uniformity and
 #   distributed == serial, with two known-bad variants it must catch); a
 #   position-by-value chi-square (alpha 1e-6 in all, Bonferroni over the
 #   six positions; fixed seeds, so deterministic; its known-bad modulo
@@ -88,6 +89,8 @@ for p in 1 2 3 4; do
     check "errors and mismatches, P=$p" lib $p errors
     check "exhaustive enumeration, P=$p" lib $p enum
 done
+# After MPI_Finalize the library refuses (it aborted the process).
+check "fsh_mpi_shuffle after MPI_Finalize: FSH_EINVAL, P=2" lib 2 finalized
 check "chi-square position by value, P=1" lib 1 chi
 check "chi-square position by value, P=3" lib 3 chi
 check "chunked exchange (1000-byte messages), P=3" lib 3 perm FSH_MPI_TEST_CHUNK=1000
