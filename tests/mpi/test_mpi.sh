@@ -241,11 +241,92 @@ unseeded() {
 }
 check "without --seed: a permutation, P=3" unseeded
 
+# Sentences of docs/fairshuf-mpi.1 the checks above did not hold to.
+# "every file's last line counts as a line even without a final
+# delimiter", at every split (P = 1..3), with -z too.
+printf 'a\nb' >nf1 && printf 'c\nd\n' >nf2 && printf 'e' >nf3
+printf 'a\nb\nc\nd\ne\n' >nf.cat
+"$FAIRSHUF" --seed=s7 nf.cat >ref.nf
+printf 'a\0b' >nz1 && printf 'c\0d\0' >nz2 && printf 'e' >nz3
+printf 'a\0b\0c\0d\0e\0' >nz.cat
+"$FAIRSHUF" --seed=s7 -z nz.cat >ref.nz
+for p in 1 2 3; do
+    check "files without a final newline: each last line a line, P=$p" \
+        same $p ref.nf --seed=s7 nf1 nf2 nf3
+done
+check "files without a final NUL (-z): each last line a line, P=2" \
+    same 2 ref.nz --seed=s7 -z nz1 nz2 nz3
+# "in bytewise name order": B, a10, a9, b (not a locale's or a number's).
+mkdir bo && echo b >bo/b && echo B >bo/B && echo a10 >bo/a10 && echo a9 >bo/a9
+printf 'B\na10\na9\nb\n' >bo.cat
+"$FAIRSHUF" --seed=s8 bo.cat >ref.bo
+check "a directory's files in bytewise name order, P=2" same 2 ref.bo --seed=s8 bo
+# --header: "the first file's, then the next's" (the header spans files);
+# -n does not count the header lines (in memory; external mode above).
+"$FAIRSHUF" --seed=s9 --header=1003 abc >ref.h3
+check "--header spanning two files, P=3" same 3 ref.h3 --seed=s9 --header=1003 a b c
+"$FAIRSHUF" --seed=s9 --header=2 abc | head -n 7 >ref.h2n5
+check "--header=2 -n 5 (in memory): the header and 5 lines, P=2" \
+    same 2 ref.h2n5 --seed=s9 --header=2 -n 5 a b c
+# The same output for any --threads (as for any number of ranks).
+check "--threads=1, P=2 = fairshuf --seed" same 2 ref.big --seed=s1 --threads=1 big
+# -o: the temporary is given FILE's mode; a shard too.
+o_mode() {
+    echo old >om && chmod 640 om && echo old >omsh.1 && chmod 600 omsh.1 &&
+        mpi 2 "$MPIBIN" --seed=s1 -o om a b c 2>"$T/m.err" &&
+        cmp -s om ref.abc && [ "$(stat -c %a om)" = 640 ] &&
+        mpi 2 "$MPIBIN" --seed=s1 --output-prefix=omsh. a b c 2>"$T/m.err" &&
+        [ "$(stat -c %a omsh.1)" = 600 ] && cat omsh.0 omsh.1 | cmp -s - ref.abc &&
+        no_temp
+}
+check "-o FILE and a shard keep their mode (640, 600), P=2" o_mode
+# "Each shard starts with the header"; without their headers the shards
+# in order are the output's body. Numbers are padded to the last's width.
+hdr_shards() {
+    rm -f hs.* && mpi 3 "$MPIBIN" --seed=s2 --header=2 --output-prefix=hs. a b c \
+        2>"$T/m.err" || return 1
+    for x in hs.0 hs.1 hs.2; do
+        head -n 2 "$x" | cmp -s - ref.hdr.h || return 1
+    done
+    { cat ref.hdr.h && for x in hs.0 hs.1 hs.2; do tail -n +3 "$x"; done; } |
+        cmp -s - ref.hdr
+}
+head -n 2 ref.hdr >ref.hdr.h
+check "--header with shards: each shard starts with the header, P=3" hdr_shards
+pad() {
+    rm -f pd.* && mpi 11 "$MPIBIN" --seed=s5 --output-prefix=pd. c 2>"$T/m.err" &&
+        [ "$(ls pd.* | head -n 2 | tr '\n' ' ')" = "pd.00 pd.01 " ] &&
+        [ -f pd.10 ] && cat pd.* | cmp -s - ref.c
+}
+check "shard numbers padded to the last's width (pd.00 .. pd.10), P=11" pad
+# FSH_MPI_REPORT: every rank reports; --memory's default unit is KiB
+# (100000 = about 98 MiB: in memory here; as bytes it would go external).
+report() {
+    FSH_MPI_REPORT=1
+    export FSH_MPI_REPORT
+    mpi 2 -x FSH_MPI_REPORT "$MPIBIN" --seed=s1 --memory=100000 big >"$T/m.out" \
+        2>"$T/m.err"
+    _rc=$?
+    unset FSH_MPI_REPORT
+    [ "$_rc" = 0 ] && cmp -s "$T/m.out" ref.big &&
+        grep -q "^fairshuf-mpi: rank 0: done: .* records in, .* sent (.* bytes), peak RSS .* KiB, .* s$" "$T/m.err" &&
+        grep -q "^fairshuf-mpi: rank 1: done: " "$T/m.err" &&
+        ! grep -q "external" "$T/m.err"
+}
+check "FSH_MPI_REPORT: each rank reports; --memory=100000 is KiB, P=2" report
+# -T: external mode's temporaries go there (a missing one fails the job).
+tdir() {
+    mpi 2 "$MPIBIN" --seed=s1 --memory=1M -T "$PWD/no/such" big >"$T/m.out" 2>"$T/m.err"
+    [ $? = 1 ] && [ ! -s "$T/m.out" ] &&
+        grep -q "^fairshuf-mpi: rank [01]: $PWD/no/such: No such file" "$T/m.err"
+}
+check "external mode with a missing -T directory: exit 1, named" tdir
+
 # Errors.
 echo old >keep
 missing() {
     mpi 2 "$MPIBIN" -o keep a nosuch >"$T/m.out" 2>"$T/m.err"
-    [ $? -ne 0 ] && grep -q "^fairshuf-mpi: rank 0: nosuch: No such file" "$T/m.err" &&
+    [ $? = 1 ] && grep -q "^fairshuf-mpi: rank 0: nosuch: No such file" "$T/m.err" &&
         [ "$(cat keep)" = old ] && no_temp
 }
 check "missing input file: exit 1, message, old output kept" missing
@@ -439,11 +520,11 @@ ext_shards() {
 }
 check "external mode into shards, P=2" ext_shards
 
-# kill_rank WHERE [link]: SIGKILL rank 1 while it pauses (after reading,
-# or with the output temporary open); mpirun must end non-zero within the
-# timeout, the other ranks say why, the old output survives, no temporary
-# is left. link: -o is a symlink to vt (written through, via rank 0's
-# spool), which keeps its old contents.
+# kill_rank WHERE [link|file [SIG RANK]]: SIGKILL rank 1 (or send SIG to
+# RANK) while it pauses (after reading, or with the output temporary
+# open); mpirun must end non-zero within the timeout, the ranks say why,
+# the old output survives, no temporary is left. link: -o is a symlink to
+# vt (written through, via rank 0's spool), which keeps its old contents.
 kill_rank() {
     rm -rf pids vt victim && mkdir pids
     if [ "${2:-}" = link ]; then
@@ -458,15 +539,16 @@ kill_rank() {
         echo $? >"$T/k.rc"
     ) &
     _i=0
-    while [ ! -s pids/1 ] && [ $_i -lt 300 ]; do
+    _sig=${3:-KILL} _r=${4:-1}
+    while [ ! -s pids/$_r ] && [ $_i -lt 300 ]; do
         sleep 0.1
         _i=$((_i + 1))
     done
-    [ -s pids/1 ] && kill -9 "$(cat pids/1)"
+    [ -s pids/$_r ] && kill -s "$_sig" "$(cat pids/$_r)"
     wait
     _rc=$(cat "$T/k.rc")
     if [ "$_rc" != 0 ] && [ "$_rc" != 124 ] &&
-        grep -q "fairshuf-mpi: rank [02]: terminated" "$T/k.err" &&
+        grep -q "fairshuf-mpi: rank [0-2]: terminated" "$T/k.err" &&
         [ "$(cat victim)" = old ] && no_temp &&
         { [ "${2:-}" != link ] || [ -L victim ]; }; then
         return 0
@@ -479,4 +561,10 @@ check "a rank killed after reading: others exit non-zero" kill_rank read
 check "a rank killed while writing: no output, no temporary" kill_rank write
 check "a rank killed while writing through a symlink: the target kept" \
     kill_rank write link
+# SIGTERM and SIGINT of one rank (rank 0 holds the temporary): caught,
+# the temporary removed, the old file kept, a non-zero exit.
+check "SIGTERM to rank 2 while writing: no output, no temporary" \
+    kill_rank write file TERM 2
+check "SIGINT to rank 0 while writing: no output, no temporary" \
+    kill_rank write file INT 0
 finish
