@@ -45,12 +45,21 @@ static fshm M;
 static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void msg(const char *fmt, ...)
 {
+    /* One line in one write: mpirun merges the ranks' standard errors, and
+       ranks failing together wrote their pieces into each other's lines. */
+    char b[4096];
+    int at = snprintf(b, sizeof b, "%s: rank %d: ", prog, rank);
     va_list ap;
-    fprintf(stderr, "%s: rank %d: ", prog, rank);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(b + at, sizeof b - (size_t)at - 1, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    size_t len = (size_t)at + (n < 0 ? 0
+                               : (size_t)n < sizeof b - (size_t)at - 1
+                                   ? (size_t)n
+                                   : sizeof b - (size_t)at - 2);
+    b[len++] = '\n';
+    fwrite(b, 1, len, stderr);
+    fflush(stderr);
 }
 
 /* The output temporaries (cli/io/outfile.c's table) are removed on
@@ -75,13 +84,37 @@ static void on_signal(int sig)
     _exit(sig == SIGINT ? 130 : 1);
 }
 
+static void quiet_exit(int sig)
+{
+    (void)sig;
+    _exit(1);
+}
+
 /* Leave: every rank calls it with the agreed status. */
 static _Noreturn void finish(int status)
 {
     outfile_abort();
+    if (status != 0) {
+        /* The job failed and the ranks said why; the first rank to exit 1
+           makes mpirun send SIGTERM to those still finalizing, which is no
+           news: no "terminated by a signal" then. */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = quiet_exit;
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
+    }
     fshm_close(&M);
     MPI_Finalize();
     exit(status);
+}
+
+/* An MPI call failed: a rank died, or the job is being torn down. */
+static _Noreturn void comm_failed(void)
+{
+    msg("MPI communication failed (another rank died?)");
+    finish(1);
 }
 
 /* Agree on rc (0 ok, nonzero failed on some rank): exit 1 if any failed. */
@@ -105,7 +138,7 @@ static char *gather_header(const void *mine, uint64_t bytes, int *total)
         msg("--header: more than %d bytes of header lines", INT32_MAX);
     agree_or_exit(hc == NULL || hd == NULL || bytes > INT32_MAX);
     if (MPI_Allgather(&hb, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     int htot = 0;
     for (int q = 0; q < np; q++) {
         hd[q] = htot;
@@ -115,7 +148,7 @@ static char *gather_header(const void *mine, uint64_t bytes, int *total)
     agree_or_exit(hdr == NULL);
     if (MPI_Allgatherv(mine ? mine : hdr, hb, MPI_BYTE, hdr, hc, hd,
                        MPI_BYTE, M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     free(hc);
     free(hd);
     *total = htot;
@@ -437,7 +470,7 @@ static void bcast_files(files *f)
         }
     }
     if (MPI_Bcast(hdr, 2, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank != 0) {
         f->n = (size_t)hdr[0];
         blob = malloc(hdr[1] + 1);
@@ -456,7 +489,7 @@ static void bcast_files(files *f)
         MPI_Bcast(f->size, (int)f->n, MPI_UINT64_T, 0, M.comm) !=
             MPI_SUCCESS ||
         MPI_Bcast(f->mtime, (int)f->n, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank != 0) {
         size_t at = 0;
         for (size_t i = 0; i < f->n; i++) {
@@ -701,7 +734,7 @@ static void verify_inputs(files *f, const piece *pc, size_t npc)
     int failed = 0;
     if (MPI_Allreduce(MPI_IN_PLACE, f->mdiff, (int)n, MPI_UNSIGNED_CHAR,
                       MPI_MAX, M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank == 0) {
         for (size_t i = 0; i < n && !failed; i++) {
             if (!f->mdiff[i] || f->fp[i] != 0 || f->size[i] == 0)
@@ -732,7 +765,7 @@ static void verify_inputs(files *f, const piece *pc, size_t npc)
                       M.comm) != MPI_SUCCESS ||
         MPI_Allreduce(MPI_IN_PLACE, hi, (int)n, MPI_UINT64_T, MPI_MAX,
                       M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     size_t bad = n;
     for (size_t i = 0; i < n && bad == n; i++)
         if (hi[i] != 0 && lo[i] != hi[i])
@@ -750,7 +783,7 @@ static void verify_inputs(files *f, const piece *pc, size_t npc)
     }
     if (MPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, 0, M.comm) !=
         MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     uint64_t *next = NULL;
     if (rank == 0) {
         for (int q = 0; q < np; q++) {
@@ -767,7 +800,7 @@ static void verify_inputs(files *f, const piece *pc, size_t npc)
     agree_or_exit(failed);
     if (MPI_Gatherv(sp, mine, MPI_UINT64_T, all, cnt, dsp, MPI_UINT64_T, 0,
                     M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank == 0) {
         for (int k = 0; k + 2 < total && bad == n; k += 3) {
             size_t i = (size_t)all[k];
@@ -1041,7 +1074,7 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
         agree_or_exit(failed);
         if (MPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, M.comm) !=
             MPI_SUCCESS)
-            finish(1);
+            comm_failed();
         if (name[0] == '\0') {
             k->mode = 0;
             if (rank == 0) {
@@ -1067,7 +1100,7 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
         uint64_t boff = 0;
         if (MPI_Exscan(&obytes, &boff, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
             MPI_SUCCESS)
-            finish(1);
+            comm_failed();
         k->off = hlen + (rank == 0 ? 0 : boff);
         if (!failed && rank == 0 && write_all(k->fd, hdr, hlen, 0, 1) != 0) {
             sink_fail(k, o->outfile);
@@ -1112,11 +1145,11 @@ static void sink_write(sink *k, const void *p, uint64_t n)
     if (k->mode == 0 && rank != 0) {
         const unsigned char *b = p;
         if (MPI_Send(&n, 1, MPI_UINT64_T, 0, 7, M.comm) != MPI_SUCCESS)
-            finish(1);
+            comm_failed();
         for (uint64_t at = 0; at < n;) {
             size_t c = n - at < out_msg() ? (size_t)(n - at) : out_msg();
             if (MPI_Send(b + at, (int)c, MPI_BYTE, 0, 8, M.comm) != MPI_SUCCESS)
-                finish(1);
+                comm_failed();
             at += c;
         }
         return;
@@ -1176,14 +1209,14 @@ static void sink_close(sink *k, const opts *o)
                     uint64_t sz;
                     if (MPI_Recv(&sz, 1, MPI_UINT64_T, q, 7, M.comm,
                                  MPI_STATUS_IGNORE) != MPI_SUCCESS)
-                        finish(1);
+                        comm_failed();
                     if (sz == 0)
                         break;
                     while (sz > 0) {
                         size_t c = sz < out_msg() ? (size_t)sz : out_msg();
                         if (MPI_Recv(k->buf, (int)c, MPI_BYTE, q, 8, M.comm,
                                      MPI_STATUS_IGNORE) != MPI_SUCCESS)
-                            finish(1);
+                            comm_failed();
                         sink_write(k, k->buf, c);
                         sz -= c;
                     }
@@ -1193,7 +1226,7 @@ static void sink_close(sink *k, const opts *o)
         } else {
             uint64_t z = 0;
             if (MPI_Send(&z, 1, MPI_UINT64_T, 0, 7, M.comm) != MPI_SUCCESS)
-                finish(1);
+                comm_failed();
         }
         agree_or_exit(failed);
         if (k->commit && rank == 0 && sink_commit(k) != 0)
@@ -1479,7 +1512,7 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
     if (MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
             MPI_SUCCESS ||
         MPI_Allreduce(&n, &N, 1, MPI_UINT64_T, MPI_SUM, M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank == 0)
         first = 0;
     uint64_t H = o->header < N ? o->header : N, Nb = N - H;
@@ -1538,7 +1571,7 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
         int v[2] = {st == 1, st < 0 || r.data == NULL || r.len == NULL};
         if (MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, M.comm) !=
             MPI_SUCCESS)
-            finish(1);
+            comm_failed();
         if (v[1])
             finish(1);
         if (!v[0]) {
@@ -1608,7 +1641,7 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
     uint64_t ostart = 0, keep = rn, obytes = rbytes;
     if (MPI_Exscan(&rn, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
         MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank == 0)
         ostart = 0;
     if (o->head_set)
@@ -1770,7 +1803,7 @@ int main(int argc, char **argv)
         int ext = 3 * pb + 48 * cn > o.memory;
         if (MPI_Allreduce(MPI_IN_PLACE, &ext, 1, MPI_INT, MPI_MAX, M.comm) !=
             MPI_SUCCESS)
-            finish(1);
+            comm_failed();
         if (ext) {
             fsh_rng *xr = NULL;
             if (o.seed != NULL)
@@ -1791,7 +1824,7 @@ int main(int argc, char **argv)
     if (MPI_Exscan(&n, &first, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
             MPI_SUCCESS ||
         MPI_Allreduce(&n, &N, 1, MPI_UINT64_T, MPI_SUM, M.comm) != MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank == 0)
         first = 0;
     uint64_t H = o.header < N ? o.header : N;
@@ -1838,7 +1871,7 @@ int main(int argc, char **argv)
     uint64_t on = out.n, ostart = 0, keep = out.n, obytes = 0;
     if (MPI_Exscan(&on, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
         MPI_SUCCESS)
-        finish(1);
+        comm_failed();
     if (rank == 0)
         ostart = 0;
     if (o.head_set)

@@ -356,6 +356,28 @@ check "a dangling symlink in a directory: exit 1, named, no output, -o kept" \
     dangling_in dl/part-1 nowhere/part-1 a dl
 check "a dangling symlink as FILE: exit 1, named, -o kept" \
     dangling_in dlop nowhere/x a dlop
+# Ranks that fail together: each message is one whole line (they were
+# written in three pieces, which mpirun interleaved: "fairshuf-mpi: rank
+# 0: fairshuf-mpi: rank 1: DIR: No such ..."), and no rank that merely
+# exits with the others says "terminated by a signal" (mpirun's SIGTERM to
+# the ranks still finalizing after the first exited 1). Two runs of four
+# ranks, as the old failures depended on timing.
+together() {
+    for _k in 1 2; do
+        mpi 4 "$MPIBIN" --seed=s1 --memory=1M -T "$PWD/no/such" big \
+            >"$T/m.out" 2>"$T/m.err"
+        _rc=$?
+        grep '^fairshuf-mpi' "$T/m.err" >"$T/m.msg"
+        [ "$_rc" = 1 ] && [ "$(wc -l <"$T/m.msg")" = 4 ] &&
+            [ "$(grep -c "^fairshuf-mpi: rank [0-3]: $PWD/no/such: No such file or directory\$" "$T/m.msg")" = 4 ] ||
+            { cat "$T/m.msg" >&2; return 1; }
+        mpi 4 "$MPIBIN" nosuch >"$T/m.out" 2>"$T/m.err"
+        _rc=$?
+        [ "$_rc" = 1 ] && ! grep -q "terminated by a signal" "$T/m.err" ||
+            { grep '^fairshuf-mpi' "$T/m.err" >&2; return 1; }
+    done
+}
+check "ranks failing together: whole lines, no 'terminated by a signal', P=4" together
 unwritable() {
     mpi 2 "$MPIBIN" -o no/such/dir/out a >"$T/m.out" 2>"$T/m.err"
     [ $? -ne 0 ] && grep -q "rank 0: no/such/dir/out: No such file" "$T/m.err"
