@@ -139,12 +139,26 @@ static char *gather_header(const void *mine, uint64_t bytes, int *total)
     agree_or_exit(hc == NULL || hd == NULL || bytes > INT32_MAX);
     if (MPI_Allgather(&hb, 1, MPI_INT, hc, 1, MPI_INT, M.comm) != MPI_SUCCESS)
         comm_failed();
+    /* Every rank below INT32_MAX, the sum too (MPI's int displacements;
+       it overflowed: a silent exit 1, or with three ranks or more
+       negative displacements). The same counts everywhere: the same
+       decision, no agreement needed. */
+    uint64_t sum = 0;
+    for (int q = 0; q < np; q++)
+        sum += (uint64_t)hc[q];
+    if (sum > INT32_MAX) {
+        if (rank == 0)
+            msg("--header: more than %d bytes of header lines", INT32_MAX);
+        finish(1);
+    }
     int htot = 0;
     for (int q = 0; q < np; q++) {
         hd[q] = htot;
         htot += hc[q];
     }
     char *hdr = malloc((size_t)htot + 1);
+    if (hdr == NULL)
+        msg("memory exhausted (%d bytes of header lines)", htot);
     agree_or_exit(hdr == NULL);
     if (MPI_Allgatherv(mine ? mine : hdr, hb, MPI_BYTE, hdr, hc, hd,
                        MPI_BYTE, M.comm) != MPI_SUCCESS)
