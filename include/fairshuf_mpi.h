@@ -51,7 +51,8 @@ typedef struct fsh_mpi_info {
    what it draws. size, NULL-ness and generator state are checked to be the
    same on every rank (FSH_MPI_EMISMATCH). threads as fsh_shuffle_records.
    info may be NULL. FSH_EINVAL (on this rank alone) when MPI is not
-   initialized, already finalized, or comm is MPI_COMM_NULL. Errors are
+   initialized, already finalized, or comm is MPI_COMM_NULL or an
+   intercommunicator. Errors are
    FSH_EINVAL, FSH_ENOMEM, FSH_MPI_ECOMM,
    FSH_MPI_EMISMATCH, or the generator's; every rank returns the same
    status, and on error the arrays are unchanged unless the status is

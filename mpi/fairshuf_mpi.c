@@ -38,6 +38,11 @@ int fshm_open(fshm *m, MPI_Comm comm)
     if (MPI_Initialized(&init) != MPI_SUCCESS || !init ||
         MPI_Finalized(&fin) != MPI_SUCCESS || fin || comm == MPI_COMM_NULL)
         return FSH_EINVAL;
+    /* An intercommunicator has two groups and no in-place reductions:
+       every rank of it gets the same answer here, without a collective. */
+    int inter = 1;
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return FSH_EINVAL;
     if (MPI_Comm_dup(comm, &m->comm) != MPI_SUCCESS) {
         m->comm = MPI_COMM_NULL;
         return FSH_MPI_ECOMM;

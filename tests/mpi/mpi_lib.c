@@ -254,6 +254,20 @@ static void run_errors(void)
     CHECK(rc == FSH_OK);
     rc = fsh_mpi_shuffle(MPI_COMM_NULL, g, a, 2, 8, 0, NULL);
     CHECK(rc == FSH_EINVAL);
+    /* An intercommunicator (two groups): FSH_EINVAL on every rank, not an
+       abort in the first MPI_Allreduce (MPI_IN_PLACE is invalid there). */
+    if (np > 1) {
+        MPI_Comm half, inter;
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 99,
+                             &inter);
+        uint64_t e[4] = {1, 2, 3, 4};
+        rc = fsh_mpi_shuffle(inter, NULL, e, 2, 8, 0, NULL);
+        CHECK(rc == FSH_EINVAL);
+        CHECK(untouched(e));
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
+    }
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh1);
     CHECK(eh0 == eh1 && eh1 == MPI_ERRORS_ARE_FATAL);
     MPI_Errhandler_free(&eh0);
