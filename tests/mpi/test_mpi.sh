@@ -28,7 +28,10 @@
 #   files at one path on two ranks (two working directories: other sizes,
 #   same size, a file only one rank reads), a rank killed
 #   by SIGKILL (the others exit non-zero with a message; a timeout guard
-#   turns a hang into a failure).
+#   turns a hang into a failure), SIGTERM and SIGINT of one rank; an
+#   input changed between the ranks' looks (FSH_MPI_TEST_PAUSE_AT=plan);
+#   GNU usage messages; whole message lines when ranks fail together;
+#   ulimit -v 1000000; and the other sentences of fairshuf-mpi(1).
 # run.sh: alone (up to 4 ranks on the machine's cores, with time-outs).
 NAME=test_mpi
 . "$(dirname "$0")/../cli/lib.sh"
