@@ -22,8 +22,16 @@ MPI_HDRS := include/fairshuf_mpi.h include/fairshuf.h mpi/internal.h
 MPI_CLI_IO := $(addprefix $(BUILD)/cli/,io/outfile.o io/tmpfile.o io/output.o \
     common/msg.o common/quote.o common/sysio.o common/xalloc.o)
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
+# The command's copy of libfairshuf: libfairshuf.a, or with CLI_SHARED=1
+# (debian/rules, as for fairshuf) libfairshuf.so (NEEDED
+# libfairshuf.so.$(SOVERSION)), so that the fairshuf-mpi package uses
+# libfairshuf0's. libfairshuf_mpi itself is always linked in (its internals
+# are hidden; it is not packaged). The command, its man page: install-mpi-cmd.
+# (Spelled out: the Makefile defines CLI_LIB and the link-mode stamp after
+# including this file, too late for a prerequisite list.)
+MPI_CLI_LIB = $(if $(CLI_SHARED),$(LIBSO),$(LIBA))
 
-.PHONY: mpi mpi-bench install-mpi uninstall-mpi
+.PHONY: mpi mpi-bench install-mpi install-mpi-cmd uninstall-mpi
 
 ifeq ($(HAVE_MPICC),1)
 mpi: $(MPI_LIBA) $(MPI_LIBSO) $(MPI_BIN) $(MPI_TEST_BIN)
@@ -47,9 +55,9 @@ $(MPI_LIBSO): $(MPI_LIB_OBJ) $(LIBSO)
 	$(MPICC) -shared -Wl,-soname,libfairshuf_mpi.so.$(SOVERSION) $(CFLAGS) \
 	    $(ALL_LDFLAGS) -o $@ $(MPI_LIB_OBJ) -L$(OUT) -lfairshuf $(LIBS)
 
-$(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_CLI_IO) $(MPI_LIBA) $(LIBA)
+$(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_CLI_IO) $(MPI_LIBA) $(MPI_CLI_LIB) $(BUILD)/cli-link-mode
 	$(MPICC) $(ALL_CFLAGS) -fPIE -pie $(ALL_LDFLAGS) -o $@ $(MPI_CLI_OBJ) \
-	    $(MPI_CLI_IO) $(MPI_LIBA) $(LIBA) $(LIBS)
+	    $(MPI_CLI_IO) $(MPI_LIBA) $(MPI_CLI_LIB) $(LIBS)
 
 $(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA) $(LIBA) $(MPI_HDRS) tests/check.h
 	@mkdir -p $(@D)
@@ -59,17 +67,20 @@ $(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA) $(LIBA) $(MPI_HDRS) tests/check.h
 mpi-bench: mpi all
 	@sh tests/mpi/bench.sh ./fairshuf $(MPI_BIN)
 
-# Installed by its own target (make install never needs MPI).
-install-mpi: mpi
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+# Installed by its own target (make install never needs MPI); the command
+# alone (the fairshuf-mpi Debian package) by install-mpi-cmd.
+install-mpi-cmd: $(MPI_BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/fairshuf-mpi
+	install -m 644 docs/fairshuf-mpi.1 $(DESTDIR)$(MANDIR)/man1/
+
+install-mpi: mpi install-mpi-cmd
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man3
 	install -m 644 $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
 	install -m 755 $(MPI_LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(VERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(SOVERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so
 	install -m 644 include/fairshuf_mpi.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/fairshuf-mpi
-	install -m 644 docs/fairshuf-mpi.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/man/fsh_mpi_*.3 $(DESTDIR)$(MANDIR)/man3/
 
 uninstall-mpi:

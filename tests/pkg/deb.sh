@@ -4,16 +4,17 @@
 # the tracked tree (and untracked, not ignored files) to a temporary
 # directory, dpkg-buildpackage -us -uc -b there (the symbols file check
 # runs at -c4: any change of the exported symbols fails), lintian with no
-# tag left (overrides carry their reasons), install the three packages with
+# tag left (overrides carry their reasons), install the four packages with
 # apt-get, compile examples/shuffle.c and examples/deal.c against the
 # installed package with
 # pkg-config and with CMake, shared and static, run each, check the
 # manual pages and the command (linked against the packaged
-# libfairshuf.so.0, not a copy of the library), and remove the packages
-# again.
+# libfairshuf.so.0, not a copy of the library), run fairshuf-mpi (package
+# fairshuf-mpi: linked against libfairshuf.so.0 too) on two ranks with
+# mpirun, and remove the packages again.
 # Not part of make check (it installs into the system): .ci/run runs it.
 # Needs root or sudo -n, and debhelper dpkg-dev lintian fakeroot cmake
-# pkg-config man-db. Prints "deb.sh: N passed, N failed"; exit status 0
+# pkg-config man-db libopenmpi-dev openmpi-bin. Prints "deb.sh: N passed, N failed"; exit status 0
 # only if all passed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,8 +24,8 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/fsh-deb.XXXXXX") || exit 1
 installed=0
 cleanup() {
     if [ "$installed" = 1 ]; then
-        $SUDO apt-get purge -y -qq fairshuf libfairshuf-dev libfairshuf0 >/dev/null 2>&1 ||
-            $SUDO dpkg --purge fairshuf libfairshuf-dev libfairshuf0 >/dev/null 2>&1
+        $SUDO apt-get purge -y -qq fairshuf-mpi fairshuf libfairshuf-dev libfairshuf0 >/dev/null 2>&1 ||
+            $SUDO dpkg --purge fairshuf-mpi fairshuf libfairshuf-dev libfairshuf0 >/dev/null 2>&1
     fi
     rm -rf "$W"
 }
@@ -55,7 +56,7 @@ else
     exit 1
 fi
 arch=$(dpkg --print-architecture)
-for p in libfairshuf0 libfairshuf-dev fairshuf; do
+for p in libfairshuf0 libfairshuf-dev fairshuf fairshuf-mpi; do
     check "$p package built" test -f "$W/${p}_${version}_$arch.deb"
 done
 # 2. lintian: nothing left, info tags included (overrides are justified).
@@ -74,9 +75,9 @@ fi
 # 3. Install.
 if $SUDO apt-get install -y -qq "$W/libfairshuf0_${version}_$arch.deb" \
     "$W/libfairshuf-dev_${version}_$arch.deb" "$W/fairshuf_${version}_$arch.deb" \
-    >"$W/apt.log" 2>&1; then
+    "$W/fairshuf-mpi_${version}_$arch.deb" >"$W/apt.log" 2>&1; then
     installed=1
-    ok "apt-get install the three packages"
+    ok "apt-get install the four packages"
 else
     sed 's/^/  /' "$W/apt.log" >&2
     bad "apt-get install"
@@ -104,6 +105,30 @@ check "man 3 fsh_shuffle finds the page" sh -c "man -w 3 fsh_shuffle >/dev/null 
 check "man 3 fsh_shuffle_u32 (a link page) formats" \
     sh -c "LC_ALL=C.UTF-8 MANWIDTH=80 man 3 fsh_shuffle_u32 2>/dev/null | grep -q fsh_shuffle_threads"
 check "man 1 fairshuf finds the page" sh -c "man -w 1 fairshuf >/dev/null 2>&1"
+# fairshuf-mpi: libfairshuf0's library too (not a copy), Open MPI's
+# runtime from its package's dependencies, and a small job on two ranks
+# gives fairshuf --seed's bytes.
+check "/usr/bin/fairshuf-mpi needs libfairshuf.so.0" dyn /usr/bin/fairshuf-mpi
+readelf --dyn-syms -W /usr/bin/fairshuf-mpi 2>/dev/null | awk '$8 ~ /^fsh_/' >"$W/fsh_mpi_syms"
+check "/usr/bin/fairshuf-mpi imports fsh_records_buckets from libfairshuf0" sh -c \
+    "awk '\$8 == \"fsh_records_buckets\" && \$7 == \"UND\" { u = 1 } END { exit !u }' '$W/fsh_mpi_syms'"
+check "package fairshuf-mpi depends on libfairshuf0 and openmpi-bin" sh -c \
+    "d=\$(dpkg-deb -f '$W/fairshuf-mpi_${version}_$arch.deb' Depends) &&
+     echo \"\$d\" | grep -q 'libfairshuf0' && echo \"\$d\" | grep -q 'openmpi-bin' &&
+     echo \"\$d\" | grep -q 'libopenmpi'"
+check "man 1 fairshuf-mpi finds the page" sh -c "man -w 1 fairshuf-mpi >/dev/null 2>&1"
+seq 1 1000 >"$W/seq1000"
+mpi_job() {
+    _mr="mpirun --oversubscribe"
+    [ "$(id -u)" = 0 ] && _mr="$_mr --allow-run-as-root"
+    OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_btl_vader_single_copy_mechanism=none \
+        timeout 120 $_mr -np 2 fairshuf-mpi --seed=deb "$W/seq1000" \
+        </dev/null >"$W/mpi.out" 2>"$W/mpi.err" &&
+        fairshuf --seed=deb "$W/seq1000" | cmp -s - "$W/mpi.out" && return 0
+    sed 's/^/  /' "$W/mpi.err" | head -n 10 >&2
+    return 1
+}
+check "mpirun -np 2 fairshuf-mpi --seed = fairshuf --seed" mpi_job
 seq 1 20 >"$W/seq20"
 perm() { "$1" | tr ' ' '\n' | sort -n | cmp -s - "$W/seq20"; }
 # 4. pkg-config.
@@ -150,7 +175,7 @@ else
     bad "cmake not installed"
 fi
 # 6. Remove.
-if $SUDO apt-get purge -y -qq fairshuf libfairshuf-dev libfairshuf0 >"$W/apt.log" 2>&1; then
+if $SUDO apt-get purge -y -qq fairshuf-mpi fairshuf libfairshuf-dev libfairshuf0 >"$W/apt.log" 2>&1; then
     installed=0
     ok "apt-get purge the packages"
     check "nothing left in /usr/include" test ! -e /usr/include/fairshuf.h
