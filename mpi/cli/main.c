@@ -1805,8 +1805,13 @@ int main(int argc, char **argv)
            does not already fit. */
         int cs = 0;
         if (51 * pb > o.memory) {
+            /* Chunks of a quarter of --memory, as external mode's (at most
+               16 MiB): 16 MiB ones, with 8 bytes of length per line, made
+               a rank's peak grow with its share whatever --memory said. */
+            uint64_t cq = o.memory / 4 < ((uint64_t)1 << 24)
+                              ? o.memory / 4 : (uint64_t)1 << 24;
             chunker c = {&f, pc, npc, 0, npc ? pc[0].lo : 0, o.delim,
-                         (size_t)1 << 24};
+                         (size_t)(cq > 4096 ? cq : 4096)};
             fshm_recs cr;
             while ((cs = chunk_next(&c, &cr)) == 1) {
                 cn += cr.n;

@@ -539,6 +539,29 @@ check "external mode with --header and -n, P=3" \
 tr '\n' '\0' <big >bigz
 "$FAIRSHUF" --seed=s6 -z bigz >ref.bigz
 check "external mode with -z, P=4" same 4 ref.bigz --seed=s6 -z --memory=3M bigz
+# "with --memory a rank's footprint is bounded whatever N is"
+# (docs/PERFORMANCE.md): rank 0's peak RSS (FSH_MPI_REPORT) with
+# --memory=2M on 3.6e6 lines stays within 6 MiB of its peak on 1.2e6. The
+# line count that decides on external mode read 16 MiB chunks with 8
+# bytes per line whatever --memory said: 20 MB against 42 MB on 4e6 lines.
+peak_of() {
+    FSH_MPI_REPORT=1
+    export FSH_MPI_REPORT
+    mpi 2 -x FSH_MPI_REPORT "$MPIBIN" --seed=s1 --memory=2M -o /dev/null "$1" \
+        2>"$T/p.err"
+    _rc=$?
+    unset FSH_MPI_REPORT
+    [ "$_rc" = 0 ] || return 1
+    sed -n 's/^fairshuf-mpi: rank 0: done: .* peak RSS \([0-9]*\) KiB.*/\1/p' "$T/p.err"
+}
+bounded() {
+    cat big big big >big3
+    _a=$(peak_of big) && _b=$(peak_of big3) && [ -n "$_a" ] && [ -n "$_b" ] &&
+        [ "$_b" -le $((_a + 6144)) ] && return 0
+    echo "  peak RSS: ${_a:-?} KiB (1.2e6 lines), ${_b:-?} KiB (3.6e6 lines)" >&2
+    return 1
+}
+check "external mode: peak RSS bounded by --memory, not the input (P=2)" bounded
 ext_shards() {
     mpi 2 "$MPIBIN" --seed=s1 --memory=1M --output-prefix=xs. big 2>"$T/m.err" &&
         cat xs.0 xs.1 | cmp -s - ref.big && no_temp
