@@ -134,6 +134,7 @@ same_as_entropy "--seed -r" --seed=abc -r -n 10 in3
 same_as_entropy "--seed scatter-sized" --seed=abc s5000
 same_as_entropy "--random-source" --random-source=rnd in3
 same_as_entropy "--random-source -i" --random-source=rnd -i 1-50
+same_as_entropy "--random-source -i -n" --random-source=rnd -i 1-1000000 -n 5
 same_as_entropy "--random-source -n stdin" --random-source=rnd -n 2 <in3
 same_as_entropy "deal --seed" deal --seed=abc
 same_as_entropy "deal --seed -n 5 -p" deal --seed=abc -n 5 -p

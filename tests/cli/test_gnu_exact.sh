@@ -137,6 +137,86 @@ for rs in rs_3 rs_100 rs_1000; do
         same_errors --random-source=$rs -r -n 100000 -e a b -o /dev/full
 done
 
+# -i LO-HI -n K with K below the range: a prefix of GNU's permutation,
+# whose draws fsh_rangeperm_next_n makes 16 steps ahead of the steps that
+# use them. Counts around that distance and its multiples, K = 1 and
+# K = n - 1, small and large ranges, both sides of GNU's own storage
+# switch (randperm_new: a hash table when n >= 128 Ki and K <= n / 64,
+# else an array; fairshuf switches at n <= 2K), ranges of 2^64 - 1
+# values; a source of zeros (no retries), one of 0xff bytes (retries; the
+# larger runs end in "end of file") and rs_big.
+for rs in rs_big rs_zero rs_ff; do
+    for args in "-i 1-40 -n 15" "-i 1-40 -n 16" "-i 1-40 -n 17" \
+        "-i 1-40 -n 39" "-i 1-100 -n 33" "-i 1-1000 -n 999" \
+        "-i 1-1000 -n 512" "-i 1-1000 -n 513" "-i 1-1000000 -n 1" \
+        "-i 1-131071 -n 2047" "-i 1-131072 -n 2048" "-i 1-131072 -n 2049" \
+        "-i 1-131072 -n 65537" "-i 1-131072 -n 131071" \
+        "-i 1-20000000 -n 300000" "-i 1000000-1999999999 -n 100000" \
+        "-i 0-18446744073709551614 -n 20000" \
+        "-i 7-18446744073709551615 -n 5000" "-z -i 1-300000 -n 4097"; do
+        # shellcheck disable=SC2086
+        check "--random-source=$rs $args" same_all --random-source=$rs $args
+    done
+done
+
+# A source that ends part-way through those draws: GNU makes them all
+# before it opens the output, so it writes nothing (an -o FILE is neither
+# created nor truncated) and says "'FILE': end of file", exit 1. The
+# source is rs_big cut one byte short of what the run needs (the last draw
+# fails; found by bisection on GNU), cut at half of that, and at exactly
+# that (the run succeeds).
+need() { # need ARGS...: the fewest bytes of rs_big with which GNU succeeds
+    _lo=0
+    _hi=$(wc -c <rs_big)
+    while [ $((_hi - _lo)) -gt 1 ]; do
+        _mid=$(((_lo + _hi) / 2))
+        head -c "$_mid" rs_big >rs_cut
+        if gnu --random-source=rs_cut "$@" >/dev/null 2>&1; then
+            _hi=$_mid
+        else
+            _lo=$_mid
+        fi
+    done
+    echo "$_hi"
+}
+# same_o ARGS...: with -o FILE, where FILE held "keep": FILE the same
+# afterwards for GNU and fairshuf (absent if it was absent), and the same
+# standard error and exit status.
+same_o() {
+    for _w in gnu mine; do
+        rm -f "o_$_w" "o_$_w.new"
+        printf 'keep\n' >"o_$_w"
+        "$_w" "$@" -o "o_$_w" >"o_$_w.res" 2>&1
+        echo $? >>"o_$_w.res"
+        "$_w" "$@" -o "o_$_w.new" >/dev/null 2>&1
+        [ -e "o_$_w.new" ] && cat "o_$_w.new" >>"o_$_w"
+    done
+    cmp -s o_gnu o_mine && cmp -s o_gnu.res o_mine.res
+}
+for args in "-i 1-1000000 -n 5000" "-i 1-40000 -n 30000" \
+    "-i 1-1000000 -n 3" "-i 0-18446744073709551614 -n 1000"; do
+    # shellcheck disable=SC2086
+    L=$(need $args)
+    for c in $((L - 1)) $((L / 2)) "$L"; do
+        head -c "$c" rs_big >"rs_cut$c"
+        # shellcheck disable=SC2086
+        check "source of $c bytes (needs $L): $args" \
+            same_all --random-source="rs_cut$c" $args
+        # shellcheck disable=SC2086
+        check "source of $c bytes (needs $L): $args -o FILE" \
+            same_o --random-source="rs_cut$c" $args
+    done
+done
+# shellcheck disable=SC2086
+run mine "$T/m" --random-source="rs_cut$((L - 1))" $args
+check "one byte short: no output, GNU's message, exit 1" \
+    test ! -s "$T/m.out" -a "$(cat "$T/m.rc")" = 1 -a \
+    "$(cat "$T/m.err")" = "shuf: 'rs_cut$((L - 1))': end of file"
+for rs in . /proc/self/mem; do
+    check "source $rs: -i 1-1000000 -n 5000" \
+        same_errors --random-source=$rs -i 1-1000000 -n 5000
+done
+
 # Sources that are not plain files.
 check "source is a directory" same_all --random-source=. s10
 check "source /dev/zero" same_all --random-source=/dev/zero s1000
