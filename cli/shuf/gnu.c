@@ -27,6 +27,38 @@ static void gnu_perm_recs(gnurand *g, recs *r, size_t h)
     }
 }
 
+/* GNU's randint_choose(k) as a source of uniform integers in [1, k]
+   (fsh_rng_from_randint). fsh_rangeperm_next_n calls it once a step, in
+   step order, with k = n - i, the values GNU's randperm_new draws; only a
+   step with k = 1 is not drawn, and GNU's choose(1) reads nothing and
+   leaves the state as it was. A short or unreadable source dies in there,
+   before the output is opened, as GNU does. */
+static uint64_t gnu_randint(void *ctx, uint64_t k)
+{
+    return gnurand_choose(ctx, k) + 1;
+}
+
+/* out[0..h) = the first h values of GNU's permutation of [0, n), h < n,
+   in O(h) memory. One call of fsh_rangeperm_next_n: GNU's draws are made
+   16 steps ahead of the steps that use them and the cells those touch are
+   fetched meanwhile (fsh_sample_range's step loop), where one
+   fsh_rangeperm_next_at a value waited for each cell in turn. */
+static void gnu_perm_prefix(gnurand *g, uint64_t *out, uint64_t n, size_t h)
+{
+    fsh_rangeperm *rp;
+    fsh_rng *rng;
+    /* The rng only carries the callback: seeded (no OS entropy read),
+       then given GNU's draws. */
+    if (fsh_rangeperm_new(&rp, 0, n - 1, h) != FSH_OK ||
+        fsh_rng_new_seeded(&rng, "gnu", 3) != FSH_OK)
+        xalloc_die();
+    if (fsh_rng_from_randint(rng, gnu_randint, g) != FSH_OK ||
+        fsh_rangeperm_next_n(rng, rp, out, h) != FSH_OK)
+        xalloc_die();
+    fsh_rng_free(rng);
+    fsh_rangeperm_free(rp);
+}
+
 static void gnu_perm_u64(gnurand *g, uint64_t *v, size_t n, size_t h)
 {
     for (size_t i = 0; i < h; i++) {
@@ -114,7 +146,6 @@ int run_gnu(shuf_run *r)
         input_close(fd);
 
     uint64_t *perm = NULL;
-    fsh_rangeperm *rp = NULL;
     if (!o->repeat) {
         if (reservoir || o->echo || (o->range && ahead == n)) {
             perm = iota_u64((size_t)n);
@@ -122,22 +153,13 @@ int run_gnu(shuf_run *r)
         } else if (o->range) {
             /* A prefix of the permutation: O(ahead) memory. */
             if (ahead > 0) {
-                size_t hint = ahead < SIZE_MAX ? (size_t)ahead : SIZE_MAX;
-                if (fsh_rangeperm_new(&rp, 0, n - 1, hint) != FSH_OK)
-                    xalloc_die();
                 /* All draws come before the output is opened, as in GNU. */
                 if (ahead > SIZE_MAX / sizeof(uint64_t))
                     xalloc_die();
                 perm = malloc((size_t)ahead * sizeof *perm);
                 if (perm == NULL)
                     xalloc_die();
-                for (uint64_t i = 0; i < ahead; i++) {
-                    uint64_t rnd = gnurand_choose(g, n - i);
-                    if (fsh_rangeperm_next_at(rp, &perm[i], rnd) != FSH_OK)
-                        xalloc_die();
-                }
-                fsh_rangeperm_free(rp);
-                rp = NULL;
+                gnu_perm_prefix(g, perm, n, (size_t)ahead);
             }
         } else if (head != 0) {
             gnu_perm_recs(g, &rs, (size_t)ahead);
