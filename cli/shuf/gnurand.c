@@ -105,16 +105,22 @@ uint64_t gnurand_choose(gnurand *g, uint64_t n)
             /* Count the bytes first and read them in one go, as gnulib
                does; the shifts wrap modulo 2^64 exactly as there. */
             unsigned char b[8];
+            const unsigned char *p = b;
             size_t k = 0;
             uint64_t rmax = randmax;
             do {
                 rmax = (rmax << 8) + 255;
                 k++;
             } while (rmax < genmax);
-            read_bytes(g, b, k);
+            if (g->len - g->pos >= k) { /* in the buffer: no copy */
+                p = g->buf + g->pos;
+                g->pos += k;
+            } else {
+                read_bytes(g, b, k);
+            }
             size_t i = 0;
             do {
-                randnum = (randnum << 8) + b[i];
+                randnum = (randnum << 8) + p[i];
                 randmax = (randmax << 8) + 255;
                 i++;
             } while (randmax < genmax);
