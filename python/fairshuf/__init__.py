@@ -145,6 +145,23 @@ def _int_arg(v, what):
         raise TypeError("%s must be an int, not %s" % (what, type(v).__name__)) from None
 
 
+def _closed_range(low, high, endpoint, empty):
+    """(low, hi, hi - low): the closed range of integers' and
+    range_permutation's bounds (high None: [0, low)); ValueError(empty)
+    for an empty one, or past 2**64 values."""
+    low = _int_arg(low, "low")
+    if high is None:
+        low, high = 0, low
+    else:
+        high = _int_arg(high, "high")
+    hi = high if endpoint else high - 1
+    if hi < low:
+        raise ValueError(empty if not endpoint else "high < low")
+    if hi - low > _U64:
+        raise ValueError("the range holds more than 2**64 values")
+    return low, hi, hi - low
+
+
 class Generator(_fairshuf._Generator):
     """Generator(seed=None, *, generator=None, simulation=False, reach=None, stream_version=None)
 
@@ -362,17 +379,7 @@ class Generator(_fairshuf._Generator):
         2**64 values works. size None returns a Python int; else a numpy
         array of dtype (any integer dtype the range fits) and shape size,
         or an array.array without numpy. high <= low raises ValueError."""
-        low = _int_arg(low, "low")
-        if high is None:
-            low, high = 0, low
-        else:
-            high = _int_arg(high, "high")
-        hi = high if endpoint else high - 1
-        if hi < low:
-            raise ValueError("high <= low" if not endpoint else "high < low")
-        span = hi - low
-        if span > _U64:
-            raise ValueError("the range holds more than 2**64 values")
+        low, hi, span = _closed_range(low, high, endpoint, "high <= low")
         if _np is not None:
             dt = _np.dtype(dtype)
             if dt.kind not in "iu":
@@ -421,17 +428,8 @@ class Generator(_fairshuf._Generator):
         how many values you mean to draw (0: unknown); their storage is
         allocated at once (MemoryError now rather than part-way) and the
         draws up to it allocate nothing. It never changes the values."""
-        low = _int_arg(low, "low")
-        if high is None:
-            low, high = 0, low
-        else:
-            high = _int_arg(high, "high")
-        hi = high if endpoint else high - 1
-        if hi < low:
-            raise ValueError("high <= low: the range is empty" if not endpoint else "high < low")
-        span = hi - low
-        if span > _U64:
-            raise ValueError("the range holds more than 2**64 values")
+        low, hi, span = _closed_range(low, high, endpoint,
+                                      "high <= low: the range is empty")
         if low < -(1 << 63) or (low < 0 and hi > (1 << 63) - 1):
             raise ValueError("the range [%d, %d] fits neither int64 nor uint64" % (low, hi))
         h = _int_arg(hint, "hint")
