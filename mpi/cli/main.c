@@ -90,6 +90,17 @@ static void quiet_exit(int sig)
     _exit(1);
 }
 
+/* h for the signals mpirun sends a rank to stop it. */
+static void stop_signals(void (*h)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = h;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 /* Leave: every rank calls it with the agreed status. */
 static _Noreturn void finish(int status)
 {
@@ -98,12 +109,7 @@ static _Noreturn void finish(int status)
         /* The job failed and the ranks said why; the first rank to exit 1
            makes mpirun send SIGTERM to those still finalizing, which is no
            news: no "terminated by a signal" then. */
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = quiet_exit;
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGHUP, &sa, NULL);
+        stop_signals(quiet_exit);
     }
     fshm_close(&M);
     MPI_Finalize();
@@ -1725,12 +1731,7 @@ int main(int argc, char **argv)
        output temporaries), then ours for the signals mpirun sends, which
        also say why the rank stops. */
     install_cleanup_handlers();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    stop_signals(on_signal);
     signal(SIGPIPE, SIG_IGN);
 
     /* The same arguments on every rank. */
