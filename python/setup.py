@@ -12,8 +12,10 @@ FAIRSHUF_ROOT may point at another source tree; WERROR=1 adds -Werror.
 import glob
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.environ.get("FAIRSHUF_ROOT") or os.path.dirname(HERE)
@@ -33,8 +35,37 @@ args = ["-std=c11", "-D_GNU_SOURCE", "-fvisibility=hidden", "-O2",
 if os.environ.get("WERROR") == "1":
     args.append("-Werror")
 
+
+
+class BuildExt(build_ext):
+    """Compiles the extension's sources (the library's thirty-odd files)
+    on every CPU this process may use, or as many as -j (--parallel) says:
+    setuptools' own -j runs several extensions at once, and this package
+    has one."""
+
+    def build_extensions(self):
+        jobs = self.parallel if isinstance(self.parallel, int) and \
+            not isinstance(self.parallel, bool) and self.parallel > 0 else \
+            (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else (os.cpu_count() or 1))
+        self.parallel = None  # one extension: setuptools' -j has no use
+        compile_many = self.compiler.compile
+
+        def compile_each(sources, **kw):
+            if jobs < 2 or len(sources) < 2:
+                return compile_many(sources, **kw)
+            with ThreadPoolExecutor(jobs) as pool:  # each runs a compiler
+                parts = list(pool.map(lambda s: compile_many([s], **kw),
+                                      sources))
+            return [o for objs in parts for o in objs]
+
+        self.compiler.compile = compile_each
+        super().build_extensions()
+
+
 setup(
     name="fairshuf",
+    cmdclass={"build_ext": BuildExt},
     version=version,
     description="Exactly uniform, reachable, reproducible shuffles and "
                 "samples (libfairshuf) for Python and numpy",
