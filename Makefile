@@ -261,8 +261,12 @@ $(BUILD)/tests/test_fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/replay.c $(FUZZ_DEP
 	    $(FUZZ_DIR)/common.c $(CLI_LIB_OBJ) $(LIBA) $(LIBS) $(FUZZ_WRAP)
 
 # Every test program, then the CLI suite; ends with "N checks passed, N failed, N skipped (P programs)".
+# CHECK_JOBS programs at a time (tests/run.sh: FSH_JOBS; default 2, or
+# FSH_JOBS from the environment); those that measure time or memory run
+# alone, after the others. CHECK_JOBS=1 runs them one at a time.
+CHECK_JOBS ?= $(or $(FSH_JOBS),2)
 check: deps deps-test all $(TEST_BIN) $(REPLAY_BIN) $(EX_BIN) $(SHIM) $(DYN_BIN) $(AUDIT_BIN) $(CHECK_DEPS)
-	@sh tests/run.sh $(BUILD) $(BIN)
+	@FSH_JOBS=$(CHECK_JOBS) sh tests/run.sh $(BUILD) $(BIN)
 
 # Rebuild everything in a separate tree under ASan+UBSan and run the tests,
 # SAN_JOBS programs at a time (tests/run.sh: FSH_JOBS; the ones that measure

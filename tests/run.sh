@@ -17,7 +17,8 @@
 # runs. Binaries in BUILD/tests without a source in the tree (left over from
 # a renamed test) are not run.
 #
-# FSH_JOBS=N (default 1; make sanitize passes 2): up to N programs at once.
+# FSH_JOBS=N (default 1; make check and make sanitize pass 2): up to N
+# programs at once.
 # Each one's standard error and output are then kept in files and printed
 # together when it ends (standard error first, so the summary line stays
 # last), in the order they end; the totals are the same. Its standard input

@@ -349,9 +349,8 @@ def one(case):
 def main():
     if np is not None:
         check_np()
-    # The cases on two processes, largest first (make check runs its
-    # programs one at a time, so the second core is otherwise idle; this
-    # script is its longest program); printed in CASES order.
+    # The cases on two processes, largest first (this script is among
+    # make check's longest programs); printed in CASES order.
     order = sorted(range(len(CASES)), key=lambda i: -CASES[i][1])
     with multiprocessing.Pool(min(2, os.cpu_count() or 1)) as pool:
         done = pool.map(one, [CASES[i] for i in order], chunksize=1)
