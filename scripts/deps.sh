@@ -9,7 +9,10 @@
 # browser test of web/verify.html); Debian's Python headers, numpy, pytest
 # and setuptools (the Python package, python/); Open MPI (mpicc, mpirun:
 # libfairshuf_mpi and fairshuf-mpi).
+# FSH_DEPS_ROOT (tests/cli/test_deps.sh): a directory standing for / where
+# the script looks for files by path (/usr/bin/python3, chromium, time).
 set -u
+R=${FSH_DEPS_ROOT:-}
 missing=""
 if [ "${1:-}" = --fuzz ]; then
     printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' |
@@ -18,11 +21,11 @@ if [ "${1:-}" = --fuzz ]; then
 fi
 if [ "${1:-}" = --test ]; then
     command -v python3 >/dev/null 2>&1 || missing="$missing python3"
-    [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sysconfig, os, numpy, pytest, setuptools, pip
+    [ -x "$R/usr/bin/python3" ] && "$R/usr/bin/python3" -c 'import sysconfig, os, numpy, pytest, setuptools, pip
 assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' >/dev/null 2>&1 ||
         missing="$missing python3-dev python3-numpy python3-pytest python3-setuptools python3-pip"
     { command -v mpicc && command -v mpirun; } >/dev/null 2>&1 || missing="$missing openmpi-bin libopenmpi-dev"
-    [ -x /usr/bin/chromium ] || missing="$missing chromium"
+    [ -x "$R/usr/bin/chromium" ] || missing="$missing chromium"
     command -v node >/dev/null 2>&1 || missing="$missing nodejs"
     command -v npm >/dev/null 2>&1 || missing="$missing npm"
 fi
@@ -43,7 +46,7 @@ command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 have_hdr sodium.h || missing="$missing libsodium-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
-[ -x /usr/bin/time ] || missing="$missing time"
+[ -x "$R/usr/bin/time" ] || missing="$missing time"
 if [ -z "$missing" ]; then npm_deps "${1:-}"; exit $?; fi
 echo "deps: missing:$missing" >&2
 if command -v apt-get >/dev/null 2>&1; then
