@@ -328,8 +328,8 @@ tsan:
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
 	    FORTIFY= LDLIBS="-fsanitize=thread" check-tsan
 
-# FSH_SANITIZE=1: test_scatter leaves its two largest enumerations to make
-# check (the threaded parts all run).
+# test_scatter built with TSan runs its threaded parts only (the rest is
+# single-threaded and runs in check and sanitize).
 check-tsan: $(BIN) $(BUILD)/tests/test_scatter
 	FSH_SANITIZE=1 $(TSAN_ENV) $(BUILD)/tests/test_scatter
 	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \

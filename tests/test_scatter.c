@@ -528,13 +528,32 @@ static void test_locked(void)
     }
 }
 
+/* Built with ThreadSanitizer (make tsan): the parts that run threads
+   only. The others are single-threaded (p.threads 1, fsh_shuffle) and run
+   in make check and, under ASan and UBSan, in make sanitize; under TSan
+   they took 120 of the program's 137 s and could find no race. */
+#if defined(__SANITIZE_THREAD__)
+#define TSAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TSAN_BUILD 1
+#endif
+#endif
+#ifndef TSAN_BUILD
+#define TSAN_BUILD 0
+#endif
+
 int main(void)
 {
-    test_enumeration();
-    test_prefetch();
-    test_locked();
-    test_chi2();
-    test_chi2_runs();
+    if (TSAN_BUILD) {
+        printf("  ThreadSanitizer build: the threaded parts only\n");
+    } else {
+        test_enumeration();
+        test_prefetch();
+        test_locked();
+        test_chi2();
+        test_chi2_runs();
+    }
     test_threads();
     test_randint_large();
     return check_done("test_scatter");
