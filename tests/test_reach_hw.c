@@ -475,6 +475,57 @@ static void test_samples(void)
         }
         fsh_rangeperm_free(p);
     }
+    /* The same in batches (fsh_rangeperm_next_n): a batch is checked
+       whole, far past the cap (the prefix's size says so at once) or just
+       past it (the groups are counted), from a fresh permutation or after
+       mixed draws. Strict FULL refuses a batch that would pass 3 groups
+       and draws nothing; the default runs it bounded by the key, with no
+       hardware words at all. */
+    for (int strict = 0; strict < 2; strict++) {
+        CHECK_EQ(fsh_rng_set_reach(rng, strict ? FSH_REACH_FULL
+                                               : FSH_REACH_DEFAULT),
+                 FSH_OK);
+        static const struct {
+            uint64_t first, batch; /* one by one, then one batch */
+        } bs[] = {{0, 40}, {0, 1000}, {0, 13}, {0, 12}, {5, 8},
+                  {5, 7},  {5, 500},  {12, 1}, {12, 100}};
+        static uint64_t ob[1000];
+        for (size_t t = 0; t < sizeof bs / sizeof bs[0]; t++) {
+            fsh_rangeperm *p;
+            CHECK_EQ(fsh_rangeperm_new(&p, 0, UINT64_MAX, 0), FSH_OK);
+            meter a = read_meter(rng);
+            int ok = 1;
+            for (uint64_t i = 0; i < bs[t].first; i++)
+                ok &= fsh_rangeperm_next(rng, p, &ob[0]) == FSH_OK;
+            CHECK(ok);
+            meter b = read_meter(rng);
+            /* 4 draws of 2^64 a group: first draws, 256 bits a group */
+            uint64_t hw_first = 256 * ((bs[t].first + 3) / 4 - !!bs[t].first);
+            CHECK_EQ(b.hw - a.hw, hw_first);
+            int rc = fsh_rangeperm_next_n(rng, p, ob, (size_t)bs[t].batch);
+            meter c = read_meter(rng);
+            uint64_t all = bs[t].first + bs[t].batch;
+            if (all <= 12) { /* 3 groups: within the cap, mixed */
+                CHECK_EQ(rc, FSH_OK);
+                CHECK_EQ(c.hw - a.hw, 256 * ((all + 3) / 4 - 1));
+                CHECK_EQ(fsh_rangeperm_drawn(p), all);
+            } else if (strict) {
+                CHECK_EQ(rc, FSH_EENTROPY);
+                CHECK_EQ(c.hw, b.hw);
+                CHECK_EQ(c.words, b.words); /* nothing drawn */
+                CHECK_EQ(fsh_rangeperm_drawn(p), bs[t].first);
+            } else {
+                CHECK_EQ(rc, FSH_OK);
+                CHECK_EQ(c.hw, b.hw);
+                CHECK_EQ(c.words - b.words, bs[t].batch);
+                CHECK_EQ(fsh_rangeperm_drawn(p), all);
+                /* bounded by the key from here: no more hardware */
+                CHECK_EQ(fsh_rangeperm_next_n(rng, p, ob, 20), FSH_OK);
+                CHECK_EQ(read_meter(rng).hw, b.hw);
+            }
+            fsh_rangeperm_free(p);
+        }
+    }
     /* The reservoir: along one Algorithm R stream (k = 100 of 2,000 items)
        the rng is reseeded from hardware each time log2 C(seen + 1, k)
        passes another 256 bits beyond the key, so the hardware bits after

@@ -264,6 +264,18 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
         return fsh_rng_check_ordered(rng, last, k0 + k);
     if (st->keybound)
         return FSH_OK;
+    /* Surely past the cap: the walk below would end there (r + 1 groups
+       hold the prefix's product, at least 2^lb, so r + 1 > maxg - reseeds
+       and r >= 1). Keeps the walk, about 100 instructions a draw, off
+       large batches (fsh_rangeperm_next_n), as fsh_rng_plan_ordered does
+       for one-shot calls; the outcome is the walk's. */
+    uint64_t maxg = max_groups(rng);
+    if (st->reseeds < maxg && surely_over(last - k0, k, maxg - st->reseeds)) {
+        int rc = key_bound_or(rng, 1);
+        if (rc == FSH_OK)
+            st->keybound = 1;
+        return rc;
+    }
     /* The group boundaries among these k draws. */
     fsh_reach_acc a = st->acc;
     uint64_t r = 0;
@@ -279,7 +291,7 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
         m->track = 1;
         return FSH_OK;
     }
-    int over = st->reseeds + r + 1 > max_groups(rng);
+    int over = st->reseeds + r + 1 > maxg;
     if (!over && (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
         fsh_hw_available()) {
         int rc = pieces ? mix_prepare_pieces(rng, m, r + 1)
