@@ -340,6 +340,7 @@ static void mixing(void)
         {2000, 5, 999999},        /* map */
         {300, 0, UINT64_MAX},     /* the full range: one word a draw */
         {1000, 0, (UINT64_C(1) << 32) - 1},
+        {1200, 7, 2006},          /* array from the hint (odd t) */
     };
     for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
         fsh_rng *r1, *r2;

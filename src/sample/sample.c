@@ -526,17 +526,43 @@ int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
     if ((rc = fsh_rng_reach_begin(rng, &perm->reach, &m, last, i0, k)) !=
         FSH_OK)
         return rc;
+    /* An array is passed from position i0 on, as positions 0, 1, ... of
+       a range of last - i0 + 1: the same cells and the same draws (each
+       step's range is last - p + 1 either way), and the loop of
+       fsh_sample_range, which starts at 0. The map's keys are positions,
+       so it is passed whole with i0. */
     fsh_reach_state *st = &perm->reach;
-    size_t applied = 0;
-    if (perm->dense == DENSE_U32)
-        rc = run_steps(rng, &m, st, out, k, i0, perm->lo, last, perm->array,
-                       NULL, NULL, 0, &perm->count, &applied);
-    else if (perm->dense == DENSE_U64)
-        rc = run_steps(rng, &m, st, out, k, i0, perm->lo, last, NULL,
-                       perm->array, NULL, 0, &perm->count, &applied);
-    else
-        rc = run_steps(rng, &m, st, out, k, i0, perm->lo, last, NULL, NULL,
-                       perm->slots, perm->cap - 1, &perm->count, &applied);
+    uint32_t *a = perm->dense == DENSE_U32 ? (uint32_t *)perm->array + i0
+                                           : NULL;
+    uint64_t *a64 = perm->dense == DENSE_U64
+                        ? (uint64_t *)perm->array + i0
+                        : NULL;
+    uint64_t lo = perm->lo, rel = last - i0;
+    size_t applied = 0, count = perm->count; /* a register in the loop */
+    if (m.track) { /* the rng mixes along this batch */
+        if (a != NULL)
+            rc = run_steps(rng, &m, st, out, k, 0, lo, rel, a, NULL, NULL, 0,
+                           &count, &applied);
+        else if (a64 != NULL)
+            rc = run_steps(rng, &m, st, out, k, 0, lo, rel, NULL, a64, NULL,
+                           0, &count, &applied);
+        else
+            rc = run_steps(rng, &m, st, out, k, i0, lo, last, NULL, NULL,
+                           perm->slots, perm->cap - 1, &count,
+                           &applied);
+    } else { /* fsh_rng_reach_next would return at once: plain steps */
+        if (a != NULL)
+            rc = run_steps(rng, NULL, NULL, out, k, 0, lo, rel, a, NULL, NULL,
+                           0, &count, &applied);
+        else if (a64 != NULL)
+            rc = run_steps(rng, NULL, NULL, out, k, 0, lo, rel, NULL, a64,
+                           NULL, 0, &count, &applied);
+        else
+            rc = run_steps(rng, NULL, NULL, out, k, i0, lo, last, NULL, NULL,
+                           perm->slots, perm->cap - 1, &count,
+                           &applied);
+    }
+    perm->count = count;
     fsh_mix_done(&m);
     if (applied > 0) {
         uint64_t p = i0 + (applied - 1); /* the last position stepped */
