@@ -549,15 +549,19 @@ static void rpnew_ok(acase *c)
     fsh_rangeperm_free(x->p);
 }
 
-/* fsh_rangeperm_next and fsh_rangeperm_next_at over many draws (the map
-   grows, doubling): the failing draw leaves the permutation as it was
-   (drawn count, *out), and the permutation goes on afterwards: with
-   next_at, retrying the same offset gives the clean run's sequence; with
-   next (whose draw is spent), the values stay distinct and in range. */
+/* fsh_rangeperm_next, fsh_rangeperm_next_at and fsh_rangeperm_next_n
+   (7 a call) over many draws (the map grows, doubling; over 10,000 values
+   it gives way to the array of the range where it grows past 1,000 draws,
+   and a failure there falls back to growing the map): the failing draw leaves
+   the permutation as it was (drawn count, *out), and the permutation goes
+   on afterwards: with next_at, retrying the same offset gives the clean
+   run's sequence; with next and next_n (whose draws are spent), the
+   values stay distinct and in range. */
 #define RN_DRAWS 3000
+#define RN_BATCH 7
 typedef struct {
     fsh_rangeperm *p;
-    int at; /* next_at, else next */
+    int at; /* 1: next_at, 2: next_n, else next */
     uint64_t last;
     size_t i; /* draws made */
     uint64_t out[RN_DRAWS], ref[RN_DRAWS];
@@ -572,8 +576,14 @@ static void rpnext_prepare(acase *c)
         x->out[i] = UINT64_MAX;
     x->i = 0;
 }
-static int rpnext_step(rpnextcase *x)
+/* The next draw or batch: its status, *m = the draws it made. */
+static int rpnext_step(rpnextcase *x, size_t *m)
 {
+    *m = 1;
+    if (x->at == 2) {
+        *m = RN_DRAWS - x->i < RN_BATCH ? RN_DRAWS - x->i : RN_BATCH;
+        return fsh_rangeperm_next_n(seeded, x->p, &x->out[x->i], *m);
+    }
     return x->at ? fsh_rangeperm_next_at(x->p, &x->out[x->i],
                                          offset_at(x->last, x->i))
                  : fsh_rangeperm_next(seeded, x->p, &x->out[x->i]);
@@ -581,8 +591,9 @@ static int rpnext_step(rpnextcase *x)
 static int rpnext_call(acase *c)
 {
     rpnextcase *x = c->ctx;
-    for (; x->i < RN_DRAWS; x->i++) {
-        int rc = rpnext_step(x);
+    size_t m;
+    for (; x->i < RN_DRAWS; x->i += m) {
+        int rc = rpnext_step(x, &m);
         if (rc != FSH_OK)
             return rc;
     }
@@ -626,7 +637,7 @@ static void rpnext_fail(acase *c)
     CHECK(x->out[x->i] == UINT64_MAX);
     int rc = rpnext_call(c); /* go on, unarmed */
     CHECK_EQ(rc, FSH_OK);
-    if (x->at)
+    if (x->at == 1)
         CHECK(memcmp(x->ref, x->out, sizeof x->ref) == 0);
     else
         CHECK(distinct_in_range(x->out, RN_DRAWS, x->last));
@@ -942,6 +953,57 @@ int main(void)
     static rpnextcase rna = {.at = 1, .last = (uint64_t)1 << 40};
     run_case("fsh_rangeperm_next_at (map grows)", rpnext_prepare, rpnext_call,
              rpnext_fail, rpnext_ok, &rna, &allocs);
+    static rpnextcase rnn = {.at = 2, .last = (uint64_t)1 << 40};
+    run_case("fsh_rangeperm_next_n (map grows)", rpnext_prepare, rpnext_call,
+             rpnext_fail, rpnext_ok, &rnn, &allocs);
+    static rpnextcase rnxa = {.at = 0, .last = 9999};
+    run_case("fsh_rangeperm_next (map to array)", rpnext_prepare,
+             rpnext_call, rpnext_fail, rpnext_ok, &rnxa, &allocs);
+    static rpnextcase rnaa = {.at = 1, .last = 9999};
+    run_case("fsh_rangeperm_next_at (map to array)", rpnext_prepare,
+             rpnext_call, rpnext_fail, rpnext_ok, &rnaa, &allocs);
+    static rpnextcase rnna = {.at = 2, .last = 9999};
+    run_case("fsh_rangeperm_next_n (map to array)", rpnext_prepare,
+             rpnext_call, rpnext_fail, rpnext_ok, &rnna, &allocs);
+
+    /* The array of a range of 10,000 values (malloc'd, 40,000 bytes; the
+       map is calloc'd): from fsh_rangeperm_new for a hint of a tenth of
+       the range, and in place of the map where it grows after the draws
+       passed a tenth (by next, next_at or next_n); below a tenth, the
+       map. */
+    for (int how = 0; how < 4; how++) {
+        fsh_rangeperm *p = NULL;
+        int rc = FSH_OK;
+        uint64_t v[RN_BATCH];
+        reseed();
+        atomic_store(&largest, 0);
+        arm(&allocs, 0, 0);
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, 9999, how == 0 ? 1000 : 0), FSH_OK);
+        for (size_t i = 0; p != NULL && how > 0 && i < 2100 && rc == FSH_OK;
+             i += how == 3 ? RN_BATCH : 1)
+            rc = how == 1   ? fsh_rangeperm_next(seeded, p, &v[0])
+                 : how == 2 ? fsh_rangeperm_next_at(p, &v[0],
+                                                    offset_at(9999, i))
+                            : fsh_rangeperm_next_n(seeded, p, v, RN_BATCH);
+        disarm(&allocs);
+        CHECK_EQ(rc, FSH_OK);
+        CHECK_EQ(atomic_load(&largest), 10000 * sizeof(uint32_t));
+        fsh_rangeperm_free(p);
+    }
+    {
+        fsh_rangeperm *p = NULL;
+        int rc = FSH_OK;
+        uint64_t v;
+        atomic_store(&largest, 0);
+        arm(&allocs, 0, 0);
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, 9999, 0), FSH_OK);
+        for (size_t i = 0; p != NULL && i < 999 && rc == FSH_OK; i++)
+            rc = fsh_rangeperm_next_at(p, &v, offset_at(9999, i));
+        disarm(&allocs);
+        CHECK_EQ(rc, FSH_OK);
+        CHECK_EQ(atomic_load(&largest), 0);
+        fsh_rangeperm_free(p);
+    }
 
     /* Sparse (map sized from k), dense (array) and a large k (a map of
        2^21 slots, allocated once before the first draw). */

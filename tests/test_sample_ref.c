@@ -401,6 +401,46 @@ static void mixing(void)
 }
 
 
+/* fsh_rangeperm_next_at over every position of ranges of up to 70,000
+   values, from the map (hint 0 or small: it grows, and gives way to the
+   array past a tenth of the range) or the array (hint of a tenth or more),
+   against the swaps of a plain array with the same offsets. */
+static void next_at_storages(void)
+{
+    static const uint64_t ns[] = {2, 17, 100, 1000, 9999, 70000};
+    for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+        uint64_t n = ns[t];
+        uint64_t *a = malloc(n * sizeof *a);
+        CHECK(a != NULL);
+        if (a == NULL)
+            return;
+        const size_t hints[] = {0, 1, (size_t)n / 20, (size_t)n / 10,
+                                (size_t)n / 10 + 1, (size_t)n};
+        for (size_t h = 0; h < sizeof hints / sizeof hints[0]; h++) {
+            fsh_rangeperm *p;
+            CHECK(fsh_rangeperm_new(&p, 3, 3 + n - 1, hints[h]) == FSH_OK);
+            for (uint64_t i = 0; i < n; i++)
+                a[i] = i;
+            uint64_t st = n * 31 + h;
+            int ok = 1;
+            for (uint64_t i = 0; i < n && ok; i++) {
+                uint64_t r = splitmix(&st) % (n - i), v = UINT64_MAX;
+                ok &= fsh_rangeperm_next_at(p, &v, r) == FSH_OK;
+                uint64_t x = a[i + r];
+                a[i + r] = a[i];
+                a[i] = x;
+                ok &= v == 3 + x;
+            }
+            CHECK(ok);
+            CHECK_EQ(fsh_rangeperm_drawn(p), n);
+            uint64_t v;
+            CHECK_EQ(fsh_rangeperm_next_at(p, &v, 0), FSH_EEMPTY);
+            fsh_rangeperm_free(p);
+        }
+        free(a);
+    }
+}
+
 /* fsh_rangeperm_next_n's edges: arguments, k = 0, past the end, used up,
    and a batch whose prefix a seeded rng cannot reach (nothing drawn: not
    the steps a one-by-one run would make before its refusal). */
@@ -502,6 +542,7 @@ int main(void)
     known_bad();
     failing_callback();
     mixing();
+    next_at_storages();
     next_n_edges();
     free(buf_a);
     free(buf_b);

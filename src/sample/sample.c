@@ -13,12 +13,20 @@
  * a[i] and a[j] and hands out a[i]. Only positions that were touched differ
  * from the identity, so a hash map from position to value is enough
  * (Knuth TAOCP 3.4.2 exercise 12 notes the idea; the memory is O(draws)).
- * When the range is at most twice the expected number of draws a plain array
- * is smaller and faster; both storages follow the same steps and so give
- * the same output for the same draws.
+ * When the draws expected (a hint), or made so far, are a tenth of the
+ * range or more (half, above 2^32 values) a plain array is faster at about
+ * the map's size; both storages follow the same steps and so give the same
+ * output for the same draws.
  */
 
 enum { DENSE_NONE = 0, DENSE_U32 = 1, DENSE_U64 = 2 };
+
+/* A uint32 array of the n = last + 1 positions replaces the map from
+   n <= DENSE_RATIO * draws (fsh_sample_range's k; a permutation's hint, or
+   its draws when the map grows past it): see fsh_sample_range below. */
+#ifndef DENSE_RATIO
+#define DENSE_RATIO 10
+#endif
 
 /* A slot of the position map: key = a displaced position, val = the value
    now there. Only positions j > i are ever stored (step i stores j = i + r
@@ -153,11 +161,54 @@ static size_t pm_cap_for(size_t k)
     return cap;
 }
 
+/* 1 if the uint32 array of p's range is the storage for draws draws. */
+static int array_pays(uint64_t last, uint64_t draws)
+{
+    return last <= UINT32_MAX && last < (uint64_t)(SIZE_MAX / sizeof(uint32_t)) &&
+           last / DENSE_RATIO < draws;
+}
+
+/* Replace p's map by the uint32 array of its range: the identity with the
+   map's entries written over it, so every position reads what it read in
+   the map (the entries at positions already stepped are never read
+   again). FSH_ENOMEM (errno kept) leaves the map as it was. */
+static int map_to_array(fsh_rangeperm *p)
+{
+    size_t n = (size_t)p->last + 1;
+    int e = errno;
+    block mem;
+    if (block_alloc(&mem, n * sizeof(uint32_t), 0) != FSH_OK) {
+        errno = e;
+        return FSH_ENOMEM;
+    }
+    uint32_t *a = mem.p;
+    for (size_t i = 0; i < n; i++)
+        a[i] = (uint32_t)i;
+    for (size_t h = 0; h < p->cap; h++)
+        if (p->slots[h].key != 0)
+            a[p->slots[h].key] = (uint32_t)p->slots[h].val;
+    free(p->slots_base);
+    p->slots = NULL;
+    p->slots_base = NULL;
+    p->cap = 0;
+    p->count = 0;
+    p->array = a;
+    p->array_base = mem.base;
+    p->dense = DENSE_U32;
+    return FSH_OK;
+}
+
 /* Make room for extra more entries (load at most 1/2); on failure the
-   table is unchanged. */
+   table is unchanged. Where the draws made and the extra ones reach a
+   tenth of a range of at most 2^32 values, the map is replaced by the
+   array instead (as fsh_rangeperm_new chooses it for a hint): the caller
+   checks p->dense again. */
 static int sparse_reserve(fsh_rangeperm *p, size_t extra)
 {
     if (p->cap / 2 - p->count >= extra)
+        return FSH_OK;
+    if (array_pays(p->last, p->next + (uint64_t)extra) &&
+        map_to_array(p) == FSH_OK)
         return FSH_OK;
     if (extra > SIZE_MAX / 2 - p->count)
         return size_overflow();
@@ -196,10 +247,13 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
     p->lo = lo;
     p->last = last;
     fsh_reach_state_init(&p->reach);
-    /* An array when the range is at most twice the expected draws: then it
-       costs no more than the hash map would. */
-    if (hint > 0 && last / 2 < (uint64_t)hint &&
-        last < (uint64_t)(SIZE_MAX / sizeof(uint64_t))) {
+    /* An array when it pays for the expected draws: a uint32 one as in
+       fsh_sample_range (n <= DENSE_RATIO * hint: at most 1.25 times the
+       map's bytes), a uint64 one (a range above 2^32) when the range is
+       at most twice the draws, where it costs no more than the map. */
+    if (array_pays(last, hint) ||
+        (last > UINT32_MAX && last / 2 < (uint64_t)hint &&
+         last < (uint64_t)(SIZE_MAX / sizeof(uint64_t)))) {
         size_t n = (size_t)last + 1;
         int e = errno; /* a failure falls back to the map: keep errno */
         block mem;
@@ -288,6 +342,13 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
     if (r > perm->last - i)
         return FSH_EINVAL;
     uint64_t j = i + r, v;
+    if (perm->dense == DENSE_NONE && j != i) {
+        /* Position i is never read again, so only j needs storing (the
+           map may become the array here). */
+        int rc = sparse_reserve(perm, 1);
+        if (rc != FSH_OK)
+            return rc;
+    }
     if (perm->dense == DENSE_U32) {
         uint32_t *a = perm->array;
         v = a[j];
@@ -300,15 +361,8 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
         a[i] = v;
     } else {
         uint64_t vi = pm_get(perm->slots, perm->cap - 1, i);
-        if (j == i) {
-            v = vi;
-        } else {
-            /* Position i is never read again, so only j needs storing. */
-            int rc = sparse_reserve(perm, 1);
-            if (rc != FSH_OK)
-                return rc;
-            v = pm_swap(perm->slots, perm->cap - 1, j, vi, &perm->count);
-        }
+        v = j == i ? vi
+                   : pm_swap(perm->slots, perm->cap - 1, j, vi, &perm->count);
     }
     *out = perm->lo + v;
     if (i == perm->last)
@@ -345,9 +399,6 @@ int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
  */
 #ifndef AHEAD
 #define AHEAD 16
-#endif
-#ifndef DENSE_RATIO
-#define DENSE_RATIO 10
 #endif
 
 /* Step i's draw r uniform in [0, s], s = last - i, exactly as
