@@ -215,7 +215,7 @@ $(BUILD)/tests/test_alloc: tests/test_alloc.c $(LIBA) tests/check.h $(HDRS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LIBS) $(ALLOC_WRAP)
 
 # What the library frees is wiped first (tests/test_wipe.c): its free()
-# checks the block it watches.
+# checks the blocks it watches (one, or all freed during a call).
 WIPE_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=free
 $(BUILD)/tests/test_wipe: tests/test_wipe.c $(LIBA) tests/check.h $(HDRS)
 	@mkdir -p $(@D)

@@ -795,7 +795,8 @@ typedef struct fsh_rangeperm fsh_rangeperm;
 FSH_API FSH_NODISCARD int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo,
                                             uint64_t hi, size_t hint);
 
-/* Release the permutation; NULL does nothing. */
+/* Wipe and release the permutation (the values drawn and the order of the
+   rest: its storage, zeroed where it was written); NULL does nothing. */
 FSH_API void fsh_rangeperm_free(fsh_rangeperm *perm);
 
 /* *out = next element of the permutation (position j uniform in
@@ -847,7 +848,7 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
    before the first value is written, so out is untouched when any of
    them fails; a caller's word or [1, k] source that fails part-way
    (fsh_rng_from_words / fsh_rng_from_randint) leaves the values drawn
-   before it in out. */
+   before it in out. The storage is wiped before it is freed. */
 FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
                                            size_t k, uint64_t lo, uint64_t hi);
 

@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* What the library frees holding secrets is wiped first: a deck's cards
    and dice (fsh_deck_free), after a partial deal, a whole one, a reset
-   and a failed deal. The program is linked with
-   -Wl,--wrap=malloc,--wrap=calloc,--wrap=free (Makefile): the wrappers
-   note each block's size, and free() of the block under watch counts its
-   nonzero bytes before the memory goes back. */
+   and a failed deal; the storage of ordered samples (fsh_sample_range's
+   array or map, also when its source fails part-way; an fsh_rangeperm's
+   array, its map, the maps it outgrows and the map it trades for the
+   array, and the object), and a map sized for a large hint and used for
+   a few draws wiped without touching the rest of it (no page resident
+   when it is freed that was not after the draws). The program is linked
+   with -Wl,--wrap=malloc,--wrap=calloc,--wrap=free (Makefile): the
+   wrappers note each block's size, and free() of the block under watch
+   (or of every block, while watching all) counts its nonzero bytes
+   before the memory goes back. */
 #include "check.h"
 #include "common/common.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t m);
@@ -60,22 +68,83 @@ static long watched_freed;  /* its frees seen (one expected) */
 static size_t watched_dirty; /* its nonzero bytes when freed */
 static size_t watched_size;
 
+/* Nonzero bytes of p[0..n). */
+static size_t dirty_bytes(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t d = 0, k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, b + k, 8);
+        for (size_t j = 0; w != 0 && j < 8; j++)
+            d += b[k + j] != 0;
+    }
+    for (; k < n; k++)
+        d += b[k] != 0;
+    return d;
+}
+
+/* Watching all: every block freed (count, bytes, nonzero bytes), and the
+   largest one's pages and those resident (mincore) when it was freed,
+   before it was read. */
+static int watch_all;
+static long all_freed;
+static size_t all_bytes, all_dirty, big_size, big_pages, big_resident;
+
+static void resident(const void *p, size_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+    size_t len = (uintptr_t)p + n - a, pages = (len + pg - 1) / pg;
+    unsigned char *v = __real_malloc(pages);
+    big_size = n;
+    big_pages = pages;
+    big_resident = pages; /* unknown counts as all */
+    if (v != NULL && mincore((void *)a, len, v) == 0) {
+        big_resident = 0;
+        for (size_t i = 0; i < pages; i++)
+            big_resident += v[i] & 1;
+    }
+    __real_free(v);
+}
+
 void __wrap_free(void *p)
 {
     for (size_t i = 0; p != NULL && i < SLOTS; i++)
         if (blocks[i].p == p) {
             if (p == watched) {
-                const unsigned char *b = p;
                 watched_freed++;
                 watched_size = blocks[i].n;
-                watched_dirty = 0;
-                for (size_t k = 0; k < blocks[i].n; k++)
-                    watched_dirty += b[k] != 0;
+                watched_dirty = dirty_bytes(p, blocks[i].n);
+            }
+            if (watch_all) {
+                if (blocks[i].n > big_size)
+                    resident(p, blocks[i].n);
+                all_freed++;
+                all_bytes += blocks[i].n;
+                all_dirty += dirty_bytes(p, blocks[i].n);
             }
             blocks[i].p = NULL;
             break;
         }
     __real_free(p);
+}
+
+static void watch_start(void)
+{
+    all_freed = 0;
+    all_bytes = all_dirty = big_size = big_pages = big_resident = 0;
+    watch_all = 1;
+}
+
+/* Stop watching: at least blocks blocks of bytes bytes in all were freed,
+   every byte zero. */
+static void watch_check(long blocks_min, size_t bytes_min)
+{
+    watch_all = 0;
+    CHECK(all_freed >= blocks_min);
+    CHECK(all_bytes >= bytes_min);
+    CHECK_EQ(all_dirty, 0);
 }
 
 /* fsh_deck_free(d) under watch: every byte of the block was zero. */
@@ -95,6 +164,87 @@ static uint64_t liar(void *ctx, uint64_t k)
 {
     uint64_t *calls = ctx;
     return ++*calls == 4 ? k + 1 : 1 + (*calls * 7) % k;
+}
+
+/* Ordered samples: fsh_sample_range and fsh_rangeperm. */
+static void samples(void)
+{
+    static const char seed[] = "samples wiped before free, 32 b.";
+    static uint64_t out[3000];
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new_seeded(&rng, seed, 32), FSH_OK);
+    if (rng == NULL)
+        return;
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    /* fsh_sample_range: the array of 1,000 values (4,000 bytes), then the
+       map (300 keys: 1,024 slots of 16 bytes); each also with a source
+       that fails at its 4th call. */
+    for (int fail = 0; fail < 2; fail++) {
+        static const uint64_t ns[] = {1000, (uint64_t)1 << 40};
+        static const size_t bytes[] = {4000, 1024 * 16};
+        for (size_t t = 0; t < 2; t++) {
+            uint64_t calls = 0;
+            if (fail)
+                CHECK_EQ(fsh_rng_from_randint(rng, liar, &calls), FSH_OK);
+            watch_start();
+            CHECK_EQ(fsh_sample_range(rng, out, 300, 0, ns[t] - 1),
+                     fail ? FSH_ECALLBACK : FSH_OK);
+            watch_check(1, bytes[t]);
+        }
+    }
+    CHECK_EQ(fsh_rng_seed(rng, seed, 32), FSH_OK);
+    /* fsh_rangeperm, drawn and freed (each block counted with the
+       object's): the array from a hint (300 of 1,000), the map from a
+       hint (3,000 of 2^40: 8,192 slots), the map grown one draw at a time
+       (2,000 of 2^40: the maps of 16 to 2,048 slots freed as it grows,
+       then the last, of 4,096), and the map traded for the array (2,100
+       of 10,000 in batches of 7: eight maps, then the array). */
+    static const struct {
+        uint64_t n;
+        size_t hint, draws, batch;
+        long blocks;
+        size_t bytes;
+    } rp[] = {{1000, 300, 300, 300, 2, 4000},
+              {(uint64_t)1 << 40, 3000, 3000, 3000, 2, 8192 * 16},
+              {(uint64_t)1 << 40, 0, 2000, 1, 10, 4096 * 16},
+              {10000, 0, 2100, 7, 10, 40000}};
+    for (size_t t = 0; t < sizeof rp / sizeof rp[0]; t++) {
+        fsh_rangeperm *p = NULL;
+        int rc = FSH_OK;
+        watch_start();
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, rp[t].n - 1, rp[t].hint), FSH_OK);
+        for (size_t i = 0; p != NULL && i < rp[t].draws && rc == FSH_OK;
+             i += rp[t].batch)
+            rc = fsh_rangeperm_next_n(rng, p, out, rp[t].batch);
+        CHECK_EQ(rc, FSH_OK);
+        fsh_rangeperm_free(p);
+        watch_check(rp[t].blocks, rp[t].bytes);
+    }
+    /* A map sized for a hint of 2^22 draws (2^23 slots: 128 MiB, a fresh
+       calloc block of untouched pages) used for 4: wiped, and only where
+       keys went: the pages resident when it is freed are those resident
+       after the draws (a wipe of all of it would fault every page in). */
+    {
+        fsh_rangeperm *p = NULL;
+        watch_start();
+        CHECK_EQ(fsh_rangeperm_new(&p, 0, ((uint64_t)1 << 40) - 1,
+                                   (size_t)1 << 22),
+                 FSH_OK);
+        if (p != NULL)
+            CHECK_EQ(fsh_rangeperm_next_n(rng, p, out, 4), FSH_OK);
+        size_t at = 0; /* the largest block alive: the map */
+        for (size_t i = 1; i < SLOTS; i++)
+            if (blocks[i].p != NULL && blocks[i].n > blocks[at].n)
+                at = i;
+        resident(blocks[at].p, blocks[at].n);
+        size_t before = big_resident;
+        big_size = 0;
+        fsh_rangeperm_free(p);
+        watch_check(2, (size_t)128 << 20);
+        CHECK(big_size >= (size_t)128 << 20);
+        CHECK(big_resident <= before);
+    }
+    fsh_rng_free(rng);
 }
 
 int main(void)
@@ -129,5 +279,6 @@ int main(void)
     fsh_deck *d;
     CHECK_EQ(fsh_deck_new_from(&d, mine, 8), FSH_OK);
     free_checked(d, 2 * 8 * sizeof(uint32_t));
+    samples();
     return check_done("test_wipe");
 }

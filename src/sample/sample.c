@@ -4,6 +4,7 @@
 #include "uniform/uniform.h"
 
 #include <errno.h>
+#include <sodium.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -78,6 +79,61 @@ static int block_alloc(block *b, size_t bytes, int zero)
     return FSH_OK;
 }
 
+/*
+ * Wiping: the storage holds the order drawn and the state behind the rest
+ * of it, so it is zeroed (sodium_memzero) before it goes back to the
+ * allocator, as the deck's cards and the rng's key are (docs/DESIGN.md,
+ * "RNG layer"). An array was written whole when it was made, and is wiped
+ * whole. A map is wiped by chunks of 2^MARK_SHIFT slots (4 KiB): a bit
+ * each, after the slots in the map's block, marks the chunks a key went
+ * into, and only those are zeroed. A map sized for a large hint and used
+ * for a few draws is mostly untouched zero pages (a fresh calloc block):
+ * zeroing all of it would fault every page in, as much memory as the hint
+ * asked for, at the moment it is given back.
+ */
+#define MARK_SHIFT 8
+
+/* 64-bit words of marks for a map of cap slots. */
+static size_t mark_words(size_t cap)
+{
+    return ((cap - 1) >> MARK_SHIFT) / 64 + 1;
+}
+
+/* A zeroed map of cap slots (pm_cap_for) and its marks, in one block. */
+static int map_alloc(block *b, size_t cap, pm_slot **slots, uint64_t **marks)
+{
+    size_t bytes = cap * sizeof(pm_slot) + mark_words(cap) * sizeof(uint64_t);
+    if (block_alloc(b, bytes, 1) != FSH_OK)
+        return FSH_ENOMEM;
+    *slots = b->p;
+    *marks = (uint64_t *)(*slots + cap);
+    return FSH_OK;
+}
+
+static inline int marked(const uint64_t *marks, size_t chunk)
+{
+    return (int)(marks[chunk / 64] >> (chunk % 64) & 1);
+}
+
+/* Zero the chunks of the map that keys went into, then the marks. */
+static void map_wipe(pm_slot *s, size_t cap, uint64_t *marks)
+{
+    size_t chunks = ((cap - 1) >> MARK_SHIFT) + 1;
+    for (size_t c = 0; c < chunks;) {
+        if (!marked(marks, c)) {
+            c++;
+            continue;
+        }
+        size_t e = c + 1; /* a run of marked chunks: one call */
+        while (e < chunks && marked(marks, e))
+            e++;
+        size_t from = c << MARK_SHIFT, to = e << MARK_SHIFT;
+        sodium_memzero(s + from, ((to < cap ? to : cap) - from) * sizeof *s);
+        c = e;
+    }
+    sodium_memzero(marks, mark_words(cap) * sizeof *marks);
+}
+
 struct fsh_rangeperm {
     uint64_t lo;    /* values handed out are lo + the positions' values */
     uint64_t last;  /* the permutation is of [0, last], last = hi - lo */
@@ -88,6 +144,7 @@ struct fsh_rangeperm {
     void *array_base; /* what to free (block_alloc) */
     /* Sparse: open addressing with linear probing, load at most 1/2. */
     pm_slot *slots;
+    uint64_t *marks; /* the chunks written (map_wipe) */
     void *slots_base;
     size_t cap;     /* power of two (sparse) */
     size_t count;
@@ -119,10 +176,10 @@ static inline uint64_t pm_get(const pm_slot *s, size_t mask, uint64_t pos)
 }
 
 /* Store val at position pos >= 1 and return the value that was there (pos
-   itself when untouched); *count grows by one for a new key. The table must
-   have room (load below 1). */
+   itself when untouched); *count grows by one for a new key, whose chunk
+   is marked. The table must have room (load below 1). */
 static inline uint64_t pm_swap(pm_slot *s, size_t mask, uint64_t pos,
-                               uint64_t val, size_t *count)
+                               uint64_t val, size_t *count, uint64_t *marks)
 {
     for (size_t h = pm_home(pos, mask);; h = (h + 1) & mask) {
         uint64_t key = s[h].key;
@@ -135,6 +192,8 @@ static inline uint64_t pm_swap(pm_slot *s, size_t mask, uint64_t pos,
             s[h].key = pos;
             s[h].val = val;
             ++*count;
+            marks[h >> (MARK_SHIFT + 6)] |= (uint64_t)1
+                                            << (h >> MARK_SHIFT & 63);
             return pos;
         }
     }
@@ -164,7 +223,8 @@ static size_t pm_cap_for(size_t k)
 /* 1 if the uint32 array of p's range is the storage for draws draws. */
 static int array_pays(uint64_t last, uint64_t draws)
 {
-    return last <= UINT32_MAX && last < (uint64_t)(SIZE_MAX / sizeof(uint32_t)) &&
+    return last <= UINT32_MAX &&
+           last < (uint64_t)(SIZE_MAX / sizeof(uint32_t)) &&
            last / DENSE_RATIO < draws;
 }
 
@@ -187,8 +247,10 @@ static int map_to_array(fsh_rangeperm *p)
     for (size_t h = 0; h < p->cap; h++)
         if (p->slots[h].key != 0)
             a[p->slots[h].key] = (uint32_t)p->slots[h].val;
+    map_wipe(p->slots, p->cap, p->marks);
     free(p->slots_base);
     p->slots = NULL;
+    p->marks = NULL;
     p->slots_base = NULL;
     p->cap = 0;
     p->count = 0;
@@ -216,16 +278,19 @@ static int sparse_reserve(fsh_rangeperm *p, size_t extra)
     if (cap == 0)
         return size_overflow();
     block mem;
-    if (block_alloc(&mem, cap * sizeof(pm_slot), 1) != FSH_OK)
+    pm_slot *s;
+    uint64_t *marks;
+    if (map_alloc(&mem, cap, &s, &marks) != FSH_OK)
         return FSH_ENOMEM;
-    pm_slot *s = mem.p;
     size_t count = 0;
     for (size_t i = 0; i < p->cap; i++)
         if (p->slots[i].key != 0)
             (void)pm_swap(s, cap - 1, p->slots[i].key, p->slots[i].val,
-                          &count);
+                          &count, marks);
+    map_wipe(p->slots, p->cap, p->marks);
     free(p->slots_base);
     p->slots = s;
+    p->marks = marks;
     p->slots_base = mem.base;
     p->cap = cap;
     p->count = count;
@@ -303,23 +368,32 @@ int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
         return size_overflow();
     }
     block mem;
-    if (block_alloc(&mem, cap * sizeof(pm_slot), 1) != FSH_OK) {
+    if (map_alloc(&mem, cap, &p->slots, &p->marks) != FSH_OK) {
         free(p);
         return FSH_ENOMEM;
     }
-    p->slots = mem.p;
     p->slots_base = mem.base;
     p->cap = cap;
     *out = p;
     return FSH_OK;
 }
 
+/* The values drawn and the order of the rest are wiped (see map_wipe):
+   the array whole, the map's written chunks, and the object. */
 void fsh_rangeperm_free(fsh_rangeperm *perm)
 {
     if (perm == NULL)
         return;
+    if (perm->dense != DENSE_NONE)
+        sodium_memzero(perm->array,
+                       ((size_t)perm->last + 1) *
+                           (perm->dense == DENSE_U32 ? sizeof(uint32_t)
+                                                     : sizeof(uint64_t)));
+    else
+        map_wipe(perm->slots, perm->cap, perm->marks);
     free(perm->array_base);
     free(perm->slots_base);
+    sodium_memzero(perm, sizeof *perm);
     free(perm);
 }
 
@@ -362,7 +436,8 @@ int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
     } else {
         uint64_t vi = pm_get(perm->slots, perm->cap - 1, i);
         v = j == i ? vi
-                   : pm_swap(perm->slots, perm->cap - 1, j, vi, &perm->count);
+                   : pm_swap(perm->slots, perm->cap - 1, j, vi, &perm->count,
+                             perm->marks);
     }
     *out = perm->lo + v;
     if (i == perm->last)
@@ -418,17 +493,18 @@ static inline int step_draw(fsh_rng *rng, uint64_t s, uint64_t *r)
 }
 
 /* The k steps from position i0 over a or a64 (dense) or the map s (mask =
-   its size - 1, *count its keys), writing out[0..k). Before each draw a
-   one-shot operation's m steps (fsh_mix_step), or an incremental one's
-   state st (fsh_rng_reach_next with m from fsh_rng_reach_begin). Returns
-   FSH_OK, or the error of the first draw that failed (then the steps
-   before it are applied and written to out, no later draw is made: as a
-   step-by-step run); *applied = the steps applied. */
+   its size - 1, *count its keys, marks its chunks), writing out[0..k).
+   Before each draw a one-shot operation's m steps (fsh_mix_step), or an
+   incremental one's state st (fsh_rng_reach_next with m from
+   fsh_rng_reach_begin). Returns FSH_OK, or the error of the first draw
+   that failed (then the steps before it are applied and written to out,
+   no later draw is made: as a step-by-step run); *applied = the steps
+   applied. */
 static inline __attribute__((always_inline)) int
 run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
           size_t k, uint64_t i0, uint64_t lo, uint64_t last, uint32_t *a,
           uint64_t *a64, pm_slot *s, size_t mask, size_t *count,
-          size_t *applied)
+          uint64_t *marks, size_t *applied)
 {
     uint64_t ring[AHEAD];
     size_t drawn = 0, end = k;
@@ -476,11 +552,17 @@ run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
         } else {
             v = pm_get(s, mask, p);
             if (r != 0)
-                v = pm_swap(s, mask, p + r, v, count);
+                v = pm_swap(s, mask, p + r, v, count, marks);
         }
         out[i] = lo + v;
     }
 #undef DRAW_STEP
+    /* The draws held ahead are wiped as the storage is, by volatile
+       stores the compiler keeps (libsodium's portable wipe), not a call
+       into libsodium: one store for an fsh_rangeperm_next. */
+    volatile uint64_t *held = ring;
+    for (size_t t = 0; t < (k < AHEAD ? k : AHEAD); t++)
+        held[t] = 0;
     *applied = end;
     return rc;
 }
@@ -505,13 +587,13 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
        the first is written: a failure then leaves out untouched. */
     uint32_t *a = NULL;
     pm_slot *s = NULL;
-    size_t cap = 0;
+    uint64_t *marks = NULL;
+    size_t cap = 0, n = 0;
     block mem;
     int e = errno; /* the array's failure falls back to the map: keep it */
-    if (last <= UINT32_MAX && last / DENSE_RATIO < (uint64_t)k &&
-        last < (uint64_t)(SIZE_MAX / sizeof *a) &&
+    if (array_pays(last, k) &&
         block_alloc(&mem, ((size_t)last + 1) * sizeof *a, 0) == FSH_OK) {
-        size_t n = (size_t)last + 1;
+        n = (size_t)last + 1;
         a = mem.p;
         for (size_t i = 0; i < n; i++)
             a[i] = (uint32_t)i;
@@ -521,30 +603,33 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
         cap = pm_cap_for(k);
         if (cap == 0)
             return size_overflow();
-        if (block_alloc(&mem, cap * sizeof *s, 1) != FSH_OK)
+        if (map_alloc(&mem, cap, &s, &marks) != FSH_OK)
             return FSH_ENOMEM;
-        s = mem.p;
     }
     fsh_mix m;
     size_t count = 0, applied;
     if (groups > 1) {
         rc = fsh_mix_prepare(rng, &m, groups);
-        if (rc != FSH_OK) {
-            free(mem.base);
-            return rc;
+        if (rc == FSH_OK) {
+            rc = a != NULL
+                     ? run_steps(rng, &m, NULL, out, k, 0, lo, last, a, NULL,
+                                 NULL, 0, &count, NULL, &applied)
+                     : run_steps(rng, &m, NULL, out, k, 0, lo, last, NULL,
+                                 NULL, s, cap - 1, &count, marks, &applied);
+            fsh_mix_done(&m);
         }
-        rc = a != NULL ? run_steps(rng, &m, NULL, out, k, 0, lo, last, a,
-                                   NULL, NULL, 0, &count, &applied)
-                       : run_steps(rng, &m, NULL, out, k, 0, lo, last, NULL,
-                                   NULL, s, cap - 1, &count, &applied);
-        fsh_mix_done(&m);
     } else if (a != NULL) {
         rc = run_steps(rng, NULL, NULL, out, k, 0, lo, last, a, NULL, NULL, 0,
-                       &count, &applied);
+                       &count, NULL, &applied);
     } else {
         rc = run_steps(rng, NULL, NULL, out, k, 0, lo, last, NULL, NULL, s,
-                       cap - 1, &count, &applied);
+                       cap - 1, &count, marks, &applied);
     }
+    /* Wiped as a permutation's storage is (see map_wipe). */
+    if (a != NULL)
+        sodium_memzero(a, n * sizeof *a);
+    else
+        map_wipe(s, cap, marks);
     free(mem.base);
     return rc;
 }
@@ -593,24 +678,24 @@ int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
     if (m.track) { /* the rng mixes along this batch */
         if (a != NULL)
             rc = run_steps(rng, &m, st, out, k, 0, lo, rel, a, NULL, NULL, 0,
-                           &count, &applied);
+                           &count, NULL, &applied);
         else if (a64 != NULL)
             rc = run_steps(rng, &m, st, out, k, 0, lo, rel, NULL, a64, NULL,
-                           0, &count, &applied);
+                           0, &count, NULL, &applied);
         else
             rc = run_steps(rng, &m, st, out, k, i0, lo, last, NULL, NULL,
-                           perm->slots, perm->cap - 1, &count,
+                           perm->slots, perm->cap - 1, &count, perm->marks,
                            &applied);
     } else { /* fsh_rng_reach_next would return at once: plain steps */
         if (a != NULL)
             rc = run_steps(rng, NULL, NULL, out, k, 0, lo, rel, a, NULL, NULL,
-                           0, &count, &applied);
+                           0, &count, NULL, &applied);
         else if (a64 != NULL)
             rc = run_steps(rng, NULL, NULL, out, k, 0, lo, rel, NULL, a64,
-                           NULL, 0, &count, &applied);
+                           NULL, 0, &count, NULL, &applied);
         else
             rc = run_steps(rng, NULL, NULL, out, k, i0, lo, last, NULL, NULL,
-                           perm->slots, perm->cap - 1, &count,
+                           perm->slots, perm->cap - 1, &count, perm->marks,
                            &applied);
     }
     perm->count = count;
