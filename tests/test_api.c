@@ -3,6 +3,7 @@
  * fork safety and status strings. */
 #include "check.h"
 #include "common/wide.h"
+#include "fake_hw.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -344,13 +345,12 @@ static void test_fork(void)
         }
 }
 
-/* A word source that counts its calls (splitmix64 of the count). */
+/* A word source that counts its calls (splitmix64 of the count: the
+   calls-th word of the sequence from state 0). */
 static uint64_t counted_word(void *ctx)
 {
-    uint64_t *calls = ctx, z = ++*calls * UINT64_C(0x9E3779B97F4A7C15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    uint64_t *calls = ctx, state = (*calls)++ * UINT64_C(0x9E3779B97F4A7C15);
+    return fake_splitmix64(&state);
 }
 
 static uint64_t any_randint(void *ctx, uint64_t k)

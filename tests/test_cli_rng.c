@@ -13,7 +13,7 @@
 #include "chacha_ref.h"
 #include "check.h"
 #include "common/rng.h"
-#include "rng/hwrand.h"
+#include "fake_hw.h"
 #include "rng/rng.h"
 
 #include <stdlib.h>
@@ -57,19 +57,6 @@ static void os_keyed_is(int gen, fsh_gen want, int rounds)
     fsh_rng_free(rng);
 }
 
-/* A stand-in hardware source (SplitMix64 words) for the dealer's test. */
-static int fake_words(void *ctx, uint64_t *out, size_t n)
-{
-    uint64_t *state = ctx;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-        out[i] = z ^ (z >> 31);
-    }
-    return FSH_OK;
-}
-
 /* Deal the whole shoe of decks decks from a fresh rng_make_dealer(seed):
    the status, and in *hw the hardware bits the rng mixed in. */
 static int deal_shoe(const char *seed, unsigned decks, uint64_t *hw)
@@ -95,8 +82,10 @@ static int deal_shoe(const char *seed, unsigned decks, uint64_t *hw)
    beyond 57 cards is refused, the large one too. --seed: simulation. */
 static void test_dealer(void)
 {
-    uint64_t state = 1, hw;
-    fsh_hw_set_hook(fake_words, 1, &state);
+    uint64_t hw;
+    fake_hw src; /* the stand-in hardware source */
+    fake_hw_init(&src, 1);
+    fake_hw_on(&src, 1);
     CHECK_EQ(deal_shoe(NULL, 1, &hw), FSH_OK);
     CHECK_EQ(hw, 0u);
     CHECK_EQ(deal_shoe(NULL, 2, &hw), FSH_OK);
@@ -105,13 +94,13 @@ static void test_dealer(void)
     CHECK((double)hw + 256 >= fsh_ordered_bits(5824, 5824));
     CHECK_EQ(deal_shoe(NULL, 300, &hw), FSH_OK);
     CHECK((double)hw + 256 >= fsh_ordered_bits(15600, 15600));
-    fsh_hw_set_hook(fake_words, 0, &state); /* no hardware source */
+    fake_hw_on(&src, 0); /* no hardware source */
     CHECK_EQ(deal_shoe(NULL, 1, &hw), FSH_OK);
     CHECK_EQ(deal_shoe(NULL, 2, &hw), FSH_ENOHWRAND);
     CHECK_EQ(deal_shoe(NULL, 112, &hw), FSH_ENOHWRAND);
     CHECK_EQ(deal_shoe("x", 112, &hw), FSH_OK);
     CHECK_EQ(hw, 0u);
-    fsh_hw_set_hook(NULL, 0, NULL);
+    fake_hw_off();
 }
 
 int main(void)

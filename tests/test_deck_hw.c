@@ -15,51 +15,20 @@
  * or the deal unmixed, bounded by the key (FULL | KEY). */
 #include "check.h"
 #include "fairshuf.h"
-#include "rng/hwrand.h"
+#include "fake_hw.h"
 #include "rng/rng.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------------ */
-/* The fake hardware source                                                 */
-
-typedef struct fake {
-    uint64_t state;
-    uint64_t words;   /* handed out */
-    uint64_t limit;   /* a call that would pass this many in all fails */
-    size_t most;      /* the most words one call asked for */
-    uint64_t hash;    /* FNV-1a over the words handed out, in order */
-} fake;
-
-static fake hw;
-
-static int fake_words(void *ctx, uint64_t *out, size_t n)
-{
-    fake *f = ctx;
-    if (n > f->most)
-        f->most = n;
-    if (n > f->limit - f->words)
-        return FSH_ENOHWRAND;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t z = (f->state += UINT64_C(0x9E3779B97F4A7C15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-        out[i] = z ^ (z >> 31);
-        f->hash = (f->hash ^ out[i]) * UINT64_C(0x100000001B3);
-    }
-    f->words += n;
-    return FSH_OK;
-}
+/* The fake hardware source (fake_hw.h), restarted for each run. */
+static fake_hw hw;
 
 /* A fresh fake, failing past limit words. */
 static void fake_reset(uint64_t limit)
 {
-    hw.state = 12345;
-    hw.words = 0;
+    fake_hw_init(&hw, 12345);
     hw.limit = limit;
-    hw.most = 0;
-    hw.hash = UINT64_C(0xCBF29CE484222325);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -265,7 +234,7 @@ static void test_failing(uint32_t *a, uint32_t *b)
 
 int main(void)
 {
-    fsh_hw_set_hook(fake_words, 1, &hw);
+    fake_hw_on(&hw, 1);
     uint32_t *a = malloc(MAXD * sizeof *a), *b = malloc(MAXD * sizeof *b);
     if (a != NULL && b != NULL) {
         test_pieces(a, b);
@@ -275,6 +244,6 @@ int main(void)
     }
     free(a);
     free(b);
-    fsh_hw_set_hook(NULL, 0, NULL);
+    fake_hw_off();
     return check_done("test_deck_hw");
 }

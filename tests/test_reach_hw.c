@@ -15,7 +15,7 @@
 #include "check.h"
 #include <math.h>
 #include "fairshuf.h"
-#include "rng/hwrand.h"
+#include "fake_hw.h"
 #include "rng/rng.h"
 #include "shuffle/fy.h"
 
@@ -23,37 +23,14 @@
 #include <string.h>
 
 /* ------------------------------------------------------------------------ */
-/* The fake hardware source                                                 */
+/* The fake hardware source (fake_hw.h)                                     */
 
-typedef struct fake {
-    uint64_t words; /* words handed out */
-    uint64_t calls;
-    uint64_t state;
-    int fail; /* present but failing */
-} fake;
-
-static fake hw;
-
-static int fake_words(void *ctx, uint64_t *out, size_t n)
-{
-    fake *f = ctx;
-    f->calls++;
-    if (f->fail)
-        return FSH_ENOHWRAND;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t z = (f->state += UINT64_C(0x9E3779B97F4A7C15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-        out[i] = z ^ (z >> 31);
-    }
-    f->words += n;
-    return FSH_OK;
-}
+static fake_hw hw;
 
 static void fake_on(int present, int fail)
 {
     hw.fail = fail;
-    fsh_hw_set_hook(fake_words, present, &hw);
+    fake_hw_on(&hw, present);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -616,7 +593,7 @@ static void test_uniform_mixed(void)
 /* The real source, when the machine has one: 60 cards draw 256 bits. */
 static void test_real_hardware(void)
 {
-    fsh_hw_set_hook(NULL, 0, NULL);
+    fake_hw_off();
     if (!fsh_hw_entropy_available()) {
         fprintf(stderr, "test_reach_hw: no RDSEED here: real-source case "
                         "skipped\n");
@@ -782,10 +759,7 @@ static uint64_t words_fn(void *ctx)
 {
     wsrc_ctx *c = ctx;
     c->calls++;
-    uint64_t z = (c->state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    return fake_splitmix64(&c->state);
 }
 
 static void test_direct(void)
@@ -856,6 +830,7 @@ int main(void)
     arr = malloc(1000000 * sizeof *arr);
     if (arr == NULL)
         return 1;
+    fake_hw_init(&hw, 0);
     fake_on(1, 0);
     test_default_shuffles();
     test_cap_boundary();
@@ -867,7 +842,7 @@ int main(void)
     test_uniform_mixed();
     test_real_hardware();
     test_direct();
-    fsh_hw_set_hook(NULL, 0, NULL);
+    fake_hw_off();
     free(arr);
     return check_done("test_reach_hw");
 }

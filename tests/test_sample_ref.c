@@ -16,7 +16,7 @@
  * comparison can fail. Deterministic: no false failures. */
 #include "check.h"
 #include "fairshuf.h"
-#include "rng/hwrand.h"
+#include "fake_hw.h"
 #include "rng/rng.h"
 
 #include <stdlib.h>
@@ -101,14 +101,6 @@ static int ref_sample(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
 
 enum { G_CHACHA, G_XOSHIRO, G_WORDS, G_RANDINT, G_COUNT };
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 typedef struct cb {
     uint64_t state;
     uint64_t calls;
@@ -119,7 +111,7 @@ static uint64_t cb_words(void *ctx)
 {
     cb *c = ctx;
     c->calls++;
-    return splitmix(&c->state);
+    return fake_splitmix64(&c->state);
 }
 
 static uint64_t cb_randint(void *ctx, uint64_t k)
@@ -128,7 +120,7 @@ static uint64_t cb_randint(void *ctx, uint64_t k)
     if (++c->calls == c->fail_at)
         return k + 1;
     /* Slightly biased (a test source): fine, both sides see the same. */
-    return 1 + splitmix(&c->state) % k;
+    return 1 + fake_splitmix64(&c->state) % k;
 }
 
 /* rng as generator g from seed; c is the callback state. */
@@ -317,15 +309,7 @@ static void failing_callback(void)
 /* ------------------------------------------------------------------------ */
 /* Hardware mixing between draws                                            */
 
-static uint64_t hw_state;
-
-static int fake_hw(void *ctx, uint64_t *out, size_t n)
-{
-    (void)ctx;
-    for (size_t i = 0; i < n; i++)
-        out[i] = splitmix(&hw_state);
-    return FSH_OK;
-}
+static fake_hw hw; /* the stand-in hardware source (fake_hw.h) */
 
 /* An OS-keyed rng (which mixes hardware entropy into samples beyond 2^256
    outcomes) and a copy of its state: fsh_sample_range on one, the
@@ -333,7 +317,8 @@ static int fake_hw(void *ctx, uint64_t *out, size_t n)
    draw at the same group boundaries), with the same fake hardware words. */
 static void mixing(void)
 {
-    fsh_hw_set_hook(fake_hw, 1, NULL);
+    fake_hw_init(&hw, 99);
+    fake_hw_on(&hw, 1);
     static const struct { size_t k; uint64_t lo, hi; } cs[] = {
         {400, 0, 999},            /* array */
         {3000, 0, 9999},          /* array, many groups */
@@ -352,12 +337,12 @@ static void mixing(void)
         r2->fork_canary = canary;
         fsh_rng saved; /* the state both start from, for a third run */
         memcpy(&saved, r1, sizeof saved);
-        hw_state = 99;
+        fake_hw_init(&hw, 99);
         CHECK_EQ(fsh_sample_range(r1, buf_a, cs[t].k, cs[t].lo, cs[t].hi),
                  FSH_OK);
         uint64_t hw1 = 0, hw2 = 0;
         CHECK(fsh_rng_entropy_drawn(r1, NULL, &hw1) == FSH_OK);
-        hw_state = 99;
+        fake_hw_init(&hw, 99);
         fsh_rangeperm *p;
         CHECK(fsh_rangeperm_new(&p, cs[t].lo, cs[t].hi, 0) == FSH_OK);
         int ok = 1;
@@ -379,7 +364,7 @@ static void mixing(void)
             canary = r3->fork_canary;
             memcpy(r3, &saved, sizeof *r3);
             r3->fork_canary = canary;
-            hw_state = 99;
+            fake_hw_init(&hw, 99);
             uint64_t drawn = 0, hw3 = 0, w3 = 0;
             CHECK_EQ(next_n_chunks(r3, buf_c, cs[t].k, cs[t].lo, cs[t].hi,
                                    t % 2 ? cs[t].k : 0, &drawn),
@@ -397,7 +382,7 @@ static void mixing(void)
         fsh_rng_free(r1);
         fsh_rng_free(r2);
     }
-    fsh_hw_set_hook(NULL, 0, NULL);
+    fake_hw_off();
 }
 
 

@@ -32,6 +32,7 @@
  */
 #include "check.h"
 #include "common/common.h"
+#include "fake_hw.h"
 
 #include <math.h>
 #include <string.h>
@@ -140,10 +141,7 @@ static uint64_t sm_state;
 static uint64_t splitmix_words(void *ctx)
 {
     (void)ctx;
-    uint64_t z = (sm_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return fake_splitmix64(&sm_state);
 }
 
 /* 32-byte seeds give the 256 bits a fair 52-card shuffle needs. */
