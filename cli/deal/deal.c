@@ -31,7 +31,6 @@ typedef struct deal_run {
     fsh_deck *deck;
     fsh_rng *rng;
     uint32_t *cards;
-    uint32_t *piece; /* a round-robin deal's cards in deal order, a piece */
     uint32_t *order; /* a provably fair round's deal order */
     uint8_t *seed;   /* its server seed (wiped before it is freed) */
     size_t seed_len;
@@ -46,7 +45,6 @@ static void run_free(void *ctx)
     fsh_cardset_free(run->set);
     fsh_rng_free(run->rng);
     free(run->cards);
-    free(run->piece);
     free(run->order);
     if (run->seed != NULL)
         explicit_bzero(run->seed, run->seed_len);
@@ -68,58 +66,6 @@ static deal_style style_of_stdout(void)
     return st;
 }
 
-/* Cards dealt a call. A mixing deal drew the hardware words of all its
-   reseeds (one every 8 to 13 cards, 32 bytes each) before it dealt a
-   card, so a whole shoe in one call held 3 to 4 bytes a card more than
-   the deck and the cards (17 GB at 2^32 cards); the library now draws
-   them a piece at a time itself (fsh_deck_deal_n), and a round-robin
-   deal's reordering buffer (run->piece) stays a piece long. In pieces,
-   the cards are the same: the deck carries its groups from call to
-   call, and a seeded deal draws the same words. */
-#define DEAL_PIECE ((size_t)1 << 16)
-
-/* Deal k cards into out[0..k), in deal order, a piece at a time. */
-static void deal_pieces(deal_run *run, uint32_t *out, size_t k)
-{
-    for (size_t i = 0; i < k; i += DEAL_PIECE) {
-        size_t m = k - i < DEAL_PIECE ? k - i : DEAL_PIECE;
-        check_status(fsh_deck_deal_n(run->rng, run->deck, out + i, m));
-    }
-}
-
-/* Whether the hands' deal order differs from their layout: round robin
-   deals card c of every player in turn, laid out hand after hand. */
-static int hands_reordered(const deal_opts *o)
-{
-    return o->layout == FSH_DEAL_ROUND_ROBIN && o->players > 1 &&
-           o->cards > 1;
-}
-
-/* Deal the hands into out as fsh_deck_deal_hands lays them out (card c of
-   player p at p * cards + c), a piece at a time, through run->piece when
-   they are reordered. */
-static void deal_hands_pieces(deal_run *run, uint32_t *out)
-{
-    const deal_opts *o = &run->o;
-    size_t total = o->players * o->cards;
-    if (!hands_reordered(o)) {
-        deal_pieces(run, out, total);
-        return;
-    }
-    size_t p = 0, c = 0;
-    for (size_t t = 0; t < total; t += DEAL_PIECE) {
-        size_t m = total - t < DEAL_PIECE ? total - t : DEAL_PIECE;
-        check_status(fsh_deck_deal_n(run->rng, run->deck, run->piece, m));
-        for (size_t i = 0; i < m; i++) {
-            out[p * o->cards + c] = run->piece[i];
-            if (++p == o->players) {
-                p = 0;
-                c++;
-            }
-        }
-    }
-}
-
 /* Deal the round into run->cards: burn, hands, then (if shown) the rest.
    Returns the number of rest cards dealt. A simple text deal draws only
    the cards it prints, so -n 0 needs no entropy. */
@@ -138,23 +84,25 @@ static size_t deal_round_cards(deal_run *run, int *cut_reached)
     *cut_reached = 0;
     if (total == 0)
         return 0;
-    /* The buffers before the first card is dealt: then only a piece's
-       hardware words (at most 256 KB, 8 cards a reseed) come later. */
-    if (hands_reordered(o))
-        run->piece = xmalloc((hands < DEAL_PIECE ? hands : DEAL_PIECE) *
-                             sizeof *run->piece);
     check_status(fsh_deck_new_set(&run->deck, run->set));
     if (o->penetration > 0)
         check_status(fsh_deck_set_cut(run->deck, o->penetration));
     /* Every order of the shoe reachable, at any size: RDSEED entropy mixed
        in beyond the key's 57 cards, or a refusal where there is none. */
     run->rng = rng_make_dealer(o->seed, o->gen);
-    /* The burned cards are dealt face down: dealt, to be shown. */
-    deal_pieces(run, run->cards, o->burn);
-    deal_hands_pieces(run, run->cards + o->burn);
+    /* One call each for the burn, the hands and the rest, whatever their
+       size: a mixing deal draws its hardware words a few KiB at a time as
+       it reaches them (fsh_deck_deal_n), and the hands are laid out by
+       the library. The burned cards are dealt face down: dealt, to be
+       shown. */
+    fsh_rng *rng = run->rng;
+    check_status(fsh_deck_deal_n(rng, run->deck, run->cards, o->burn));
+    check_status(fsh_deck_deal_hands(rng, run->deck, run->cards + o->burn,
+                                     o->players, o->cards, o->layout));
     *cut_reached = o->penetration > 0 &&
                    fsh_deck_needs_shuffle(run->deck) == 1;
-    deal_pieces(run, run->cards + o->burn + hands, rest);
+    check_status(
+        fsh_deck_deal_n(rng, run->deck, run->cards + o->burn + hands, rest));
     return rest;
 }
 

@@ -149,9 +149,9 @@ assert o["hands"] == [[]] and len(o["rest"]) == 52 and o["burn"] == []
 
 # One deal order whatever the round: burn, hands by layout, then the rest
 # are cut from the same sequence under the same seed.
-# The second time a shoe of 156,000 cards: its 150,000 hand cards are
-# dealt in pieces of 65,536 (fairshuf(1), deal: the memory), placed by
-# layout as they come.
+# The second time a shoe of 156,000 cards: its 150,000 hand cards, dealt
+# in one call (fsh_deck_deal_hands lays them out; the command dealt them
+# in pieces of 65,536 before session 19, with the same cards).
 LAYOUTS='
 import json, sys
 d = json.load(open(sys.argv[1]))["hands"][0]
@@ -175,7 +175,7 @@ d seqL --seed=L --format=json --decks=3000
 d rrL --seed=L --format=json --decks=3000 --burn=1000 --players=3 --cards=50000
 d blL --seed=L --format=json --decks=3000 --burn=1000 --players=3 --cards=50000 --layout=blocks
 d n5L --seed=L -n 5 --poker --decks=3000
-py "layouts: hands of 150,000 cards dealt in pieces, cut from the one deal order" \
+py "layouts: hands of 150,000 cards, cut from the one deal order" \
     "$LAYOUTS" seqL.out rrL.out blL.out n5L.out 3 50000 1000
 d tx --seed=L --decks=2 --burn=3 --players=4 --cards=5 --poker
 py "text and JSON deal the same round" '
