@@ -6,15 +6,18 @@
    counts its calls and words, hashes the words in the order handed out,
    records the largest request, and can fail: always, or the call that
    would pass a limit of words in all (then it hands out nothing). The
-   SplitMix64 step is also the tests' word source for fsh_rng_from_words. */
+   SplitMix64 step is also the tests' word source for fsh_rng_from_words;
+   fake_hw_rng makes the generator that mixes, with a fixed key. */
 #ifndef FSH_TESTS_FAKE_HW_H
 #define FSH_TESTS_FAKE_HW_H
 
 #include "fairshuf.h"
 #include "rng/hwrand.h"
+#include "rng/rng.h"
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The next SplitMix64 word of the sequence whose state is *s. */
 static inline uint64_t fake_splitmix64(uint64_t *s)
@@ -77,6 +80,29 @@ static inline void fake_hw_on(fake_hw *f, int present)
 static inline void fake_hw_off(void)
 {
     fsh_hw_set_hook(NULL, 0, NULL);
+}
+
+/* An OS-keyed ChaCha rng (the only kind that mixes) with a fixed key
+   (white-box), the policy reach and no hardware cap; NULL if it cannot be
+   made. */
+static inline fsh_rng *fake_hw_rng(unsigned reach)
+{
+    fsh_rng *r;
+    if (fsh_rng_new(&r) != FSH_OK)
+        return NULL;
+    for (uint32_t i = 0; i < 8; i++)
+        r->key[i] = UINT32_C(0x9E3779B9) * (i + 1);
+    r->counter = 0;
+    r->stream = 0;
+    memset(r->buf, 0, sizeof r->buf);
+    r->pos = FSH_BUF_WORDS;
+    r->ahead_blocks = 0;
+    if (fsh_rng_set_reach(r, reach) != FSH_OK ||
+        fsh_rng_set_hw_cap(r, UINT64_MAX) != FSH_OK) {
+        fsh_rng_free(r);
+        return NULL;
+    }
+    return r;
 }
 
 #endif /* FSH_TESTS_FAKE_HW_H */

@@ -16,7 +16,6 @@
 #include "check.h"
 #include "fairshuf.h"
 #include "fake_hw.h"
-#include "rng/rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,28 +31,6 @@ static void fake_reset(uint64_t limit)
 }
 
 /* ------------------------------------------------------------------------ */
-
-/* An OS-keyed ChaCha rng (the only kind that mixes) with a fixed key, the
-   policy reach and no hardware cap. */
-static fsh_rng *fixed_rng(unsigned reach)
-{
-    fsh_rng *r;
-    if (fsh_rng_new(&r) != FSH_OK)
-        return NULL;
-    for (uint32_t i = 0; i < 8; i++)
-        r->key[i] = UINT32_C(0x9E3779B9) * (i + 1);
-    r->counter = 0;
-    r->stream = 0;
-    memset(r->buf, 0, sizeof r->buf);
-    r->pos = FSH_BUF_WORDS;
-    r->ahead_blocks = 0;
-    if (fsh_rng_set_reach(r, reach) != FSH_OK ||
-        fsh_rng_set_hw_cap(r, UINT64_MAX) != FSH_OK) {
-        fsh_rng_free(r);
-        return NULL;
-    }
-    return r;
-}
 
 static uint64_t fnv(const uint32_t *a, size_t n)
 {
@@ -93,7 +70,7 @@ enum how { ONE_CALL, BY_7, HANDS, BURN };
 static void run(after *a, uint32_t *out, unsigned decks, size_t pre,
                 size_t deal, enum how how, unsigned reach, uint64_t limit)
 {
-    fsh_rng *rng = fixed_rng(reach);
+    fsh_rng *rng = fake_hw_rng(reach);
     fsh_cardset *set = NULL;
     fsh_deck *deck = NULL;
     memset(a, 0, sizeof *a);
