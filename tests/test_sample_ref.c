@@ -409,7 +409,7 @@ static void next_at_storages(void)
             uint64_t st = n * 31 + h;
             int ok = 1;
             for (uint64_t i = 0; i < n && ok; i++) {
-                uint64_t r = splitmix(&st) % (n - i), v = UINT64_MAX;
+                uint64_t r = fake_splitmix64(&st) % (n - i), v = UINT64_MAX;
                 ok &= fsh_rangeperm_next_at(p, &v, r) == FSH_OK;
                 uint64_t x = a[i + r];
                 a[i + r] = a[i];
