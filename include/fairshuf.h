@@ -843,12 +843,15 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
    FSH_EINVAL; the reachability rule of fsh_permutation applies with
    n!/(n-k)! outcomes (a seeded rng: FSH_EENTROPY unless n!/(n-k)! <=
    2^bits; an OS-keyed one mixes hardware entropy beyond 2^256 or returns
-   FSH_ENOHWRAND). The checks, the storage (allocated at once; FSH_ENOMEM
-   with errno ENOMEM when it cannot be had) and the hardware entropy come
-   before the first value is written, so out is untouched when any of
-   them fails; a caller's word or [1, k] source that fails part-way
-   (fsh_rng_from_words / fsh_rng_from_randint) leaves the values drawn
-   before it in out. The storage is wiped before it is freed. */
+   FSH_ENOHWRAND). out is untouched when the checks, the storage
+   (allocated at once; FSH_ENOMEM with errno ENOMEM when it cannot be had)
+   or the hardware entropy fail, a hardware source that fails part-way
+   included: over its array (k > n / 10) a mixing rng's hardware words are
+   drawn a few KiB at a time and out is written at the end, over its map
+   they are all drawn before the first value is written; a caller's word
+   or [1, k] source that fails part-way (fsh_rng_from_words /
+   fsh_rng_from_randint) leaves the values drawn before it in out. The
+   storage is wiped before it is freed. */
 FSH_API FSH_NODISCARD int fsh_sample_range(fsh_rng *rng, uint64_t *out,
                                            size_t k, uint64_t lo, uint64_t hi);
 

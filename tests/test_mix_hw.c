@@ -17,7 +17,8 @@
  * made again with the words the source would have given gives the
  * golden: the rng and a range permutation's storage were put back);
  * FULL | KEY, the draws made unmixed, bounded by the key, as with a
- * source that fails at once. */
+ * source that fails at once. fsh_sample_range over its array (k > n / 10)
+ * draws its words a piece at a time: never more than 256 a request. */
 #include "check.h"
 #include "fairshuf.h"
 #include "fake_hw.h"
@@ -53,11 +54,11 @@ static const mcase cases[] = {
     {PERM, 5, 20004, 0, 0, 0, 0, GOLD(4112, 0xb386d21bc5e30ef7, 0x63361fad957dc4d5)},
     /* fsh_sample_range over its array: 64, 65, 129 reseeds, all 10,000,
        and a shifted range */
-    {SAMPLE, 0, 9999, 0, 1217, 0, 0, GOLD(256, 0xcd6803c26cdd7db8, 0x5910125df9f73229)},
-    {SAMPLE, 0, 9999, 0, 1236, 0, 0, GOLD(260, 0x79d3b1b68db71982, 0x500078c732b5cac2)},
-    {SAMPLE, 0, 9999, 0, 2452, 0, 0, GOLD(516, 0x46197acfd8d99e09, 0x87056b2238edd571)},
-    {SAMPLE, 0, 9999, 0, 10000, 0, 0, GOLD(1896, 0xbd78101e1e85483d, 0x682a786b18ab6cd5)},
-    {SAMPLE, 7, 30006, 0, 20000, 0, 0, GOLD(4568, 0x0948834d46a83a13, 0xc8d08f20c116280c)},
+    {SAMPLE, 0, 9999, 0, 1217, 0, 1, GOLD(256, 0xcd6803c26cdd7db8, 0x5910125df9f73229)},
+    {SAMPLE, 0, 9999, 0, 1236, 0, 1, GOLD(260, 0x79d3b1b68db71982, 0x500078c732b5cac2)},
+    {SAMPLE, 0, 9999, 0, 2452, 0, 1, GOLD(516, 0x46197acfd8d99e09, 0x87056b2238edd571)},
+    {SAMPLE, 0, 9999, 0, 10000, 0, 1, GOLD(1896, 0xbd78101e1e85483d, 0x682a786b18ab6cd5)},
+    {SAMPLE, 7, 30006, 0, 20000, 0, 1, GOLD(4568, 0x0948834d46a83a13, 0xc8d08f20c116280c)},
     /* over its map */
     {SAMPLE, 0, 999999, 0, 2000, 0, 0, GOLD(664, 0x9d3fa5473984fe37, 0x73ab84bab75e5ea3)},
     {SAMPLE, 0, UINT64_MAX, 0, 300, 0, 0, GOLD(296, 0xf707e448e1db3a2f, 0xff88cb32d92730ce)},

@@ -195,9 +195,7 @@ int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups)
     return FSH_OK;
 }
 
-/* fsh_mix_prepare, the words drawn a piece (m->stack) at a time: the
-   first now, the others by mix_refill when the reseeds reach them. */
-static int mix_prepare_pieces(fsh_rng *rng, fsh_mix *m, uint64_t groups)
+int fsh_mix_prepare_pieces(fsh_rng *rng, fsh_mix *m, uint64_t groups)
 {
     const uint64_t piece = sizeof m->stack / sizeof m->stack[0];
     uint64_t words = 4 * (groups - 1);
@@ -217,9 +215,7 @@ static int mix_prepare_pieces(fsh_rng *rng, fsh_mix *m, uint64_t groups)
     return FSH_OK;
 }
 
-/* The next piece of hardware words, the used ones wiped; 0 (m->failed
-   set, no more reseeds) if the source failed. */
-static int mix_refill(fsh_mix *m)
+int fsh_mix_refill(fsh_mix *m)
 {
     const uint64_t piece = sizeof m->stack / sizeof m->stack[0];
     size_t n = (size_t)(m->left < piece ? m->left : piece);
@@ -231,9 +227,15 @@ static int mix_refill(fsh_mix *m)
     if (rc != FSH_OK) {
         m->failed = rc;
         m->track = 0;
+        m->groups = 1;
         return 0;
     }
     return 1;
+}
+
+int fsh_mix_refused(const fsh_rng *rng, int rc)
+{
+    return fsh_rng_reach_flags(rng) & FSH_REACH_KEY ? FSH_OK : rc;
 }
 
 void fsh_mix_done(fsh_mix *m)
@@ -294,7 +296,7 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
     int over = st->reseeds + r + 1 > maxg;
     if (!over && (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
         fsh_hw_available()) {
-        int rc = pieces ? mix_prepare_pieces(rng, m, r + 1)
+        int rc = pieces ? fsh_mix_prepare_pieces(rng, m, r + 1)
                         : fsh_mix_prepare(rng, m, r + 1);
         if (rc != FSH_OK)
             return rc;
@@ -324,10 +326,9 @@ int fsh_rng_reach_begin_pieces(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
 
 int fsh_rng_reach_refused(const fsh_rng *rng, fsh_reach_state *st, int rc)
 {
-    if (!(fsh_rng_reach_flags(rng) & FSH_REACH_KEY))
-        return rc;
-    st->keybound = 1;
-    return FSH_OK;
+    if ((rc = fsh_mix_refused(rng, rc)) == FSH_OK)
+        st->keybound = 1;
+    return rc;
 }
 
 int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
@@ -336,7 +337,7 @@ int fsh_rng_reach_next(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
     if (!m->track || fsh_reach_acc_take(&st->acc, m1))
         return 0;
     /* Drawn in pieces: the last piece's words are used up. */
-    if (m->left > 0 && m->hw == m->stack + m->nwords && !mix_refill(m))
+    if (m->left > 0 && m->hw == m->stack + m->nwords && !fsh_mix_refill(m))
         return 0;
     fsh_rng_reseed(rng, m->hw);
     m->hw += 4;

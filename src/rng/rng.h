@@ -142,7 +142,10 @@ FSH_HIDDEN int fsh_rng_plan_ordered(const fsh_rng *rng, uint64_t last,
                                     uint64_t k, uint64_t *groups);
 
 /* A one-shot mixed operation (shuffle, fsh_sample_range): the hardware
-   words for every reseed are drawn before anything is changed. */
+   words for every reseed are drawn before anything is changed
+   (fsh_mix_prepare), or a piece at a time as the reseeds reach them
+   (fsh_mix_prepare_pieces) by an operation that can put back what it
+   changed when a later piece cannot be had. */
 typedef struct fsh_mix {
     fsh_reach_acc acc;
     uint64_t groups; /* 1: plain, nothing to do per step */
@@ -162,7 +165,27 @@ typedef struct fsh_mix {
    (unless the rng accepts the key bound: then m runs plain). */
 FSH_HIDDEN int fsh_mix_prepare(fsh_rng *rng, fsh_mix *m, uint64_t groups);
 
-/* Before the draw of range m1 + 1: at a group boundary reseed rng. */
+/* fsh_mix_prepare, the same hardware words in the same order, drawn a
+   piece (m->stack, 64 reseeds, 2 KiB) at a time: the first now, the
+   others by fsh_mix_step as the reseeds reach them; no allocation. A
+   piece after the first that the source fails to fill sets m->failed to
+   its status and stops the reseeds (m->groups = 1): the caller then puts
+   back what the draws changed, the rng included, and has what a failure
+   of all the words drawn first gave (fsh_mix_refused). */
+FSH_HIDDEN int fsh_mix_prepare_pieces(fsh_rng *rng, fsh_mix *m,
+                                      uint64_t groups);
+
+/* The next piece of m's hardware words (the used ones wiped): 1, or 0
+   with m->failed set and no more reseeds when the source failed. */
+FSH_HIDDEN int fsh_mix_refill(fsh_mix *m);
+
+/* After a failed piece (status rc) and the draws put back: FSH_OK (make
+   them again, unmixed, bounded by the key) when the policy accepts that,
+   as a failure of the first piece does, else rc. */
+FSH_HIDDEN int fsh_mix_refused(const fsh_rng *rng, int rc);
+
+/* Before the draw of range m1 + 1: at a group boundary reseed rng (from
+   the next piece first, if m's are drawn in pieces and used up). */
 static inline void fsh_mix_step(fsh_rng *rng, fsh_mix *m, uint64_t m1);
 
 /* Wipe and free m's hardware words. */
@@ -177,6 +200,8 @@ FSH_HIDDEN void fsh_rng_reseed(fsh_rng *rng, const uint64_t hw[4]);
 static inline void fsh_mix_step(fsh_rng *rng, fsh_mix *m, uint64_t m1)
 {
     if (m->groups > 1 && !fsh_reach_acc_take(&m->acc, m1)) {
+        if (m->left > 0 && m->hw == m->stack + m->nwords && !fsh_mix_refill(m))
+            return;
         fsh_rng_reseed(rng, m->hw);
         m->hw += 4;
         fsh_reach_acc_init(&m->acc);

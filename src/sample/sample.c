@@ -494,17 +494,20 @@ static inline int step_draw(fsh_rng *rng, uint64_t s, uint64_t *r)
 
 /* The k steps from position i0 over a or a64 (dense) or the map s (mask =
    its size - 1, *count its keys, marks its chunks), writing out[0..k).
-   Before each draw a one-shot operation's m steps (fsh_mix_step), or an
-   incremental one's state st (fsh_rng_reach_next with m from
-   fsh_rng_reach_begin). Returns FSH_OK, or the error of the first draw
-   that failed (then the steps before it are applied and written to out,
-   no later draw is made: as a step-by-step run); *applied = the steps
-   applied. */
+   Before each draw a one-shot operation's m steps (fsh_mix_step; a piece
+   of its hardware words that cannot be had ends the steps there,
+   m->failed set), or an incremental one's state st (fsh_rng_reach_next
+   with m from fsh_rng_reach_begin). stage (a only, i0 = 0): step i's
+   value is kept in a[i], which no later step reads, instead of written to
+   out (the caller copies it there). Returns FSH_OK, or the error of the
+   first draw that failed (then the steps before it are applied and
+   written to out, or kept, no later draw is made: as a step-by-step run);
+   *applied = the steps applied. */
 static inline __attribute__((always_inline)) int
 run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
           size_t k, uint64_t i0, uint64_t lo, uint64_t last, uint32_t *a,
           uint64_t *a64, pm_slot *s, size_t mask, size_t *count,
-          uint64_t *marks, size_t *applied)
+          uint64_t *marks, size_t *applied, int stage)
 {
     uint64_t ring[AHEAD];
     size_t drawn = 0, end = k;
@@ -514,10 +517,15 @@ run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
 #define DRAW_STEP(t)                                                           \
     do {                                                                       \
         uint64_t r_, j_, p_ = i0 + (uint64_t)(t);                              \
-        if (st != NULL)                                                        \
+        if (st != NULL) {                                                      \
             (void)fsh_rng_reach_next(rng, st, m, last - p_);                   \
-        else if (m != NULL)                                                    \
+        } else if (m != NULL) {                                                \
             fsh_mix_step(rng, m, last - p_);                                   \
+            if (m->failed != FSH_OK) {                                         \
+                end = (t);                                                     \
+                break;                                                         \
+            }                                                                  \
+        }                                                                      \
         if ((rc = step_draw(rng, last - p_, &r_)) != FSH_OK) {                 \
             end = (t);                                                         \
             break;                                                             \
@@ -545,6 +553,8 @@ run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
             size_t j = (size_t)(p + r);
             v = a[j];
             a[j] = a[p];
+            if (stage)
+                a[p] = (uint32_t)v;
         } else if (a64 != NULL) {
             size_t j = (size_t)(p + r);
             v = a64[j];
@@ -554,7 +564,8 @@ run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
             if (r != 0)
                 v = pm_swap(s, mask, p + r, v, count, marks);
         }
-        out[i] = lo + v;
+        if (!stage)
+            out[i] = lo + v;
     }
 #undef DRAW_STEP
     /* The draws held ahead are wiped as the storage is, by volatile
@@ -564,6 +575,52 @@ run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
     for (size_t t = 0; t < (k < AHEAD ? k : AHEAD); t++)
         held[t] = 0;
     *applied = end;
+    return rc;
+}
+
+/* fsh_sample_range's mixed steps over the array a (last + 1 cells, the
+   identity), the hardware words drawn a piece (2 KiB) at a time as the
+   steps reach them (fsh_mix_prepare_pieces), not all first, which held
+   about log2(last + 1) / 8 bytes a value (27 MB for 10^7 of 10^7): the
+   same words in the same order, the same values. The values are kept in
+   a (stage) and copied to out at the end, so a piece the source cannot
+   fill leaves out untouched: the rng is put back, a set to the identity
+   again, and the call gives what a failure of all the words drawn first
+   gave (refused, or the steps made unmixed, bounded by the key). The map
+   still draws its words first: it has no free cell to keep a value in,
+   and its words take less room than its slots (at most 8 bytes a value
+   against 32 or more). */
+static int dense_mixed(fsh_rng *rng, uint64_t groups, uint64_t *out,
+                       size_t k, uint64_t lo, uint64_t last, uint32_t *a)
+{
+    fsh_rng snap = *rng;
+    fsh_mix m;
+    size_t count = 0, applied = 0;
+    int rc = fsh_mix_prepare_pieces(rng, &m, groups);
+    if (rc != FSH_OK)
+        goto out; /* refused at once: nothing drawn */
+    if (m.groups > 1) {
+        rc = run_steps(rng, &m, NULL, out, k, 0, lo, last, a, NULL, NULL, 0,
+                       &count, NULL, &applied, 1);
+        int failed = m.failed;
+        fsh_mix_done(&m);
+        if (failed == FSH_OK) {
+            for (size_t i = 0; i < applied; i++)
+                out[i] = lo + a[i];
+            goto out;
+        }
+        *rng = snap;
+        if ((rc = fsh_mix_refused(rng, failed)) != FSH_OK)
+            goto out;
+        for (size_t i = 0; i <= (size_t)last; i++)
+            a[i] = (uint32_t)i;
+    } else {
+        fsh_mix_done(&m); /* no hardware, and the key bound is accepted */
+    }
+    rc = run_steps(rng, NULL, NULL, out, k, 0, lo, last, a, NULL, NULL, 0,
+                   &count, NULL, &applied, 0);
+out:
+    sodium_memzero(&snap, sizeof snap);
     return rc;
 }
 
@@ -608,22 +665,21 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
     }
     fsh_mix m;
     size_t count = 0, applied;
-    if (groups > 1) {
+    if (groups > 1 && a != NULL) {
+        rc = dense_mixed(rng, groups, out, k, lo, last, a);
+    } else if (groups > 1) {
         rc = fsh_mix_prepare(rng, &m, groups);
         if (rc == FSH_OK) {
-            rc = a != NULL
-                     ? run_steps(rng, &m, NULL, out, k, 0, lo, last, a, NULL,
-                                 NULL, 0, &count, NULL, &applied)
-                     : run_steps(rng, &m, NULL, out, k, 0, lo, last, NULL,
-                                 NULL, s, cap - 1, &count, marks, &applied);
+            rc = run_steps(rng, &m, NULL, out, k, 0, lo, last, NULL, NULL, s,
+                           cap - 1, &count, marks, &applied, 0);
             fsh_mix_done(&m);
         }
     } else if (a != NULL) {
         rc = run_steps(rng, NULL, NULL, out, k, 0, lo, last, a, NULL, NULL, 0,
-                       &count, NULL, &applied);
+                       &count, NULL, &applied, 0);
     } else {
         rc = run_steps(rng, NULL, NULL, out, k, 0, lo, last, NULL, NULL, s,
-                       cap - 1, &count, marks, &applied);
+                       cap - 1, &count, marks, &applied, 0);
     }
     /* Wiped as a permutation's storage is (see map_wipe). */
     if (a != NULL)
@@ -678,25 +734,25 @@ int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
     if (m.track) { /* the rng mixes along this batch */
         if (a != NULL)
             rc = run_steps(rng, &m, st, out, k, 0, lo, rel, a, NULL, NULL, 0,
-                           &count, NULL, &applied);
+                           &count, NULL, &applied, 0);
         else if (a64 != NULL)
             rc = run_steps(rng, &m, st, out, k, 0, lo, rel, NULL, a64, NULL,
-                           0, &count, NULL, &applied);
+                           0, &count, NULL, &applied, 0);
         else
             rc = run_steps(rng, &m, st, out, k, i0, lo, last, NULL, NULL,
                            perm->slots, perm->cap - 1, &count, perm->marks,
-                           &applied);
+                           &applied, 0);
     } else { /* fsh_rng_reach_next would return at once: plain steps */
         if (a != NULL)
             rc = run_steps(rng, NULL, NULL, out, k, 0, lo, rel, a, NULL, NULL,
-                           0, &count, NULL, &applied);
+                           0, &count, NULL, &applied, 0);
         else if (a64 != NULL)
             rc = run_steps(rng, NULL, NULL, out, k, 0, lo, rel, NULL, a64,
-                           NULL, 0, &count, NULL, &applied);
+                           NULL, 0, &count, NULL, &applied, 0);
         else
             rc = run_steps(rng, NULL, NULL, out, k, i0, lo, last, NULL, NULL,
                            perm->slots, perm->cap - 1, &count, perm->marks,
-                           &applied);
+                           &applied, 0);
     }
     perm->count = count;
     fsh_mix_done(&m);
