@@ -128,6 +128,11 @@ FSH_API const char *fsh_strerror(int status);
  *   elements; about 2 ms of RDSEED here), and above that the call runs
  *   bounded by the key, as every 256-bit generator is; without a hardware
  *   source, calls with 256 < b that the cap covers fail with FSH_ENOHWRAND.
+ *   Such a call is all or nothing when the source fails, part-way too: a
+ *   shuffle or permutation holds its hardware words (32 bytes a reseed,
+ *   about log2(n) / 8 bytes an element) from before its first draw to its
+ *   end; the deck and fsh_sample_range over its array draw them a few KiB
+ *   at a time and put back what they changed if one cannot be had.
  *   docs/FAIRNESS.md ("Reachability") has the rule and the figures.
  * - Callback sources (fsh_rng_from_words, fsh_rng_from_randint) are taken
  *   as true sources of independent uniform values: every draw comes from
