@@ -989,21 +989,25 @@ static int io_commit(void)
    rank writes its pid to DIR/RANK at point where (FSH_MPI_TEST_PAUSE_AT:
    "read", the default, after reading; "plan", after the inputs were
    measured and checked but before they are read; or "write", with the
-   output temporaries open) and sleeps 3 s. */
+   output temporaries open) and waits there until DIR/go exists (the test
+   has done its part), for at most 30 s. */
 static void test_pause(const char *where)
 {
     const char *pids = getenv("FSH_MPI_TEST_PIDS");
     const char *at = getenv("FSH_MPI_TEST_PAUSE_AT");
     if (pids == NULL || strcmp(at ? at : "read", where) != 0)
         return;
-    char pf[4096];
+    char pf[4096], go[4096];
     snprintf(pf, sizeof pf, "%s/%d", pids, rank);
+    snprintf(go, sizeof go, "%s/go", pids);
     FILE *pfh = fopen(pf, "w");
     if (pfh) {
         fprintf(pfh, "%ld\n", (long)getpid());
         fclose(pfh);
     }
-    sleep(3);
+    struct timespec tick = {0, 10000000};
+    for (int i = 0; i < 3000 && access(go, F_OK) != 0; i++)
+        nanosleep(&tick, NULL);
 }
 
 /* ------------------------------------------------------------------------ */

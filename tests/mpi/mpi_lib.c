@@ -15,6 +15,9 @@
  *                     path (real ChaCha20 ids and streams) at N = 6
  *   mpi_lib finalized fsh_mpi_shuffle after MPI_Finalize: FSH_EINVAL, not
  *                     an abort (each rank prints its own summary)
+ * Several parts run one after another in one launch ("mpi_lib perm errors
+ * enum"), each with its summary line; PART@BYTES runs PART with
+ * FSH_MPI_TEST_CHUNK=BYTES (messages of at most BYTES bytes).
  * Every rank runs the checks; rank 0 prints the summary with the sum of
  * every rank's counts.
  */
@@ -578,25 +581,44 @@ int main(int argc, char **argv)
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    const char *what = argc > 1 ? argv[1] : "perm";
-    if (strcmp(what, "perm") == 0)
-        run_perm();
-    else if (strcmp(what, "errors") == 0)
-        run_errors();
-    else if (strcmp(what, "enum") == 0)
-        run_enum();
-    else if (strcmp(what, "chi") == 0)
-        run_chi();
-    else if (strcmp(what, "stats") == 0 && argc > 2)
-        run_stats(strtoull(argv[2], NULL, 10));
-    else
-        CHECK(0);
-    unsigned long t[2] = {passed, failed};
-    MPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_UNSIGNED_LONG, MPI_SUM,
-                  MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("mpi_lib %s (P=%d): %lu checks passed, %lu failed\n", what, np,
-               t[0], t[1]);
+    /* Each part in turn, one launch of mpirun for all (a launch costs
+       more than most parts); each part gets its own summary line. */
+    int bad = 0;
+    for (int i = 1; i < argc || i == 1; i++) {
+        const char *what = i < argc ? argv[i] : "perm";
+        char name[64];
+        snprintf(name, sizeof name, "%s", what);
+        char *at = strchr(name, '@');
+        if (at != NULL) {
+            *at = '\0';
+            if (setenv("FSH_MPI_TEST_CHUNK", at + 1, 1) != 0)
+                CHECK(0);
+        }
+        passed = failed = 0;
+        if (strcmp(name, "perm") == 0)
+            run_perm();
+        else if (strcmp(name, "errors") == 0)
+            run_errors();
+        else if (strcmp(name, "enum") == 0)
+            run_enum();
+        else if (strcmp(name, "chi") == 0)
+            run_chi();
+        else if (strcmp(name, "stats") == 0 && i + 1 < argc)
+            run_stats(strtoull(argv[++i], NULL, 10));
+        else
+            CHECK(0);
+        if (at != NULL)
+            unsetenv("FSH_MPI_TEST_CHUNK");
+        unsigned long t[2] = {passed, failed};
+        MPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_UNSIGNED_LONG, MPI_SUM,
+                      MPI_COMM_WORLD);
+        if (rank == 0) {
+            printf("mpi_lib %s (P=%d): %lu checks passed, %lu failed\n", what,
+                   np, t[0], t[1]);
+            fflush(stdout);
+        }
+        bad |= t[1] != 0;
+    }
     MPI_Finalize();
-    return t[1] ? 1 : 0;
+    return bad;
 }
