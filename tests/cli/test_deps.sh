@@ -20,7 +20,7 @@ stub() {
 }
 # machine: every dependency there, root, apt-get and sudo that work.
 machine() {
-    rm -rf "$B" "$R" "$P" "$T/apt.log" "$T/npm.log" "$T/apt.fail" "$T/nosodium"
+    rm -rf "$B" "$R" "$P" "$T/apt.log" "$T/npm.log" "$T/apt.fail" "$T/npm.fail" "$T/nosodium"
     mkdir -p "$B" "$R/usr/bin" "$P/tests/fair/node_modules/playwright-core"
     : >"$P/tests/fair/node_modules/playwright-core/package.json"
     for c in g++ make pkg-config node mpicc mpirun python3 clang; do stub "$c" 'exit 0'; done
@@ -153,5 +153,4 @@ rm -r "$P/tests/fair/node_modules"
 deps --test
 check "npm install fails: status 1 and the command to run" \
     sh -c "[ $rc = 1 ] && grep -qx 'deps: run: npm install --prefix tests/fair playwright-core' '$T/err'"
-rm -f "$T/npm.fail"
 finish
