@@ -41,6 +41,10 @@
 static const char *prog = "fairshuf-mpi";
 static int rank, np;
 static fshm M;
+/* The ranks on this rank's node (MPI_COMM_TYPE_SHARED), and whether rank 0
+   is one of them (then st_dev numbers compare: on another node the same
+   shared file system may have another device number). */
+static int node_np = 1, node_has0 = 1;
 
 static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void msg(const char *fmt, ...)
@@ -988,8 +992,9 @@ static int io_commit(void)
    input between the ranks' looks at it): with FSH_MPI_TEST_PIDS=DIR, each
    rank writes its pid to DIR/RANK at point where (FSH_MPI_TEST_PAUSE_AT:
    "read", the default, after reading; "plan", after the inputs were
-   measured and checked but before they are read; or "write", with the
-   output temporaries open) and waits there until DIR/go exists (the test
+   measured and checked but before they are read; "temp", when rank 0 has
+   made -o FILE's temporary and named it to the others, before they open
+   it; or "write", with the output temporaries open) and waits there until DIR/go exists (the test
    has done its part), for at most 30 s. */
 static void test_pause(const char *where)
 {
@@ -1095,9 +1100,26 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
                 failed = 1;
             }
         }
+        /* The temporary's identity: the others open it by name, and a name
+           in a directory others can write to may be replaced by then (a
+           symlink to elsewhere, another file). Its inode number stays
+           taken while rank 0 holds it open, so no other file in that
+           directory has it; the device number too on rank 0's node. */
+        uint64_t id[2] = {0, 0};
+        struct stat tst;
+        if (rank == 0 && name[0] != '\0') {
+            if (fstat(k->fd, &tst) != 0) {
+                msg("%s: %s", name, strerror(errno));
+                failed = 1;
+            } else {
+                id[0] = (uint64_t)tst.st_dev;
+                id[1] = (uint64_t)tst.st_ino;
+            }
+        }
         agree_or_exit(failed);
         if (MPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, M.comm) !=
-            MPI_SUCCESS)
+                MPI_SUCCESS ||
+            MPI_Bcast(id, 2, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
             comm_failed();
         if (name[0] == '\0') {
             k->mode = 0;
@@ -1115,11 +1137,33 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
             return;
         }
         k->mode = 1;
-        if (rank != 0 && (k->fd = open(name, O_WRONLY | O_CLOEXEC)) < 0) {
-            msg("%s: cannot open rank 0's temporary %s: %s (do the ranks "
-                "share the output's directory?)",
-                o->outfile, name, strerror(errno));
-            failed = 1;
+        test_pause("temp");
+        if (rank != 0) {
+            /* Not through a symlink, and the very file rank 0 made. */
+            k->fd = open(name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+            if (k->fd < 0 && errno == ELOOP) {
+                msg("%s: %s is not rank 0's temporary: a symbolic link (was "
+                    "it replaced?)", o->outfile, name);
+                failed = 1;
+            } else if (k->fd < 0) {
+                msg("%s: cannot open rank 0's temporary %s: %s (do the "
+                    "ranks share the output's directory?)",
+                    o->outfile, name, strerror(errno));
+                failed = 1;
+            } else if (fstat(k->fd, &tst) != 0) {
+                msg("%s: %s: %s", o->outfile, name, strerror(errno));
+                failed = 1;
+            } else if ((node_has0 && (uint64_t)tst.st_dev != id[0]) ||
+                       (uint64_t)tst.st_ino != id[1]) {
+                msg("%s: %s is not rank 0's temporary: another file (was it "
+                    "replaced, or do the ranks not share the output's "
+                    "directory?)", o->outfile, name);
+                failed = 1;
+            }
+            if (failed && k->fd >= 0) {
+                close(k->fd);
+                k->fd = -1;
+            }
         }
         uint64_t boff = 0;
         if (MPI_Exscan(&obytes, &boff, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
@@ -1727,6 +1771,17 @@ int main(int argc, char **argv)
     }
     rank = M.rank;
     np = M.np;
+    MPI_Comm node;
+    if (MPI_Comm_split_type(M.comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
+                            &node) == MPI_SUCCESS) {
+        int low = rank;
+        if (MPI_Comm_size(node, &node_np) != MPI_SUCCESS || node_np < 1)
+            node_np = 1;
+        if (MPI_Allreduce(&rank, &low, 1, MPI_INT, MPI_MIN, node) ==
+            MPI_SUCCESS)
+            node_has0 = low == 0;
+        MPI_Comm_free(&node);
+    }
     /* cli/io's messages: "fairshuf-mpi: rank R: ...", as this file's. */
     static char pname[64];
     snprintf(pname, sizeof pname, "%s: rank %d", prog, rank);
@@ -1792,17 +1847,9 @@ int main(int argc, char **argv)
        lengths, tags and indices), every rank goes external. */
     if (o.memory == 0) {
         /* Default: half the node's memory, shared by the ranks on it. */
-        MPI_Comm node;
-        int local = 1;
-        if (MPI_Comm_split_type(M.comm, MPI_COMM_TYPE_SHARED, rank,
-                                MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-            MPI_Comm_size(node, &local);
-            MPI_Comm_free(&node);
-        }
         long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
         if (pages > 0 && ps > 0)
-            o.memory = (uint64_t)pages * (uint64_t)ps / 2 /
-                       (uint64_t)(local > 0 ? local : 1);
+            o.memory = (uint64_t)pages * (uint64_t)ps / 2 / (uint64_t)node_np;
     }
     if (o.memory) {
         uint64_t cn = 0;

@@ -652,4 +652,48 @@ check "SIGTERM to rank 2 while writing: no output, no temporary" \
     kill_rank write file TERM 2
 check "SIGINT to rank 0 while writing: no output, no temporary" \
     kill_rank write file INT 0
+
+# -o FILE's temporary replaced between rank 0 making it and the other ranks
+# opening it by name (FSH_MPI_TEST_PAUSE_AT=temp; a directory others can
+# write to): by a symlink to another file, or by another file. The others
+# open it without following a symlink and check that it is rank 0's (inode,
+# and device on rank 0's node): exit 1, a message, nothing written to -o or
+# through the link. (They wrote their parts through the link or into the
+# other file, which was then renamed over FILE: exit 0.)
+swapped() {
+    rm -rf pids swo swt && mkdir pids && echo old >swo && echo theirs >swt
+    (
+        FSH_MPI_TEST_PIDS=$PWD/pids FSH_MPI_TEST_PAUSE_AT=temp \
+            tmo 60 $MPIRUN -x FSH_MPI_TEST_PIDS -x FSH_MPI_TEST_PAUSE_AT \
+            -np 3 "$MPIBIN" --seed=s1 -o swo a b c </dev/null >"$T/s.out" \
+            2>"$T/s.err"
+        echo $? >"$T/s.rc"
+    ) &
+    _i=0
+    while { [ ! -s pids/0 ] || [ ! -s pids/1 ] || [ ! -s pids/2 ]; } &&
+        [ $_i -lt 300 ]; do
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    _tmp=$(ls -a | grep '^\.fairshuf-tmp-')
+    if [ -n "$_tmp" ]; then
+        rm -f "$_tmp"
+        if [ "$1" = link ]; then ln -s swt "$_tmp"; else echo theirs >"$_tmp"; fi
+    fi
+    : >pids/go
+    wait
+    _rc=$(cat "$T/s.rc")
+    [ -n "$_tmp" ] && [ "$_rc" = 1 ] && [ ! -s "$T/s.out" ] &&
+        [ "$(cat swo)" = old ] && [ ! -L swo ] && [ "$(cat swt)" = theirs ] &&
+        no_temp && grep -q "^fairshuf-mpi: rank [12]: swo: .*fairshuf-tmp-.* is not rank 0's temporary: $2" \
+        "$T/s.err" && return 0
+    echo "  rc=$_rc, temporary: '$_tmp', swo: $(head -c 16 swo | tr '\n' ' ')" >&2
+    grep '^fairshuf-mpi' "$T/s.err" | head -n 4 >&2
+    rm -f .fairshuf-tmp-*
+    return 1
+}
+check "-o's temporary replaced by a symlink before the others open it: exit 1, nothing written" \
+    swapped link "a symbolic link"
+check "-o's temporary replaced by another file before the others open it: exit 1, nothing written" \
+    swapped file "another file"
 finish
