@@ -49,7 +49,8 @@ typedef struct fsh_mpi_info {
    rank 0 makes one from the OS (fsh_rng_new, full reach where the hardware
    allows, else the 256-bit key's bound: as the fairshuf command) and sends
    what it draws. size, NULL-ness and generator state are checked to be the
-   same on every rank (FSH_MPI_EMISMATCH). threads as fsh_shuffle_records.
+   same on every rank (FSH_MPI_EMISMATCH), and so is the test hook
+   FSH_MPI_TEST_CHUNK (a message size limit) in the environment. threads as fsh_shuffle_records.
    info may be NULL. FSH_EINVAL (on this rank alone) when MPI is not
    initialized, already finalized, or comm is MPI_COMM_NULL or an
    intercommunicator. Errors are

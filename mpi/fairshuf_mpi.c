@@ -757,10 +757,14 @@ int fsh_mpi_shuffle(MPI_Comm comm, fsh_rng *rng, void *base, size_t count,
     int bad = size == 0 || (count > 0 && base == NULL) ||
               count > SIZE_MAX / (size ? size : 1);
     rc = fshm_agree(&m, bad ? FSH_EINVAL : FSH_OK);
-    /* Same record size and generator NULL-ness everywhere. */
+    /* Same record size, generator NULL-ness and message size limit
+       (FSH_MPI_TEST_CHUNK) everywhere. */
     if (rc == FSH_OK) {
         int st;
-        fshm_same(&m, (uint64_t)size * 2 + (rng != NULL), &st);
+        uint64_t ck = m.chunk;
+        fshm_same(&m, fshm_digest(&ck, sizeof ck,
+                                  (uint64_t)size * 2 + (rng != NULL)),
+                  &st);
         rc = fshm_agree(&m, st);
     }
     uint64_t n = count, first = 0, N = 0;

@@ -1798,12 +1798,22 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         h = fshm_digest(argv[i], strlen(argv[i]) + 1, h);
     h = fshm_digest(&argc, sizeof argc, h);
+    /* And the same message size limit (FSH_MPI_TEST_CHUNK): ranks cutting
+       the exchange into other pieces post receives that do not match the
+       sends (an MPI error or worse). */
     int st;
-    if (fshm_same(&M, h, &st) != FSH_OK) {
-        if (rank == 0 || st != FSH_MPI_EMISMATCH)
-            msg("%s", st == FSH_MPI_EMISMATCH
-                          ? "the ranks were given different arguments"
-                          : "MPI communication failed");
+    const char *what = "arguments";
+    if (fshm_same(&M, h, &st) == FSH_OK) {
+        what = "FSH_MPI_TEST_CHUNK values";
+        fshm_same(&M, (uint64_t)M.chunk, &st);
+    }
+    if (st != FSH_OK) {
+        if (rank == 0 || st != FSH_MPI_EMISMATCH) {
+            if (st == FSH_MPI_EMISMATCH)
+                msg("the ranks were given different %s", what);
+            else
+                msg("MPI communication failed");
+        }
         finish(1);
     }
     opts o;

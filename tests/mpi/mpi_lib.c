@@ -4,7 +4,8 @@
  *                     concatenation, for splits with empty ranks, one
  *                     record, all records on one rank, below and above
  *                     FSH_RECORDS_SMALL; counts kept; rng NULL permutes
- *   mpi_lib errors    mismatched size / seed / NULL-ness, bad arguments
+ *   mpi_lib errors    mismatched size / seed / NULL-ness / message size
+ *                     limit (FSH_MPI_TEST_CHUNK), bad arguments
  *   mpi_lib enum      exhaustive: every bucket assignment and every
  *                     per-bucket order at tiny N; each output order must
  *                     get weight exactly B^N (uniform), the distributed
@@ -233,6 +234,25 @@ static void run_errors(void)
     CHECK(rc == (np > 1 ? FSH_MPI_EMISMATCH : FSH_OK));
     if (np > 1)
         CHECK(untouched(b));
+    /* Another message size limit (FSH_MPI_TEST_CHUNK) on the last rank. */
+    if (np > 1) {
+        uint64_t f[4] = {1, 2, 3, 4};
+        const char *was = getenv("FSH_MPI_TEST_CHUNK");
+        char keep[32] = "";
+        if (was != NULL)
+            snprintf(keep, sizeof keep, "%s", was);
+        if (rank == np - 1 &&
+            setenv("FSH_MPI_TEST_CHUNK", was && strcmp(was, "4096") == 0
+                                             ? "4097" : "4096", 1) != 0)
+            CHECK(0);
+        rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, f, 2, 8, 0, NULL);
+        if (was != NULL)
+            setenv("FSH_MPI_TEST_CHUNK", keep, 1);
+        else
+            unsetenv("FSH_MPI_TEST_CHUNK");
+        CHECK(rc == FSH_MPI_EMISMATCH);
+        CHECK(untouched(f));
+    }
     /* A generator on some ranks only. */
     uint64_t c[4] = {1, 2, 3, 4};
     rc = fsh_mpi_shuffle(MPI_COMM_WORLD, rank == 0 ? NULL : g, c, 2, 8, 0,

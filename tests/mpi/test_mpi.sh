@@ -24,7 +24,7 @@
 #   into per-bucket-group temporary files) with the same outputs;
 #   errors: missing file, a dangling symlink in a directory or as FILE
 #   (named as one; no output, the old -o file kept), unwritable output
-#   (the old file survives, no temporary is left), mismatched arguments between ranks, different
+#   (the old file survives, no temporary is left), mismatched arguments (or FSH_MPI_TEST_CHUNK) between ranks, different
 #   files at one path on two ranks (two working directories: other sizes,
 #   same size, a file only one rank reads), a rank killed
 #   by SIGKILL (the others exit non-zero with a message; a timeout guard
@@ -464,6 +464,23 @@ mismatch() {
     [ $? -ne 0 ] && grep -q "different arguments" "$T/m.err" && [ ! -s "$T/m.out" ]
 }
 check "different arguments on two ranks: detected" mismatch
+# Another FSH_MPI_TEST_CHUNK on one rank: its exchange and output messages
+# would not match the others' receives (an MPI error on 1.2e6 lines, none
+# on a few), so it is checked with the arguments: exit 1 before anything
+# is written. (It was not: exit 0 here.)
+mismatch_chunk() {
+    echo old >mck
+    tmo 120 $MPIRUN -np 1 env FSH_MPI_TEST_CHUNK=4096 "$MPIBIN" --seed=s1 -o mck a b c : \
+        -np 2 "$MPIBIN" --seed=s1 -o mck a b c </dev/null >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    [ "$_rc" = 1 ] && [ "$(cat mck)" = old ] && no_temp && grep -qx \
+        "fairshuf-mpi: rank 0: the ranks were given different FSH_MPI_TEST_CHUNK values" \
+        "$T/m.err" && [ "$(grep -c '^fairshuf-mpi' "$T/m.err")" = 1 ] && return 0
+    echo "  rc=$_rc" >&2
+    grep '^fairshuf-mpi' "$T/m.err" | head -n 3 >&2
+    return 1
+}
+check "another FSH_MPI_TEST_CHUNK on one rank: detected with the arguments, exit 1" mismatch_chunk
 # Ranks that see different files under one path (other working
 # directories here, node-local disks on a cluster): every rank checks what
 # it opens against rank 0's measure; the job fails on every rank with a
