@@ -186,6 +186,7 @@ typedef struct opts {
     char delim;
     const char *seed, *outfile, *prefix, *tmpdir;
     uint64_t head, header, memory;
+    int memory_default; /* memory is the default, not --memory's */
     int head_set;
     unsigned threads;
     char **ops;
@@ -232,8 +233,9 @@ static void usage(FILE *f)
             "      --header=N           the first N lines of the input first, as is\n"
             "      --seed=STRING        reproducible output\n"
             "      --memory=SIZE        memory per rank (bKMGT; default: half\n"
-            "                           the node's RAM / its ranks); beyond it,\n"
-            "                           external mode through temporary files\n"
+            "                           the node's RAM / its ranks, less under\n"
+            "                           ulimit -v, -d); beyond it, external\n"
+            "                           mode through temporary files\n"
             "  -T, --temporary-directory=DIR  for external mode (default $TMPDIR\n"
             "                           or /tmp)\n"
             "      --threads=N          threads per rank (1 to 16)\n"
@@ -1341,6 +1343,30 @@ static void print_peak(const char *what, double t0, const fsh_mpi_info *info,
             (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0);
 }
 
+/* Half the room left under resource limit res (RLIMIT_AS, RLIMIT_DATA)
+   above what this process uses of it (field of /proc/self/statm, in
+   pages: 0, the whole size; 5, data and stack; 0 bytes where statm cannot
+   be read), or UINT64_MAX when there is no limit. */
+static uint64_t limit_room(int res, int field)
+{
+    struct rlimit rl;
+    if (getrlimit(res, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    uint64_t used = 0;
+    unsigned long long v[7];
+    long ps = sysconf(_SC_PAGESIZE);
+    FILE *fp = fopen("/proc/self/statm", "r");
+    if (fp != NULL) {
+        if (fscanf(fp, "%llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+                   &v[2], &v[3], &v[4], &v[5], &v[6]) == 7 &&
+            ps > 0)
+            used = (uint64_t)v[field] * (uint64_t)ps;
+        fclose(fp);
+    }
+    uint64_t lim = (uint64_t)rl.rlim_cur;
+    return lim > used ? (lim - used) / 2 : 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* External mode: a rank's share exceeds --memory (and there are more than
  * FSH_RECORDS_SMALL lines). The ranks read their records in chunks of at
@@ -1586,9 +1612,11 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
     uint64_t H = o->header < N ? o->header : N, Nb = N - H;
     if (Nb <= FSH_RECORDS_SMALL) {
         if (rank == 0)
-            msg("--memory=%llu is too small for this input, and external mode "
-                "needs more than %llu lines",
+            msg("--memory=%llu%s is too small for this input, and external "
+                "mode needs more than %llu lines",
                 (unsigned long long)o->memory,
+                o->memory_default ? " (the default here: see ulimit -v, -d)"
+                                  : "",
                 (unsigned long long)FSH_RECORDS_SMALL);
         finish(1);
     }
@@ -1838,6 +1866,7 @@ int main(int argc, char **argv)
         finish(1);
     }
     const char *report = getenv("FSH_MPI_REPORT"); /* measurements */
+    const char *memory_from = "";
 
     /* Inputs: rank 0 lists, every rank reads its byte range. */
     files f;
@@ -1856,11 +1885,33 @@ int main(int argc, char **argv)
        input, a send copy, a receive copy, and 48 bytes per line of
        lengths, tags and indices), every rank goes external. */
     if (o.memory == 0) {
-        /* Default: half the node's memory, shared by the ranks on it. */
+        /* Default: half the node's memory, shared by the ranks on it, and
+           at most half the room left under this rank's limits on its
+           address space and data (ulimit -v, -d, as batch systems set per
+           job): beyond those an allocation fails where external mode
+           would have fitted. */
+        uint64_t m = UINT64_MAX, r;
         long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
-        if (pages > 0 && ps > 0)
-            o.memory = (uint64_t)pages * (uint64_t)ps / 2 / (uint64_t)node_np;
+        if (pages > 0 && ps > 0) {
+            m = (uint64_t)pages * (uint64_t)ps / 2 / (uint64_t)node_np;
+            memory_from = "the node's RAM";
+        }
+        if ((r = limit_room(RLIMIT_AS, 0)) < m) {
+            m = r;
+            memory_from = "ulimit -v";
+        }
+        if ((r = limit_room(RLIMIT_DATA, 5)) < m) {
+            m = r;
+            memory_from = "ulimit -d";
+        }
+        o.memory = m == UINT64_MAX ? 0 : m > 0 ? m : 1;
+        o.memory_default = 1;
     }
+    if (report)
+        msg("memory: %llu bytes (%s%s)", (unsigned long long)o.memory,
+            o.memory == 0 ? "no limit"
+            : o.memory_default ? "the default, from " : "--memory",
+            o.memory != 0 && o.memory_default ? memory_from : "");
     if (o.memory) {
         uint64_t cn = 0;
         /* Lines have at least one byte: count them only when that bound

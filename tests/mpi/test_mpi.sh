@@ -276,6 +276,71 @@ unseeded() {
         sort -n "$T/u.out" | cmp -s - big && ! cmp -s "$T/u.out" big
 }
 check "without --seed: a permutation, P=3" unseeded
+# --memory's default: half the node's RAM over the ranks on it, and at
+# most half the room left under each rank's limits on its address space
+# and data (ulimit -v, -d, set here on the ranks alone, as batch systems
+# do; FSH_MPI_REPORT says which bound won). It was the RAM's share
+# whatever the limits, so a rank under them stayed in memory and failed
+# ("memory exhausted", "out of memory") where external mode fits.
+# limited P LIMIT ARGS...: fairshuf-mpi ARGS on P ranks, each under the
+# ulimit option LIMIT (e.g. "-v 1000000"; "" for none), with FSH_MPI_REPORT.
+limited() {
+    _p=$1 _l=$2
+    shift 2
+    FSH_MPI_REPORT=1 tmo 120 $MPIRUN -x FSH_MPI_REPORT -np "$_p" sh -c \
+        "${_l:+ulimit $_l && }exec \"\$0\" \"\$@\"" "$MPIBIN" "$@" </dev/null
+}
+# mem_of FILE RANK FROM: the default --memory the report in FILE gave RANK,
+# from FROM (empty when the line is not there).
+mem_of() {
+    sed -n "s/^fairshuf-mpi: rank $2: memory: \([0-9]*\) bytes (the default, from $3)\$/\1/p" "$1"
+}
+mem_ram() {
+    _ram=$(($(getconf _PHYS_PAGES) * $(getconf PAGESIZE) / 2 / 2))
+    limited 2 "" --seed=s1 a b c >"$T/m.out" 2>"$T/m.err" &&
+        cmp -s "$T/m.out" ref.abc &&
+        [ "$(mem_of "$T/m.err" 0 "the node's RAM")" = "$_ram" ] &&
+        [ "$(mem_of "$T/m.err" 1 "the node's RAM")" = "$_ram" ] && return 0
+    echo "  expected $_ram bytes on each rank" >&2
+    grep '^fairshuf-mpi' "$T/m.err" | head -n 3 >&2
+    return 1
+}
+if (ulimit -v unlimited && ulimit -d unlimited) 2>/dev/null; then
+    check "--memory's default without limits: half the node's RAM / its 2 ranks" mem_ram
+else
+    skipped "--memory's default without limits: ulimit -v or -d cannot be lifted here"
+fi
+# Under ulimit -v 1000000: at most half of it (and half of what the rank
+# has not mapped yet); then under that use plus 40 MiB, 1.2e6 lines (about
+# 57 MiB in memory on one rank) go external, the same output.
+mem_v() {
+    limited 1 "-v 1000000" --seed=s1 a b c >"$T/m.out" 2>"$T/m.err" &&
+        cmp -s "$T/m.out" ref.abc || { head -n 3 "$T/m.err" >&2; return 1; }
+    _m=$(mem_of "$T/m.err" 0 "ulimit -v")
+    [ -n "$_m" ] && [ "$_m" -gt 0 ] && [ "$_m" -le 512000000 ] ||
+        { grep '^fairshuf-mpi' "$T/m.err" >&2; return 1; }
+    _kib=$(((1024000000 - 2 * _m + 40 * 1048576) / 1024))
+    limited 1 "-v $_kib" --seed=s1 big >"$T/m.out" 2>"$T/m.err" &&
+        cmp -s "$T/m.out" ref.big && grep -q "rank 0: external rounds:" "$T/m.err" &&
+        _m=$(mem_of "$T/m.err" 0 "ulimit -v") && [ -n "$_m" ] &&
+        [ "$_m" -le $((40 * 1048576)) ] && return 0
+    echo "  under ulimit -v $_kib:" >&2
+    grep '^fairshuf-mpi' "$T/m.err" | head -n 3 >&2
+    return 1
+}
+check "--memory's default under ulimit -v: half the room; 1.2e6 lines external, P=1" mem_v
+# Under ulimit -d 50000 (a rank uses about 20 MiB of data): 1.2e6 lines go
+# external, the same output.
+mem_d() {
+    limited 1 "-d 50000" --seed=s1 big >"$T/m.out" 2>"$T/m.err" &&
+        cmp -s "$T/m.out" ref.big &&
+        grep -q "rank 0: external rounds:" "$T/m.err" &&
+        _m=$(mem_of "$T/m.err" 0 "ulimit -d") && [ -n "$_m" ] &&
+        [ "$_m" -le 25600000 ] && return 0
+    grep '^fairshuf-mpi' "$T/m.err" | head -n 3 >&2
+    return 1
+}
+check "--memory's default under ulimit -d 50000: half the room; 1.2e6 lines external, P=1" mem_d
 
 # Sentences of docs/fairshuf-mpi.1 the checks above did not hold to.
 # "every file's last line counts as a line even without a final
