@@ -27,6 +27,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -45,6 +47,8 @@ static fshm M;
    is one of them (then st_dev numbers compare: on another node the same
    shared file system may have another device number). */
 static int node_np = 1, node_has0 = 1;
+/* The default --threads (node_threads), and the node's CPUs it shares. */
+static unsigned node_thr = 1, node_cpus = 0;
 
 static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void msg(const char *fmt, ...)
@@ -179,6 +183,80 @@ static char *gather_header(const void *mine, uint64_t bytes, int *total)
     return hdr;
 }
 
+/* The default thread count of a rank: its share of the CPUs it may run
+   on (sched_getaffinity), each CPU split evenly among the node's ranks
+   whose affinity includes it; at least 1, at most 16. Ranks that mpirun
+   leaves unbound (all the same mask) get the node's usable CPUs over its
+   ranks; ranks bound to cores of their own get those (all online cores,
+   as before, made ranks sharing a node run more threads than it has).
+   *cpus: the CPUs in the node's ranks' masks together. Collective over
+   node (local ranks); when a mask cannot be had on some rank: the online
+   CPUs over the ranks. */
+static unsigned node_threads(MPI_Comm node, int local, unsigned *cpus)
+{
+    cpu_set_t *set = NULL;
+    size_t bytes = 0;
+    for (int n = 1024; n <= (1 << 20) && set == NULL; n *= 2) {
+        cpu_set_t *c = CPU_ALLOC((size_t)n);
+        if (c == NULL)
+            break;
+        size_t b = CPU_ALLOC_SIZE((size_t)n);
+        if (sched_getaffinity(0, b, c) == 0) {
+            set = c;
+            bytes = b;
+            break;
+        }
+        CPU_FREE(c);
+        if (errno != EINVAL)
+            break;
+    }
+    unsigned long v[2] = {(unsigned long)bytes, set == NULL};
+    unsigned char *mine = NULL, *all = NULL;
+    double share = 0;
+    unsigned u = 0;
+    int ok = MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_UNSIGNED_LONG, MPI_MAX,
+                           node) == MPI_SUCCESS && v[1] == 0;
+    if (ok) {
+        /* Every rank's mask, in the largest size of any (zero-padded). */
+        mine = calloc(1, v[0]);
+        all = calloc((size_t)local, v[0]);
+        ok = mine != NULL && all != NULL;
+        if (ok)
+            memcpy(mine, set, bytes);
+        int agreed = ok;
+        if (MPI_Allreduce(&agreed, &ok, 1, MPI_INT, MPI_MIN, node) !=
+            MPI_SUCCESS)
+            ok = 0;
+    }
+    if (ok && v[0] <= INT_MAX &&
+        MPI_Allgather(mine, (int)v[0], MPI_BYTE, all, (int)v[0], MPI_BYTE,
+                      node) == MPI_SUCCESS) {
+        size_t n = v[0] * 8;
+        for (size_t c = 0; c < n; c++) {
+            int with = 0;
+            for (int q = 0; q < local; q++) {
+                cpu_set_t *m = (cpu_set_t *)(void *)(all + (size_t)q * v[0]);
+                with += CPU_ISSET_S(c, v[0], m) != 0;
+            }
+            u += with > 0;
+            if (CPU_ISSET_S(c, v[0], (cpu_set_t *)(void *)mine))
+                share += 1.0 / with;
+        }
+    } else {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        u = c > 0 ? (unsigned)c : 1;
+        share = (double)u / local;
+    }
+    if (set != NULL)
+        CPU_FREE(set);
+    free(mine);
+    free(all);
+    *cpus = u;
+    /* A little over: a sum of 1/k that is a whole number stays one. */
+    share += 1e-6;
+    return share < 1 ? 1 : share > 16 ? 16 : (unsigned)share;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
@@ -238,7 +316,8 @@ static void usage(FILE *f)
             "                           mode through temporary files\n"
             "  -T, --temporary-directory=DIR  for external mode (default $TMPDIR\n"
             "                           or /tmp)\n"
-            "      --threads=N          threads per rank (1 to 16)\n"
+            "      --threads=N          threads per rank (1 to 16; default:\n"
+            "                           its share of the node's CPUs)\n"
             "  -z, --zero-terminated    line delimiter is NUL, not newline\n"
             "      --help               display this help and exit\n"
             "      --version            output version information and exit\n",
@@ -1808,7 +1887,11 @@ int main(int argc, char **argv)
         if (MPI_Allreduce(&rank, &low, 1, MPI_INT, MPI_MIN, node) ==
             MPI_SUCCESS)
             node_has0 = low == 0;
+        node_thr = node_threads(node, node_np, &node_cpus);
         MPI_Comm_free(&node);
+    } else {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        node_thr = c < 1 ? 1 : c > 16 ? 16 : (unsigned)c;
     }
     /* cli/io's messages: "fairshuf-mpi: rank R: ...", as this file's. */
     static char pname[64];
@@ -1867,6 +1950,15 @@ int main(int argc, char **argv)
     }
     const char *report = getenv("FSH_MPI_REPORT"); /* measurements */
     const char *memory_from = "";
+    if (report) {
+        if (o.threads != 0)
+            msg("threads: %u (--threads)", o.threads);
+        else
+            msg("threads: %u (the default: its share of %u usable CPUs, %d "
+                "ranks on the node)", node_thr, node_cpus, node_np);
+    }
+    if (o.threads == 0)
+        o.threads = node_thr;
 
     /* Inputs: rank 0 lists, every rank reads its byte range. */
     files f;

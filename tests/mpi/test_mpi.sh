@@ -405,16 +405,76 @@ check "shard numbers padded to the last's width (pd.00 .. pd.10), P=11" pad
 report() {
     FSH_MPI_REPORT=1
     export FSH_MPI_REPORT
-    mpi 2 -x FSH_MPI_REPORT "$MPIBIN" --seed=s1 --memory=100000 big >"$T/m.out" \
-        2>"$T/m.err"
+    mpi 2 -x FSH_MPI_REPORT "$MPIBIN" --seed=s1 --memory=100000 --threads=3 big \
+        >"$T/m.out" 2>"$T/m.err"
     _rc=$?
     unset FSH_MPI_REPORT
+    cp "$T/m.err" "$T/report.err"
     [ "$_rc" = 0 ] && cmp -s "$T/m.out" ref.big &&
         grep -q "^fairshuf-mpi: rank 0: done: .* records in, .* sent (.* bytes), peak RSS .* KiB, .* s$" "$T/m.err" &&
         grep -q "^fairshuf-mpi: rank 1: done: " "$T/m.err" &&
         ! grep -q "external" "$T/m.err"
 }
 check "FSH_MPI_REPORT: each rank reports; --memory=100000 is KiB, P=2" report
+# --threads' default: a rank's share of the CPUs it may run on, each CPU
+# split evenly among the node's ranks that may run on it (at least 1, at
+# most 16); it was all online CPUs on every rank, so ranks sharing a node
+# ran more threads than it has. --threads wins (the run above). Seeded
+# outputs are the same for any thread count (the checks against fairshuf
+# --seed, with the default and with --threads=1 and 3).
+thr_of() { sed -n "s/^fairshuf-mpi: rank $2: threads: \(.*\)\$/\1/p" "$1"; }
+ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
+thr_explicit() {
+    [ "$(thr_of "$T/report.err" 0)" = "3 (--threads)" ] &&
+        [ "$(thr_of "$T/report.err" 1)" = "3 (--threads)" ]
+}
+check "--threads=3: each rank runs 3 (FSH_MPI_REPORT), P=2" thr_explicit
+# Ranks mpirun leaves unbound: the usable CPUs over the ranks.
+thr_unbound() {
+    for _p in 1 2; do
+        FSH_MPI_REPORT=1 tmo 120 $MPIRUN --bind-to none -x FSH_MPI_REPORT \
+            -np $_p "$MPIBIN" --seed=s1 a b c </dev/null >"$T/m.out" 2>"$T/m.err" &&
+            cmp -s "$T/m.out" ref.abc || return 1
+        _w=$((ncpu / _p))
+        [ $_w -lt 1 ] && _w=1
+        [ $_w -gt 16 ] && _w=16
+        _want="$_w (the default: its share of $ncpu usable CPUs, $_p ranks on the node)"
+        _r=0
+        while [ $_r -lt $_p ]; do
+            [ "$(thr_of "$T/m.err" $_r)" = "$_want" ] ||
+                { echo "  P=$_p rank $_r: $(thr_of "$T/m.err" $_r); want $_want" >&2; return 1; }
+            _r=$((_r + 1))
+        done
+    done
+}
+check "--threads' default, unbound ranks: the node's CPUs / its ranks (P=1, 2)" thr_unbound
+# Ranks on CPUs of their own (taskset; as mpirun's bindings): each its own
+# K CPUs, K = half the usable ones, at most 8 (K / 2 each when every rank
+# counted all the ranks on the node).
+thr_pinned() {
+    _k=$((ncpu / 2))
+    [ $_k -gt 8 ] && _k=8
+    _cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status |
+        tr ',' '\n' | awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }' |
+        head -n $((2 * _k)))
+    _c0=$(echo "$_cpus" | head -n $_k | paste -sd, -)
+    _c1=$(echo "$_cpus" | tail -n +$((_k + 1)) | paste -sd, -)
+    FSH_MPI_REPORT=1 tmo 120 $MPIRUN --bind-to none -x FSH_MPI_REPORT \
+        -np 1 taskset -c "$_c0" "$MPIBIN" --seed=s1 a b c : \
+        -np 1 taskset -c "$_c1" "$MPIBIN" --seed=s1 a b c </dev/null \
+        >"$T/m.out" 2>"$T/m.err" && cmp -s "$T/m.out" ref.abc &&
+        _want="$_k (the default: its share of $((2 * _k)) usable CPUs, 2 ranks on the node)" &&
+        [ "$(thr_of "$T/m.err" 0)" = "$_want" ] &&
+        [ "$(thr_of "$T/m.err" 1)" = "$_want" ] && return 0
+    echo "  CPUs $_c0 and $_c1: $(thr_of "$T/m.err" 0); want ${_want:-?}" >&2
+    grep '^fairshuf-mpi' "$T/m.err" | head -n 3 >&2
+    return 1
+}
+if [ "$ncpu" -ge 2 ] && command -v taskset >/dev/null 2>&1 && [ -r /proc/self/status ]; then
+    check "--threads' default, ranks on CPUs of their own: those CPUs, P=2" thr_pinned
+else
+    skipped "--threads' default on pinned ranks: needs 2 CPUs, taskset and /proc"
+fi
 # -T: external mode's temporaries go there (a missing one fails the job).
 tdir() {
     mpi 2 "$MPIBIN" --seed=s1 --memory=1M -T "$PWD/no/such" big >"$T/m.out" 2>"$T/m.err"
