@@ -649,8 +649,11 @@ static int copy_recs(const fshm_recs *in, fshm_recs *out)
         fshm_recs_free(out);
         return FSH_ENOMEM;
     }
-    memcpy(out->data, in->data, (size_t)in->bytes);
-    if (!in->size)
+    /* Not memcpy(p, NULL, 0) (undefined): a rank without records may
+       pass base NULL. */
+    if (in->bytes > 0)
+        memcpy(out->data, in->data, (size_t)in->bytes);
+    if (!in->size && in->n > 0)
         memcpy(out->len, in->len, in->n * sizeof *out->len);
     return FSH_OK;
 }
