@@ -61,13 +61,15 @@ HDRS     := include/fairshuf.h $(wildcard src/*/*.h) $(SHARED_HDRS)
 
 # Optional parts, one file each in mk/ (mpi.mk: libfairshuf_mpi and
 # fairshuf-mpi; python.mk: the Python package): each may add prerequisites
-# of check (CHECK_DEPS), make targets bench runs after the C benchmark
+# of check (CHECK_DEPS) and of sanitize's check-san (SAN_DEPS: parts that
+# build under ASan+UBSan), make targets bench runs after the C benchmark
 # (BENCH_TARGETS) and files clean removes (CLEAN_EXTRA). Included here so
 # check's prerequisite list sees them.
 # all stays the default goal whatever the mk/ files define first (a bare
 # `make` ran mk/cli-bench.mk's bench-cli, 20 minutes of benchmarks).
 .DEFAULT_GOAL := all
 CHECK_DEPS    :=
+SAN_DEPS      :=
 BENCH_TARGETS :=
 CLEAN_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
@@ -286,7 +288,7 @@ sanitize:
 # cap returns NULL, as the kernel refuses one beyond the machine, instead
 # of aborting the program, so the tests of "memory exhausted" (plans of
 # several TiB; an ASan binary cannot run under ulimit -v) run here too.
-check-san: $(LIBA) $(LIBSO) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM) $(AUDIT_BIN)
+check-san: $(LIBA) $(LIBSO) $(BIN) $(TEST_BIN) $(REPLAY_BIN) $(SHIM) $(AUDIT_BIN) $(SAN_DEPS)
 	@FSH_SANITIZE=1 FSH_JOBS=$(SAN_JOBS) \
 	    ASAN_OPTIONS="$${ASAN_OPTIONS:+$$ASAN_OPTIONS:}allocator_may_return_null=1" \
 	    sh tests/run.sh $(BUILD) $(BIN)

@@ -3,7 +3,8 @@
 # programs (issue 15), built with mpicc by "make mpi". Optional: without
 # mpicc, make and make check build and test everything else, and make mpi
 # says what to install. make check builds and runs them when mpicc exists
-# (tests/mpi/test_mpi.sh skips without mpirun).
+# (tests/mpi/test_mpi.sh skips without mpirun), and so does make sanitize,
+# under ASan+UBSan in build-san.
 MPICC   ?= mpicc
 MPI_DIR  = $(BUILD)/mpi
 MPI_LIBA = $(OUT)/libfairshuf_mpi.a
@@ -36,6 +37,7 @@ MPI_CLI_LIB = $(if $(CLI_SHARED),$(LIBSO),$(LIBA))
 ifeq ($(HAVE_MPICC),1)
 mpi: $(MPI_LIBA) $(MPI_LIBSO) $(MPI_BIN) $(MPI_TEST_BIN)
 CHECK_DEPS += mpi
+SAN_DEPS += mpi
 BENCH_TARGETS += mpi-bench
 else
 mpi:

@@ -1812,6 +1812,8 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
     /* The header, to every rank. */
     int htot;
     char *hdr = gather_header(hb, hlen, &htot);
+    free(hb);
+    free(from);
     /* -n: this rank keeps its first keep records. */
     uint64_t ostart = 0, keep = rn, obytes = rbytes;
     if (MPI_Exscan(&rn, &ostart, 1, MPI_UINT64_T, MPI_SUM, M.comm) !=
@@ -1838,6 +1840,7 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
     agree_or_exit(failed);
     sink k;
     sink_open(&k, o, obytes, hdr, (uint64_t)htot);
+    free(hdr);
     uint64_t left = keep;
     for (uint32_t g = 0; g < x.G && left > 0 && !failed; g++) {
         fshm_recs gr;
@@ -1856,6 +1859,7 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
     sink_close(&k, o);
     for (uint32_t g = 0; g < x.G; g++)
         fclose(x.fp[g]);
+    free(x.fp);
     if (report)
         print_peak("done", t0, &info, n);
     finish(0);
