@@ -53,6 +53,7 @@ static void run_free(void *ctx)
         explicit_bzero(run->seed_hex, 2 * run->seed_len);
     free(run->seed_hex);
     out_free(run->out);
+    free(run->o.vals);
     memset(run, 0, sizeof *run);
 }
 

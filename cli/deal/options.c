@@ -7,6 +7,7 @@
 #include "common/number.h"
 #include "common/quote.h"
 #include "common/rng.h"
+#include "common/xalloc.h"
 #include "fairshuf.h"
 #include "io/output.h"
 #include "verify/verify.h"
@@ -137,23 +138,29 @@ static int set_format(deal_opts *o, const char *s)
     return 0;
 }
 
-static int parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *v);
-
 /* *slot = arg for an option that takes one value: given again with
    another value, "multiple WHAT specified", as shuf mode says of -o,
    --random-source, --seed and --generator; the same value again is
-   accepted, as there. A number (num: the parser its check uses) is the
-   same when both parse to it, 2 and 02 alike; a string (num NULL), such
-   as a seed, when its bytes are. */
-static void set_once(const char **slot, const char *arg, const char *what,
-                     int (*num)(const char *, uint64_t, uint64_t, uint64_t *))
+   accepted, as there. Strings (a seed, a file name) are the same when
+   their bytes are. */
+static void set_once(const char **slot, const char *arg, const char *what)
 {
-    uint64_t a, b;
-    if (*slot != NULL && strcmp(*slot, arg) != 0 &&
-        !(num != NULL && num(*slot, 0, UINT64_MAX, &a) == 0 &&
-          num(arg, 0, UINT64_MAX, &b) == 0 && a == b))
+    if (*slot != NULL && strcmp(*slot, arg) != 0)
         die(0, "multiple %s specified", what);
     *slot = arg;
+}
+
+/* A number option's value: kept, with every other value it is given, for
+   deal_check, which checks each one against the shoe (an invalid one is
+   reported as such, whatever came before, as fairshuf verify and shuf
+   mode do) and then that they agree (2 and 02 alike). */
+static void num_value(deal_opts *o, const char **slot, const char *arg)
+{
+    if (*slot == NULL)
+        *slot = arg;
+    o->vals[o->nvals].slot = slot;
+    o->vals[o->nvals].arg = arg;
+    o->nvals++;
 }
 
 void deal_parse(deal_opts *o, int argc, char **argv)
@@ -183,28 +190,30 @@ void deal_parse(deal_opts *o, int argc, char **argv)
     o->layout = FSH_DEAL_ROUND_ROBIN;
     o->format = FMT_UNICODE;
     argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
+    /* At most one number value an argument. */
+    o->vals = xmalloc((size_t)argc * sizeof *o->vals);
     while ((c = getopt_long(argc, argv, "n:p", opts, NULL)) != -1) {
         switch (c) {
         case 'n':
         case OPT_CARDS:
-            set_once(&o->cards_arg, optarg, "card counts", parse_count);
+            num_value(o, &o->cards_arg, optarg);
             /* Any -n: with --players it is refused, whatever came last. */
             o->total_cards |= c == 'n';
             break;
         case OPT_PLAYERS:
-            set_once(&o->players_arg, optarg, "player counts", parse_count);
+            num_value(o, &o->players_arg, optarg);
             break;
         case OPT_DECKS:
-            set_once(&o->decks_arg, optarg, "deck counts", parse_count);
+            num_value(o, &o->decks_arg, optarg);
             break;
         case OPT_JOKERS:
-            set_once(&o->jokers_arg, optarg, "joker counts", parse_count);
+            num_value(o, &o->jokers_arg, optarg);
             break;
         case OPT_BURN:
-            set_once(&o->burn_arg, optarg, "burn counts", parse_count);
+            num_value(o, &o->burn_arg, optarg);
             break;
         case OPT_PENETRATION:
-            set_once(&o->penetration_arg, optarg, "penetrations", parse_count);
+            num_value(o, &o->penetration_arg, optarg);
             break;
         case OPT_LAYOUT: {
             int was = o->layout;
@@ -230,16 +239,16 @@ void deal_parse(deal_opts *o, int argc, char **argv)
             break;
         }
         case OPT_SEED:
-            set_once(&o->seed, optarg, "seeds", NULL);
+            set_once(&o->seed, optarg, "seeds");
             break;
         case OPT_SERVER_SEED_FILE:
-            set_once(&o->server_seed_file, optarg, "server seed files", NULL);
+            set_once(&o->server_seed_file, optarg, "server seed files");
             break;
         case OPT_CLIENT_SEED:
-            set_once(&o->client_seed, optarg, "client seeds", NULL);
+            set_once(&o->client_seed, optarg, "client seeds");
             break;
         case OPT_NONCE:
-            set_once(&o->nonce_arg, optarg, "nonces", parse_udec);
+            num_value(o, &o->nonce_arg, optarg);
             break;
         case OPT_REVEAL:
             o->reveal = 1;
@@ -306,6 +315,29 @@ static uint64_t count_arg(const char *arg, uint64_t def, uint64_t lo,
     return v;
 }
 
+/* The value of the number option whose first value is *slot (def if it
+   was not given): every value given to it checked by count_arg, in order,
+   then "multiple MANY specified" if they are not all the same number. */
+static uint64_t count_once(const deal_opts *o, const char *const *slot,
+                           uint64_t def, uint64_t lo, uint64_t hi,
+                           const char *what, const char *many)
+{
+    uint64_t v = def;
+    int seen = 0, differ = 0;
+    for (size_t i = 0; i < o->nvals; i++) {
+        if (o->vals[i].slot != slot)
+            continue;
+        uint64_t x = count_arg(o->vals[i].arg, def, lo, hi, what);
+        differ |= seen && x != v;
+        if (!seen)
+            v = x;
+        seen = 1;
+    }
+    if (differ)
+        die(0, "multiple %s specified", many);
+    return v;
+}
+
 /* The provably fair options go together, and not with --seed; --generator
    with neither. */
 static void check_fair(deal_opts *o)
@@ -328,45 +360,61 @@ static void check_fair(deal_opts *o)
                "simulation or a provably fair round)");
     if (o->client_seed != NULL && strlen(o->client_seed) > FSH_FAIR_CLIENT_MAX)
         die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
-    /* Digits only, as fairshuf verify reads it. */
-    if (o->nonce_arg != NULL &&
-        parse_udec(o->nonce_arg, 0, UINT64_MAX, &o->nonce) != 0)
-        die(0, "invalid nonce: %s (0 to %llu)", quote(o->nonce_arg),
-            (unsigned long long)UINT64_MAX);
+    /* Digits only, as fairshuf verify reads it; every value checked, then
+       they must agree (7 and 07 alike). */
+    int seen = 0, differ = 0;
+    for (size_t i = 0; i < o->nvals; i++) {
+        uint64_t x;
+        if (o->vals[i].slot != &o->nonce_arg)
+            continue;
+        if (parse_udec(o->vals[i].arg, 0, UINT64_MAX, &x) != 0)
+            die(0, "invalid nonce: %s (0 to %llu)", quote(o->vals[i].arg),
+                (unsigned long long)UINT64_MAX);
+        differ |= seen && x != o->nonce;
+        if (!seen)
+            o->nonce = x;
+        seen = 1;
+    }
+    if (differ)
+        die(0, "multiple nonces specified");
 }
 
 void deal_check(deal_opts *o)
 {
     check_fair(o);
-    o->jokers = (unsigned)count_arg(o->jokers_arg, 0, 0, 2, "number of jokers");
+    o->jokers = (unsigned)count_once(o, &o->jokers_arg, 0, 0, 2,
+                                     "number of jokers", "joker counts");
     /* The shoe holds at most 2^32 - 1 cards (the library's decks); a
        provably fair round, at most what fairshuf verify checks. */
-    o->decks = (unsigned)count_arg(o->decks_arg, 1, 1,
-                                   o->server_seed_file != NULL
-                                       ? FAIR_MAX_DECKS
-                                       : UINT32_MAX / (52 + o->jokers),
-                                   "number of decks");
+    o->decks = (unsigned)count_once(o, &o->decks_arg, 1, 1,
+                                    o->server_seed_file != NULL
+                                        ? FAIR_MAX_DECKS
+                                        : UINT32_MAX / (52 + o->jokers),
+                                    "number of decks", "deck counts");
     size_t n = (size_t)(52 + o->jokers) * o->decks;
     o->shoe = n;
-    o->burn = (size_t)count_arg(o->burn_arg, 0, 0, n, "burn count");
-    o->penetration = (size_t)count_arg(o->penetration_arg, 0, 1, n,
-                                       "penetration");
+    o->burn = (size_t)count_once(o, &o->burn_arg, 0, 0, n, "burn count",
+                                   "burn counts");
+    o->penetration = (size_t)count_once(o, &o->penetration_arg, 0, 1, n,
+                                          "penetration", "penetrations");
     o->table = o->players_arg != NULL || o->burn_arg != NULL ||
                o->penetration_arg != NULL || o->server_seed_file != NULL;
     if (o->players_arg == NULL) {
         o->players = 1;
-        o->cards = (size_t)count_arg(o->cards_arg, n - o->burn, 0,
-                                     n - o->burn, "card count");
+        o->cards = (size_t)count_once(o, &o->cards_arg, n - o->burn, 0,
+                                      n - o->burn, "card count",
+                                      "card counts");
         return;
     }
     if (o->total_cards)
         die(0, "-n counts all the cards; with --players, give the cards "
                "a hand with --cards");
-    o->players = (size_t)count_arg(o->players_arg, 1, 1, n,
-                                   "number of players");
+    o->players = (size_t)count_once(o, &o->players_arg, 1, 1, n,
+                                    "number of players", "player counts");
     /* By default the shoe is shared out evenly, as a bridge deal. */
-    o->cards = (size_t)count_arg(o->cards_arg, (n - o->burn) / o->players, 0,
-                                 n, "card count");
+    o->cards = (size_t)count_once(o, &o->cards_arg,
+                                  (n - o->burn) / o->players, 0, n,
+                                  "card count", "card counts");
     uint64_t need = (uint64_t)o->players * o->cards + o->burn;
     if (need > n)
         die(0, "%zu hands of %zu cards%s need %llu cards; the shoe holds %zu",

@@ -13,6 +13,14 @@ typedef struct deal_opts {
     /* As given (NULL: not given); checked by deal_check. */
     const char *decks_arg, *jokers_arg, *players_arg, *cards_arg, *burn_arg,
         *penetration_arg, *nonce_arg;
+    /* Every value given to those number options, in order (the *_arg
+       above are the first of each): deal_check checks each one, then
+       that they agree. */
+    struct deal_val {
+        const char **slot; /* &decks_arg, ...: which option */
+        const char *arg;
+    } *vals;
+    size_t nvals;
     int total_cards; /* cards_arg came from -n (all the cards, one hand) */
     int layout;      /* FSH_DEAL_ROUND_ROBIN or FSH_DEAL_BLOCKS */
     enum deal_format format;

@@ -387,6 +387,19 @@ bad_in "--format=json and -p" "fairshuf: multiple formats specified" --format=js
 bad_in "two server seed files" "fairshuf: multiple server seed files specified" --server-seed-file=s32.hex --server-seed-file=s80.hex
 bad_in "two client seeds" "fairshuf: multiple client seeds specified" --server-seed-file=s32.hex --client-seed=a --client-seed=b
 bad_in "two nonces" "fairshuf: multiple nonces specified" --server-seed-file=s32.hex --nonce=1 --nonce=2
+# Each value is checked first, as fairshuf verify and shuf mode do: an
+# invalid one is reported as invalid wherever it comes (deal said
+# "multiple ... specified" of --decks=2 --decks=x).
+bad_in "two deck counts, the second invalid" "fairshuf: invalid number of decks: 'x' (1 to 82595524)" --decks=2 --decks=x
+bad_in "two deck counts, the first invalid" "fairshuf: invalid number of decks: 'x' (1 to 82595524)" --decks=x --decks=2
+bad_in "two deck counts, one out of range" "fairshuf: invalid number of decks: '0' (1 to 82595524)" --decks=2 --decks=0
+bad_in "three deck counts, the third invalid" "fairshuf: invalid number of decks: 'y' (1 to 82595524)" --decks=2 --decks=3 --decks=y
+bad_in "two player counts, one zero" "fairshuf: invalid number of players: '0' (1 to 52)" --players=0 --players=2
+bad_in "-n and --cards, one over the shoe" "fairshuf: invalid card count: '60' (0 to 52)" -n 5 --cards=60
+bad_in "two burn counts, one over the shoe" "fairshuf: invalid burn count: '99' (0 to 52)" --burn=1 --burn=99
+bad_in "two penetrations, one zero" "fairshuf: invalid penetration: '0' (1 to 52)" --penetration=10 --penetration=0
+bad_in "two joker counts, one invalid" "fairshuf: invalid number of jokers: '3' (0 to 2)" --jokers=1 --jokers=3
+bad_in "two nonces, the second invalid" "fairshuf: invalid nonce: 'x' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=1 --nonce=x
 # -n with --players is refused wherever it comes (a --cards after it hid it).
 bad_in "-n, then --cards, with --players" "fairshuf: -n counts all the cards; with --players, give the cards a hand with --cards" --players=2 -n 2 --cards=2
 d once --seed=a --decks=2 --players=3 --cards=4 --burn=1 --layout=blocks --format=json
