@@ -159,8 +159,10 @@ static _Noreturn void help(void)
            "Exit status: 0 if every test passes, 1 if any fails, 2 for trouble.\n"
            "The tests and their exact null distributions: docs/AUDIT.md.\n",
            program_name, program_name);
+    /* The reason, as the report's write error and every other --help
+       give it ("write error: No space left on device"). */
     if (fflush(stdout) != 0 || ferror(stdout))
-        fail("write error");
+        fail("write error: %s", strerror(errno));
     exit(0);
 }
 

@@ -325,6 +325,20 @@ audit p_off --input fair8 --progress --no-progress
 check "--progress --no-progress: no bar" sh -c '[ "$(cat p_off.rc)" = 0 ] && [ ! -s p_off.err ]'
 audit h --help
 check "--help exits 0" sh -c 'rc=$(cat h.rc); [ "$rc" = 0 ] && grep -q "Usage:.*audit" h.out'
+# --help that cannot be written: exit 2 with the reason, as the report's
+# write error and --version give it (it said a bare "write error").
+if [ -w /dev/full ]; then
+    "$F" audit --help >/dev/full 2>hf.err
+    echo $? >hf.rc
+    check "--help to /dev/full: exit 2, the reason" sh -c \
+        '[ "$(cat hf.rc)" = 2 ] && [ "$(cat hf.err)" = "fairshuf: audit: write error: No space left on device" ]'
+else
+    skipped "--help to /dev/full (no /dev/full)"
+fi
+"$F" audit --help >&- 2>hc.err
+echo $? >hc.rc
+check "--help to a closed stdout: exit 2, the reason" sh -c \
+    '[ "$(cat hc.rc)" = 2 ] && [ "$(cat hc.err)" = "fairshuf: audit: write error: Bad file descriptor" ]'
 
 # --- a time limit ---------------------------------------------------------
 audit t_lim --time-limit 1 -- sh -c "'$A/fair' 2000 8 t; sleep 30"
