@@ -410,6 +410,34 @@ __attribute__((format(printf, 3, 4))) static _Noreturn void bad_input(
     fail("%s: %s", d->src, buf);
 }
 
+/* The jokers of fairshuf deal --jokers (and of fsh_cardset_standard):
+   their codes after the 52 cards, their names in both notations. */
+#define RED_JOKER 52u
+#define BLACK_JOKER 53u
+
+/* *v = the card named name: a name fsh_card_parse takes, or a joker. */
+static int card_code(uint32_t *v, const char *name)
+{
+    if (fsh_card_parse(v, name) == FSH_OK)
+        return *v <= 255 ? 0 : -1;
+    if (strcmp(name, "RJ") == 0)
+        *v = RED_JOKER;
+    else if (strcmp(name, "BJ") == 0)
+        *v = BLACK_JOKER;
+    else
+        return -1;
+    return 0;
+}
+
+/* The poker-notation name of card code v (a joker's too), for messages. */
+static void card_label(char *buf, size_t len, uint32_t v)
+{
+    if (v == RED_JOKER || v == BLACK_JOKER)
+        snprintf(buf, len, "%s", v == RED_JOKER ? "RJ" : "BJ");
+    else if (fsh_card_name(buf, len, v, FSH_CARD_POKER) != FSH_OK)
+        snprintf(buf, len, "#%u", v);
+}
+
 static void add_token(dealer *d, const char *tok, size_t tlen,
                       unsigned long line)
 {
@@ -430,7 +458,7 @@ static void add_token(dealer *d, const char *tok, size_t tlen,
         if (parse_udec(tmp, 0, UINT32_MAX, &x) != 0)
             bad_input(d, line, "value %s too large", quote(tmp));
         v = (uint32_t)x;
-    } else if (fsh_card_parse(&v, tmp) != FSH_OK || v > 255) {
+    } else if (card_code(&v, tmp) != 0) {
         bad_input(d, line, "%s is neither a number nor a card name",
                   quote(tmp));
     }
@@ -460,8 +488,7 @@ static _Noreturn void card_count_error(const dealer *d, unsigned long line,
                                        uint32_t card, size_t run)
 {
     char name[16];
-    if (fsh_card_name(name, sizeof name, card, FSH_CARD_POKER) != FSH_OK)
-        snprintf(name, sizeof name, "#%u", card);
+    card_label(name, sizeof name, card);
     if (run == 1)
         bad_input(d, line, "card %s repeated", name);
     bad_input(d, line,
@@ -550,8 +577,7 @@ static void shoe_labels(dealer *d, unsigned long line)
         uint32_t v = d->raw[i];
         char name[16];
         if (d->cardmap[v] < 0 || d->used[d->cardmap[v]] == c) {
-            if (fsh_card_name(name, sizeof name, v, FSH_CARD_POKER) != FSH_OK)
-                snprintf(name, sizeof name, "#%u", v);
+            card_label(name, sizeof name, v);
             if (d->cardmap[v] < 0)
                 bad_input(d, line, "card %s is not in the first deal's shoe",
                           name);
@@ -589,9 +615,7 @@ static void end_deal(dealer *d, unsigned long line)
         } else {
             if (d->cardmap[v] < 0) {
                 char name[16];
-                if (fsh_card_name(name, sizeof name, v, FSH_CARD_POKER) !=
-                    FSH_OK)
-                    snprintf(name, sizeof name, "#%u", v);
+                card_label(name, sizeof name, v);
                 bad_input(d, line, "card %s is not in the first deal's deck",
                           name);
             }

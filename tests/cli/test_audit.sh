@@ -106,6 +106,17 @@ audit a_deal --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p
 check "fairshuf deal -p (poker names, per run) passes" passes a_deal
 audit a_dealu --alpha 1e-6 --per-run --trials 30 -- "$F" deal
 check "fairshuf deal (Unicode names, per run) passes" passes a_dealu
+# The jokers of fairshuf deal --jokers (RJ, BJ, in both notations) are
+# cards too: such a deal was "'BJ' is neither a number nor a card name".
+audit a_jok --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p --jokers=2
+check "fairshuf deal --jokers=2 (per run) passes" passes a_jok
+check "... 54 cards a deal" grep -q "60 deals of 54 cards" a_jok.out
+audit a_joku --alpha 1e-6 --per-run --trials 30 -- "$F" deal --jokers=1 --decks=2
+check "fairshuf deal --jokers=1 --decks=2 (Unicode, a shoe) passes" passes a_joku
+check "... read as a shoe of 53 cards" grep -q "^a shoe: 53 cards 2 times each" a_joku.out
+printf 'RJ As BJ\nBJ RJ As\nAs BJ RJ\n' >jokers3
+audit f_jok --input jokers3
+check "RJ and BJ are read as cards" grep -q "3 deals of 3 cards" f_jok.out
 audit a_stream --trials 3000 -- "$A/fair" 1000000 20 s4
 check "a command's stream, stopped after --trials, passes" passes a_stream
 check "... and says how many deals it read" \
@@ -196,6 +207,9 @@ check "numbers and cards mixed" err_is e_mix "e5:1: .*mixed"
 printf '1 2 x\n' >e6
 audit e_word --input e6
 check "a word that is no card" err_is e_word "neither a number nor a card"
+printf 'RJ As\nAs BJ\n' >e_jok
+audit e_jok --input e_jok
+check "a joker not in the first deal is named" err_is e_jok "e_jok:2: card BJ is not in the first deal's deck"
 audit e_trials --input fair6 --trials 100
 check "more deals than --trials" err_is e_trials "fair6:101: more deals than --trials=100"
 audit e_few --input e2 --trials 5
