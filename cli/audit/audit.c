@@ -55,10 +55,84 @@ enum {
     OPT_VERSION
 };
 
+/* The process groups of the runs of COMMAND not yet reaped: an audit that
+   fails (bad input, a run that fails) or is ended by a signal stops them,
+   as the time limit does, rather than leave them running in their own
+   groups, which a terminal's ^C does not reach. Changed with signals
+   blocked; the signal handler reads it. At most 256 jobs and the stream. */
+static volatile pid_t kids[260];
+static volatile sig_atomic_t nkids;
+
+static void kids_block(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, old);
+}
+
+static void kid_add(pid_t pid)
+{
+    sigset_t old;
+    kids_block(&old);
+    if ((size_t)nkids < sizeof kids / sizeof *kids)
+        kids[nkids++] = pid;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void kid_remove(pid_t pid)
+{
+    sigset_t old;
+    kids_block(&old);
+    for (sig_atomic_t i = 0; i < nkids; i++)
+        if (kids[i] == pid) {
+            kids[i] = kids[--nkids];
+            break;
+        }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* SIGTERM to every run not reaped (async-signal-safe). */
+static void kids_stop(void)
+{
+    for (sig_atomic_t i = 0; i < nkids; i++)
+        kill(-kids[i], SIGTERM);
+}
+
 static _Noreturn void trouble(void)
 {
+    kids_stop();
     outfile_abort(); /* --json and --plot: the old files stay */
     exit(EXIT_TROUBLE);
+}
+
+/* A signal that ends the audit: the runs of COMMAND are stopped and the
+   --json and --plot temporaries removed (outfile's handler, which this one
+   stands in for), then the signal's own action. */
+static void on_fatal_signal(int sig)
+{
+    kids_stop();
+    outfile_abort();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    static const int sigs[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGTERM,
+                               SIGXFSZ, SIGXCPU,   SIGALRM, SIGUSR1,
+                               SIGUSR2, SIGVTALRM, SIGPROF};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa, old;
+        /* Only signals at their default action, as outfile's: one the
+           caller ignores stays ignored. */
+        if (sigaction(sigs[i], NULL, &old) != 0 ||
+            (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 /* die() (outfile_open's messages, after its message): remove the
@@ -772,13 +846,19 @@ static pid_t spawn(char **cmd, int *fd)
         fail("pipe: %s", strerror(errno));
     fflush(stdout);
     fflush(stderr);
+    sigset_t old;
+    kids_block(&old); /* no signal between the fork and kid_add */
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         fail("fork: %s", strerror(errno));
+    }
     if (pid == 0) {
         /* Its own process group, so a time limit stops all of it; the
-           default SIGPIPE, which we ignore. */
+           default SIGPIPE, which we ignore; no runs of its own to stop. */
+        nkids = 0;
         setpgid(0, 0);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         signal(SIGPIPE, SIG_DFL);
         close(p[0]);
         if (p[1] != STDOUT_FILENO) {
@@ -794,6 +874,11 @@ static pid_t spawn(char **cmd, int *fd)
         error_msg(errno, "audit: cannot run %s", quote(cmd[0]));
         _exit(127);
     }
+    /* The group exists before anything may signal it (the child sets it
+       too: whichever comes first). */
+    setpgid(pid, pid);
+    kid_add(pid);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     close(p[1]);
     *fd = p[0];
     return pid;
@@ -806,6 +891,7 @@ static void reap(pid_t pid, const char *what, int killed)
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             fail("waitpid: %s", strerror(errno));
+    kid_remove(pid);
     if (killed)
         return;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
@@ -1140,6 +1226,7 @@ int cmd_audit(int argc, char **argv)
     aopts o;
     set_die_hook(abort_hook, NULL);
     parse_options(argc, argv, &o);
+    install_signal_handlers();
     signal(SIGPIPE, SIG_IGN); /* a command that stops reading is not us */
     int data_fd = STDOUT_FILENO; /* --json=- or --plot=- */
     if ((o.json && strcmp(o.json, "-") == 0) ||

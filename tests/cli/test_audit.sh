@@ -462,4 +462,45 @@ kill -TERM $pid
 { wait $pid; } 2>/dev/null
 check "SIGTERM: no temporary left, no --json file" sh -c \
     '[ -z "$(ls -A | grep fairshuf-tmp)" ] && [ ! -e term.json ]'
+# The runs of COMMAND are in their own process groups (so a terminal's ^C
+# reaches only the audit): an audit that fails or is ended by a signal
+# stops them (SIGTERM), as its time limit does, where they were left
+# running. gone PIDFILE: every process listed there has ended (a zombie
+# that no init reaps has ended too); kills those that have not.
+gone() {
+    _ok=0
+    for _p in $(cat "$1"); do
+        if [ -e "/proc/$_p" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$_p/stat" 2>/dev/null; then
+            _ok=1
+            kill "$_p" 2>/dev/null
+        fi
+    done
+    return $_ok
+}
+audit k_bad -- sh -c 'echo $$ >k_bad.pid; echo "1 2 x"; exec sleep 60'
+sleep 0.5
+check "bad input from COMMAND: exit 2, COMMAND stopped" sh -c \
+    '[ "$(cat k_bad.rc)" = 2 ] && grep -q "neither a number" k_bad.err' && :
+check "... no run left behind" gone k_bad.pid
+for sig in TERM HUP; do
+    : >k_$sig.pid
+    "$F" audit --no-progress --per-run --jobs 2 --trials 10 -- \
+        sh -c "echo \$\$ >>k_$sig.pid; exec sleep 60" >/dev/null 2>&1 &
+    pid=$!
+    sleep 1
+    kill -$sig $pid
+    { wait $pid; } 2>/dev/null
+    sleep 0.5
+    check "SIG$sig to a --per-run --jobs 2 audit: both runs stopped" sh -c \
+        '[ "$(wc -l <k_'$sig'.pid)" = 2 ]' && :
+    check "SIG$sig: no run left behind" gone k_$sig.pid
+done
+: >k_str.pid
+"$F" audit --no-progress --trials 10 -- sh -c 'echo $$ >k_str.pid; exec sleep 60' >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+{ wait $pid; } 2>/dev/null
+sleep 0.5
+check "SIGTERM to an audit of one command's stream: no run left behind" gone k_str.pid
 finish
