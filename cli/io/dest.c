@@ -5,10 +5,41 @@
 #include "common/xalloc.h"
 #include "io/outfile.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* -o FILE opened as GNU shuf opens it: its input (read on standard
+   input) is closed by then, and gnulib's freopen_safer puts /dev/null on a
+   closed standard input while FILE is opened. So /dev/stdin, /dev/fd/0 or
+   /proc/self/fd/0 as FILE name /dev/null after the input was read, or
+   when standard input was closed, and standard input otherwise (-e, -i,
+   -n 0). Our input may still be open on descriptor 0 (external mode reads
+   it again while writing): it is set aside for the open and put back. */
+static int open_outfile(dest *d)
+{
+    int saved = -1, guard = -1;
+    if (d->input_read && fcntl(STDIN_FILENO, F_GETFD) >= 0) {
+        saved = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+        if (saved < 0)
+            saved = -2; /* cannot set it aside: open FILE as before */
+        else
+            close(STDIN_FILENO);
+    }
+    if (saved != -2 && fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF)
+        guard = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int fd = outfile_open_ex(d->outfile, d->tmpdir, &d->direct);
+    if (guard >= 0)
+        close(guard);
+    if (saved >= 0) {
+        dup2(saved, STDIN_FILENO);
+        close(saved);
+    }
+    return fd;
+}
 
 outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
 {
@@ -34,7 +65,7 @@ outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
         int fd = STDOUT_FILENO;
         d->direct = 1;
         if (d->outfile != NULL)
-            fd = outfile_open_ex(d->outfile, d->tmpdir, &d->direct);
+            fd = open_outfile(d);
         d->out = out_new(fd);
         d->is_stdout = d->outfile == NULL;
     }

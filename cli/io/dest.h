@@ -17,6 +17,8 @@ typedef struct dest {
     int is_stdout;
     int direct;             /* writes reach the output as GNU's stdio's:
                                standard output or a direct -o FILE */
+    int input_read;         /* the input was read on standard input (GNU
+                               has closed it when it opens -o FILE) */
 } dest;
 
 /* Open the output once all input is read, and write the header records

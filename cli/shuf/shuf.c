@@ -34,6 +34,7 @@ int run_open_input(shuf_run *r)
     const opts *o = &r->o;
     if (o->nops == 1 && strcmp(o->ops[0], "-") != 0)
         r->input_name = o->ops[0];
+    r->out.input_read = 1;
     return input_open(o->nops == 1 ? o->ops[0] : NULL);
 }
 

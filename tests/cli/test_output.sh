@@ -48,6 +48,51 @@ check "-o missing/dir: GNU's error" same_errors -o nodir/f -e a
 check "-o '': GNU's error first" same_errors -o '' --random-source=/dev/null -r -n 5 -e a b
 mkdir adir
 check "-o DIR: GNU's error" same_errors -o adir -e a
+# -o naming standard input (/dev/stdin, /dev/fd/0, /proc/self/fd/0): GNU
+# has closed its input when it opens FILE, and gnulib's freopen_safer puts
+# /dev/null on a closed descriptor 0 meanwhile. So after reading standard
+# input (or a FILE operand, reopened there) the output goes to /dev/null,
+# exit 0, and the file on standard input is untouched; so too with
+# standard input closed; with -e, -i or -n 0 (nothing read) it is standard
+# input's file. fairshuf said "/dev/stdin: No such file or directory"
+# (exit 1), or with a full shuffle wrote over standard input's file.
+# stdin_out WHO ARGS...: run with standard input a copy of in20 (si.WHO).
+stdin_out() {
+    _w=$1
+    shift
+    seq 20 >"si.$_w"
+    IN=si.$_w run "$_w" "$T/$_w" "$@"
+}
+same_stdin_out() {
+    [ "$have_gnu" = 1 ] || return 0
+    stdin_out gnu "$@"
+    stdin_out mine "$@"
+    cmp -s si.gnu si.mine && cmp -s "$T/gnu.rc" "$T/mine.rc" &&
+        cmp -s "$T/gnu.err" "$T/mine.err" && cmp -s "$T/gnu.out" "$T/mine.out" &&
+        return 0
+    echo "  args: $*: gnu rc=$(cat "$T/gnu.rc") $(cat "$T/gnu.err") file $(wc -l <si.gnu); mine rc=$(cat "$T/mine.rc") $(cat "$T/mine.err") file $(wc -l <si.mine)" >&2
+    return 1
+}
+for _a in "-o /dev/stdin" "-o /dev/fd/0 -n 2" "-o /proc/self/fd/0 -r -n 3" \
+    "-o /dev/stdin in20" "-o /dev/stdin -n 2 in20" "-o /dev/stdin -i 1-3" \
+    "-o /dev/stdin -e a b" "-o /dev/stdin -n 0"; do
+    # shellcheck disable=SC2086
+    check "$_a: as GNU (the file on standard input, status, messages)" \
+        same_stdin_out --random-source=/dev/zero $_a
+done
+closed_same() { IN=closed same_all "$@"; }
+for _a in "-o /dev/stdin -i 1-3" "-o /dev/stdin in20" "-o /dev/fd/0 -n 0"; do
+    # shellcheck disable=SC2086
+    check "$_a, standard input closed: as GNU" \
+        closed_same --random-source=/dev/zero $_a
+done
+# In memory or external, with standard input the input: the output goes
+# to /dev/null and the input is read whole (fairshuf only: --memory).
+seq 2000 >si.ext
+cp si.ext si.ext0
+IN=si.ext run mine "$T/ext" --seed=1 --memory=1b -T . -o /dev/stdin
+check "-o /dev/stdin in external mode: exit 0, the input untouched" \
+    sh -c '[ "$(cat "$1/ext.rc")" = 0 ] && [ ! -s "$1/ext.err" ] && cmp -s si.ext si.ext0' sh "$T"
 # Files of the kernel's pseudo file systems are written in place, with
 # write(2), as GNU does (a temporary cannot be made there, and pwrite(2)
 # failed with "Illegal seek"): the process's own name, and a read-only one.
