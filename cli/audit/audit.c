@@ -116,12 +116,34 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
+static const int fatal_signals[] = {
+    SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,   SIGXFSZ, SIGXCPU,
+    SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+#ifdef SIGPOLL
+    SIGPOLL,
+#endif
+};
+
+/* In a run of COMMAND before its exec: a signal then (the time limit's
+   SIGTERM to a run just started) takes its default action, not ours,
+   which would remove the audit's --json and --plot temporaries. */
+static void reset_signal_handlers(void)
+{
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals;
+         i++) {
+        struct sigaction old;
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 &&
+            !(old.sa_flags & SA_SIGINFO) && old.sa_handler != SIG_IGN &&
+            old.sa_handler != SIG_DFL)
+            signal(fatal_signals[i], SIG_DFL);
+    }
+}
+
 static void install_signal_handlers(void)
 {
-    static const int sigs[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGTERM,
-                               SIGXFSZ, SIGXCPU,   SIGALRM, SIGUSR1,
-                               SIGUSR2, SIGVTALRM, SIGPROF};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    const int *sigs = fatal_signals;
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals;
+         i++) {
         struct sigaction sa, old;
         /* Only signals at their default action, as outfile's: one the
            caller ignores stays ignored. */
@@ -858,6 +880,7 @@ static pid_t spawn(char **cmd, int *fd)
            default SIGPIPE, which we ignore; no runs of its own to stop. */
         nkids = 0;
         setpgid(0, 0);
+        reset_signal_handlers();
         sigprocmask(SIG_SETMASK, &old, NULL);
         signal(SIGPIPE, SIG_DFL);
         close(p[0]);
