@@ -739,7 +739,9 @@ static void end_deal(dealer *d, unsigned long line)
             if (d->mode == MODE_NUMBER)
                 bad_input(d, line, "value %u repeated (value %zu missing)", v,
                           miss + (size_t)d->base);
-            bad_input(d, line, "card repeated (position %zu)", i + 1);
+            char name[16];
+            card_label(name, sizeof name, v);
+            bad_input(d, line, "card %s repeated (position %zu)", name, i + 1);
         }
         d->seen[idx] = stamp;
         d->deal[i] = idx;

@@ -191,6 +191,12 @@ printf '1 2 3\n1 2 2\n' >e1
 audit e_rep --input e1
 check "repeated value: line and the missing value" \
     err_is e_rep "e1:2: value 2 repeated (value 3 missing)"
+# A repeated card is named, as a repeated value is (it said only "card
+# repeated (position 3)").
+printf 'As Kh Qd\nKh As Kh\n' >e1c
+audit e_repc --input e1c
+check "a repeated card: named, with its position" \
+    err_is e_repc "e1c:2: card Kh repeated (position 3)"
 printf '1 2 3\n1 2\n' >e2
 audit e_count --input e2
 check "missing value: wrong count on its line" \
