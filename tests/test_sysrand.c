@@ -256,6 +256,78 @@ static int op_deck_n(fsh_rng *r)
     return rc;
 }
 
+/* fsh_deck_burn, fsh_deck_deal_hands (cards and none) */
+static int op_deck_burn(fsh_rng *r)
+{
+    fsh_deck *d;
+    if (fsh_deck_new(&d, 52) != FSH_OK)
+        return 1;
+    int rc = fsh_deck_burn(r, d, 3);
+    touched |= fsh_deck_remaining(d) != 52;
+    fsh_deck_free(d);
+    return rc;
+}
+
+static int op_deck_hands(fsh_rng *r, size_t cards)
+{
+    fsh_deck *d;
+    uint32_t c[6] = {0};
+    if (fsh_deck_new(&d, 52) != FSH_OK)
+        return 1;
+    int rc = fsh_deck_deal_hands(r, d, c, 3, cards, FSH_DEAL_ROUND_ROBIN);
+    for (size_t i = 0; i < 6; i++)
+        touched |= c[i] != 0;
+    touched |= fsh_deck_remaining(d) != 52;
+    fsh_deck_free(d);
+    return rc;
+}
+
+static int op_deck_hands2(fsh_rng *r)
+{
+    return op_deck_hands(r, 2);
+}
+
+static int op_deck_hands0(fsh_rng *r)
+{
+    return op_deck_hands(r, 0);
+}
+
+/* fsh_rangeperm_next_n, over the map and over the array (hint) */
+static int op_rangeperm_n(fsh_rng *r, size_t hint)
+{
+    fsh_rangeperm *p;
+    uint64_t v[4] = {0};
+    if (fsh_rangeperm_new(&p, 0, 999, hint) != FSH_OK)
+        return 1;
+    int rc = fsh_rangeperm_next_n(r, p, v, 4);
+    for (size_t i = 0; i < 4; i++)
+        touched |= v[i] != 0;
+    touched |= fsh_rangeperm_drawn(p) != 0;
+    fsh_rangeperm_free(p);
+    return rc;
+}
+
+static int op_rangeperm_n_map(fsh_rng *r)
+{
+    return op_rangeperm_n(r, 0);
+}
+
+static int op_rangeperm_n_array(fsh_rng *r)
+{
+    return op_rangeperm_n(r, 1000);
+}
+
+/* fsh_shuffle_records above FSH_RECORDS_SMALL (the keyed buckets) */
+static int op_records_big(fsh_rng *r)
+{
+    size_t n = (size_t)FSH_RECORDS_SMALL + 1;
+    ident64(big, n);
+    int rc = fsh_shuffle_records(r, big, n, sizeof *big, 1);
+    for (size_t i = 0; i < n && !touched; i++)
+        touched |= big[i] != i;
+    return rc;
+}
+
 static int op_rangeperm(fsh_rng *r)
 {
     fsh_rangeperm *p;
@@ -324,7 +396,13 @@ static const struct {
     {"fsh_permutation_u32", op_permutation_u32},
     {"fsh_deck_deal", op_deck},
     {"fsh_deck_deal_n", op_deck_n},
+    {"fsh_deck_burn", op_deck_burn},
+    {"fsh_deck_deal_hands", op_deck_hands2},
+    {"fsh_deck_deal_hands (no cards)", op_deck_hands0},
     {"fsh_rangeperm_next", op_rangeperm},
+    {"fsh_rangeperm_next_n (map)", op_rangeperm_n_map},
+    {"fsh_rangeperm_next_n (array)", op_rangeperm_n_array},
+    {"fsh_shuffle_records (keyed buckets)", op_records_big},
     {"fsh_sample_range", op_sample},
     {"fsh_sample_range (k = 0)", op_sample0},
     {"fsh_reservoir_slot", op_reservoir},
@@ -483,6 +561,15 @@ static void test_failed_rekey(void)
             CHECK_EQ(fsh_rangeperm_new(&p1, 0, 0, 0), FSH_OK);
             CHECK_EQ(fsh_rangeperm_next_at(p1, &w, 0), FSH_OK);
             CHECK_EQ(fsh_rangeperm_next(r, p1, &w), FSH_ESYSRAND);
+            CHECK_EQ(fsh_rangeperm_next_n(r, p1, &w, 1), FSH_ESYSRAND);
+            fsh_rangeperm_free(p1);
+            /* k past the values left is FSH_EINVAL, before FSH_ESYSRAND */
+            uint64_t v3[3];
+            CHECK_EQ(fsh_rangeperm_new(&p1, 0, 1, 0), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next_n(r, p1, v3, 3), FSH_EINVAL);
+            CHECK_EQ(fsh_rangeperm_next_n(r, p1, v3, 2), FSH_ESYSRAND);
+            CHECK_EQ(fsh_rangeperm_next_n(r, p1, NULL, 1), FSH_EINVAL);
+            CHECK(fsh_rangeperm_drawn(p1) == 0);
             fsh_rangeperm_free(p1);
             char what[64];
             snprintf(what, sizeof what, "failed init gen %d sim %d", g, sim);

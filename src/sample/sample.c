@@ -702,7 +702,12 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
 int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
                          size_t k)
 {
-    if (rng == NULL || perm == NULL || (out == NULL && k > 0))
+    /* k past the values left is an argument error: reported before an
+       unkeyed rng's FSH_ESYSRAND, as every FSH_EINVAL is (none left is
+       FSH_EEMPTY, after it). */
+    if (rng == NULL || perm == NULL || (out == NULL && k > 0) ||
+        (k > 0 && !perm->done &&
+         (uint64_t)(k - 1) > perm->last - perm->next))
         return FSH_EINVAL;
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK || k == 0)
@@ -710,8 +715,6 @@ int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
     if (perm->done)
         return FSH_EEMPTY;
     uint64_t i0 = perm->next, last = perm->last;
-    if ((uint64_t)(k - 1) > last - i0)
-        return FSH_EINVAL;
     if (perm->dense == DENSE_NONE && (rc = sparse_reserve(perm, k)) != FSH_OK)
         return rc;
     fsh_mix m;
