@@ -851,9 +851,12 @@ FSH_API uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm);
    FSH_ENOHWRAND). out is untouched when the checks, the storage
    (allocated at once; FSH_ENOMEM with errno ENOMEM when it cannot be had)
    or the hardware entropy fail, a hardware source that fails part-way
-   included: over its array (k > n / 10) a mixing rng's hardware words are
-   drawn a few KiB at a time and out is written at the end, over its map
-   they are all drawn before the first value is written; a caller's word
+   included: over its array (a uint32 cell for each of the n = hi - lo + 1
+   values, used when n <= 2^32 and floor((n - 1) / 10) < k, that is
+   n <= 10 k, and it can be allocated; else the map) a mixing rng's
+   hardware words are drawn a few KiB at a time and out is written at the
+   end, over its map they are all drawn before the first value is
+   written; a caller's word
    or [1, k] source that fails part-way (fsh_rng_from_words /
    fsh_rng_from_randint) leaves the values drawn before it in out. The
    storage is wiped before it is freed. */

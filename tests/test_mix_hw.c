@@ -17,8 +17,10 @@
  * made again with the words the source would have given gives the
  * golden: the rng and a range permutation's storage were put back);
  * FULL | KEY, the draws made unmixed, bounded by the key, as with a
- * source that fails at once. fsh_sample_range over its array (k > n / 10)
- * draws its words a piece at a time: never more than 256 a request. */
+ * source that fails at once. fsh_sample_range over its array (n = hi -
+ * lo + 1 <= 2^32 values and floor((n - 1) / 10) < k, that is n <= 10 k)
+ * draws its words a piece at a time: never more than 256 a request; over
+ * its map (n = 10 k + 1) all at once. */
 #include "check.h"
 #include "fairshuf.h"
 #include "fake_hw.h"
@@ -275,6 +277,39 @@ static void test_failing(void)
     }
 }
 
+/* fsh_sample_range's storage switch at its exact edge, as the header
+   states it: the array for n <= 10 k (its words a piece at a time, at most
+   256 a request), the map for n = 10 k + 1 (all its words in one request,
+   about 560 here: 140 reseeds). Both give k distinct values of the range. */
+static void test_array_edge(void)
+{
+    const size_t k = 2452;
+    for (uint64_t extra = 0; extra < 2; extra++) {
+        uint64_t n = 10 * (uint64_t)k + extra, lo = 77;
+        fsh_rng *rng = fake_hw_rng(FSH_REACH_FULL);
+        CHECK(rng != NULL);
+        if (rng == NULL)
+            return;
+        fake_hw_init(&hw, 999);
+        CHECK_EQ(fsh_sample_range(rng, out, k, lo, lo + n - 1), FSH_OK);
+        if (extra == 0)
+            CHECK(hw.most <= 256 && hw.calls > 1);
+        else
+            CHECK(hw.most > 256 && hw.calls == 1);
+        CHECK(hw.words > 512);
+        unsigned char *seen = calloc((size_t)n, 1);
+        int ok = seen != NULL;
+        for (size_t i = 0; ok && i < k; i++) {
+            ok = out[i] >= lo && out[i] - lo < n && !seen[out[i] - lo];
+            if (ok)
+                seen[out[i] - lo] = 1;
+        }
+        CHECK(ok);
+        free(seen);
+        fsh_rng_free(rng);
+    }
+}
+
 int main(void)
 {
     const char *p = getenv("FSH_PRINT_GOLDENS");
@@ -282,8 +317,10 @@ int main(void)
     fake_hw_init(&hw, 12345);
     fake_hw_on(&hw, 1);
     test_goldens(print);
-    if (!print)
+    if (!print) {
         test_failing();
+        test_array_edge();
+    }
     fake_hw_off();
     return check_done("test_mix_hw");
 }
