@@ -247,6 +247,124 @@ static void samples(void)
     fsh_rng_free(rng);
 }
 
+/* The draws held ahead on the stack: fsh_sample_range and
+   fsh_rangeperm_next_n (and fsh_rangeperm_next, a batch of one) make each
+   step's draw up to 16 steps before the step uses it, in a ring of 16
+   words in the call's frame, and wipe the ring before they return (a
+   batch of one holds only its last draw, which is not counted below). Over
+   the full 64-bit range step t's draw r_t is a 64-bit word (uniform in
+   [0, 2^64 - 1 - t]) that nothing else leaves on the stack: the values
+   written to out are t + r_t, the rng's words sit in the rng. The draws
+   are replayed first from a second rng on the same words, 48 KiB of the
+   stack below this frame is zeroed, the call is made, and the dead stack
+   it used is read in place, in this function (no call in between would
+   overwrite it). The ring held the last 16 draws (all k below 16); the
+   compiler may still keep the latest one or two in registers, which a
+   callee saves on the stack, out of reach of any wipe written in C: only
+   the draws before the call's last two are counted, and none may be
+   found. Without the ring's wipe 3 to 14 are; with a draw whose address
+   was taken (the word of a full-range step, read by fsh_rng_u64 into
+   it), built at -O1 as make sanitize does, the ring's first fill left its
+   last draw (r_15) in that variable's stack slot. */
+static uint64_t splitmix(void *ctx)
+{
+    uint64_t *st = ctx;
+    uint64_t z = (*st += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+#define SCRUB_BYTES ((size_t)48 << 10)
+
+/* Zero SCRUB_BYTES of the stack below the caller's frame (what earlier
+   calls, the replay's among them, left there); the address of the zeroed
+   block, so the caller knows that stack is there. */
+__attribute__((noinline)) static uintptr_t scrub_stack(void)
+{
+    volatile unsigned char pad[SCRUB_BYTES + 256];
+    for (size_t i = 0; i < sizeof pad; i++)
+        pad[i] = 0;
+    return (uintptr_t)pad;
+}
+
+enum { HELD_SAMPLE, HELD_NEXT_N };
+
+/* How many of the draws before the last two of one call (how, k values
+   of [0, 2^64 - 1], SplitMix64 words from seed) are on the dead stack
+   after it; SIZE_MAX if the call or the replay went wrong; 0 when the
+   stack cannot be read so (the scrub's block was not just below this
+   frame: ASan's detect_stack_use_after_return). Not instrumented by ASan:
+   it reads memory no object owns. */
+__attribute__((noinline))
+#if defined(__SANITIZE_ADDRESS__)
+__attribute__((no_sanitize_address))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+__attribute__((no_sanitize("address")))
+#endif
+#endif
+static size_t held_draws_found(int how, size_t k, uint64_t seed)
+{
+    static uint64_t out[64], want[64];
+    uint64_t s1 = seed, s2 = seed;
+    fsh_rng *r1 = NULL, *r2 = NULL;
+    fsh_rangeperm *p = NULL;
+    size_t found = SIZE_MAX;
+    if (k < 3 || k > 64 || fsh_rng_new_seeded(&r1, "held", 4) != FSH_OK ||
+        fsh_rng_new_seeded(&r2, "held", 4) != FSH_OK ||
+        fsh_rng_from_words(r1, splitmix, &s1) != FSH_OK ||
+        fsh_rng_from_words(r2, splitmix, &s2) != FSH_OK ||
+        fsh_rangeperm_new(&p, 0, UINT64_MAX, k) != FSH_OK)
+        goto out;
+    for (size_t t = 0; t < k; t++)
+        if (fsh_uniform_range(r2, &want[t], 0, UINT64_MAX - t) != FSH_OK)
+            goto out;
+    volatile uint64_t top = 0; /* this frame: the scan ends here */
+    uintptr_t hi = (uintptr_t)&top, lo = scrub_stack();
+    if (lo > hi || hi - lo > SCRUB_BYTES + 4096) {
+        found = 0;
+        goto out;
+    }
+    lo = (hi - SCRUB_BYTES) & ~(uintptr_t)7;
+    int rc = how == HELD_SAMPLE ? fsh_sample_range(r1, out, k, 0, UINT64_MAX)
+                                : fsh_rangeperm_next_n(r1, p, out, k);
+    if (rc != FSH_OK)
+        goto out;
+    size_t n = 0;
+    for (const volatile uint64_t *w = (const volatile uint64_t *)lo;
+         (uintptr_t)w < hi; w++) {
+        uint64_t x = *w;
+        for (size_t t = 0; t + 2 < k; t++)
+            n += x == want[t];
+    }
+    found = n;
+    for (size_t t = 0; t < k; t++) /* the replay is right */
+        if (out[t] != t + want[t])
+            found = SIZE_MAX;
+out:
+    fsh_rangeperm_free(p);
+    fsh_rng_free(r1);
+    fsh_rng_free(r2);
+    return found;
+}
+
+static void held_draws(void)
+{
+    static const struct {
+        int how;
+        size_t k;
+    } cs[] = {{HELD_SAMPLE, 16}, {HELD_SAMPLE, 40}, {HELD_SAMPLE, 5},
+              {HELD_NEXT_N, 16}, {HELD_NEXT_N, 33}, {HELD_NEXT_N, 3}};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        size_t f = held_draws_found(cs[i].how, cs[i].k, 1000 + i);
+        CHECK_EQ(f, 0);
+        if (f != 0)
+            fprintf(stderr, "  held draws: case %zu (k = %zu) left %zu of "
+                    "its draws on the stack\n", i, cs[i].k, f);
+    }
+}
+
 int main(void)
 {
     static const char seed[] = "wipe before free, 32 bytes long.";
@@ -280,5 +398,6 @@ int main(void)
     CHECK_EQ(fsh_deck_new_from(&d, mine, 8), FSH_OK);
     free_checked(d, 2 * 8 * sizeof(uint32_t));
     samples();
+    held_draws();
     return check_done("test_wipe");
 }

@@ -476,20 +476,36 @@ int fsh_rangeperm_next(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out)
 #define AHEAD 16
 #endif
 
+/* The word of a step over all 2^64 values, returned in a register, with
+   fsh_rng_u64's output wiped here (see step_draw). */
+static __attribute__((noinline)) uint64_t step_word(fsh_rng *rng, int *rc)
+{
+    uint64_t w = 0;
+    *rc = fsh_rng_u64(rng, &w);
+    uint64_t r = w;
+    *(volatile uint64_t *)&w = 0;
+    return r;
+}
+
 /* Step i's draw r uniform in [0, s], s = last - i, exactly as
    fsh_uniform_range(rng, &r, 0, s) makes it: one word for s = 2^64 - 1,
    nothing for s = 0, else Lemire's method on s + 1 (or the randint
-   callback). A callback's error is returned (and cleared) as there. */
-static inline int step_draw(fsh_rng *rng, uint64_t s, uint64_t *r)
+   callback). A callback's error is put in *rc (and cleared) as there,
+   else FSH_OK. The draw is returned, never stored through a pointer: a
+   variable whose address is taken lives in a stack slot, which kept a
+   draw of the ring (the last, and at -O1 the ring's first fill's last)
+   after the ring's wipe. */
+static inline uint64_t step_draw(fsh_rng *rng, uint64_t s, int *rc)
 {
     if (FSH_UNLIKELY(s == UINT64_MAX))
-        return fsh_rng_u64(rng, r);
-    if (FSH_UNLIKELY(s == 0)) {
-        *r = 0;
-        return FSH_OK;
-    }
-    *r = fsh_uniform_fast(rng, s + 1);
-    return FSH_UNLIKELY(rng->err != FSH_OK) ? fsh_rng_take_error(rng) : FSH_OK;
+        return step_word(rng, rc);
+    *rc = FSH_OK;
+    if (FSH_UNLIKELY(s == 0))
+        return 0;
+    uint64_t r = fsh_uniform_fast(rng, s + 1);
+    if (FSH_UNLIKELY(rng->err != FSH_OK))
+        *rc = fsh_rng_take_error(rng);
+    return r;
 }
 
 /* The k steps from position i0 over a or a64 (dense) or the map s (mask =
@@ -526,7 +542,8 @@ run_steps(fsh_rng *rng, fsh_mix *m, fsh_reach_state *st, uint64_t *out,
                 break;                                                         \
             }                                                                  \
         }                                                                      \
-        if ((rc = step_draw(rng, last - p_, &r_)) != FSH_OK) {                 \
+        r_ = step_draw(rng, last - p_, &rc);                                   \
+        if (rc != FSH_OK) {                                                    \
             end = (t);                                                         \
             break;                                                             \
         }                                                                      \
