@@ -748,6 +748,69 @@ static void test_deck_public(void)
     fsh_rng_free(rng);
 }
 
+/* A prefix that went bound by the key stays so, and each later batch is
+   judged by the policy of the rng that draws it (the same one with its
+   policy changed, or another): strict FULL refuses it (FSH_ENOHWRAND
+   where the key bound was taken for want of hardware, FSH_EENTROPY where
+   it was beyond the cap, as it refuses such a batch on a fresh object),
+   nothing dealt or drawn; a policy that accepts the key bound goes on.
+   (Both went on whatever the policy: the prefix's key bound, once
+   accepted, was never asked about again.) */
+static void test_keybound_policy(void)
+{
+    for (int why = 0; why < 2; why++) { /* 0: no hardware, 1: over the cap */
+        fake_on(why == 1, 0);
+        unsigned accept = why == 0 ? FSH_REACH_FULL | FSH_REACH_KEY
+                                   : FSH_REACH_DEFAULT;
+        int refused = why == 0 ? FSH_ENOHWRAND : FSH_EENTROPY;
+        for (int other = 0; other < 2; other++) {
+            fsh_rng *r1, *r2;
+            CHECK_EQ(fsh_rng_new(&r1), FSH_OK);
+            CHECK_EQ(fsh_rng_new(&r2), FSH_OK);
+            CHECK_EQ(fsh_rng_set_reach(r1, accept), FSH_OK);
+            if (why == 1) {
+                CHECK_EQ(fsh_rng_set_hw_cap(r1, 0), FSH_OK);
+                CHECK_EQ(fsh_rng_set_hw_cap(r2, 0), FSH_OK);
+            }
+            /* The rng of the later batches: r1 made strict, or r2. */
+            fsh_rng *later = other ? r2 : r1;
+            fsh_deck *d;
+            fsh_rangeperm *p;
+            uint32_t cards[60];
+            uint64_t v[60];
+            CHECK_EQ(fsh_deck_new(&d, 60), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_new(&p, 0, 59, 0), FSH_OK);
+            /* 58 of 60: beyond the key, run bound by it. */
+            CHECK_EQ(fsh_deck_deal_n(r1, d, cards, 58), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next_n(r1, p, v, 58), FSH_OK);
+            CHECK_EQ(fsh_rng_set_reach(later, FSH_REACH_FULL), FSH_OK);
+            cards[0] = 77;
+            v[0] = 77;
+            CHECK_EQ(fsh_deck_deal_n(later, d, cards, 1), refused);
+            CHECK_EQ(fsh_deck_deal(later, d, cards), refused);
+            CHECK_EQ(fsh_deck_burn(later, d, 1), refused);
+            CHECK_EQ(fsh_rangeperm_next(later, p, v), refused);
+            CHECK_EQ(fsh_rangeperm_next_n(later, p, v, 2), refused);
+            CHECK_EQ(fsh_deck_remaining(d), 2);
+            CHECK(fsh_rangeperm_drawn(p) == 58);
+            CHECK(cards[0] == 77 && v[0] == 77);
+            /* A policy that accepts the key bound deals the rest. */
+            CHECK_EQ(fsh_rng_set_reach(later, accept), FSH_OK);
+            CHECK_EQ(fsh_deck_deal_n(later, d, cards, 2), FSH_OK);
+            CHECK_EQ(fsh_rangeperm_next_n(later, p, v, 2), FSH_OK);
+            /* A reset deck starts a new prefix. */
+            CHECK_EQ(fsh_deck_reset(d), FSH_OK);
+            CHECK_EQ(fsh_rng_set_reach(later, FSH_REACH_FULL), FSH_OK);
+            CHECK_EQ(fsh_deck_deal_n(later, d, cards, 50), FSH_OK);
+            fsh_rangeperm_free(p);
+            fsh_deck_free(d);
+            fsh_rng_free(r1);
+            fsh_rng_free(r2);
+        }
+    }
+    fake_on(1, 0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Certified source: every draw from the caller's words                     */
 
@@ -839,6 +902,7 @@ int main(void)
     test_samples();
     test_deck_helper();
     test_deck_public();
+    test_keybound_policy();
     test_uniform_mixed();
     test_real_hardware();
     test_direct();

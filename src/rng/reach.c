@@ -264,8 +264,12 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
         return FSH_OK;
     if (!fsh_rng_mixable(rng))
         return fsh_rng_check_ordered(rng, last, k0 + k);
+    /* A prefix already run bounded by the key stays so: each batch is
+       accepted only if the rng's policy now accepts that (another rng, or
+       the policy changed since: strict FULL refuses it, as it would have
+       refused the batch that went key bound). */
     if (st->keybound)
-        return FSH_OK;
+        return key_bound_or(rng, st->keybound == KEYBOUND_OVER);
     /* Surely past the cap: the walk below would end there (r + 1 groups
        hold the prefix's product, at least 2^lb, so r + 1 > maxg - reseeds
        and r >= 1). Keeps the walk, about 100 instructions a draw, off
@@ -275,7 +279,7 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
     if (st->reseeds < maxg && surely_over(last - k0, k, maxg - st->reseeds)) {
         int rc = key_bound_or(rng, 1);
         if (rc == FSH_OK)
-            st->keybound = 1;
+            st->keybound = KEYBOUND_OVER;
         return rc;
     }
     /* The group boundaries among these k draws. */
@@ -303,12 +307,12 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
         if (m->groups > 1)
             m->track = 1;
         else /* the source failed; the key bound is accepted */
-            st->keybound = 1;
+            st->keybound = KEYBOUND_NO_HW;
         return FSH_OK;
     }
     int rc = key_bound_or(rng, over);
     if (rc == FSH_OK)
-        st->keybound = 1;
+        st->keybound = over ? KEYBOUND_OVER : KEYBOUND_NO_HW;
     return rc;
 }
 
@@ -327,7 +331,7 @@ int fsh_rng_reach_begin_pieces(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
 int fsh_rng_reach_refused(const fsh_rng *rng, fsh_reach_state *st, int rc)
 {
     if ((rc = fsh_mix_refused(rng, rc)) == FSH_OK)
-        st->keybound = 1;
+        st->keybound = KEYBOUND_NO_HW;
     return rc;
 }
 

@@ -215,8 +215,13 @@ static inline void fsh_mix_step(fsh_rng *rng, fsh_mix *m, uint64_t m1)
 typedef struct fsh_reach_state {
     fsh_reach_acc acc; /* the current group's product */
     uint64_t reseeds;  /* hardware reseeds in this prefix */
-    int keybound;      /* beyond the cap (or no hardware), key bound accepted */
+    int keybound;      /* key bound accepted: KEYBOUND_NO_HW (no hardware,
+                          or its source failed) or KEYBOUND_OVER (beyond
+                          the cap); each later batch asks the rng's
+                          policy again (reach.c) */
 } fsh_reach_state;
+
+enum { KEYBOUND_NO_HW = 1, KEYBOUND_OVER = 2 };
 
 FSH_HIDDEN void fsh_reach_state_init(fsh_reach_state *st);
 
