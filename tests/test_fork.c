@@ -127,6 +127,29 @@ static void done_deck(void *obj)
     fsh_deck_free(obj);
 }
 
+/* The same deck, 3 hands of 3 round robin: 9 cards, 1.0e-15. */
+static size_t post_hands(fsh_rng *rng, void *obj, uint64_t *v)
+{
+    uint32_t c[9];
+    CHECK_EQ(fsh_deck_deal_hands(rng, obj, c, 3, 3, FSH_DEAL_ROUND_ROBIN),
+             FSH_OK);
+    for (int i = 0; i < 9; i++)
+        v[i] = c[i];
+    return 9;
+}
+
+/* A burn of 4, then 9 cards: the 9 after the burn, 1/(47*...*39) =
+   2.6e-15 (the burn takes the pending dice first). */
+static size_t post_burn(fsh_rng *rng, void *obj, uint64_t *v)
+{
+    uint32_t c[9];
+    CHECK_EQ(fsh_deck_burn(rng, obj, 4), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(rng, obj, c, 9), FSH_OK);
+    for (int i = 0; i < 9; i++)
+        v[i] = c[i];
+    return 9;
+}
+
 /* 3 values drawn before, 4 after: at most 1/(997*996*995*994) = 1e-12. */
 static void pre_rangeperm(fsh_rng *rng, void **obj)
 {
@@ -148,6 +171,13 @@ static size_t post_rangeperm(fsh_rng *rng, void *obj, uint64_t *v)
 static void done_rangeperm(void *obj)
 {
     fsh_rangeperm_free(obj);
+}
+
+/* The same, the 4 values in one fsh_rangeperm_next_n call. */
+static size_t post_rangeperm_n(fsh_rng *rng, void *obj, uint64_t *v)
+{
+    CHECK_EQ(fsh_rangeperm_next_n(rng, obj, v, 4), FSH_OK);
+    return 4;
 }
 
 /* 4 of 1000 in order: 1/(1000*999*998*997) = 1e-12. */
@@ -198,6 +228,14 @@ static const fork_case cases[] = {
      done_rangeperm},
     {"rangeperm xoshiro", FSH_GEN_XOSHIRO256PP, 0, pre_rangeperm,
      post_rangeperm, done_rangeperm},
+    {"rangeperm next_n chacha8", FSH_GEN_CHACHA8, 0, pre_rangeperm,
+     post_rangeperm_n, done_rangeperm},
+    {"rangeperm next_n word callback", -1, 0, pre_rangeperm,
+     post_rangeperm_n, done_rangeperm},
+    {"hands chacha8", FSH_GEN_CHACHA8, 0, pre_deck, post_hands, done_deck},
+    {"hands word callback", -1, 0, pre_deck, post_hands, done_deck},
+    {"burn chacha8", FSH_GEN_CHACHA8, 0, pre_deck, post_burn, done_deck},
+    {"burn xoshiro", FSH_GEN_XOSHIRO256PP, 0, pre_deck, post_burn, done_deck},
     {"sample chacha20", FSH_GEN_CHACHA20, 0, pre_word, post_sample, NULL},
     {"reservoir chacha20", FSH_GEN_CHACHA20, 0, pre_word, post_reservoir,
      NULL},
