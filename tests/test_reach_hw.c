@@ -811,6 +811,43 @@ static void test_keybound_policy(void)
     fake_on(1, 0);
 }
 
+/* The same for an Algorithm R stream (fsh_reservoir_slot, k = 100): once
+   it runs bound by the key, each later step asks the policy again; strict
+   FULL refuses it, nothing drawn. (The stream went on whatever the
+   policy.) */
+static void test_reservoir_keybound(void)
+{
+    for (int why = 0; why < 2; why++) { /* 0: no hardware, 1: over the cap */
+        fake_on(why == 1, 0);
+        unsigned accept = why == 0 ? FSH_REACH_FULL | FSH_REACH_KEY
+                                   : FSH_REACH_DEFAULT;
+        int refused = why == 0 ? FSH_ENOHWRAND : FSH_EENTROPY;
+        fsh_rng *r;
+        CHECK_EQ(fsh_rng_new(&r), FSH_OK);
+        CHECK_EQ(fsh_rng_set_reach(r, accept), FSH_OK);
+        if (why == 1)
+            CHECK_EQ(fsh_rng_set_hw_cap(r, 0), FSH_OK);
+        size_t slot;
+        int rc = FSH_OK;
+        for (uint64_t seen = 0; seen < 2000 && rc == FSH_OK; seen++)
+            rc = fsh_reservoir_slot(r, &slot, 100, seen);
+        CHECK_EQ(rc, FSH_OK);
+        CHECK(fsh_subset_bits(2000, 100) > 256); /* past the key */
+        uint64_t used = fsh_rng_bits_used(r);
+        CHECK_EQ(fsh_rng_set_reach(r, FSH_REACH_FULL), FSH_OK);
+        slot = 12345;
+        CHECK_EQ(fsh_reservoir_slot(r, &slot, 100, 2000), refused);
+        CHECK(slot == 12345 && fsh_rng_bits_used(r) == used);
+        CHECK_EQ(fsh_rng_set_reach(r, accept), FSH_OK);
+        CHECK_EQ(fsh_reservoir_slot(r, &slot, 100, 2000), FSH_OK);
+        /* A new stream (another k) starts within the key again. */
+        CHECK_EQ(fsh_rng_set_reach(r, FSH_REACH_FULL), FSH_OK);
+        CHECK_EQ(fsh_reservoir_slot(r, &slot, 3, 10), FSH_OK);
+        fsh_rng_free(r);
+    }
+    fake_on(1, 0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Certified source: every draw from the caller's words                     */
 
@@ -903,6 +940,7 @@ int main(void)
     test_deck_helper();
     test_deck_public();
     test_keybound_policy();
+    test_reservoir_keybound();
     test_uniform_mixed();
     test_real_hardware();
     test_direct();

@@ -363,7 +363,12 @@ int fsh_rng_reach_subset(fsh_rng *rng, uint64_t last, uint64_t k)
     if (last == k || k != rng->res_k) { /* a new stream */
         rng->res_reseeds = rng->res_next = 0;
         rng->res_k = k;
+        rng->res_keybound = 0;
     }
+    /* Bounded by the key from here, while the policy accepts that (as an
+       incremental object's prefix, reach_begin). */
+    if (rng->res_keybound)
+        return key_bound_or(rng, rng->res_keybound == KEYBOUND_OVER);
     if (last < rng->res_next)
         return FSH_OK;
     /* Reseeds due: one per 256 bits of C(last + 1, k) beyond the key. Each
@@ -380,7 +385,7 @@ int fsh_rng_reach_subset(fsh_rng *rng, uint64_t last, uint64_t k)
         if (rc != FSH_OK) {
             if ((rc = key_bound_or(rng, over)) != FSH_OK)
                 return rc;
-            rng->res_next = UINT64_MAX; /* bounded by the key from here */
+            rng->res_keybound = over ? KEYBOUND_OVER : KEYBOUND_NO_HW;
             return FSH_OK;
         }
         fsh_rng_reseed(rng, hw);

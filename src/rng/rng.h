@@ -84,6 +84,7 @@ struct fsh_rng {
     uint64_t res_reseeds;
     uint64_t res_next;
     uint64_t res_k; /* the stream's k (another k: another stream) */
+    int res_keybound; /* the stream runs bound by the key (KEYBOUND_*) */
 };
 
 static inline unsigned fsh_rng_reach_flags(const fsh_rng *rng)
