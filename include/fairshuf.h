@@ -139,7 +139,10 @@ FSH_API const char *fsh_strerror(int status);
  *   them (in the scatter shuffle of large arrays, four of a word source's
  *   words key ChaCha streams instead, unless fsh_rng_set_direct).
  * Incremental calls check what they have produced so far: see
- * fsh_deck_deal_n, fsh_rangeperm_next, fsh_reservoir_slot. Words, bytes and
+ * fsh_deck_deal_n, fsh_rangeperm_next, fsh_reservoir_slot; a prefix (or
+ * Algorithm R stream) that went bound by the key stays so until it
+ * restarts, and each later call on it runs only if the drawing rng's
+ * policy accepts that (strict FULL refuses it). Words, bytes and
  * single bounded integers (fsh_rng_u64, fsh_rng_bytes, fsh_uniform*) are
  * neither and are never refused for entropy.
  *
