@@ -351,6 +351,11 @@ out:
 
 static void held_draws(void)
 {
+#ifndef __OPTIMIZE__
+    /* Unoptimized, every variable of the steps lives on the stack. */
+    printf("test_wipe: held draws not checked (built without -O)\n");
+    return;
+#endif
     static const struct {
         int how;
         size_t k;
