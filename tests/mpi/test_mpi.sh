@@ -694,6 +694,16 @@ check "identical copies at one path (other mtimes): the same output" staged
 seq 1 60000 >chg.a
 tr '\n5' '5\n' <chg.a >chg.b
 tr '\n5' '5\n' <big >big.b
+# paused3: wait (up to 30 s) until ranks 0, 1 and 2 have written their
+# pids to pids/ (FSH_MPI_TEST_PIDS): all three stand at the test pause.
+paused3() {
+    _i=0
+    while { [ ! -s pids/0 ] || [ ! -s pids/1 ] || [ ! -s pids/2 ]; } &&
+        [ $_i -lt 300 ]; do
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+}
 # changed SRC NEW HOW ARGS...: the job on ARGS chg (chg = SRC at first)
 # while chg becomes NEW (HOW: inplace or rename) during the pause.
 changed() {
@@ -707,12 +717,7 @@ changed() {
             >"$T/c.out" 2>"$T/c.err"
         echo $? >"$T/c.rc"
     ) &
-    _i=0
-    while { [ ! -s pids/0 ] || [ ! -s pids/1 ] || [ ! -s pids/2 ]; } &&
-        [ $_i -lt 300 ]; do
-        sleep 0.1
-        _i=$((_i + 1))
-    done
+    paused3
     if [ "$_how" = inplace ]; then
         cat "$_new" >chg
     else
@@ -847,12 +852,7 @@ swapped() {
             2>"$T/s.err"
         echo $? >"$T/s.rc"
     ) &
-    _i=0
-    while { [ ! -s pids/0 ] || [ ! -s pids/1 ] || [ ! -s pids/2 ]; } &&
-        [ $_i -lt 300 ]; do
-        sleep 0.1
-        _i=$((_i + 1))
-    done
+    paused3
     _tmp=$(ls -a | grep '^\.fairshuf-tmp-')
     if [ -n "$_tmp" ]; then
         rm -f "$_tmp"
