@@ -274,7 +274,41 @@ class Generator(_fairshuf._Generator):
                     and x.dtype.kind in "mMV" and not x.dtype.hasobject):
                 return _fairshuf._Generator.shuffle(self, x.view("V%d" % x.dtype.itemsize),
                                                     axis, threads)
+            # records with datetime and object fields: no buffer, and numpy
+            # makes no view of an object dtype; see _shuffle_by_keys
+            if (_np is not None and isinstance(x, _np.ndarray)
+                    and not isinstance(e, ReachabilityError)
+                    and x.dtype.kind == "V" and x.dtype.hasobject):
+                return self._shuffle_by_keys(x, axis, threads)
             raise
+
+    def _shuffle_by_keys(self, x, axis, threads):
+        """Shuffle the array x, which exports no buffer, in the order
+        fsh_shuffle gives a contiguous copy of its rows: rows of the same
+        size (n rows of rowbytes bytes, the first 8 holding the row's
+        index) are shuffled by the library, which picks its kernel by n and
+        rowbytes alone, and x's rows are then moved by numpy in the order
+        their indices came out (references counted by numpy)."""
+        if x.ndim == 0:
+            raise ValueError("cannot shuffle a 0-d array")
+        ax = _int_arg(axis, "axis")
+        if not -x.ndim <= ax < x.ndim:
+            raise ValueError("axis %d is out of bounds for an array of dimension %d"
+                             % (ax, x.ndim))
+        if not x.flags.writeable:
+            raise ValueError("shuffle needs a writable buffer; this one is read-only")
+        ax %= x.ndim
+        n = x.shape[ax]
+        rowbytes = x.size // n * x.itemsize if n else 0
+        if n < 2 or rowbytes == 0:
+            return None
+        keys = _np.zeros((n, rowbytes), dtype=_np.uint8)  # rowbytes >= 8: an object field
+        keys[:, :8] = _np.arange(n, dtype="<u8").view(_np.uint8).reshape(n, 8)
+        _fairshuf._Generator.shuffle(self, keys, 0, threads)
+        order = keys[:, :8].copy().view("<u8").ravel()
+        rows = _np.moveaxis(x, ax, 0)
+        rows[...] = rows[order]
+        return None
 
     def permutation(self, x, axis=0):
         """permutation(x, axis=0)

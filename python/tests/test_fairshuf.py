@@ -1658,3 +1658,54 @@ def test_range_permutation_threads():
     assert c1 - c0 > 1000, (c0, c1)
     with pytest.raises(ValueError):
         next(big)
+
+
+# ------------------------------------------- session 20: a hostile user's probes
+
+def test_records_with_datetime_and_object_fields():
+    """Records with both datetime64 and object fields export no buffer
+    (numpy refuses 'M' in one) and numpy makes no opaque view of a dtype
+    with objects: shuffle raised "cannot include dtype 'M' in a buffer".
+    They are shuffled in the order of any other rows of their size (the
+    same records without the objects), along any axis, references kept."""
+    dt = [("t", "M8[s]"), ("o", "O"), ("d", "m8[D]", (2,))]
+    plain = [("t", "M8[s]"), ("o", "i8"), ("d", "m8[D]", (2,))]
+    objs = [object() for _ in range(60)]
+    x = np.zeros(60, dtype=dt)
+    x["t"] = np.arange(60).astype("M8[s]")
+    x["o"] = objs
+    counts = [sys.getrefcount(o) for o in objs]
+    y = np.zeros(60, dtype=plain)
+    y["t"] = x["t"]
+    y["o"] = np.arange(60)
+    gen().shuffle(x)
+    gen().shuffle(y)
+    assert (x["t"] == y["t"]).all()
+    assert [objs.index(o) for o in x["o"]] == y["o"].tolist()
+    assert x["t"].astype(np.int64).tolist() == ref_perm(60).tolist()
+    assert [sys.getrefcount(o) for o in objs] == counts
+    # 2-d, each axis, a strided view: as the same rows without objects
+    for axis in (0, 1, -1):
+        a = np.zeros((5, 7), dtype=dt)[:, ::2]
+        a["t"] = np.arange(20).reshape(5, 4).astype("M8[s]")
+        a["o"] = np.arange(20).reshape(5, 4)
+        b = np.zeros((5, 7), dtype=plain)[:, ::2]
+        b["t"] = a["t"]
+        gen().shuffle(a, axis=axis)
+        gen().shuffle(b, axis=axis)
+        assert (a["t"] == b["t"]).all() and (a["o"] == a["t"].astype(np.int64)).all()
+    p = gen().permutation(x)
+    assert sorted(p["t"].astype(np.int64).tolist()) == list(range(60))
+    # refusals and bad arguments still raise, changing nothing
+    before = x.copy()
+    with pytest.raises(fairshuf.ReachabilityError):
+        fairshuf.Generator(seed=42).shuffle(x)
+    with pytest.raises(ValueError, match="out of bounds"):
+        gen().shuffle(x, axis=1)
+    x.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        gen().shuffle(x)
+    assert (x["t"] == before["t"]).all()
+    gen().shuffle(np.zeros(0, dtype=dt))
+    with pytest.raises(ValueError, match="0-d"):
+        gen().shuffle(np.zeros((), dtype=dt))
