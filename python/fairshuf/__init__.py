@@ -228,6 +228,16 @@ class Generator(_fairshuf._Generator):
         """The stream version this generator's shuffles follow (1, 2 or 3)."""
         return self._stream_version()
 
+    def __reduce_ex__(self, protocol):
+        """Refused: a Generator is never pickled or copied (copy, deepcopy,
+        multiprocessing's pickling). The library exports no generator
+        state, and a copy that went on from it would repeat this
+        generator's stream; make a Generator in each process instead
+        (seeded, for reproducible streams, or from the OS)."""
+        raise TypeError("fairshuf.Generator objects cannot be pickled or copied: a copy "
+                        "would repeat the stream; make a new Generator (from a seed or "
+                        "the OS) where it is needed")
+
     # ----------------------------------------------------------------- tests
     @classmethod
     def _from_words(cls, words):
@@ -579,6 +589,11 @@ class RangePermutation(_fairshuf._RangePermutation):
 
     def __length_hint__(self):
         return min(self.remaining, _sys.maxsize)
+
+    def __reduce_ex__(self, protocol):
+        """Refused, as for Generator: a copy would repeat the values."""
+        raise TypeError("fairshuf.RangePermutation objects cannot be pickled or copied: "
+                        "a copy would repeat the values")
 
     def __enter__(self):
         return self

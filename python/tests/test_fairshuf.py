@@ -1709,3 +1709,26 @@ def test_records_with_datetime_and_object_fields():
     gen().shuffle(np.zeros(0, dtype=dt))
     with pytest.raises(ValueError, match="0-d"):
         gen().shuffle(np.zeros((), dtype=dt))
+
+
+def test_generators_are_not_pickled_or_copied():
+    """A Generator or RangePermutation is never pickled or copied (a copy
+    would repeat its stream): TypeError saying so for every pickle
+    protocol, copy and deepcopy. Protocols 0 and 1 said "a bytes-like
+    object is required, not 'Generator'" (copyreg called the C base with
+    the generator as its seed) and "argument 1 must be ..." for a
+    permutation; the others "cannot pickle" for a copy too."""
+    import copy
+    import pickle
+
+    g = gen()
+    p = g.range_permutation(100)
+    for obj, name in ((g, "Generator"), (p, "RangePermutation")):
+        for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+            with pytest.raises(TypeError, match="%s objects cannot be pickled or copied" % name):
+                pickle.dumps(obj, protocol=proto)
+        for f in (copy.copy, copy.deepcopy):
+            with pytest.raises(TypeError, match="%s objects cannot be pickled or copied" % name):
+                f(obj)
+    # nothing drawn meanwhile
+    assert g.random_raw() == gen().random_raw() and p.drawn == 0
