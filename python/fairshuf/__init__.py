@@ -118,15 +118,19 @@ def _is_bool(v):
 
 
 def _size_count(size):
-    """(count, shape) for a numpy-style size: int or tuple of ints."""
+    """(count, shape) for a numpy-style size: an int, or a tuple, list or
+    1-d integer array of ints (numpy takes them all)."""
+    if isinstance(size, list) or (_np is not None and isinstance(size, _np.ndarray)
+                                  and size.ndim == 1):
+        size = tuple(size)
     if _is_bool(size) or (isinstance(size, tuple) and any(_is_bool(s) for s in size)):
-        raise TypeError("size must be an int or a tuple of ints, not bool")
+        raise TypeError("size must be an int or a tuple or list of ints, not bool")
     try:
         k = _operator.index(size)
         shape = (k,)
     except TypeError:
         if not isinstance(size, tuple):
-            raise TypeError("size must be None, an int or a tuple of ints") from None
+            raise TypeError("size must be None, an int or a tuple or list of ints") from None
         shape = tuple(_operator.index(s) for s in size)
     count = 1
     for s in shape:

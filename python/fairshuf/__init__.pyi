@@ -4,7 +4,7 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Tuple, T
 
 _Buffer = Any  # any object with the buffer protocol, or a list
 _Seed = Union[None, bytes, bytearray, memoryview, str, int]
-_Size = Union[None, int, Tuple[int, ...]]
+_Size = Union[None, int, Tuple[int, ...], List[int], Any]  # Any: a 1-d integer numpy array
 _T = TypeVar("_T")
 
 __version__: str

@@ -1732,3 +1732,23 @@ def test_generators_are_not_pickled_or_copied():
                 f(obj)
     # nothing drawn meanwhile
     assert g.random_raw() == gen().random_raw() and p.drawn == 0
+
+
+def test_size_as_list_or_array():
+    """size may be a list or a 1-d integer array, as numpy takes it
+    (numpy.random.Generator.integers(5, size=[2, 3])); it was a TypeError.
+    The same draws as the tuple; non-integers, bools and negatives are
+    refused as in a tuple."""
+    for size in ([2, 3], np.array([2, 3]), np.array([2, 3], dtype=np.uint8), [np.int64(2), 3]):
+        assert gen().integers(5, size=size).tolist() == gen().integers(5, size=(2, 3)).tolist()
+        assert gen().choice(9, size=size, replace=False).tolist() == \
+            gen().choice(9, size=(2, 3), replace=False).tolist()
+        assert gen().choice(np.arange(9), size=size).shape == (2, 3)
+        assert gen().random_raw(size).tolist() == gen().random_raw((2, 3)).tolist()
+    assert gen().integers(5, size=[]).shape == ()
+    assert gen().integers(5, size=[0]).shape == (0,)
+    for bad, exc in (([2.0], TypeError), ([True, 2], TypeError), (np.array([1.5]), TypeError),
+                     (np.array([True]), TypeError), ([-1], ValueError), ("ab", TypeError),
+                     (np.zeros((2, 2), dtype=int), TypeError)):
+        with pytest.raises(exc):
+            gen().integers(5, size=bad)
