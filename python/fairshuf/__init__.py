@@ -94,8 +94,21 @@ def _seed_bytes(seed):
     if isinstance(seed, int) or (_np is not None and isinstance(seed, _np.integer)):
         if seed < 0:
             raise ValueError("an int seed must be non-negative")
-        return str(int(seed)).encode("ascii")
+        return _decimal(int(seed)).encode("ascii")
     raise TypeError("seed must be None, bytes, str or int, not %s" % type(seed).__name__)
+
+
+def _decimal(n):
+    """The decimal digits of the int n >= 0, however many: str() refuses
+    more than sys.get_int_max_str_digits() (4300 by default, Python 3.11
+    on), so longer ones are made from halves that it takes."""
+    try:
+        return str(n)
+    except ValueError:
+        pass
+    k = n.bit_length() * 3 // 20  # about half the digits (log10(2) > 3/10)
+    hi, lo = divmod(n, 10 ** k)
+    return _decimal(hi) + _decimal(lo).rjust(k, "0")
 
 
 def _words_out(ba, shape, dtype):

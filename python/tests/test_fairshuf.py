@@ -1752,3 +1752,20 @@ def test_size_as_list_or_array():
                      (np.zeros((2, 2), dtype=int), TypeError)):
         with pytest.raises(exc):
             gen().integers(5, size=bad)
+
+
+def test_huge_int_seed_is_its_decimal_string():
+    """An int seed of any size is its decimal string: one of more than
+    4,300 digits raised ValueError ("Exceeds the limit (4300 digits) for
+    integer string conversion", Python 3.11's str() limit), though the
+    same digits as a str were taken."""
+    for digits in ("1" + "0" * 5000, "9" * 4301, "123456789" * 2000 + "7", "5" * 4300,
+                   "1" + "0" * 4000 + "1" * 4000):
+        n = int(digits) if len(digits) <= 4300 else None
+        if n is None:
+            n = 0
+            for i in range(0, len(digits), 1000):  # without int(str) past the limit
+                part = digits[i:i + 1000]
+                n = n * 10 ** len(part) + int(part)
+        assert gen(n).random_raw(4).tolist() == gen(digits).random_raw(4).tolist()
+    assert gen(10**20).random_raw() == gen("100000000000000000000").random_raw()
