@@ -382,6 +382,8 @@ class Generator(_fairshuf._Generator):
         is accepted for numpy compatibility (the order is always uniform)."""
         if p is not None:
             raise NotImplementedError("fairshuf's choice draws uniformly: p is not supported")
+        if _np is not None and isinstance(a, _np.ndarray) and a.ndim == 0 and a.dtype.kind in "iub":
+            a = a[()]  # a 0-d integer array is its int, as in numpy
         if _is_bool(a):
             raise TypeError("a must be an int or an array")
         pop = None

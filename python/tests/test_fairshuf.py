@@ -1769,3 +1769,20 @@ def test_huge_int_seed_is_its_decimal_string():
                 n = n * 10 ** len(part) + int(part)
         assert gen(n).random_raw(4).tolist() == gen(digits).random_raw(4).tolist()
     assert gen(10**20).random_raw() == gen("100000000000000000000").random_raw()
+
+
+def test_choice_from_a_0d_integer_array():
+    """choice(np.array(5), ...) draws from range(5) as numpy's choice does
+    (a 0-d integer array is its integer); it was a ValueError ("a must be
+    1-dimensional or an integer"). A 0-d float or bool array is still
+    refused."""
+    for a in (np.array(5), np.array(5, dtype=np.uint8), np.array(5, dtype=np.uint64)):
+        assert gen().choice(a, 3).tolist() == gen().choice(5, 3).tolist()
+        assert gen().choice(a, 5, replace=False).tolist() == gen().choice(5, 5, replace=False).tolist()
+        assert gen().choice(a) == gen().choice(5)
+    with pytest.raises(ValueError):
+        gen().choice(np.array(5.0), 3)
+    with pytest.raises(TypeError):
+        gen().choice(np.array(True), 3)
+    with pytest.raises(ValueError):
+        gen().choice(np.array(-1), 3)
