@@ -24,7 +24,7 @@ import sys as _sys
 from collections import namedtuple as _namedtuple
 
 from . import _fairshuf
-from ._fairshuf import ReachabilityError, card_names, fair_commit, hw_entropy_available
+from ._fairshuf import ReachabilityError, fair_commit, hw_entropy_available
 
 try:  # numpy is optional: arrays come back as numpy arrays when present
     import numpy as _np
@@ -652,6 +652,18 @@ def _set_shape(decks, jokers, faces):
     if j not in (0, 1, 2):
         raise ValueError("jokers must be 0, 1 or 2")
     return 52 + j, d
+
+
+def card_names(jokers=0, notation="unicode", faces=None):
+    """card_names(jokers=0, notation="unicode", faces=None)
+
+    The names of the faces 0..m-1 of a card set: the standard deck with
+    jokers (0, 1 or 2) jokers ("A♠", or "As" with notation="poker"; "RJ",
+    "BJ"), or the custom faces (a list of names; jokers is not used)."""
+    j = _int_arg(jokers, "jokers")
+    if j < 0 or (faces is None and j in range(3, 1 << 32)):
+        raise ValueError("jokers must be 0, 1 or 2")
+    return _fairshuf.card_names(jokers=j, notation=notation, faces=faces)
 
 
 def fair_seed_min(decks=1, jokers=0, faces=None):

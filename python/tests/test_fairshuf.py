@@ -1786,3 +1786,20 @@ def test_choice_from_a_0d_integer_array():
         gen().choice(np.array(True), 3)
     with pytest.raises(ValueError):
         gen().choice(np.array(-1), 3)
+
+
+def test_card_names_negative_jokers():
+    """card_names(jokers=-1) is a ValueError as deal's is (a negative count,
+    docs/PYTHON.md "Exceptions"); it was an OverflowError ("can't convert
+    negative int to unsigned"). 3 says which counts there are (it said
+    "invalid argument")."""
+    for j in (-1, -2**70, np.int64(-1)):
+        with pytest.raises(ValueError, match="jokers must be 0, 1 or 2"):
+            fairshuf.card_names(jokers=j)
+        with pytest.raises(ValueError):
+            gen().deal(jokers=j)
+    with pytest.raises(ValueError, match="jokers must be 0, 1 or 2"):
+        fairshuf.card_names(jokers=3)
+    assert fairshuf.card_names(jokers=np.int64(2))[-2:] == ["RJ", "BJ"]
+    assert fairshuf.card_names(faces=["x", "y"]) == ["x", "y"]
+    assert len(fairshuf.card_names(jokers=1, notation="poker")) == 53
