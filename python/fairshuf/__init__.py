@@ -439,23 +439,28 @@ class Generator(_fairshuf._Generator):
         Exactly uniform integers in [low, high) (numpy's convention; [low,
         high] with endpoint=True; high None means [0, low)), by Lemire's
         method without modulo bias (fsh_uniform_range). Any range of up to
-        2**64 values works. size None returns a Python int; else a numpy
-        array of dtype (any integer dtype the range fits) and shape size,
-        or an array.array without numpy. high <= low raises ValueError."""
+        2**64 values works. size None returns a Python int (a bool for
+        dtype=bool); else a numpy array of dtype (any integer dtype the
+        range fits, or bool for a range within [0, 1], as numpy) and shape
+        size, or an array.array without numpy. high <= low raises
+        ValueError."""
         low, hi, span = _closed_range(low, high, endpoint, "high <= low")
+        is_bool = False
         if _np is not None:
             dt = _np.dtype(dtype)
-            if dt.kind not in "iu":
-                raise TypeError("dtype must be an integer dtype, not %s" % dt)
-            info = _np.iinfo(dt)
-            if low < info.min or hi > info.max:
+            if dt.kind not in "iub":
+                raise TypeError("dtype must be an integer dtype or bool, not %s" % dt)
+            is_bool = dt.kind == "b"
+            lo_min, hi_max = (0, 1) if is_bool else (_np.iinfo(dt).min, _np.iinfo(dt).max)
+            if low < lo_min or hi > hi_max:
                 raise ValueError("the range [%d, %d] does not fit in %s" % (low, hi, dt))
         elif low < -(1 << 63) or hi > _U64:
             raise ValueError("the range does not fit in 64 bits")
         if size is None:
             ba = self._integers_bytes(1, low & _U64, span)
             v = int.from_bytes(bytes(ba), "little")
-            return v - (1 << 64) if v > hi else v
+            v = v - (1 << 64) if v > hi else v
+            return bool(v) if is_bool else v
         count, shape = _size_count(size)
         ba = self._integers_bytes(count, low & _U64, span)
         if _np is not None:

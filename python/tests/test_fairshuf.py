@@ -1803,3 +1803,23 @@ def test_card_names_negative_jokers():
     assert fairshuf.card_names(jokers=np.int64(2))[-2:] == ["RJ", "BJ"]
     assert fairshuf.card_names(faces=["x", "y"]) == ["x", "y"]
     assert len(fairshuf.card_names(jokers=1, notation="poker")) == 53
+
+
+def test_integers_dtype_bool():
+    """integers(0, 2, size=k, dtype=bool) gives a bool array, as numpy's
+    integers does for a range within [0, 1]; it was a TypeError ("dtype
+    must be an integer dtype"). The same draws as int64; a wider range is
+    a ValueError."""
+    a = gen().integers(0, 2, size=(3, 40), dtype=bool)
+    assert a.dtype == np.bool_ and a.shape == (3, 40)
+    assert a.astype(np.int64).tolist() == gen().integers(0, 2, size=(3, 40)).tolist()
+    assert gen().integers(2, size=5, dtype=np.bool_).tolist() == \
+        gen().integers(0, 1, size=5, endpoint=True, dtype="?").tolist()
+    assert gen().integers(1, 2, size=4, dtype=bool).all()
+    v = gen().integers(2, dtype=bool)
+    assert type(v) is bool and v == bool(gen().integers(2))
+    for lo, hi in ((0, 3), (-1, 1)):
+        with pytest.raises(ValueError):
+            gen().integers(lo, hi, dtype=bool)
+    with pytest.raises(TypeError):
+        gen().integers(2, dtype=float)
