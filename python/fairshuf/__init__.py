@@ -648,15 +648,25 @@ def _bytes_arg(v, what):
 
 
 def _set_shape(decks, jokers, faces):
+    """(faces, copies) of a shoe, with ValueError naming what is wrong
+    where the library would say only "invalid argument"."""
     d = _int_arg(decks, "decks")
     if not d <= 0xFFFFFFFF:
         raise ValueError("decks must be at most 2**32 - 1")
+    if d < 1:
+        raise ValueError("decks must be at least 1")
     if faces is not None:
-        return len(list(faces)), d
-    j = _int_arg(jokers, "jokers")
-    if j not in (0, 1, 2):
-        raise ValueError("jokers must be 0, 1 or 2")
-    return 52 + j, d
+        m = len(list(faces))
+        if m == 0:
+            raise ValueError("faces must name at least one card")
+    else:
+        j = _int_arg(jokers, "jokers")
+        if j not in (0, 1, 2):
+            raise ValueError("jokers must be 0, 1 or 2")
+        m = 52 + j
+    if m * d > 0xFFFFFFFF:
+        raise ValueError("the shoe would hold %d cards: at most 2**32 - 1" % (m * d))
+    return m, d
 
 
 def card_names(jokers=0, notation="unicode", faces=None):

@@ -1014,6 +1014,21 @@ static fsh_cardset *make_set(PyObject *faces, unsigned decks, unsigned jokers)
                                 decks);
         PyMem_Free(names);
         Py_DECREF(fast);
+        /* the library's FSH_EINVAL, said of what it refused: the Python
+           layer has checked decks and the shoe's size */
+        if (st == FSH_EINVAL && m == 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "faces must name at least one card");
+            return NULL;
+        }
+        if (st == FSH_EINVAL && decks >= 1 &&
+            (size_t)m <= (size_t)UINT32_MAX / decks) {
+            PyErr_SetString(PyExc_ValueError,
+                            "faces must be distinct names of 1 to 31 bytes of "
+                            "UTF-8 without white space, '\"', '\\' or "
+                            "control characters");
+            return NULL;
+        }
     }
     if (st != FSH_OK) {
         raise_status(st, 0);

@@ -1823,3 +1823,30 @@ def test_integers_dtype_bool():
             gen().integers(lo, hi, dtype=bool)
     with pytest.raises(TypeError):
         gen().integers(2, dtype=float)
+
+
+def test_shoe_errors_say_what_is_wrong():
+    """A bad shoe raises ValueError naming what is wrong; each said only
+    "invalid argument" (the library's FSH_EINVAL): no decks, no faces, a
+    face name the library refuses (more than 31 bytes, a blank, a quote,
+    a backslash, a control character, a name twice), more than 2**32 - 1
+    cards."""
+    g = gen()
+    shoe_calls = (g.deal, lambda **kw: fairshuf.fair_seed_min(**kw),
+                  lambda **kw: fairshuf.fair_order(b"s" * 64, **kw))
+    for call in shoe_calls:
+        with pytest.raises(ValueError, match="decks must be at least 1"):
+            call(decks=0)
+        with pytest.raises(ValueError, match="faces must name at least one card"):
+            call(faces=[])
+        with pytest.raises(ValueError, match="at most 2\\*\\*32 - 1"):
+            call(decks=2**32 - 1)
+    with pytest.raises(ValueError, match="faces must name at least one card"):
+        fairshuf.card_names(faces=[])
+    for faces in (["x" * 32], ["\u00e9" * 16], ["a b"], ['a"'], ["a\\b"], ["a\x01"], ["a", "a"], [""]):
+        with pytest.raises(ValueError, match="faces must be distinct names of 1 to 31 bytes"):
+            fairshuf.card_names(faces=faces)
+        with pytest.raises(ValueError, match="faces must be distinct names of 1 to 31 bytes"):
+            g.deal(faces=faces)
+    assert fairshuf.card_names(faces=["x" * 31, "\u00e9" * 15]) == ["x" * 31, "\u00e9" * 15]
+    assert g.random_raw() == gen().random_raw()  # nothing drawn by the refusals
