@@ -1850,3 +1850,39 @@ def test_shoe_errors_say_what_is_wrong():
             g.deal(faces=faces)
     assert fairshuf.card_names(faces=["x" * 31, "\u00e9" * 15]) == ["x" * 31, "\u00e9" * 15]
     assert g.random_raw() == gen().random_raw()  # nothing drawn by the refusals
+
+
+def test_forked_child_does_not_repeat_the_parent():
+    """docs/PYTHON.md: a forked child's OS-keyed generator is rekeyed, so it
+    does not repeat its parent's draws (words, a permutation, a shuffle, a
+    range permutation's values), whichever generator; a seeded one repeats
+    them, as in C."""
+    def draws(g, p):
+        x = np.arange(64)
+        g.shuffle(x)
+        return [g.random_raw() for _ in range(4)] + g.permutation(32).tolist() + \
+            x.tolist() + p.next_n(8).tolist()
+
+    for kw in ({}, {"generator": "chacha20"}, {"generator": "xoshiro256++"}, {"seed": "s"}):
+        g = fairshuf.Generator(simulation=True, **kw) if kw.get("seed") else fairshuf.Generator(**kw)
+        g.random_raw()  # words buffered before the fork
+        p = g.range_permutation(2**40)
+        next(p)
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                os.write(w, json.dumps(draws(g, p)).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        with os.fdopen(r) as f:
+            child = json.load(f)
+        os.waitpid(pid, 0)
+        mine = draws(g, p)
+        if "seed" in kw:
+            assert child == mine
+        else:
+            assert child[:4] != mine[:4] and child[4:36] != mine[4:36]
+            assert child[36:100] != mine[36:100] and child[100:] != mine[100:]
