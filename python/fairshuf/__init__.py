@@ -764,6 +764,13 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
     order = list(order)
     if any(_is_bool(x) for x in order):  # True == 1 would match face 1
         raise TypeError("order must hold face codes (int) or names (str), not bool")
+    for x in order:  # nor 1.0 (a float array, say): a face code is an int
+        if not isinstance(x, str):
+            try:
+                _operator.index(x)
+            except TypeError:
+                raise TypeError("order must hold face codes (int) or names (str), not %s"
+                                % type(x).__name__) from None
     if fair_commit(sb) != commitment:
         return False
     use_names = any(isinstance(x, str) for x in order)

@@ -1886,3 +1886,22 @@ def test_forked_child_does_not_repeat_the_parent():
         else:
             assert child[:4] != mine[:4] and child[4:36] != mine[4:36]
             assert child[36:100] != mine[36:100] and child[100:] != mine[100:]
+
+
+def test_fair_verify_order_of_floats_refused():
+    """fair_verify reads an order of face codes as ints: a float (1.0 ==
+    1, so an order loaded as floats matched) or another non-integer is a
+    TypeError, as a bool is; it returned True. Ints, numpy integers and
+    names still verify."""
+    seed = bytes(range(32))
+    r = fairshuf.fair_round(seed, b"c", 3)
+    assert fairshuf.fair_verify(seed, r.commitment, r.order, b"c", 3)
+    assert fairshuf.fair_verify(seed, r.commitment, np.array(r.order), b"c", 3)
+    assert fairshuf.fair_verify(seed, r.commitment, np.array(r.order, dtype=np.uint8), b"c", 3)
+    names = fairshuf.fair_order(seed, b"c", 3, names=True)
+    assert fairshuf.fair_verify(seed, r.commitment, names, b"c", 3)
+    assert fairshuf.fair_verify(seed, r.commitment, np.array(names), b"c", 3)
+    for bad in ([float(x) for x in r.order], np.array(r.order, dtype=np.float64),
+                [complex(x) for x in r.order], [None] * 52):
+        with pytest.raises(TypeError, match="order must hold face codes"):
+            fairshuf.fair_verify(seed, r.commitment, bad, b"c", 3)
