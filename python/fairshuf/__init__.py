@@ -286,10 +286,15 @@ class Generator(_fairshuf._Generator):
         fsh_shuffle of a contiguous copy of the rows (rows are moved in
         place when they already lie one after the other). threads: None
         (fsh_shuffle) or a thread count for fsh_shuffle_threads (0: every
-        core); the result does not depend on it. Raises TypeError for
-        objects that are neither, ValueError for read-only buffers, 0-d
-        arrays and bad axes, ReachabilityError (a ValueError) when the
-        generator cannot reach every order."""
+        core); the result does not depend on it. A masked array's data and
+        mask move together. Raises TypeError for objects that are neither,
+        ValueError for read-only buffers, 0-d arrays and bad axes,
+        ReachabilityError (a ValueError) when the generator cannot reach
+        every order."""
+        if _np is not None and isinstance(x, _np.ma.MaskedArray):
+            # its buffer is the data alone: shuffled, it moved the values
+            # under a mask that stayed (masked values shown, shown hidden)
+            return self._shuffle_by_keys(x, axis, threads)
         try:
             return _fairshuf._Generator.shuffle(self, x, axis, threads)
         except ValueError as e:
@@ -310,12 +315,14 @@ class Generator(_fairshuf._Generator):
             raise
 
     def _shuffle_by_keys(self, x, axis, threads):
-        """Shuffle the array x, which exports no buffer, in the order
-        fsh_shuffle gives a contiguous copy of its rows: rows of the same
-        size (n rows of rowbytes bytes, the first 8 holding the row's
-        index) are shuffled by the library, which picks its kernel by n and
-        rowbytes alone, and x's rows are then moved by numpy in the order
-        their indices came out (references counted by numpy)."""
+        """Shuffle the array x, which exports no buffer (or whose buffer is
+        not all of it: a masked array's mask), in the order fsh_shuffle
+        gives a contiguous copy of its rows: rows of the same size (n rows
+        of rowbytes bytes, at least 8, the first 8 holding the row's index)
+        are shuffled by the library, which picks its kernel by n and
+        rowbytes alone, and x's rows (a masked array's data and mask) are
+        then moved by numpy in the order their indices came out
+        (references counted by numpy)."""
         if x.ndim == 0:
             raise ValueError("cannot shuffle a 0-d array")
         ax = _int_arg(axis, "axis")
@@ -329,12 +336,18 @@ class Generator(_fairshuf._Generator):
         rowbytes = x.size // n * x.itemsize if n else 0
         if n < 2 or rowbytes == 0:
             return None
-        keys = _np.zeros((n, rowbytes), dtype=_np.uint8)  # rowbytes >= 8: an object field
+        keys = _np.zeros((n, max(rowbytes, 8)), dtype=_np.uint8)
         keys[:, :8] = _np.arange(n, dtype="<u8").view(_np.uint8).reshape(n, 8)
         _fairshuf._Generator.shuffle(self, keys, 0, threads)
         order = keys[:, :8].copy().view("<u8").ravel()
-        rows = _np.moveaxis(x, ax, 0)
-        rows[...] = rows[order]
+        parts = [x]
+        if isinstance(x, _np.ma.MaskedArray):
+            x.unshare_mask()  # as numpy's own assignment: other arrays keep theirs
+            mask = _np.ma.getmask(x)
+            parts = [x.data] + ([mask] if mask is not _np.ma.nomask else [])
+        for part in parts:
+            rows = _np.moveaxis(part, ax, 0)
+            rows[...] = rows[order]
         return None
 
     def permutation(self, x, axis=0):

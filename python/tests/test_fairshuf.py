@@ -1905,3 +1905,44 @@ def test_fair_verify_order_of_floats_refused():
                 [complex(x) for x in r.order], [None] * 52):
         with pytest.raises(TypeError, match="order must hold face codes"):
             fairshuf.fair_verify(seed, r.commitment, bad, b"c", 3)
+
+
+def test_masked_arrays_move_data_and_mask_together():
+    """A masked array's data and mask move together, as numpy's shuffle
+    moves them; the buffer shuffled was the data alone, so values moved
+    under a mask that stayed (masked values shown, others hidden). The
+    order is that of rows of the data's size (at least 8 bytes)."""
+    data = np.arange(40)
+    for dt in (np.int64, np.int8, np.float32, np.bool_):
+        vals = data.astype(dt) if dt is not np.bool_ else data % 2 == 0
+        m = np.ma.array(vals.copy(), mask=data % 3 == 0)
+        gen().shuffle(m)
+        assert m.mask.tolist() == [i % 3 == 0 for i in ref_perm(40)]
+        assert np.ma.getdata(m).tolist() == vals[ref_perm(40)].tolist()
+    a = np.arange(30).reshape(5, 6)
+    for axis in (0, 1, -1):
+        m = np.ma.array(a.copy(), mask=a % 4 == 0)
+        gen().shuffle(m, axis=axis)
+        e = a.copy()
+        gen().shuffle(e, axis=axis)
+        assert (np.ma.getdata(m) == e).all() and (m.mask == (e % 4 == 0)).all()
+    m = np.ma.array(np.arange(10))  # no mask
+    gen().shuffle(m)
+    assert m.tolist() == ref_perm(10).tolist() and m.mask is np.ma.nomask
+    m = np.ma.array(np.arange(10), mask=np.arange(10) < 3, hard_mask=True)
+    gen().shuffle(m)
+    assert (m.mask == (np.ma.getdata(m) < 3)).all() and m.count() == 7
+    # numpy's shuffle keeps them together too
+    r = np.ma.array(data.copy(), mask=data % 3 == 0)
+    np.random.default_rng(5).shuffle(r)
+    assert (r.mask == (np.ma.getdata(r) % 3 == 0)).all()
+    # refusals change nothing
+    m = np.ma.array(np.arange(20), mask=np.arange(20) % 2 == 0)
+    with pytest.raises(fairshuf.ReachabilityError):
+        fairshuf.Generator(seed=42).shuffle(m)
+    assert np.ma.getdata(m).tolist() == list(range(20)) and m.mask.tolist() == [i % 2 == 0 for i in range(20)]
+    m.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        gen().shuffle(m)
+    with pytest.raises(ValueError, match="out of bounds"):
+        gen().shuffle(np.ma.array(np.arange(3), mask=[0, 1, 0]), axis=1)
