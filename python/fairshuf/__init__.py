@@ -489,6 +489,8 @@ class Generator(_fairshuf._Generator):
         if size is None:
             return int.from_bytes(self.bytes(8), "little")
         count, shape = _size_count(size)
+        if count > _sys.maxsize // 8:  # not bytes()'s "length is too large"
+            raise ValueError("size is too large")
         ba = bytearray(self.bytes(8 * count))
         return _words_out(ba, shape if _np is not None else None, "uint64")
 

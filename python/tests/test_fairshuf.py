@@ -1946,3 +1946,14 @@ def test_masked_arrays_move_data_and_mask_together():
         gen().shuffle(m)
     with pytest.raises(ValueError, match="out of bounds"):
         gen().shuffle(np.ma.array(np.arange(3), mask=[0, 1, 0]), axis=1)
+
+
+def test_random_raw_too_large_names_size():
+    """random_raw's size past what can be allocated is "size is too large"
+    (a ValueError, as integers' and choice's); it said "length is too
+    large", naming bytes()'s argument, which random_raw does not have."""
+    for size in (2**61, 2**70, (2**40, 2**40)):
+        for call in (gen().random_raw, lambda s: gen().integers(5, size=s),
+                     lambda s: gen().choice(5, size=s)):
+            with pytest.raises(ValueError, match="^size is too large$"):
+                call(size)
