@@ -154,7 +154,10 @@ static volatile unsigned long fork_gen;
 
 static void after_fork_child(void) { fork_gen++; }
 
-static void gen_lock(GenObject *g)
+/* Take the generator's lock: 0, or -1 with the exception set when a
+   signal handler raised one (Ctrl-C) while this thread waited for a call
+   another thread is making, as threading.Lock.acquire is interrupted. */
+static int gen_lock(GenObject *g)
 {
     if (g->lock_gen != fork_gen) {
         /* A forked child: the old lock is abandoned (another thread of
@@ -165,12 +168,23 @@ static void gen_lock(GenObject *g)
             g->lock_gen = fork_gen;
         }
     }
-    if (!PyThread_acquire_lock(g->lock, NOWAIT_LOCK)) {
+    if (PyThread_acquire_lock(g->lock, NOWAIT_LOCK))
+        return 0;
+    for (;;) {
+        PyLockStatus r;
         Py_BEGIN_ALLOW_THREADS
-        PyThread_acquire_lock(g->lock, WAIT_LOCK);
+        r = PyThread_acquire_lock_timed(g->lock, -1, 1);
         Py_END_ALLOW_THREADS
+        if (r == PY_LOCK_ACQUIRED)
+            return 0;
+        if (Py_MakePendingCalls() < 0) /* runs the signal handlers */
+            return -1;
     }
 }
+
+/* run_op's status when gen_lock was interrupted: positive, never a
+   library status; the exception is set. */
+enum { OP_INTERRUPTED = 2 };
 
 static void gen_unlock(GenObject *g) { PyThread_release_lock(g->lock); }
 
@@ -279,7 +293,10 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
         raise_status(st, err);
         return -1;
     }
-    gen_lock(g);
+    if (gen_lock(g) < 0) {
+        fsh_rng_free(rng);
+        return -1;
+    }
     fsh_rng_free(g->rng);
     free_sources(g);
     g->rng = rng;
@@ -297,6 +314,8 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
    run_op: g->rng stays until a new __init__, which needs the GIL. */
 static PyObject *raise_gen_status(GenObject *g, int st, int err)
 {
+    if (st == OP_INTERRUPTED)
+        return NULL;
     if (st != FSH_EENTROPY || g->rng == NULL || g->src != SRC_LIB)
         return raise_status(st, err);
     /* the largest shuffle the generator reaches in full, when it says */
@@ -401,7 +420,10 @@ static PyObject *gen_set_source(GenObject *g, PyObject *seq, int randint)
         PyErr_SetString(PyExc_ValueError, "need at least one word");
         return NULL;
     }
-    gen_lock(g);
+    if (gen_lock(g) < 0) {
+        PyMem_RawFree(v);
+        return NULL;
+    }
     free_sources(g);
     g->vals = v;
     g->nvals = n;
@@ -427,7 +449,8 @@ static PyObject *gen_set_randint(GenObject *g, PyObject *seq)
 static PyObject *gen_asked(GenObject *g, PyObject *noargs)
 {
     (void)noargs;
-    gen_lock(g);
+    if (gen_lock(g) < 0)
+        return NULL;
     PyObject *l = PyList_New((Py_ssize_t)g->nasked);
     for (size_t i = 0; l != NULL && i < g->nasked; i++) {
         PyObject *o = PyLong_FromUnsignedLongLong(g->asked[i]);
@@ -449,7 +472,8 @@ static PyObject *gen_generator_id(GenObject *g, PyObject *noargs)
     (void)noargs;
     if (gen_rng(g) == NULL)
         return NULL;
-    gen_lock(g);
+    if (gen_lock(g) < 0)
+        return NULL;
     long id = g->src == SRC_LIB ? (long)g->rng->gen : -1;
     gen_unlock(g);
     return PyLong_FromLong(id);
@@ -462,7 +486,8 @@ static PyObject *gen_stream_version(GenObject *g, PyObject *noargs)
     (void)noargs;
     if (gen_rng(g) == NULL)
         return NULL;
-    gen_lock(g);
+    if (gen_lock(g) < 0)
+        return NULL;
     unsigned v = g->src == SRC_LIB ? fsh_rng_stream_version(g->rng) : 0;
     gen_unlock(g);
     return PyLong_FromUnsignedLong(v);
@@ -475,7 +500,8 @@ typedef int (*op_fn)(fsh_rng *rng, void *arg);
 static int run_op(GenObject *g, op_fn fn, void *arg, int keep_gil, int *err)
 {
     int st;
-    gen_lock(g);
+    if (gen_lock(g) < 0)
+        return OP_INTERRUPTED;
     if (g->src != SRC_LIB)
         keep_gil = 1;
     if (keep_gil) {
@@ -681,7 +707,8 @@ static PyObject *shuffle_list(GenObject *g, PyObject *x, Py_ssize_t axis,
         return NULL;
     }
     int st;
-    gen_lock(g);
+    if (gen_lock(g) < 0)
+        return NULL;
     errno = 0;
     /* The GIL is held from here: no other thread can change the list
        meanwhile. Its size is read only now: gen_lock may have let other
@@ -1499,7 +1526,8 @@ static PyObject *perm_close(PermObject *p, PyObject *noargs)
     GenObject *g = p->gen;
     if (g == NULL || p->perm == NULL)
         Py_RETURN_NONE;
-    gen_lock(g); /* waits for a call another thread is making */
+    if (gen_lock(g) < 0) /* waits for a call another thread is making */
+        return NULL;
     perm_release(p);
     gen_unlock(g);
     Py_RETURN_NONE;
@@ -1513,7 +1541,8 @@ static PyObject *perm_get_drawn(PermObject *p, void *closure)
     if (g == NULL || p->perm == NULL) {
         d = p->drawn_at_close;
     } else {
-        gen_lock(g);
+        if (gen_lock(g) < 0)
+            return NULL;
         d = p->perm != NULL ? fsh_rangeperm_drawn(p->perm) : p->drawn_at_close;
         gen_unlock(g);
     }

@@ -1957,3 +1957,49 @@ def test_random_raw_too_large_names_size():
                      lambda s: gen().choice(5, size=s)):
             with pytest.raises(ValueError, match="^size is too large$"):
                 call(size)
+
+
+def test_waiting_for_a_busy_generator_is_interruptible():
+    """A call waiting for a Generator another thread is using (its lock)
+    is interrupted by a signal whose handler raises (Ctrl-C's
+    KeyboardInterrupt), as threading.Lock.acquire is; it waited,
+    uninterruptibly, until the other thread's call was over (then raised,
+    within milliseconds of that end)."""
+    import signal
+
+    class Interrupted(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Interrupted()
+
+    g = fairshuf.Generator()
+    big = np.zeros(4 * 10**8, dtype=np.uint8)[::2]  # 2e8 strided rows: about a second
+    done = []
+
+    def work():
+        g.shuffle(big)
+        done.append(time.monotonic())
+
+    worker = threading.Thread(target=work)
+    main = threading.main_thread().ident
+    timer = threading.Timer(0.1, signal.pthread_kill, (main, signal.SIGUSR1))
+    old = signal.signal(signal.SIGUSR1, handler)
+    interrupted = None
+    try:
+        worker.start()
+        time.sleep(0.05)
+        timer.start()
+        try:
+            g.integers(10)  # waits for the shuffle's end
+            time.sleep(10)  # (a shuffle over before the signal: it lands here)
+        except Interrupted:
+            interrupted = time.monotonic()
+    finally:
+        worker.join()
+        timer.join()
+        signal.signal(signal.SIGUSR1, old)
+    assert interrupted is not None and done
+    assert done[0] - interrupted > 0.05, "the wait was not interrupted while the other call ran"
+    assert 0 <= g.integers(10) < 10  # the lock is free again
+    assert not big.any()  # zeros moved among themselves
