@@ -473,6 +473,20 @@ static void next_n_edges(void)
     CHECK_EQ(fsh_rangeperm_next_n(rng, p, buf_c, 1), FSH_EENTROPY);
     CHECK_EQ(fsh_rangeperm_drawn(p), d);
     fsh_rangeperm_free(p);
+    /* The seed's bound comes before the storage, as in fsh_sample_range:
+       2^62 values of the 64-bit range would need a map past SIZE_MAX
+       (FSH_ENOMEM), but 2^62 steps are far past 2^128 (FSH_EENTROPY); and
+       a batch refused by the bound leaves nothing drawn. It was
+       FSH_ENOMEM: the map grew before the check. */
+    CHECK(fsh_rangeperm_new(&p, 0, UINT64_MAX, 0) == FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, buf_c, (size_t)1 << 62),
+             FSH_EENTROPY);
+    CHECK_EQ(fsh_sample_range(rng, buf_c, (size_t)1 << 62, 0, UINT64_MAX),
+             FSH_EENTROPY);
+    CHECK_EQ(fsh_rangeperm_drawn(p), 0);
+    /* (2^64 (2^64 - 1) < 2^128: two values are within the seed's bound) */
+    CHECK_EQ(fsh_rangeperm_next_n(rng, p, buf_c, 2), FSH_OK);
+    fsh_rangeperm_free(p);
     fsh_rng_free(rng);
 }
 

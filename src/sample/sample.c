@@ -732,6 +732,15 @@ int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
     if (perm->done)
         return FSH_EEMPTY;
     uint64_t i0 = perm->next, last = perm->last;
+    /* A seeded rng's bound before the storage grows (a pure check, made
+       again by fsh_rng_reach_begin), as fsh_sample_range checks before it
+       allocates: a refused batch leaves the storage as it was, and
+       FSH_EENTROPY comes before an FSH_ENOMEM of storage it would not
+       use. A mixing rng's check draws its hardware words, so it stays
+       after the storage, which cannot fail once they are drawn. */
+    if (!fsh_rng_mixable(rng) &&
+        (rc = fsh_rng_check_ordered(rng, last, i0 + k)) != FSH_OK)
+        return rc;
     if (perm->dense == DENSE_NONE && (rc = sparse_reserve(perm, k)) != FSH_OK)
         return rc;
     fsh_mix m;
