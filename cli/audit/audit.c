@@ -105,58 +105,6 @@ static _Noreturn void trouble(void)
     exit(EXIT_TROUBLE);
 }
 
-/* A signal that ends the audit: the runs of COMMAND are stopped and the
-   --json and --plot temporaries removed (outfile's handler, which this one
-   stands in for), then the signal's own action. */
-static void on_fatal_signal(int sig)
-{
-    kids_stop();
-    outfile_abort();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static const int fatal_signals[] = {
-    SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,   SIGXFSZ, SIGXCPU,
-    SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
-#ifdef SIGPOLL
-    SIGPOLL,
-#endif
-};
-
-/* In a run of COMMAND before its exec: a signal then (the time limit's
-   SIGTERM to a run just started) takes its default action, not ours,
-   which would remove the audit's --json and --plot temporaries. */
-static void reset_signal_handlers(void)
-{
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals;
-         i++) {
-        struct sigaction old;
-        if (sigaction(fatal_signals[i], NULL, &old) == 0 &&
-            !(old.sa_flags & SA_SIGINFO) && old.sa_handler != SIG_IGN &&
-            old.sa_handler != SIG_DFL)
-            signal(fatal_signals[i], SIG_DFL);
-    }
-}
-
-static void install_signal_handlers(void)
-{
-    const int *sigs = fatal_signals;
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals;
-         i++) {
-        struct sigaction sa, old;
-        /* Only signals at their default action, as outfile's: one the
-           caller ignores stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) != 0 ||
-            (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
-    }
-}
-
 /* die() (outfile_open's messages, after its message): remove the
    temporaries, and exit as every audit error does. */
 static void abort_hook(void *ctx)
@@ -879,10 +827,13 @@ static pid_t spawn(char **cmd, int *fd)
     }
     if (pid == 0) {
         /* Its own process group, so a time limit stops all of it; the
-           default SIGPIPE, which we ignore; no runs of its own to stop. */
+           default SIGPIPE, which we ignore; no runs of its own to stop;
+           and until its exec a signal (the time limit's SIGTERM to a run
+           just started) takes its default action, not the handler that
+           would remove the audit's --json and --plot temporaries. */
         nkids = 0;
         setpgid(0, 0);
-        reset_signal_handlers();
+        outfile_reset_handlers();
         sigprocmask(SIG_SETMASK, &old, NULL);
         signal(SIGPIPE, SIG_DFL);
         close(p[0]);
@@ -1251,7 +1202,10 @@ int cmd_audit(int argc, char **argv)
     aopts o;
     set_die_hook(abort_hook, NULL);
     parse_options(argc, argv, &o);
-    install_signal_handlers();
+    /* outfile's handlers, which remove the --json and --plot temporaries
+       on a fatal signal, stop the runs of COMMAND first. */
+    outfile_signal_hook(kids_stop);
+    install_cleanup_handlers();
     signal(SIGPIPE, SIG_IGN); /* a command that stops reading is not us */
     int data_fd = STDOUT_FILENO; /* --json=- or --plot=- */
     if ((o.json && strcmp(o.json, "-") == 0) ||

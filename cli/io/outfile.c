@@ -79,8 +79,15 @@ static void unlink_all(void)
     }
 }
 
+static void (*volatile signal_hook)(void);
+
+void outfile_signal_hook(void (*hook)(void)) { signal_hook = hook; }
+
 static void on_signal(int sig)
 {
+    void (*hook)(void) = signal_hook;
+    if (hook != NULL)
+        hook();
     unlink_all();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -107,6 +114,17 @@ void install_cleanup_handlers(void)
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
         sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+void outfile_reset_handlers(void)
+{
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals;
+         i++) {
+        struct sigaction old;
+        if (sigaction(cleanup_signals[i], NULL, &old) == 0 &&
+            !(old.sa_flags & SA_SIGINFO) && old.sa_handler == on_signal)
+            signal(cleanup_signals[i], SIG_DFL);
     }
 }
 

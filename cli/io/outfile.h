@@ -29,5 +29,11 @@ void outfile_commit(void);
 void outfile_abort(void);
 /* Install the handlers that remove temporaries on fatal signals (once). */
 void install_cleanup_handlers(void);
+/* A function those handlers run first, before the temporaries go
+   (async-signal-safe; NULL for none): audit stops its runs there. */
+void outfile_signal_hook(void (*hook)(void));
+/* Put the signals those handlers hold back to their default action: in a
+   child before its exec, which must not remove its parent's temporaries. */
+void outfile_reset_handlers(void);
 
 #endif
