@@ -569,7 +569,9 @@ FSH_API FSH_NODISCARD int fsh_records_buckets(const uint8_t key[32],
    is the bucket id of base[i]. Afterwards base holds those buckets in
    order, each shuffled with its own stream: the group's stretch of the
    record permutation. An id out of range is FSH_EINVAL; both leave base
-   unchanged, as does FSH_ENOMEM (it allocates a copy of the group). */
+   unchanged, as does FSH_ENOMEM. It allocates a copy of the group and,
+   for n >= nb, up to threads x nb bucket counts; for n < nb, 8 bytes per
+   record in their place (so a few records of a wide range cost little). */
 FSH_API FSH_NODISCARD int fsh_records_shuffle_group(const uint8_t key[32],
                                                     void *base, size_t n,
                                                     size_t size,

@@ -699,7 +699,8 @@ enum {
     SH_PERM,
     SH_PERM32,
     SH_RECORDS, /* fsh_shuffle_records: unchanged on failure above 2^20 */
-    SH_GROUP    /* fsh_records_shuffle_group: unchanged on failure */
+    SH_GROUP,   /* fsh_records_shuffle_group: unchanged on failure */
+    SH_GROUP_WIDE /* the same records passed as all 2^24 buckets */
 };
 static uint8_t group_key[32];
 static uint32_t *group_ids; /* bucket ids of the SH_GROUP records */
@@ -790,6 +791,10 @@ static int shuf_call(acase *c)
         return fsh_records_shuffle_group(group_key, x->a, x->n, x->size,
                                          group_ids, 0,
                                          (uint32_t)1 << group_bits, x->threads);
+    case SH_GROUP_WIDE:
+        return fsh_records_shuffle_group(
+            group_key, x->a, x->n, x->size, group_ids, 0,
+            (uint32_t)1 << FSH_RECORDS_MAX_BITS, x->threads);
     default:
         return fsh_permutation_u32(seeded, (uint32_t *)(void *)x->a, 0,
                                    (uint32_t)(x->n - 1));
@@ -831,7 +836,7 @@ static void shuf_fail(acase *c)
     shufcase *x = c->ctx;
     /* The documented state after FSH_ENOMEM: the record calls above 2^20
        records leave the array unchanged, the shuffles leave a permutation. */
-    if (x->kind == SH_GROUP ||
+    if (x->kind == SH_GROUP || x->kind == SH_GROUP_WIDE ||
         (x->kind == SH_RECORDS && x->n > FSH_RECORDS_SMALL))
         CHECK(shuf_is_input(x));
     else
@@ -1133,6 +1138,23 @@ int main(void)
         sh = (shufcase){SH_GROUP, 1500000, 4, 3, a, ref, 1};
         run_case("fsh_records_shuffle_group, 3 threads", shuf_prepare,
                  shuf_call, shuf_fail, shuf_ok, &sh, &allocs);
+        /* 100,000 of them passed as the range of all 2^24 buckets: fewer
+           records than buckets, so no 2^24 counts (128 MiB) but 8 bytes
+           per record (fairshuf.h). */
+        sh = (shufcase){SH_GROUP_WIDE, 100000, 4, 2, a, ref, 0};
+        run_case("fsh_records_shuffle_group, 2^24 buckets", shuf_prepare,
+                 shuf_call, shuf_fail, shuf_ok, &sh, &allocs);
+        {
+            acase c = {"wide group", shuf_prepare, shuf_call, shuf_fail,
+                       shuf_ok, &sh, 0, 1};
+            c.prepare(&c);
+            atomic_store(&largest, 0);
+            arm(&allocs, 0, 0);
+            CHECK_EQ(c.call(&c), FSH_OK);
+            disarm(&allocs);
+            CHECK(atomic_load(&largest) > 0);
+            CHECK(atomic_load(&largest) <= 100000 * 8);
+        }
         free(group_ids);
     }
     free(a);

@@ -243,13 +243,15 @@ static void test_pieces(size_t n, size_t size, const char *seed)
     CHECK(memcmp(ids2, gids, 1000 * sizeof *ids2) == 0);
 
     /* Groups of buckets, one by one: the records of the group in input
-       order, then concatenated. Three partitions: random group sizes,
-       single buckets, one group of all. */
-    for (int part = 0; part < 3; part++) {
+       order, then concatenated. Four partitions: random group sizes,
+       single buckets, one group of all, and random groups each passed as
+       the whole range of 2^24 buckets (fewer records than buckets: the
+       sorted path). */
+    for (int part = 0; part < 4; part++) {
         size_t out = 0;
         unsigned call = 0;
         for (uint32_t lo = 0; lo < nb;) {
-            uint32_t k = part == 0   ? 1 + (uint32_t)(xs() % (nb / 4 + 1))
+            uint32_t k = part % 3 == 0 ? 1 + (uint32_t)(xs() % (nb / 4 + 1))
                          : part == 1 ? 1
                                      : nb;
             if (k > nb - lo)
@@ -261,8 +263,10 @@ static void test_pieces(size_t n, size_t size, const char *seed)
                     gids[m++] = ids[i];
                 }
             }
-            CHECK_EQ(fsh_records_shuffle_group(key, g, m, size, gids, lo, k,
-                                               call % 5),
+            uint32_t all = (uint32_t)1 << FSH_RECORDS_MAX_BITS;
+            CHECK_EQ(fsh_records_shuffle_group(key, g, m, size, gids,
+                                               part == 3 ? 0 : lo,
+                                               part == 3 ? all : k, call % 5),
                      FSH_OK);
             memcpy(cat + size * out, g, m * size);
             out += m;
@@ -430,6 +434,35 @@ static void test_errors(void)
     }
     fsh_rng_free(b);
     CHECK(memcmp(g, want, sizeof g) == 0);
+    /* Fewer records than buckets (n < nb: sorted, not counted): the same
+       result, at the top of the bucket range too, and bad ids refused
+       with g unchanged. */
+    uint32_t wide[8];
+    unsigned char dense[8 * 4];
+    for (uint32_t lo = 0; lo <= nmax - 100; lo += nmax - 100) {
+        for (int i = 0; i < 8; i++)
+            wide[i] = lo + 37 + ids[i];
+        memcpy(dense, gc, sizeof g);
+        CHECK_EQ(
+            fsh_records_shuffle_group(key, dense, 8, 4, wide, lo + 37, 4, 1),
+            FSH_OK);
+        memcpy(g, gc, sizeof g);
+        CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, wide, lo, 100, 3),
+                 FSH_OK);
+        CHECK(memcmp(g, dense, sizeof g) == 0);
+    }
+    memcpy(g, gc, sizeof g);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 0, 9, 1), FSH_OK);
+    CHECK(memcmp(g, want, sizeof g) == 0);
+    memcpy(g, gc, sizeof g);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 0, nmax, 2), FSH_OK);
+    CHECK(memcmp(g, want, sizeof g) == 0);
+    memcpy(g, gc, sizeof g);
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 8, 4, ids, 1, 100, 1),
+             FSH_EINVAL); /* ids 0 below */
+    CHECK_EQ(fsh_records_shuffle_group(key, g, 2, 4, ids + 6, 0, 3, 1),
+             FSH_EINVAL); /* ids 3 above */
+    CHECK(memcmp(g, gc, sizeof g) == 0);
 done:
     fsh_rng_free(r);
     free(a);

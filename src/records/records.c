@@ -283,6 +283,66 @@ int fsh_shuffle_records(fsh_rng *rng, void *base, size_t n, size_t size,
     return f > 0 ? fsh_shuffle_records(rng, base, n, size, threads) : rc;
 }
 
+/* A group smaller than its bucket range (n < nb): the records' order by
+   (bucket, input position) from a two-pass radix sort of their positions
+   (12 bits of the bucket id a pass, stable), in place of the histogram's
+   nb counts, then each nonempty bucket's shuffle. The same output as
+   scatter_shuffle, in memory proportional to n, not nb. */
+#define RADIX_BITS 12
+_Static_assert(2 * RADIX_BITS >= FSH_RECORDS_MAX_BITS,
+               "two radix passes cover a bucket id");
+
+static void radix_pass(const scat *s, const uint32_t *from, uint32_t *to,
+                       unsigned shift)
+{
+    size_t cnt[(size_t)1 << RADIX_BITS] = {0};
+    const uint32_t mask = ((uint32_t)1 << RADIX_BITS) - 1;
+    for (size_t j = 0; j < s->n; j++)
+        cnt[((s->ids[from ? from[j] : j] - s->lo) >> shift) & mask]++;
+    for (size_t d = 0, run = 0; d <= mask; d++) {
+        size_t c = cnt[d];
+        cnt[d] = run;
+        run += c;
+    }
+    for (size_t j = 0; j < s->n; j++) {
+        uint32_t i = from ? from[j] : (uint32_t)j;
+        to[cnt[((s->ids[i] - s->lo) >> shift) & mask]++] = i;
+    }
+}
+
+static int sparse_shuffle(const scat *s)
+{
+    /* n < nb <= 2^24: positions fit 32 bits. */
+    uint32_t *ord = malloc(s->n * sizeof *ord);
+    uint32_t *tmp = malloc(s->n * sizeof *tmp);
+    unsigned char *dst = malloc(s->n * s->size);
+    int rc = FSH_ENOMEM;
+    if (ord == NULL || tmp == NULL || dst == NULL)
+        goto out;
+    rc = FSH_EINVAL;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->ids[i] - s->lo >= s->nb)
+            goto out;
+    radix_pass(s, NULL, tmp, 0);
+    radix_pass(s, tmp, ord, RADIX_BITS);
+    for (size_t j = 0; j < s->n; j++)
+        memcpy(dst + j * s->size, s->src + (size_t)ord[j] * s->size, s->size);
+    rc = FSH_OK;
+    for (size_t j = 0, end; j < s->n && rc == FSH_OK; j = end) {
+        uint32_t b = s->ids[ord[j]];
+        for (end = j + 1; end < s->n && s->ids[ord[end]] == b; end++)
+            ;
+        rc = bucket_shuffle(s->key, b, dst + j * s->size, end - j, s->size);
+    }
+    if (rc == FSH_OK)
+        memcpy(s->src, dst, s->n * s->size);
+out:
+    free(ord);
+    free(tmp);
+    free(dst);
+    return rc;
+}
+
 int fsh_records_shuffle_group(const uint8_t key[32], void *base, size_t n,
                               size_t size, const uint32_t *ids, uint32_t lo,
                               uint32_t nb, unsigned threads)
@@ -303,5 +363,5 @@ int fsh_records_shuffle_group(const uint8_t key[32], void *base, size_t n,
     s.n = n;
     s.size = size;
     s.src = base;
-    return scatter_shuffle(&s, threads);
+    return n < nb ? sparse_shuffle(&s) : scatter_shuffle(&s, threads);
 }
