@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 int fd_high(int fd)
@@ -68,4 +70,26 @@ int write_full(int fd, const void *p, size_t n, off_t off)
             off += w;
     }
     return 0;
+}
+
+int pseudo_fs_type(unsigned long f_type)
+{
+    switch (f_type) {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int fd_on_pseudo_fs(int fd)
+{
+    struct statfs fs;
+    return fstatfs(fd, &fs) == 0 && pseudo_fs_type((unsigned long)fs.f_type);
 }

@@ -24,5 +24,12 @@ ssize_t pread_retry(int fd, void *buf, size_t n, off_t off);
    retried on EINTR and short writes: 0, or the errno of the failure
    (ENOSPC when the system writes nothing). */
 int write_full(int fd, const void *p, size_t n, off_t off);
+/* 1 if a file system of type f_type (statfs(2)) is one of the kernel's
+   pseudo file systems (/proc, /sys, cgroups, debugfs, tracefs,
+   securityfs): its files are made at each read or write, so their size
+   says nothing of their bytes and a second read may give others. */
+int pseudo_fs_type(unsigned long f_type);
+/* 1 if the open file fd is on one of those file systems. */
+int fd_on_pseudo_fs(int fd);
 
 #endif

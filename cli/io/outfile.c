@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -407,18 +406,7 @@ static int on_pseudo_fs(const char *path)
     struct statfs fs;
     if (statfs(path, &fs) != 0)
         return 0;
-    switch ((unsigned long)fs.f_type) {
-    case PROC_SUPER_MAGIC:
-    case SYSFS_MAGIC:
-    case CGROUP_SUPER_MAGIC:
-    case CGROUP2_SUPER_MAGIC:
-    case DEBUGFS_MAGIC:
-    case TRACEFS_MAGIC:
-    case SECURITYFS_MAGIC:
-        return 1;
-    default:
-        return 0;
-    }
+    return pseudo_fs_type((unsigned long)fs.f_type);
 }
 
 int outfile_open_ex(const char *path, const char *tmpdir, int *direct)

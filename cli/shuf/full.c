@@ -6,6 +6,7 @@
 #include "common/msg.h"
 #include "common/quote.h"
 #include "common/rng.h"
+#include "common/sysio.h"
 #include "common/xalloc.h"
 #include "shuf/records.h"
 
@@ -55,7 +56,13 @@ full *full_prepare(const ext_args *a, int fd)
     f->pg = a->pg;
     f->name = a->input_name;
     struct stat st;
-    int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    /* A regular file that external mode may read again from here. Not
+       one of the kernel's pseudo files (/proc, /sys): they are made at
+       each read, so their size (0, or 4096) says nothing of their bytes
+       and a second read gives others (/proc/self/maps: our own mappings,
+       which the first read changed). Those are read once, as a pipe. */
+    int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              !fd_on_pseudo_fs(fd);
     off_t at = reg ? lseek(fd, 0, SEEK_CUR) : -1;
     /* Data plus at least 4 bytes of offset per record and a copy for the
        scatter: beyond half the budget, go external. The size is only a
@@ -68,7 +75,7 @@ full *full_prepare(const ext_args *a, int fd)
     }
     inbuf in;
     int whole;
-    if (input_map(fd, a->delim, lim, a->input_name, &in, &f->map)) {
+    if (reg && input_map(fd, a->delim, lim, a->input_name, &in, &f->map)) {
         /* A regular file, referenced in place. */
         whole = 1;
     } else {

@@ -289,6 +289,31 @@ check "SIGTERM mid external run: no output temporary" test -z "$(ls -A | grep fa
 "$F" -T "$PWD/tmpd" --memory=1K c1 >/dev/null
 check "success: temp dir empty" no_left tmpd
 
+# --- The kernel's pseudo files in external mode: /proc/self/maps and
+# /proc/self/status are made at each read, with a size of 0, and differ
+# from one read to the next (our own mappings and memory); read twice, as
+# a regular file is, they were "file changed as we read it". Read once, as
+# a pipe: the shuffle of what that read returned, as GNU shuf gives.
+if [ -r /proc/self/maps ] && [ -r /proc/self/status ]; then
+    run mine pm --memory=1b /proc/self/maps
+    check "--memory=1b /proc/self/maps: exit 0, no message ($(cat pm.err))" \
+        sh -c '[ "$(cat pm.rc)" = 0 ] && [ ! -s pm.err ]'
+    check "--memory=1b /proc/self/maps: distinct mapping lines" sh -c \
+        '[ "$(wc -l <pm.out)" -ge 5 ] && [ -z "$(sort pm.out | uniq -d)" ] &&
+         ! grep -qv "^[0-9a-f]*-[0-9a-f]* [-rwxps]* " pm.out'
+    # Standard input: the shell opens /proc/PID/status of the process it
+    # becomes (exec), so that the file is fairshuf's own.
+    sh -c 'exec "$0" --memory=1b </proc/$$/status' "$F" >ps.out 2>ps.err
+    echo $? >ps.rc
+    cut -d: -f1 /proc/self/status | sort >ps.keys
+    check "--memory=1b </proc/self/status: exit 0, no message ($(cat ps.err))" \
+        sh -c '[ "$(cat ps.rc)" = 0 ] && [ ! -s ps.err ]'
+    check "--memory=1b </proc/self/status: each field once" sh -c \
+        'cut -d: -f1 ps.out | sort | cmp -s - ps.keys'
+else
+    skipped "pseudo files in external mode (no /proc/self/maps)"
+fi
+
 # --- Uniformity of external mode with a tiny memory limit (one record per
 # group): position by value over 6 lines, 600 seeded runs, 100 expected per
 # cell. The statistic of a permutation table is n/(n-1) chi-square with
