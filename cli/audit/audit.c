@@ -287,7 +287,8 @@ static void parse_options(int argc, char **argv, aopts *o)
             break;
         case OPT_TRIALS:
             if (parse_udec(optarg, 1, UINT64_MAX / 2, &v) != 0)
-                fail("invalid --trials: %s", quote(optarg));
+                fail("invalid --trials: %s (1 to %llu)", quote(optarg),
+                     (unsigned long long)(UINT64_MAX / 2));
             once(&given, bit, o->trials == v, "--trials");
             o->trials = v;
             break;
@@ -353,7 +354,7 @@ static void parse_options(int argc, char **argv, aopts *o)
     if (optind < argc)
         o->cmd = argv + optind;
     if (o->input != NULL && o->cmd != NULL) {
-        error_msg(0, "audit: --input and a COMMAND: give one");
+        error_msg(0, "audit: cannot combine --input and a COMMAND");
         audit_usage_error();
     }
     if (o->input == NULL && o->cmd == NULL) {

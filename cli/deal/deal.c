@@ -12,6 +12,7 @@
 #include "deal/memory.h"
 #include "deal/options.h"
 #include "deal/render.h"
+#include "verify/verify.h"
 #include "fairshuf.h"
 #include "io/output.h"
 #include "../../shared/utf8.h"
@@ -150,7 +151,7 @@ static char *read_text(const char *name, size_t *len)
 static void load_server_seed(deal_run *run)
 {
     const deal_opts *o = &run->o;
-    size_t tlen, n, need;
+    size_t tlen, n;
     char *text = read_text(o->server_seed_file, &tlen);
     int rc = fsh_fair_hex_decode(NULL, 0, &n, text, tlen);
     if (rc == FSH_OK) {
@@ -159,13 +160,10 @@ static void load_server_seed(deal_run *run)
     }
     explicit_bzero(text, tlen);
     free(text);
+    /* As fairshuf verify says of the same seed file. */
     if (rc != FSH_OK)
-        die(0, "%s: malformed hex (the server seed)",
-            quotef(o->server_seed_file));
-    check_status(fsh_fair_seed_min(&need, 52 + o->jokers, o->decks));
-    if (run->seed_len < need)
-        die(0, "%s: the server seed has %zu bytes; this shoe needs at least "
-               "%zu", quotef(o->server_seed_file), run->seed_len, need);
+        die(0, "malformed hex in %s", quotef(o->server_seed_file));
+    fair_seed_check(run->seed_len, o->decks, o->jokers);
 }
 
 /* The deal order from (server seed, client seed, nonce), cut into burn,

@@ -355,9 +355,12 @@ static void check_fair(deal_opts *o)
                 lone);
         return;
     }
-    if (o->seed != NULL)
-        die(0, "--seed and --server-seed-file exclude each other (a "
-               "simulation or a provably fair round)");
+    if (o->seed != NULL) {
+        /* GNU's words for two options that exclude each other, as
+           fairshuf verify says of its two sources of the server seed. */
+        error_msg(0, "cannot combine --seed and --server-seed-file options");
+        deal_usage_error();
+    }
     if (o->client_seed != NULL && strlen(o->client_seed) > FSH_FAIR_CLIENT_MAX)
         die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
     /* Digits only, as fairshuf verify reads it; every value checked, then

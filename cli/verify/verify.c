@@ -583,6 +583,20 @@ static jval *read_json(round_t *r, const char *file, const char *cli_commit,
 
 /* ---- the command -------------------------------------------------------- */
 
+void fair_seed_check(size_t len, unsigned decks, unsigned jokers)
+{
+    size_t need;
+    check_status(fsh_fair_seed_min(&need, 52 + (size_t)jokers, decks));
+    if (len < FSH_FAIR_SEED_MIN)
+        die(0, "server seed too short: %zu byte%s (at least %d)", len,
+            len == 1 ? "" : "s", FSH_FAIR_SEED_MIN);
+    if (len < need)
+        die(0, "server seed too short for this game: %zu bytes, %u deck%s "
+               "with %u joker%s need%s at least %zu",
+            len, decks, decks == 1 ? "" : "s", jokers,
+            jokers == 1 ? "" : "s", decks == 1 ? "s" : "", need);
+}
+
 /* Flush the report and free what cmd_verify holds (the given names of a
    --json round point into doc). */
 static void verify_done(outw *out, uint32_t *order, uint32_t *given, jval *doc,
@@ -671,7 +685,8 @@ int cmd_verify(int argc, char **argv)
     /* The server seed: from one of the two options (even the same seed
        from both is refused: which one was meant?). */
     if (seed_arg && seed_file) {
-        error_msg(0, "--server-seed and --server-seed-file are exclusive");
+        error_msg(0, "cannot combine --server-seed and --server-seed-file "
+                     "options");
         verify_usage_error();
     }
     if (seed_arg) {
@@ -710,8 +725,7 @@ int cmd_verify(int argc, char **argv)
         r.jokers = (unsigned)v;
         size_t n = (52 + (size_t)r.jokers) * r.decks;
         v = 0;
-        (void)num_once(OPT_BURN, "number of burn cards", "burn counts", 0, n,
-                       &v);
+        (void)num_once(OPT_BURN, "burn count", "burn counts", 0, n, &v);
         r.burn = (size_t)v;
         if (players_arg) {
             r.have_players = 1;
@@ -720,8 +734,8 @@ int cmd_verify(int argc, char **argv)
             r.players = (size_t)v;
             if (!cards_arg)
                 die(0, "--players needs --cards (cards per hand)");
-            (void)num_once(OPT_CARDS, "number of cards per hand",
-                           "card counts", 0, n, &v);
+            (void)num_once(OPT_CARDS, "card count", "card counts", 0, n,
+                           &v);
             r.cards = (size_t)v;
             if (r.cards > (n - r.burn) / r.players)
                 die(0, "more cards than the shoe holds: %zu burned and %zu "
@@ -757,17 +771,8 @@ int cmd_verify(int argc, char **argv)
         die(0, "the commitment is required (--commitment or --json): without "
                "it the deal is not tied to what the operator published");
 
-    size_t faces = 52 + r.jokers, n = faces * r.decks, need_bytes;
-    check_status(fsh_fair_seed_min(&need_bytes, faces, r.decks));
-    if (r.seed_len < FSH_FAIR_SEED_MIN)
-        die(0, "server seed too short: %zu byte%s (at least %d)", r.seed_len,
-            r.seed_len == 1 ? "" : "s",
-            FSH_FAIR_SEED_MIN);
-    if (r.seed_len < need_bytes)
-        die(0, "server seed too short for this game: %zu bytes, %u deck%s "
-               "with %u joker%s need%s at least %zu",
-            r.seed_len, r.decks, r.decks == 1 ? "" : "s", r.jokers,
-            r.jokers == 1 ? "" : "s", r.decks == 1 ? "s" : "", need_bytes);
+    size_t faces = 52 + r.jokers, n = faces * r.decks;
+    fair_seed_check(r.seed_len, r.decks, r.jokers);
     if (r.ngiven > n)
         die(0, "%zu cards given, more than the shoe holds (%zu)", r.ngiven, n);
     uint32_t *given = keep(xmalloc((r.ngiven ? r.ngiven : 1) * sizeof *given));

@@ -7,6 +7,15 @@
    asks 63 KiB of seed): `fairshuf deal` deals no larger fair round. */
 #define FAIR_MAX_DECKS 1000
 
+#include <stddef.h>
+
+/* Dies (exit 1) when a server seed of len bytes is too short for a fair
+   round of decks decks with jokers jokers each: "server seed too short"
+   below FSH_FAIR_SEED_MIN bytes, "server seed too short for this game"
+   below what the shoe needs (fsh_fair_seed_min). fairshuf deal and
+   verify say the same. */
+void fair_seed_check(size_t len, unsigned decks, unsigned jokers);
+
 /* argv[0] is "verify". Returns the exit status (0 VALID, 1 otherwise). */
 int cmd_verify(int argc, char **argv);
 

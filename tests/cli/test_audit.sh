@@ -229,6 +229,13 @@ audit e_alpha --alpha 2 --input e7
 check "bad --alpha" err_is e_alpha "invalid --alpha"
 audit e_n --n 1 --input e7
 check "bad --n" err_is e_n "invalid --n"
+# Every invalid value: "invalid OPTION: 'VALUE' (RANGE)", as deal and verify
+# give their range.
+audit e_tr --trials 0 --input e7
+check "bad --trials: its range" err_is e_tr "^fairshuf: audit: invalid --trials: '0' (1 to 9223372036854775807)\$"
+audit e_both --input e7 -- true
+check "--input and a COMMAND: GNU's words for two that exclude each other" \
+    err_is e_both "^fairshuf: audit: cannot combine --input and a COMMAND\$"
 audit e_pr --per-run --input e7
 check "--per-run --input without --n" err_is e_pr "needs --n"
 audit e_opt --bogus

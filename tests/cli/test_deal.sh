@@ -348,15 +348,18 @@ assert o["burn"] == [] and [len(h) for h in o["hands"]] == [5] and len(o["rest"]
 ' trj.out
 check "--help says what makes a table round" grep -q -e '--players, --burn, --penetration or --server-seed-file make a table' h.out
 printf '%s' abc >short.hex
-bad_in "fair: short seed" "fairshuf: s32.hex: the server seed has 32 bytes; this shoe needs at least 63" --server-seed-file=s32.hex --decks=2
-bad_in "fair: malformed hex" "fairshuf: short.hex: malformed hex (the server seed)" --server-seed-file=short.hex
+# A bad seed file: fairshuf verify's words for the same file.
+bad_in "fair: short seed" "fairshuf: server seed too short for this game: 32 bytes, 2 decks with 0 jokers need at least 63" --server-seed-file=s32.hex --decks=2
+printf '00112233\n' >s4.hex
+bad_in "fair: seed under 32 bytes" "fairshuf: server seed too short: 4 bytes (at least 32)" --server-seed-file=s4.hex
+bad_in "fair: malformed hex" "fairshuf: malformed hex in short.hex" --server-seed-file=short.hex
 # deal --help: the seed file's ASCII blanks are ignored (anywhere, even in a
 # byte), no other blank: a no-break space is malformed hex.
 printf ' 0\t0 01\v02\f03\r\n%s' 0405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >blanks.hex
 d f5 --server-seed-file=blanks.hex --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker
 check "fair: ASCII blanks anywhere in the seed file ignored" cmp -s f1.out f5.out
 printf '00\302\240%s\n' 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >nbsp.hex
-bad_in "fair: a no-break space in the seed file" "fairshuf: nbsp.hex: malformed hex (the server seed)" --server-seed-file=nbsp.hex
+bad_in "fair: a no-break space in the seed file" "fairshuf: malformed hex in nbsp.hex" --server-seed-file=nbsp.hex
 bad_in "fair: no such file" "fairshuf: nofile: No such file or directory" --server-seed-file=nofile
 bad_in "fair: --client-seed alone" "fairshuf: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
 bad_in "fair: --reveal alone" "fairshuf: --reveal needs --server-seed-file (a provably fair round)" --reveal
@@ -417,7 +420,8 @@ bad_in "fair: nonce with a sign" "fairshuf: invalid nonce: '+5' (0 to 1844674407
 bad_in "fair: nonce with a blank" "fairshuf: invalid nonce: ' 5' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=' 5'
 d cut1 --seed=r --players=1 --cards=3 --penetration=4
 check "cut card: one more card (singular)" grep -q 'after card 4 of 52: 1 more card before it' cut1.out
-bad_in "fair: with --seed" "fairshuf: --seed and --server-seed-file exclude each other (a simulation or a provably fair round)" --seed=x --server-seed-file=s32.hex
+bad_in "fair: with --seed (GNU's words, as verify's)" "fairshuf: cannot combine --seed and --server-seed-file options
+$try" --seed=x --server-seed-file=s32.hex
 bad_in "fair: bad nonce" "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
 bad_in "fair: client seed of 257 bytes" "fairshuf: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"
 bad_in "fair: client seed not UTF-8 in JSON" "fairshuf: the client seed is not valid UTF-8 (the verifiers take text)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')" --format=json

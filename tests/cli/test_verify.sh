@@ -402,7 +402,7 @@ fi
 # same seed (verify --help, fairshuf.1).
 v --server-seed=$S1 --server-seed-file="$T/seed1.hex" --commitment=$C1 5h
 check "--server-seed and --server-seed-file, the same seed: usage error" sh -c \
-    "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = \"fairshuf: --server-seed and --server-seed-file are exclusive
+    "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = \"fairshuf: cannot combine --server-seed and --server-seed-file options
 Try 'fairshuf verify --help' for more information.\" ]"
 if command -v python3 >/dev/null 2>&1; then
     v --server-seed=$S1 --json="$T/j1.json" --json="$T/j1.json"
@@ -436,6 +436,11 @@ v --server-seed=$S1 --commitment=$C1 RJ
 check "joker not in the shoe" err_is "fairshuf: card 'RJ' is not in this shoe (0 jokers per deck)"
 v --server-seed=$S1 --commitment=$C1 --players=0 --cards=2
 check "zero players" err_is "fairshuf: invalid number of players: '0' (1 to 52)"
+# The counts in fairshuf deal's words for the same options.
+v --server-seed=$S1 --commitment=$C1 --burn=53
+check "burn over the shoe: deal's words" err_is "fairshuf: invalid burn count: '53' (0 to 52)"
+v --server-seed=$S1 --commitment=$C1 --players=2 --cards=x
+check "bad --cards: deal's words" err_is "fairshuf: invalid card count: 'x' (0 to 52)"
 v --server-seed=$S1 --commitment=$C1 --players=9 --cards=6
 check "more cards than the shoe (hands)" err_is "fairshuf: more cards than the shoe holds: 0 burned and 9 hands of 6, the shoe holds 52"
 v --server-seed=$S1 --commitment=$C1 $D1 5h
