@@ -19,11 +19,18 @@ int main(int argc, char **argv)
     set_program_name(argv[0]);
     /* Only the very first argument can name a subcommand, so a file called
        "deal" or "audit" is still reachable as ./deal or after --. */
-    if (!as_shuf && argc >= 2 && strcmp(argv[1], "deal") == 0)
+    /* A subcommand names itself "fairshuf deal: ..." in its messages. */
+    if (!as_shuf && argc >= 2 && strcmp(argv[1], "deal") == 0) {
+        set_subcommand("deal");
         return cmd_deal(argc - 1, argv + 1);
-    if (!as_shuf && argc >= 2 && strcmp(argv[1], "verify") == 0)
+    }
+    if (!as_shuf && argc >= 2 && strcmp(argv[1], "verify") == 0) {
+        set_subcommand("verify");
         return cmd_verify(argc - 1, argv + 1);
-    if (!as_shuf && argc >= 2 && strcmp(argv[1], "audit") == 0)
+    }
+    if (!as_shuf && argc >= 2 && strcmp(argv[1], "audit") == 0) {
+        set_subcommand("audit");
         return cmd_audit(argc - 1, argv + 1);
+    }
     return cmd_shuf(argc, argv);
 }

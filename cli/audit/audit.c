@@ -121,13 +121,13 @@ __attribute__((format(printf, 1, 2))) static _Noreturn void fail(
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    error_msg(0, "audit: %s", buf);
+    error_msg(0, "%s", buf);
     trouble();
 }
 
 static _Noreturn void audit_usage_error(void)
 {
-    fprintf(stderr, "Try '%s audit --help' for more information.\n",
+    fprintf(stderr, "Try '%s --help' for more information.\n",
             program_name);
     trouble();
 }
@@ -171,8 +171,8 @@ typedef struct aopts {
 
 static _Noreturn void help(void)
 {
-    printf("Usage: %s audit [OPTION]... --input=FILE\n"
-           "  or:  %s audit [OPTION]... -- COMMAND [ARG]...\n"
+    printf("Usage: %s [OPTION]... --input=FILE\n"
+           "  or:  %s [OPTION]... -- COMMAND [ARG]...\n"
            "Test a shuffler's output for uniformity and independence between deals.\n"
            "Input: one deal per line, a permutation of 1..N (or 0..N-1) separated by\n"
            "spaces or commas, or card names (As Th, A\xE2\x99\xA0 10\xE2\x99\xA5).\n"
@@ -354,11 +354,11 @@ static void parse_options(int argc, char **argv, aopts *o)
     if (optind < argc)
         o->cmd = argv + optind;
     if (o->input != NULL && o->cmd != NULL) {
-        error_msg(0, "audit: cannot combine --input and a COMMAND");
+        error_msg(0, "cannot combine --input and a COMMAND");
         audit_usage_error();
     }
     if (o->input == NULL && o->cmd == NULL) {
-        error_msg(0, "audit: nothing to audit: give --input=FILE or "
+        error_msg(0, "nothing to audit: give --input=FILE or "
                      "-- COMMAND");
         audit_usage_error();
     }
@@ -395,11 +395,11 @@ static void pbar_show(pbar *pb, uint64_t done, uint64_t total)
     memset(bar + fill, '.', 30 - fill);
     bar[30] = '\0';
     if (total)
-        fprintf(stderr, "\r%s audit: [%s] %3d%% %llu/%llu deals", program_name,
+        fprintf(stderr, "\r%s: [%s] %3d%% %llu/%llu deals", program_name,
                 bar, (int)(100.0 * (double)done / (double)total),
                 (unsigned long long)done, (unsigned long long)total);
     else
-        fprintf(stderr, "\r%s audit: %llu deals", program_name,
+        fprintf(stderr, "\r%s: %llu deals", program_name,
                 (unsigned long long)done);
     fflush(stderr);
 }
@@ -848,7 +848,7 @@ static pid_t spawn(char **cmd, int *fd)
             close(dn);
         }
         execvp(cmd[0], cmd);
-        error_msg(errno, "audit: cannot run %s", quote(cmd[0]));
+        error_msg(errno, "cannot run %s", quote(cmd[0]));
         _exit(127);
     }
     /* The group exists before anything may signal it (the child sets it

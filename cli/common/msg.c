@@ -34,6 +34,13 @@ void set_program_name(const char *argv0)
     }
 }
 
+void set_subcommand(const char *name)
+{
+    static char buf[64];
+    snprintf(buf, sizeof buf, "%s %s", program_name, name);
+    program_name = buf;
+}
+
 __attribute__((format(printf, 2, 0)))
 static void verror(int errnum, const char *fmt, va_list ap)
 {

@@ -10,6 +10,10 @@
 extern const char *program_name;
 extern int as_shuf;
 void set_program_name(const char *argv0);
+/* A subcommand of fairshuf (name: "deal", "verify", "audit") names itself
+   "fairshuf NAME" from here on: in its messages, getopt's, and its usage
+   line ("Try 'fairshuf NAME --help' ..."). */
+void set_subcommand(const char *name);
 
 /* "NAME: MESSAGE[: strerror(errnum)]\n" on stderr (errnum 0: no suffix). */
 void error_msg(int errnum, const char *fmt, ...)

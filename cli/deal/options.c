@@ -39,7 +39,7 @@ enum {
 
 static _Noreturn void deal_usage_error(void)
 {
-    fprintf(stderr, "Try '%s deal --help' for more information.\n",
+    fprintf(stderr, "Try '%s --help' for more information.\n",
             program_name);
     fatal_exit();
 }
@@ -49,7 +49,7 @@ static _Noreturn void help(void)
     static char text[4096];
     snprintf(
         text, sizeof text,
-        "Usage: %s deal [OPTION]...\n"
+        "Usage: %s [OPTION]...\n"
         "Deal cards from a shuffled deck or shoe; every distinct order of the "
         "shoe\nis equally likely.\n"
         "\n"

@@ -64,7 +64,7 @@ static void *keep(void *p)
 
 static _Noreturn void verify_usage_error(void)
 {
-    fprintf(stderr, "Try '%s verify --help' for more information.\n",
+    fprintf(stderr, "Try '%s --help' for more information.\n",
             program_name);
     exit(1);
 }
@@ -74,8 +74,8 @@ static _Noreturn void help(void)
     static char text[4096];
     snprintf(
         text, sizeof text,
-        "Usage: %s verify [OPTION]... [CARD]...\n"
-        "  or:  %s verify --json=FILE [OPTION]...\n"
+        "Usage: %s [OPTION]... [CARD]...\n"
+        "  or:  %s --json=FILE [OPTION]...\n"
         "Check a provably fair deal (fairshuf-deal-v1) from the revealed server\n"
         "seed: SHA-256 of the seed must be the commitment published before play,\n"
         "and the CARDs dealt (poker notation: As Th 2c RJ BJ; or with suit\n"

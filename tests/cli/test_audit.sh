@@ -232,26 +232,31 @@ check "bad --n" err_is e_n "invalid --n"
 # Every invalid value: "invalid OPTION: 'VALUE' (RANGE)", as deal and verify
 # give their range.
 audit e_tr --trials 0 --input e7
-check "bad --trials: its range" err_is e_tr "^fairshuf: audit: invalid --trials: '0' (1 to 9223372036854775807)\$"
+check "bad --trials: its range" err_is e_tr "^fairshuf audit: invalid --trials: '0' (1 to 9223372036854775807)\$"
 audit e_both --input e7 -- true
 check "--input and a COMMAND: GNU's words for two that exclude each other" \
-    err_is e_both "^fairshuf: audit: cannot combine --input and a COMMAND\$"
+    err_is e_both "^fairshuf audit: cannot combine --input and a COMMAND\$"
 audit e_pr --per-run --input e7
 check "--per-run --input without --n" err_is e_pr "needs --n"
 audit e_opt --bogus
 check "unknown option: exit 2" rc_is e_opt 2
+# getopt's message and audit's own have one prefix, the subcommand's name
+# ("fairshuf audit: "), as deal's and verify's have theirs.
+check "unknown option: the subcommand's prefix, as its other messages" sh -c \
+    "[ \"\$(cat e_opt.err)\" = \"fairshuf audit: unrecognized option '--bogus'
+Try 'fairshuf audit --help' for more information.\" ]"
 audit e_file --input no/such/file
 check "missing file" err_is e_file "no/such/file"
 mkdir -p adir
 audit e_dir --input adir
 check "a directory: the read error names it" sh -c \
-    "rc_is() { [ \$(cat \"\$1.rc\") = \$2 ]; }; rc_is e_dir 2 && [ \"\$(cat e_dir.err)\" = 'fairshuf: audit: adir: Is a directory' ]"
+    "rc_is() { [ \$(cat \"\$1.rc\") = \$2 ]; }; rc_is e_dir 2 && [ \"\$(cat e_dir.err)\" = 'fairshuf audit: adir: Is a directory' ]"
 # Standard input closed: "-" is named as GNU cat names it (fairshuf.1,
 # DIAGNOSTICS), exit 2, as the directory above (it said "read error on
 # (standard input)").
 audit e_closed --input - <&-
 check "--input - with standard input closed" sh -c \
-    "[ \$(cat e_closed.rc) = 2 ] && [ ! -s e_closed.out ] && [ \"\$(cat e_closed.err)\" = 'fairshuf: audit: -: Bad file descriptor' ]"
+    "[ \$(cat e_closed.rc) = 2 ] && [ ! -s e_closed.out ] && [ \"\$(cat e_closed.err)\" = 'fairshuf audit: -: Bad file descriptor' ]"
 audit e_cmd --per-run --trials 3 -- false
 check "a failing command" err_is e_cmd "exited with status 1"
 audit e_nocmd --per-run --trials 3 -- ./no-such-command
@@ -298,7 +303,7 @@ while IFS='|' read -r opt args; do
     # shellcheck disable=SC2086
     audit e_twice $args
     check "two different $opt values" sh -c \
-        "[ \$(cat e_twice.rc) = 2 ] && [ ! -s e_twice.out ] && [ \"\$(cat e_twice.err)\" = 'fairshuf: audit: multiple $opt values specified' ]"
+        "[ \$(cat e_twice.rc) = 2 ] && [ ! -s e_twice.out ] && [ \"\$(cat e_twice.err)\" = 'fairshuf audit: multiple $opt values specified' ]"
 done <<'CASES'
 --alpha|--input fair8 --alpha=0.5 --alpha=0.01
 --alpha|--input fair8 --alpha=0.01 --alpha=0.5
@@ -358,14 +363,14 @@ if [ -w /dev/full ]; then
     "$F" audit --help >/dev/full 2>hf.err
     echo $? >hf.rc
     check "--help to /dev/full: exit 2, the reason" sh -c \
-        '[ "$(cat hf.rc)" = 2 ] && [ "$(cat hf.err)" = "fairshuf: audit: write error: No space left on device" ]'
+        '[ "$(cat hf.rc)" = 2 ] && [ "$(cat hf.err)" = "fairshuf audit: write error: No space left on device" ]'
 else
     skipped "--help to /dev/full (no /dev/full)"
 fi
 "$F" audit --help >&- 2>hc.err
 echo $? >hc.rc
 check "--help to a closed stdout: exit 2, the reason" sh -c \
-    '[ "$(cat hc.rc)" = 2 ] && [ "$(cat hc.err)" = "fairshuf: audit: write error: Bad file descriptor" ]'
+    '[ "$(cat hc.rc)" = 2 ] && [ "$(cat hc.err)" = "fairshuf audit: write error: Bad file descriptor" ]'
 
 # --- a time limit ---------------------------------------------------------
 audit t_lim --time-limit 1 -- sh -c "'$A/fair' 2000 8 t; sleep 30"

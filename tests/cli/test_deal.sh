@@ -3,7 +3,7 @@
 # fairshuf deal: shoes, jokers, burns, hands in both layouts, the cut card,
 # JSON (schema fairshuf-deal/1, parsed with Python), replay under --seed,
 # the terminal's colours and columns (on a pty through script(1)), NO_COLOR,
-# --help/--version, and every bad input (a one-line "fairshuf: " message,
+# --help/--version, and every bad input (a one-line "fairshuf deal: " message,
 # exit status 1).
 NAME=test_deal
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +32,7 @@ py() {
     if "$PY" -c "$_s" "$@"; then ok; else bad "$_d"; fi
 }
 
-# bad_in: bad input gets one "fairshuf: " line (two for usage errors), exit 1.
+# bad_in: bad input gets one "fairshuf deal: " line (two for usage errors), exit 1.
 try="Try 'fairshuf deal --help' for more information."
 bad_in() { # DESCRIPTION MESSAGE ARGS...
     _d=$1
@@ -92,7 +92,7 @@ else
     bad "-n 104 --decks=2 (OS): rc=$(cat os104.rc) $(cat os104.err)"
 fi
 d n105 --seed=s -n 105 --decks=2
-check "-n 105 --decks=2: refused" test "$(cat n105.rc) $(cat n105.err)" = "1 fairshuf: invalid card count: '105' (0 to 104)"
+check "-n 105 --decks=2: refused" test "$(cat n105.rc) $(cat n105.err)" = "1 fairshuf deal: invalid card count: '105' (0 to 104)"
 # -n K is the first K cards of the deal.
 d n7 --seed=s -n 7 --decks=2 --poker
 check "-n 7: a prefix of -n 104" test "$(cat n7.out)" = "$(head -n 1 n104.out | cut -d ' ' -f 1-7)"
@@ -253,7 +253,7 @@ check "fair: the seed from standard input" cmp -s f1.out f4.out
 $TO "$F" deal --server-seed-file=- --players=2 --cards=2 <&- >fc.out 2>fc.err
 echo $? >fc.rc
 check "fair: --server-seed-file=- with standard input closed" sh -c \
-    '[ "$(cat fc.rc)" = 1 ] && [ "$(cat fc.err)" = "fairshuf: -: Bad file descriptor" ] && [ ! -s fc.out ]'
+    '[ "$(cat fc.rc)" = 1 ] && [ "$(cat fc.err)" = "fairshuf deal: -: Bad file descriptor" ] && [ ! -s fc.out ]'
 d f3 --server-seed-file=s32.hex --client-seed=alice --nonce=4 --players=2 --cards=2 --burn=1 --poker
 check "fair: another nonce deals otherwise" sh -c '! cmp -s f1.out f3.out'
 check "fair: labels" test "$(cut -d : -f 1 f1.out | tr '\n' '|')" = "Algorithm|Commitment|Client seed|Nonce|Burn|Player 1|Player 2|Rest|"
@@ -349,62 +349,62 @@ assert o["burn"] == [] and [len(h) for h in o["hands"]] == [5] and len(o["rest"]
 check "--help says what makes a table round" grep -q -e '--players, --burn, --penetration or --server-seed-file make a table' h.out
 printf '%s' abc >short.hex
 # A bad seed file: fairshuf verify's words for the same file.
-bad_in "fair: short seed" "fairshuf: server seed too short for this game: 32 bytes, 2 decks with 0 jokers need at least 63" --server-seed-file=s32.hex --decks=2
+bad_in "fair: short seed" "fairshuf deal: server seed too short for this game: 32 bytes, 2 decks with 0 jokers need at least 63" --server-seed-file=s32.hex --decks=2
 printf '00112233\n' >s4.hex
-bad_in "fair: seed under 32 bytes" "fairshuf: server seed too short: 4 bytes (at least 32)" --server-seed-file=s4.hex
-bad_in "fair: malformed hex" "fairshuf: malformed hex in short.hex" --server-seed-file=short.hex
+bad_in "fair: seed under 32 bytes" "fairshuf deal: server seed too short: 4 bytes (at least 32)" --server-seed-file=s4.hex
+bad_in "fair: malformed hex" "fairshuf deal: malformed hex in short.hex" --server-seed-file=short.hex
 # deal --help: the seed file's ASCII blanks are ignored (anywhere, even in a
 # byte), no other blank: a no-break space is malformed hex.
 printf ' 0\t0 01\v02\f03\r\n%s' 0405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >blanks.hex
 d f5 --server-seed-file=blanks.hex --client-seed=alice --nonce=3 --players=2 --cards=2 --burn=1 --poker
 check "fair: ASCII blanks anywhere in the seed file ignored" cmp -s f1.out f5.out
 printf '00\302\240%s\n' 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >nbsp.hex
-bad_in "fair: a no-break space in the seed file" "fairshuf: malformed hex in nbsp.hex" --server-seed-file=nbsp.hex
-bad_in "fair: no such file" "fairshuf: nofile: No such file or directory" --server-seed-file=nofile
-bad_in "fair: --client-seed alone" "fairshuf: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
-bad_in "fair: --reveal alone" "fairshuf: --reveal needs --server-seed-file (a provably fair round)" --reveal
+bad_in "fair: a no-break space in the seed file" "fairshuf deal: malformed hex in nbsp.hex" --server-seed-file=nbsp.hex
+bad_in "fair: no such file" "fairshuf deal: nofile: No such file or directory" --server-seed-file=nofile
+bad_in "fair: --client-seed alone" "fairshuf deal: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
+bad_in "fair: --reveal alone" "fairshuf deal: --reveal needs --server-seed-file (a provably fair round)" --reveal
 # --generator: each ChaCha variant deals a whole deck (which generator each
 # name keys is tests/test_cli_rng.c); not with --seed or a fair round.
 for g in chacha8 chacha12 chacha20; do
     d gen --generator=$g --poker
     check "--generator=$g: 52 distinct" test "$(cat gen.rc) $(tr ' ' '\n' <gen.out | sort -u | wc -l)" = "0 52"
 done
-bad_in "--generator=xoshiro" "fairshuf: invalid generator: 'xoshiro' (chacha8, chacha12 or chacha20)" --generator=xoshiro
-bad_in "--generator with --seed" "fairshuf: --generator chooses the OS-keyed generator: not with --seed" --generator=chacha20 --seed=x
-bad_in "--generator in a fair round" "fairshuf: --generator chooses the OS-keyed generator: not with --server-seed-file" --generator=chacha20 --server-seed-file=s32.hex
+bad_in "--generator=xoshiro" "fairshuf deal: invalid generator: 'xoshiro' (chacha8, chacha12 or chacha20)" --generator=xoshiro
+bad_in "--generator with --seed" "fairshuf deal: --generator chooses the OS-keyed generator: not with --seed" --generator=chacha20 --seed=x
+bad_in "--generator in a fair round" "fairshuf deal: --generator chooses the OS-keyed generator: not with --server-seed-file" --generator=chacha20 --server-seed-file=s32.hex
 # An option given again with another value is refused, as shuf mode
 # refuses two seeds or generators ("multiple ... specified"; deal took the
 # last one); the same value again is accepted, as there.
-bad_in "two seeds" "fairshuf: multiple seeds specified" --seed=a --seed=b
-bad_in "two generators" "fairshuf: multiple generators specified" --generator=chacha8 --generator=chacha20
-bad_in "two deck counts" "fairshuf: multiple deck counts specified" --decks=2 --decks=3
-bad_in "two joker counts" "fairshuf: multiple joker counts specified" --jokers=1 --jokers=2
-bad_in "two player counts" "fairshuf: multiple player counts specified" --players=2 --players=3
-bad_in "two card counts" "fairshuf: multiple card counts specified" --players=2 --cards=2 --cards=3
-bad_in "-n and --cards, two counts" "fairshuf: multiple card counts specified" -n 5 --cards=6
-bad_in "two burn counts" "fairshuf: multiple burn counts specified" --burn=1 --burn=2
-bad_in "two penetrations" "fairshuf: multiple penetrations specified" --penetration=10 --penetration=20
-bad_in "two layouts" "fairshuf: multiple layouts specified" --layout=blocks --layout=round-robin
-bad_in "two formats" "fairshuf: multiple formats specified" --format=json --format=unicode
-bad_in "--format=json and -p" "fairshuf: multiple formats specified" --format=json -p
-bad_in "two server seed files" "fairshuf: multiple server seed files specified" --server-seed-file=s32.hex --server-seed-file=s80.hex
-bad_in "two client seeds" "fairshuf: multiple client seeds specified" --server-seed-file=s32.hex --client-seed=a --client-seed=b
-bad_in "two nonces" "fairshuf: multiple nonces specified" --server-seed-file=s32.hex --nonce=1 --nonce=2
+bad_in "two seeds" "fairshuf deal: multiple seeds specified" --seed=a --seed=b
+bad_in "two generators" "fairshuf deal: multiple generators specified" --generator=chacha8 --generator=chacha20
+bad_in "two deck counts" "fairshuf deal: multiple deck counts specified" --decks=2 --decks=3
+bad_in "two joker counts" "fairshuf deal: multiple joker counts specified" --jokers=1 --jokers=2
+bad_in "two player counts" "fairshuf deal: multiple player counts specified" --players=2 --players=3
+bad_in "two card counts" "fairshuf deal: multiple card counts specified" --players=2 --cards=2 --cards=3
+bad_in "-n and --cards, two counts" "fairshuf deal: multiple card counts specified" -n 5 --cards=6
+bad_in "two burn counts" "fairshuf deal: multiple burn counts specified" --burn=1 --burn=2
+bad_in "two penetrations" "fairshuf deal: multiple penetrations specified" --penetration=10 --penetration=20
+bad_in "two layouts" "fairshuf deal: multiple layouts specified" --layout=blocks --layout=round-robin
+bad_in "two formats" "fairshuf deal: multiple formats specified" --format=json --format=unicode
+bad_in "--format=json and -p" "fairshuf deal: multiple formats specified" --format=json -p
+bad_in "two server seed files" "fairshuf deal: multiple server seed files specified" --server-seed-file=s32.hex --server-seed-file=s80.hex
+bad_in "two client seeds" "fairshuf deal: multiple client seeds specified" --server-seed-file=s32.hex --client-seed=a --client-seed=b
+bad_in "two nonces" "fairshuf deal: multiple nonces specified" --server-seed-file=s32.hex --nonce=1 --nonce=2
 # Each value is checked first, as fairshuf verify and shuf mode do: an
 # invalid one is reported as invalid wherever it comes (deal said
 # "multiple ... specified" of --decks=2 --decks=x).
-bad_in "two deck counts, the second invalid" "fairshuf: invalid number of decks: 'x' (1 to 82595524)" --decks=2 --decks=x
-bad_in "two deck counts, the first invalid" "fairshuf: invalid number of decks: 'x' (1 to 82595524)" --decks=x --decks=2
-bad_in "two deck counts, one out of range" "fairshuf: invalid number of decks: '0' (1 to 82595524)" --decks=2 --decks=0
-bad_in "three deck counts, the third invalid" "fairshuf: invalid number of decks: 'y' (1 to 82595524)" --decks=2 --decks=3 --decks=y
-bad_in "two player counts, one zero" "fairshuf: invalid number of players: '0' (1 to 52)" --players=0 --players=2
-bad_in "-n and --cards, one over the shoe" "fairshuf: invalid card count: '60' (0 to 52)" -n 5 --cards=60
-bad_in "two burn counts, one over the shoe" "fairshuf: invalid burn count: '99' (0 to 52)" --burn=1 --burn=99
-bad_in "two penetrations, one zero" "fairshuf: invalid penetration: '0' (1 to 52)" --penetration=10 --penetration=0
-bad_in "two joker counts, one invalid" "fairshuf: invalid number of jokers: '3' (0 to 2)" --jokers=1 --jokers=3
-bad_in "two nonces, the second invalid" "fairshuf: invalid nonce: 'x' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=1 --nonce=x
+bad_in "two deck counts, the second invalid" "fairshuf deal: invalid number of decks: 'x' (1 to 82595524)" --decks=2 --decks=x
+bad_in "two deck counts, the first invalid" "fairshuf deal: invalid number of decks: 'x' (1 to 82595524)" --decks=x --decks=2
+bad_in "two deck counts, one out of range" "fairshuf deal: invalid number of decks: '0' (1 to 82595524)" --decks=2 --decks=0
+bad_in "three deck counts, the third invalid" "fairshuf deal: invalid number of decks: 'y' (1 to 82595524)" --decks=2 --decks=3 --decks=y
+bad_in "two player counts, one zero" "fairshuf deal: invalid number of players: '0' (1 to 52)" --players=0 --players=2
+bad_in "-n and --cards, one over the shoe" "fairshuf deal: invalid card count: '60' (0 to 52)" -n 5 --cards=60
+bad_in "two burn counts, one over the shoe" "fairshuf deal: invalid burn count: '99' (0 to 52)" --burn=1 --burn=99
+bad_in "two penetrations, one zero" "fairshuf deal: invalid penetration: '0' (1 to 52)" --penetration=10 --penetration=0
+bad_in "two joker counts, one invalid" "fairshuf deal: invalid number of jokers: '3' (0 to 2)" --jokers=1 --jokers=3
+bad_in "two nonces, the second invalid" "fairshuf deal: invalid nonce: 'x' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=1 --nonce=x
 # -n with --players is refused wherever it comes (a --cards after it hid it).
-bad_in "-n, then --cards, with --players" "fairshuf: -n counts all the cards; with --players, give the cards a hand with --cards" --players=2 -n 2 --cards=2
+bad_in "-n, then --cards, with --players" "fairshuf deal: -n counts all the cards; with --players, give the cards a hand with --cards" --players=2 -n 2 --cards=2
 d once --seed=a --decks=2 --players=3 --cards=4 --burn=1 --layout=blocks --format=json
 d twice --seed=a --seed=a --decks=2 --decks=02 --players=3 --players=3 --cards=4 --cards=4 --burn=1 --burn=1 --layout=blocks --layout=blocks --format=json --format=json
 check "the same values twice: the same deal" sh -c 'test "$(cat twice.rc)" = 0 && cmp -s once.out twice.out'
@@ -415,28 +415,28 @@ d twice --server-seed-file=s32.hex --server-seed-file=s32.hex --client-seed=c --
 check "a fair round's options twice: the same round" sh -c 'test "$(cat twice.rc)" = 0 && cmp -s once.out twice.out'
 # What fairshuf verify checks, deal makes: at most 1000 decks in a fair
 # round, and a nonce of digits only.
-bad_in "fair: 1001 decks" "fairshuf: invalid number of decks: '1001' (1 to 1000)" --server-seed-file=s32.hex --decks=1001
-bad_in "fair: nonce with a sign" "fairshuf: invalid nonce: '+5' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=+5
-bad_in "fair: nonce with a blank" "fairshuf: invalid nonce: ' 5' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=' 5'
+bad_in "fair: 1001 decks" "fairshuf deal: invalid number of decks: '1001' (1 to 1000)" --server-seed-file=s32.hex --decks=1001
+bad_in "fair: nonce with a sign" "fairshuf deal: invalid nonce: '+5' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=+5
+bad_in "fair: nonce with a blank" "fairshuf deal: invalid nonce: ' 5' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=' 5'
 d cut1 --seed=r --players=1 --cards=3 --penetration=4
 check "cut card: one more card (singular)" grep -q 'after card 4 of 52: 1 more card before it' cut1.out
-bad_in "fair: with --seed (GNU's words, as verify's)" "fairshuf: cannot combine --seed and --server-seed-file options
+bad_in "fair: with --seed (GNU's words, as verify's)" "fairshuf deal: cannot combine --seed and --server-seed-file options
 $try" --seed=x --server-seed-file=s32.hex
-bad_in "fair: bad nonce" "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
-bad_in "fair: client seed of 257 bytes" "fairshuf: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"
-bad_in "fair: client seed not UTF-8 in JSON" "fairshuf: the client seed is not valid UTF-8 (the verifiers take text)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')" --format=json
+bad_in "fair: bad nonce" "fairshuf deal: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)" --server-seed-file=s32.hex --nonce=18446744073709551616
+bad_in "fair: client seed of 257 bytes" "fairshuf deal: client seed longer than 256 bytes" --server-seed-file=s32.hex --client-seed="$(printf '%0257d' 0)"
+bad_in "fair: client seed not UTF-8 in JSON" "fairshuf deal: the client seed is not valid UTF-8 (the verifiers take text)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')" --format=json
 # In text too: web/verify.html and verify_deal.py take text, so a round
 # dealt from other bytes could not be checked there (FAIRNESS.md).
-bad_in "fair: client seed not UTF-8 in text" "fairshuf: the client seed is not valid UTF-8 (the verifiers take text)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')"
-bad_in "fair: client seed a lone continuation byte" "fairshuf: the client seed is not valid UTF-8 (the verifiers take text)" --server-seed-file=s32.hex --client-seed="$(printf '\200')" --players=2 --cards=2
+bad_in "fair: client seed not UTF-8 in text" "fairshuf deal: the client seed is not valid UTF-8 (the verifiers take text)" --server-seed-file=s32.hex --client-seed="$(printf 'a\377')"
+bad_in "fair: client seed a lone continuation byte" "fairshuf deal: the client seed is not valid UTF-8 (the verifiers take text)" --server-seed-file=s32.hex --client-seed="$(printf '\200')" --players=2 --cards=2
 
 # Memory (fairshuf(1), deal): 8 bytes a card of the shoe and 4 a card
 # dealt, checked against what the system can give before anything is
-# dealt; beyond it, or beyond ulimit -v, "fairshuf: memory exhausted" at
+# dealt; beyond it, or beyond ulimit -v, "fairshuf deal: memory exhausted" at
 # once, exit 1, no output.
 # mem_is PREFIX: that refusal.
 mem_is() {
-    test "$(cat "$1.rc") $(cat "$1.err")" = "1 fairshuf: memory exhausted" && [ ! -s "$1.out" ]
+    test "$(cat "$1.rc") $(cat "$1.err")" = "1 fairshuf deal: memory exhausted" && [ ! -s "$1.out" ]
 }
 # The check, against a fake /proc/meminfo (MemAvailable + SwapFree: 10000
 # + 2000 kB = 12,288,000 bytes): 20,000 decks (1,040,000 cards, 12 bytes
@@ -515,7 +515,7 @@ if (ulimit -v 100000 && "$F" deal --seed=m -n 1 >/dev/null 2>&1); then
     echo $? >m6.rc
     s1=$(date +%s)
     check "ulimit -v 1000000: the largest shoe refused at once ($((s1 - s0)) s)" \
-        sh -c "[ $((s1 - s0)) -lt 10 ] && [ \"\$(cat m6.rc) \$(cat m6.err)\" = '1 fairshuf: memory exhausted' ] && [ ! -s m6.out ]"
+        sh -c "[ $((s1 - s0)) -lt 10 ] && [ \"\$(cat m6.rc) \$(cat m6.err)\" = '1 fairshuf deal: memory exhausted' ] && [ ! -s m6.out ]"
     # A shoe mixed with RDSEED holds the deck and the cards and little
     # more: its hardware words are drawn a piece at a time (all of them
     # first took 3 bytes a card more: 14 MB for 100,000 decks). base: what
@@ -542,27 +542,27 @@ else
 fi
 
 # Bad input.
-bad_in "unknown option" "fairshuf: unrecognized option '--bogus'
+bad_in "unknown option" "fairshuf deal: unrecognized option '--bogus'
 $try" --bogus
-bad_in "zero players" "fairshuf: invalid number of players: '0' (1 to 52)" --players=0
-bad_in "too many players" "fairshuf: invalid number of players: '53' (1 to 52)" --players=53
-bad_in "players not a number" "fairshuf: invalid number of players: 'x' (1 to 52)" --players=x
-bad_in "more cards than the shoe" "fairshuf: 3 hands of 20 cards need 60 cards; the shoe holds 52" --players=3 --cards=20
-bad_in "hands and burn over the shoe" "fairshuf: 2 hands of 26 cards and the burn need 53 cards; the shoe holds 52" --players=2 --cards=26 --burn=1
-bad_in "-n over the shoe" "fairshuf: invalid card count: '53' (0 to 52)" -n 53
-bad_in "--cards over the shoe less the burn" "fairshuf: invalid card count: '52' (0 to 51)" --cards=52 --burn=1
-bad_in "-n with --players" "fairshuf: -n counts all the cards; with --players, give the cards a hand with --cards" -n 4 --players=2
-bad_in "zero decks" "fairshuf: invalid number of decks: '0' (1 to 82595524)" --decks=0
-bad_in "negative decks" "fairshuf: invalid number of decks: '-1' (1 to 82595524)" --decks=-1
-bad_in "three jokers" "fairshuf: invalid number of jokers: '3' (0 to 2)" --jokers=3
-bad_in "burn over the shoe" "fairshuf: invalid burn count: '53' (0 to 52)" --burn=53
-bad_in "penetration 0" "fairshuf: invalid penetration: '0' (1 to 52)" --penetration=0
-bad_in "penetration over the shoe" "fairshuf: invalid penetration: '105' (1 to 104)" --penetration=105 --decks=2
-bad_in "penetration not a number" "fairshuf: invalid penetration: '1e3' (1 to 52)" --penetration=1e3
-bad_in "unknown layout" "fairshuf: invalid layout: 'rows' (round-robin or blocks)" --layout=rows
-bad_in "unknown format" "fairshuf: invalid format: 'xml' (unicode, text or json)" --format=xml
-bad_in "huge number" "fairshuf: invalid card count: '99999999999999999999999' (0 to 52)" -n 99999999999999999999999
-bad_in "extra operand" "fairshuf: extra operand 'x'
+bad_in "zero players" "fairshuf deal: invalid number of players: '0' (1 to 52)" --players=0
+bad_in "too many players" "fairshuf deal: invalid number of players: '53' (1 to 52)" --players=53
+bad_in "players not a number" "fairshuf deal: invalid number of players: 'x' (1 to 52)" --players=x
+bad_in "more cards than the shoe" "fairshuf deal: 3 hands of 20 cards need 60 cards; the shoe holds 52" --players=3 --cards=20
+bad_in "hands and burn over the shoe" "fairshuf deal: 2 hands of 26 cards and the burn need 53 cards; the shoe holds 52" --players=2 --cards=26 --burn=1
+bad_in "-n over the shoe" "fairshuf deal: invalid card count: '53' (0 to 52)" -n 53
+bad_in "--cards over the shoe less the burn" "fairshuf deal: invalid card count: '52' (0 to 51)" --cards=52 --burn=1
+bad_in "-n with --players" "fairshuf deal: -n counts all the cards; with --players, give the cards a hand with --cards" -n 4 --players=2
+bad_in "zero decks" "fairshuf deal: invalid number of decks: '0' (1 to 82595524)" --decks=0
+bad_in "negative decks" "fairshuf deal: invalid number of decks: '-1' (1 to 82595524)" --decks=-1
+bad_in "three jokers" "fairshuf deal: invalid number of jokers: '3' (0 to 2)" --jokers=3
+bad_in "burn over the shoe" "fairshuf deal: invalid burn count: '53' (0 to 52)" --burn=53
+bad_in "penetration 0" "fairshuf deal: invalid penetration: '0' (1 to 52)" --penetration=0
+bad_in "penetration over the shoe" "fairshuf deal: invalid penetration: '105' (1 to 104)" --penetration=105 --decks=2
+bad_in "penetration not a number" "fairshuf deal: invalid penetration: '1e3' (1 to 52)" --penetration=1e3
+bad_in "unknown layout" "fairshuf deal: invalid layout: 'rows' (round-robin or blocks)" --layout=rows
+bad_in "unknown format" "fairshuf deal: invalid format: 'xml' (unicode, text or json)" --format=xml
+bad_in "huge number" "fairshuf deal: invalid card count: '99999999999999999999999' (0 to 52)" -n 99999999999999999999999
+bad_in "extra operand" "fairshuf deal: extra operand 'x'
 $try" x
 
 # Memory: the cards dealt and the deck are asked for in one request before
@@ -586,7 +586,7 @@ else
         (memcap; exec timeout 5 "$F" deal --seed=m $args) >big.out 2>big.err
         check "largest shoe under ulimit -v: $args: exit 1, at once" test $? = 1
         check "largest shoe under ulimit -v: $args: the message alone" \
-            test "$(cat big.err)" = "fairshuf: memory exhausted" -a ! -s big.out
+            test "$(cat big.err)" = "fairshuf deal: memory exhausted" -a ! -s big.out
     done
     # -n 0 deals no card and makes no deck: nothing to ask for (the
     # deck's 34 GB were asked for and refused, though nothing used them).
@@ -609,7 +609,7 @@ elif OC=$(shim overcommit) && FD=$(dynamic); then
     oc ocall --decks=384616
     check "overcommit: 20000032 cards: exit 1 at once" rc_is ocall 1
     check "overcommit: 20000032 cards: the message alone" \
-        test "$(cat ocall.err)" = "fairshuf: memory exhausted" -a ! -s ocall.out
+        test "$(cat ocall.err)" = "fairshuf deal: memory exhausted" -a ! -s ocall.out
     oc oc5 --decks=384616 -n 5 --poker
     check "overcommit: 5 cards of 20000032: dealt" \
         test "$(cat oc5.rc) $(wc -w <oc5.out)" = "0 5"

@@ -94,18 +94,18 @@ dcheck() {
     fi
 }
 try="Try 'fairshuf deal --help' for more information."
-dcheck "deal --bogus" 1 "fairshuf: unrecognized option '--bogus'
+dcheck "deal --bogus" 1 "fairshuf deal: unrecognized option '--bogus'
 $try" --bogus
-dcheck "deal -x" 1 "fairshuf: invalid option -- 'x'
+dcheck "deal -x" 1 "fairshuf deal: invalid option -- 'x'
 $try" -x
-dcheck "deal -n" 1 "fairshuf: option requires an argument -- 'n'
+dcheck "deal -n" 1 "fairshuf deal: option requires an argument -- 'n'
 $try" -n
-dcheck "deal -n 53" 1 "fairshuf: invalid card count: '53' (0 to 52)" -n 53
-dcheck "deal -n -1" 1 "fairshuf: invalid card count: '-1' (0 to 52)" -n -1
-dcheck "deal extra operand" 1 "fairshuf: extra operand 'x'
+dcheck "deal -n 53" 1 "fairshuf deal: invalid card count: '53' (0 to 52)" -n 53
+dcheck "deal -n -1" 1 "fairshuf deal: invalid card count: '-1' (0 to 52)" -n -1
+dcheck "deal extra operand" 1 "fairshuf deal: extra operand 'x'
 $try" x
 LC_ALL=C.UTF-8
-dcheck "deal -n x, UTF-8" 1 "fairshuf: invalid card count: $(printf '\342\200\230x\342\200\231') (0 to 52)" -n x
+dcheck "deal -n x, UTF-8" 1 "fairshuf deal: invalid card count: $(printf '\342\200\230x\342\200\231') (0 to 52)" -n x
 LC_ALL=C
 dcheck "deal --version" 0 "" --version
 check "deal --version: first line" test "$(head -n 1 d.out | cut -c 1-9)" = "fairshuf "
@@ -113,10 +113,10 @@ dcheck "deal --help" 0 "" --help
 check "deal --help: usage" grep -q '^Usage: fairshuf deal' d.out
 "$F" deal --help >/dev/full 2>d.err
 check "deal --help >/dev/full: exit 1" test $? = 1
-check "deal --help >/dev/full: message" test "$(cat d.err)" = "fairshuf: write error: No space left on device"
+check "deal --help >/dev/full: message" test "$(cat d.err)" = "fairshuf deal: write error: No space left on device"
 "$F" deal --seed=x >/dev/full 2>d.err
 check "deal >/dev/full: exit 1" test $? = 1
-check "deal >/dev/full: message" test "$(cat d.err)" = "fairshuf: write error: No space left on device"
+check "deal >/dev/full: message" test "$(cat d.err)" = "fairshuf deal: write error: No space left on device"
 dcheck "deal -n 0: nothing, like shuf -n 0" 0 "" -n 0
 check "deal -n 0: no output" test ! -s d.out
 dcheck "deal --cards=0" 0 "" --cards=0

@@ -34,9 +34,12 @@ noent() {
 fails_eio() {
     _d=$1
     shift
+    # A subcommand's messages carry its name ("fairshuf deal: ").
+    _pre=fairshuf
+    [ "${1:-}" = deal ] && _pre="fairshuf deal"
     noent "$@"
     if [ "$(cat ne.rc)" = 1 ] && [ ! -s ne.out ] &&
-        [ "$(cat ne.err)" = "fairshuf: cannot read the OS random source: Input/output error" ]; then
+        [ "$(cat ne.err)" = "$_pre: cannot read the OS random source: Input/output error" ]; then
         ok
     else
         bad "$_d: rc=$(cat ne.rc) err=$(cat ne.err)"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # fairshuf verify: the vectors of docs/FAIRNESS.md, hands and burns in both
 # layouts, the deal JSON (file, stdin, with the revealed seed, tampered),
-# and every bad input (GNU-style "fairshuf: ..." message, exit 1).
+# and every bad input (GNU-style "fairshuf verify: ..." message, exit 1).
 NAME=test_verify
 VD=$(cd "$(dirname "$0")/../.." && pwd)/examples/verify_deal.py
 . "$(dirname "$0")/lib.sh"
@@ -106,7 +106,7 @@ v --server-seed="$(printf ' 0\t0 01\v02\f03\r%s\n' "${S1#00010203}")" --commitme
 check "--server-seed: ASCII blanks anywhere skipped" rc 0
 printf '%s\302\240\n' "$S1" >"$T/nbsp.hex"
 v --server-seed-file="$T/nbsp.hex" --commitment=$C1 --client-seed=player-1 5h
-check "seed file: a no-break space is malformed hex" err_is "fairshuf: malformed hex in $T/nbsp.hex"
+check "seed file: a no-break space is malformed hex" err_is "fairshuf verify: malformed hex in $T/nbsp.hex"
 "$FAIRSHUF" verify --server-seed-file=- --commitment=$C1 --client-seed=player-1 5h 7c <"$T/seed1.hex" >"$T/v.out" 2>"$T/v.err"
 check "--server-seed-file=- reads standard input" grep -q '^VALID: .* 2 of 52 cards' "$T/v.out"
 # Standard input closed: each "-" is named as GNU cat names it (fairshuf.1,
@@ -121,16 +121,16 @@ for args in "--server-seed-file=- --print-order" "--json=-" \
     "$FAIRSHUF" verify $args <&- >"$T/v.out" 2>"$T/v.err"
     echo $? >"$T/v.rc"
     check "standard input closed: verify $args" sh -c \
-        "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = 'fairshuf: -: Bad file descriptor' ]"
+        "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = 'fairshuf verify: -: Bad file descriptor' ]"
 done
 v --server-seed=$S1 --commitment="$C1 " --client-seed=player-1 5h
-check "commitment: a blank after it is refused" err_is "fairshuf: malformed commitment in --commitment: '$C1 ' (64 hex digits)"
+check "commitment: a blank after it is refused" err_is "fairshuf verify: malformed commitment in --commitment: '$C1 ' (64 hex digits)"
 v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --nonce=' 0' 5h
-check "nonce: a blank is refused" err_is "fairshuf: invalid nonce: ' 0' (0 to 18446744073709551615)"
+check "nonce: a blank is refused" err_is "fairshuf verify: invalid nonce: ' 0' (0 to 18446744073709551615)"
 v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --decks=+1 5h
-check "decks: a sign is refused" err_is "fairshuf: invalid number of decks: '+1' (1 to 1000)"
+check "decks: a sign is refused" err_is "fairshuf verify: invalid number of decks: '+1' (1 to 1000)"
 v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 ' 5h'
-check "CARD: a blank is no part of a name" err_is "fairshuf: unknown card: ' 5h'"
+check "CARD: a blank is no part of a name" err_is "fairshuf verify: unknown card: ' 5h'"
 v --server-seed=$S1 --commitment=$C1 --client-seed='player-1 ' 5h 7c 2d
 check "client seed: a trailing blank is a byte of it (NOT VALID)" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^NOT VALID: card' '$T/v.out'"
 
@@ -186,23 +186,23 @@ if command -v python3 >/dev/null 2>&1; then
     check "JSON and CARDs: usage error" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q \"Try 'fairshuf verify --help'\" '$T/v.err'"
     printf '{"schema":"fairshuf-deal/1","decks":1' >"$T/bad.json"
     v --server-seed=$S1 --json="$T/bad.json"
-    check "malformed JSON" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: .*bad.json: malformed JSON at byte' '$T/v.err'"
+    check "malformed JSON" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: .*bad.json: malformed JSON at byte' '$T/v.err'"
     sed 's/"fair": {[^}]*}/"fair": null/; s/"mode": "fair"/"mode": "os"/' "$T/j1.json" >"$T/os.json"
     v --server-seed=$S1 --json="$T/os.json"
     check "JSON of a non-fair deal" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'not a provably fair deal' '$T/v.err'"
     sed 's/"Ad"/"Zz"/' "$T/j1.json" >"$T/unk.json"
     v --server-seed=$S1 --json="$T/unk.json"
-    check "JSON with an unknown card" err_is "fairshuf: unknown card: 'Zz'"
+    check "JSON with an unknown card" err_is "fairshuf verify: unknown card: 'Zz'"
     # The schema's cards are poker notation, ASCII (docs/CARDS.md): a name
     # with a suit symbol, which the CARD operands take, verified VALID from
     # a JSON. Escaped or raw UTF-8, in the rest or in a hand, it is refused.
     sed 's/"Ad"/"A\\u2666"/' "$T/j1.json" >"$T/uni.json"
     v --server-seed=$S1 --json="$T/uni.json"
     check "JSON with a suit symbol (\\u2666): refused" err_is \
-        "fairshuf: $T/uni.json: malformed deal JSON: card 'A\\342\\231\\246' in 'rest' is not in poker notation (fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)"
+        "fairshuf verify: $T/uni.json: malformed deal JSON: card 'A\\342\\231\\246' in 'rest' is not in poker notation (fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)"
     sed 's/"7c"/"7♣"/' "$T/j1.json" >"$T/uni.json"
     v --server-seed=$S1 --json="$T/uni.json"
-    check "JSON with a suit symbol (raw UTF-8): refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && grep -q \"^fairshuf: .*uni.json: malformed deal JSON: card '7.*' in 'hands' is not in poker notation\" '$T/v.err'"
+    check "JSON with a suit symbol (raw UTF-8): refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && grep -q \"^fairshuf verify: .*uni.json: malformed deal JSON: card '7.*' in 'hands' is not in poker notation\" '$T/v.err'"
     sed 's/"Ad"/"A\\u00e0"/' "$T/j1.json" >"$T/uni.json"
     v --server-seed=$S1 --json="$T/uni.json"
     check "JSON with a non-ASCII name: refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'is not in poker notation' '$T/v.err'"
@@ -244,7 +244,7 @@ if command -v python3 >/dev/null 2>&1; then
     python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['rest'] = sum(d['hands'], []) + d['rest']; d['players'] = 0; d['hands'] = []; print(json.dumps(d))" \
         "$T/j1.json" >"$T/zero.json"
     v --server-seed=$S1 --json="$T/zero.json"
-    check "JSON with zero players: bad input" err_is "fairshuf: $T/zero.json: zero players"
+    check "JSON with zero players: bad input" err_is "fairshuf verify: $T/zero.json: zero players"
     python3 "$VD" --json="$T/zero.json" >"$T/vp.out" 2>&1
     echo $? >"$T/vp.rc"
     check "verify_deal.py: zero players, bad input too" sh -c "[ \$(cat '$T/vp.rc') = 1 ] && grep -q 'zero players' '$T/vp.out'"
@@ -264,7 +264,7 @@ if command -v python3 >/dev/null 2>&1; then
         i=$((i + 1))
         printf '%s' "$doc" >"$T/h.json"
         v --server-seed=$S1 --json="$T/h.json"
-        check "hostile JSON $i: message, exit 1" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: ' '$T/v.err' && [ ! -s '$T/v.out' ]"
+        check "hostile JSON $i: message, exit 1" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: ' '$T/v.err' && [ ! -s '$T/v.out' ]"
     done
 else
     skipped "JSON checks need python3 to write the documents"
@@ -290,7 +290,7 @@ CASES
 while IFS='|' read -r what args; do
     # shellcheck disable=SC2086
     v --commitment=$C1 $args 5h 7c 2d
-    check "two different $what" err_is "fairshuf: multiple $what specified"
+    check "two different $what" err_is "fairshuf verify: multiple $what specified"
     check "two different $what: exit 1, no output" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ]"
 done <<CASES
 $REPEATED_BOTH
@@ -335,17 +335,17 @@ v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --print-order --prin
 check "--print-order twice: the order" [ "$(cat "$T/v.out")" = "$D1" ]
 # Every value is checked: an invalid one is reported as such, first or last.
 v --server-seed=$S1 --commitment=$C1 --nonce=0 --nonce=x 5h
-check "invalid second nonce: its own message" err_is "fairshuf: invalid nonce: 'x' (0 to 18446744073709551615)"
+check "invalid second nonce: its own message" err_is "fairshuf verify: invalid nonce: 'x' (0 to 18446744073709551615)"
 v --server-seed=$S1 --commitment=$C1 --decks=0 --decks=1 5h
-check "invalid first deck count: its own message" err_is "fairshuf: invalid number of decks: '0' (1 to 1000)"
+check "invalid first deck count: its own message" err_is "fairshuf verify: invalid number of decks: '0' (1 to 1000)"
 v --server-seed=$S1 --commitment=$C1 --players=1 --cards=1 --layout=blocks --layout=spiral 5h
-check "invalid second layout: its own message" err_is "fairshuf: invalid layout: 'spiral' (round-robin or blocks)"
+check "invalid second layout: its own message" err_is "fairshuf verify: invalid layout: 'spiral' (round-robin or blocks)"
 v --server-seed=$S1 --commitment=$C1 --commitment=abc 5h
-check "invalid second commitment: its own message" err_is "fairshuf: malformed commitment in --commitment: 'abc' (64 hex digits)"
+check "invalid second commitment: its own message" err_is "fairshuf verify: malformed commitment in --commitment: 'abc' (64 hex digits)"
 v --server-seed=$S1 --server-seed=0g --commitment=$C1 5h
-check "invalid second server seed: its own message" err_is "fairshuf: malformed hex in --server-seed"
+check "invalid second server seed: its own message" err_is "fairshuf verify: malformed hex in --server-seed"
 v --server-seed=$S1 --commitment=$C1 --client-seed=a --client-seed="$(printf '%0257d' 0)" 5h
-check "client seed over 256 bytes, second: its own message" err_is "fairshuf: client seed longer than 256 bytes"
+check "client seed over 256 bytes, second: its own message" err_is "fairshuf verify: client seed longer than 256 bytes"
 # examples/verify_deal.py keeps the same rule (argparse took the last
 # value: --nonce 5 --nonce 0 was VALID where fairshuf verify refuses it).
 if command -v python3 >/dev/null 2>&1; then
@@ -402,7 +402,7 @@ fi
 # same seed (verify --help, fairshuf.1).
 v --server-seed=$S1 --server-seed-file="$T/seed1.hex" --commitment=$C1 5h
 check "--server-seed and --server-seed-file, the same seed: usage error" sh -c \
-    "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = \"fairshuf: cannot combine --server-seed and --server-seed-file options
+    "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && [ \"\$(cat '$T/v.err')\" = \"fairshuf verify: cannot combine --server-seed and --server-seed-file options
 Try 'fairshuf verify --help' for more information.\" ]"
 if command -v python3 >/dev/null 2>&1; then
     v --server-seed=$S1 --json="$T/j1.json" --json="$T/j1.json"
@@ -410,9 +410,9 @@ if command -v python3 >/dev/null 2>&1; then
     # With --json, the command line's repeats are options all the same:
     # refused, not compared with the JSON (where one of them agreed).
     v --server-seed=$S1 --json="$T/j1.json" --nonce=3 --nonce=0
-    check "--json, two nonces" err_is "fairshuf: multiple nonces specified"
+    check "--json, two nonces" err_is "fairshuf verify: multiple nonces specified"
     v --server-seed=$S1 --json="$T/j1.json" --commitment=$C1 --commitment=$C2
-    check "--json, two commitments" err_is "fairshuf: multiple commitments specified"
+    check "--json, two commitments" err_is "fairshuf verify: multiple commitments specified"
     v --server-seed=$S1 --json="$T/j1.json" --commitment=$C1UP --commitment=$C1 --nonce=0 --nonce=0
     check "--json, the same commitment and nonce twice: VALID" rc 0
 else
@@ -421,54 +421,54 @@ fi
 
 # Bad input: message and exit 1.
 v --server-seed=0g$S1 --commitment=$C1
-check "malformed hex" err_is "fairshuf: malformed hex in --server-seed"
+check "malformed hex" err_is "fairshuf verify: malformed hex in --server-seed"
 v --server-seed=${S1}0 --commitment=$C1
-check "odd hex digits" err_is "fairshuf: malformed hex in --server-seed"
+check "odd hex digits" err_is "fairshuf verify: malformed hex in --server-seed"
 v --server-seed=00112233 --commitment=$C1
-check "seed shorter than 32 bytes" err_is "fairshuf: server seed too short: 4 bytes (at least 32)"
+check "seed shorter than 32 bytes" err_is "fairshuf verify: server seed too short: 4 bytes (at least 32)"
 v --server-seed=$S1 --commitment=$C1 --decks=2
-check "seed too short for the game" err_is "fairshuf: server seed too short for this game: 32 bytes, 2 decks with 0 jokers need at least 63"
+check "seed too short for the game" err_is "fairshuf verify: server seed too short for this game: 32 bytes, 2 decks with 0 jokers need at least 63"
 v --server-seed=$S1 --commitment=abc
-check "malformed commitment" err_is "fairshuf: malformed commitment in --commitment: 'abc' (64 hex digits)"
+check "malformed commitment" err_is "fairshuf verify: malformed commitment in --commitment: 'abc' (64 hex digits)"
 v --server-seed=$S1 --commitment=$C1 5h Xs
-check "unknown card" err_is "fairshuf: unknown card: 'Xs'"
+check "unknown card" err_is "fairshuf verify: unknown card: 'Xs'"
 v --server-seed=$S1 --commitment=$C1 RJ
-check "joker not in the shoe" err_is "fairshuf: card 'RJ' is not in this shoe (0 jokers per deck)"
+check "joker not in the shoe" err_is "fairshuf verify: card 'RJ' is not in this shoe (0 jokers per deck)"
 v --server-seed=$S1 --commitment=$C1 --players=0 --cards=2
-check "zero players" err_is "fairshuf: invalid number of players: '0' (1 to 52)"
+check "zero players" err_is "fairshuf verify: invalid number of players: '0' (1 to 52)"
 # The counts in fairshuf deal's words for the same options.
 v --server-seed=$S1 --commitment=$C1 --burn=53
-check "burn over the shoe: deal's words" err_is "fairshuf: invalid burn count: '53' (0 to 52)"
+check "burn over the shoe: deal's words" err_is "fairshuf verify: invalid burn count: '53' (0 to 52)"
 v --server-seed=$S1 --commitment=$C1 --players=2 --cards=x
-check "bad --cards: deal's words" err_is "fairshuf: invalid card count: 'x' (0 to 52)"
+check "bad --cards: deal's words" err_is "fairshuf verify: invalid card count: 'x' (0 to 52)"
 v --server-seed=$S1 --commitment=$C1 --players=9 --cards=6
-check "more cards than the shoe (hands)" err_is "fairshuf: more cards than the shoe holds: 0 burned and 9 hands of 6, the shoe holds 52"
+check "more cards than the shoe (hands)" err_is "fairshuf verify: more cards than the shoe holds: 0 burned and 9 hands of 6, the shoe holds 52"
 v --server-seed=$S1 --commitment=$C1 $D1 5h
-check "more cards than the shoe (arguments)" err_is "fairshuf: 53 cards given, more than the shoe holds (52)"
+check "more cards than the shoe (arguments)" err_is "fairshuf verify: 53 cards given, more than the shoe holds (52)"
 v --server-seed=$S1 --commitment=$C1 --client-seed="$(printf '%0257d' 0)"
-check "client seed over 256 bytes" err_is "fairshuf: client seed longer than 256 bytes"
+check "client seed over 256 bytes" err_is "fairshuf verify: client seed longer than 256 bytes"
 v --server-seed=$S1 --commitment=$C1 --client-seed="$(printf '%0256d' 0)"
 check "client seed of 256 bytes accepted" rc 0
 v --server-seed=$S1 --commitment=$C1 --nonce=18446744073709551616
-check "nonce over 2^64-1" err_is "fairshuf: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)"
+check "nonce over 2^64-1" err_is "fairshuf verify: invalid nonce: '18446744073709551616' (0 to 18446744073709551615)"
 v --server-seed=$S1 --commitment=$C1 --nonce=-1
 check "negative nonce" rc 1
 v --server-seed=$S1 --commitment=$C1 --jokers=3
-check "three jokers" err_is "fairshuf: invalid number of jokers: '3' (0 to 2)"
+check "three jokers" err_is "fairshuf verify: invalid number of jokers: '3' (0 to 2)"
 v --server-seed=$S1 --commitment=$C1 --decks=0
 check "zero decks" rc 1
 v --server-seed=$S1 --commitment=$C1 --players=2 --cards=2 --layout=spiral
-check "bad layout" err_is "fairshuf: invalid layout: 'spiral' (round-robin or blocks)"
+check "bad layout" err_is "fairshuf verify: invalid layout: 'spiral' (round-robin or blocks)"
 v --server-seed=$S1 --commitment=$C1 --players=2
-check "--players without --cards" err_is "fairshuf: --players needs --cards (cards per hand)"
+check "--players without --cards" err_is "fairshuf verify: --players needs --cards (cards per hand)"
 v --server-seed=$S1 5h
-check "no commitment" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: the commitment is required' '$T/v.err'"
+check "no commitment" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: the commitment is required' '$T/v.err'"
 v --commitment=$C1 5h
-check "no seed" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: the revealed server seed is required' '$T/v.err'"
+check "no seed" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: the revealed server seed is required' '$T/v.err'"
 v --server-seed=$S1 --server-seed-file="$T/seed.hex" --commitment=$C1
 check "both seed options" rc 1
 v --server-seed-file="$T/nonexistent" --commitment=$C1
-check "missing seed file" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf: .*nonexistent: No such file or directory' '$T/v.err'"
+check "missing seed file" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: .*nonexistent: No such file or directory' '$T/v.err'"
 v --bogus
 check "unknown option" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q \"^Try 'fairshuf verify --help' for more information.\" '$T/v.err'"
 v --server-seed=$S1 --commitment=$C1 --decks=2 --print-order

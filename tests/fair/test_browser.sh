@@ -307,9 +307,9 @@ for k, v in enumerate(V):
         elif "NOT VALID: " in out:
             got = "NOT VALID"
             v["problems"] += [l[len("NOT VALID: "):].split("--")[0] for l in out.splitlines()]
-        elif err.startswith("fairshuf: "):
+        elif err.startswith("fairshuf verify: "):
             got = "bad"
-            msg = err.strip().splitlines()[0][len("fairshuf: "):]
+            msg = err.strip().splitlines()[0][len("fairshuf verify: "):]
             if path and msg.startswith(path + ": "):
                 msg = msg[len(path) + 2:]
             if v.get("cmsg", True):
