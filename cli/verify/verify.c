@@ -46,9 +46,6 @@ enum {
 
 #define LAYOUT_ROUND_ROBIN 0
 #define LAYOUT_BLOCKS 1
-/* The largest --json or seed file read (8 MiB; a deal is under 1 MB). */
-#define VERIFY_MAX_FILE ((size_t)8 << 20)
-
 /* Every allocation stays reachable from here until exit, so that a fatal
    error (die) after it is not a leak to LeakSanitizer or valgrind; the
    normal paths free what they allocated. */

@@ -7,6 +7,14 @@
    asks 63 KiB of seed): `fairshuf deal` deals no larger fair round. */
 #define FAIR_MAX_DECKS 1000
 
+/* The largest --json or seed file verify reads (8 MiB; a deal is under
+   1 MB). */
+#define VERIFY_MAX_FILE ((size_t)8 << 20)
+/* The largest server seed file fairshuf deal reads: half of that, so that
+   verify reads both the seed file and the JSON of the round with the seed
+   revealed (its hex, no longer than the file, and the deal). */
+#define FAIR_SEED_FILE_MAX (VERIFY_MAX_FILE / 2)
+
 #include <stddef.h>
 
 /* Dies (exit 1) when a server seed of len bytes is too short for a fair

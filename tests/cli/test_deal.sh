@@ -361,6 +361,20 @@ check "fair: ASCII blanks anywhere in the seed file ignored" cmp -s f1.out f5.ou
 printf '00\302\240%s\n' 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >nbsp.hex
 bad_in "fair: a no-break space in the seed file" "fairshuf deal: malformed hex in nbsp.hex" --server-seed-file=nbsp.hex
 bad_in "fair: no such file" "fairshuf deal: nofile: No such file or directory" --server-seed-file=nofile
+# The largest seed file deal reads is half of what verify reads (4 MiB of
+# 8), so that verify reads both the seed file and the round's JSON with the
+# seed revealed; one byte more is refused, in verify's words. Deal took up
+# to 16 MiB, and the round of a 10 MB seed file could not be verified.
+head -c 2097152 /dev/urandom | od -An -tx1 -v | tr -d ' \n' >max.hex
+d fmax --server-seed-file=max.hex --reveal --format=json
+check "fair: a seed file of 4 MiB ($(wc -c <max.hex) bytes): dealt" rc_is fmax 0
+"$F" verify --json=fmax.out >fmax.v 2>&1
+check "fair: verify checks its round from the JSON with the seed revealed" grep -q '^VALID: ' fmax.v
+"$F" verify --json=fmax.out --server-seed-file=max.hex >fmax.v 2>&1
+check "fair: verify reads its seed file" grep -q '^VALID: ' fmax.v
+{ cat max.hex; echo; } >over.hex
+bad_in "fair: a seed file of 4 MiB and a byte: verify's words" "fairshuf deal: over.hex: file too large" --server-seed-file=over.hex
+rm -f max.hex over.hex fmax.out fmax.v
 bad_in "fair: --client-seed alone" "fairshuf deal: --client-seed needs --server-seed-file (a provably fair round)" --client-seed=x
 bad_in "fair: --reveal alone" "fairshuf deal: --reveal needs --server-seed-file (a provably fair round)" --reveal
 # --generator: each ChaCha variant deals a whole deck (which generator each
