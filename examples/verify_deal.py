@@ -41,6 +41,7 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"  # the same suits: clubs, diamonds, hearts, spades
 JOKERS = ["RJ", "BJ"]  # faces 52 and 53
+GROUPS = 2 ** 32  # group numbers are u32be(g): g = 0 .. 2^32 - 1
 
 
 class BadInput(Exception):
@@ -99,8 +100,11 @@ def reduce_word(x, r):
     return p >> 64
 
 
-def deal_order(seed, client, nonce, faces, copies):
-    """The deal order d[0..n) of the round, as face numbers."""
+def deal_order(seed, client, nonce, faces, copies, first_group=0):
+    """The deal order d[0..n) of the round, as face numbers. A deal whose
+    steps need more than 2^32 groups is refused (BadInput) rather than
+    wrap the group number. first_group is 0 in every round; the tests
+    start at the last group numbers with it."""
     n = faces * copies
     if len(client) > CLIENT_MAX:
         raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
@@ -115,7 +119,7 @@ def deal_order(seed, client, nonce, faces, copies):
         + nonce.to_bytes(8, "big")
 
     a = [k % faces for k in range(n)]  # canonical order: copy by copy
-    group, product = 0, 1
+    group, product = first_group, 1
     words, block = [], 0
 
     def next_word():
@@ -132,6 +136,9 @@ def deal_order(seed, client, nonce, faces, copies):
     for i in range(n - 1, 0, -1):
         r = i + 1
         if product * r >= 2 ** 256:  # this step starts the next group
+            if group + 1 == GROUPS:
+                raise BadInput("the deal needs more than 2^32 groups (group "
+                               "numbers are 32 bits in %s)" % ALGORITHM)
             group, product = group + 1, 1
             words.clear()
             block = 0

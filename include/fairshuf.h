@@ -907,7 +907,11 @@ FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
  * "fairshuf-deal-v1" || u32be(client length) || client || u64be(nonce) ||
  * u32be(g) || u64be(block)), block = 0, 1, ..., read as big-endian 64-bit
  * words; j = high half of x * r, redrawing while the low half is below
- * 2^64 mod r. out[t] = a[n-1-t] is the deal order. No key is ever hashed
+ * 2^64 mod r. out[t] = a[n-1-t] is the deal order. Group numbers are 32
+ * bits: a set whose steps need more than 2^32 groups (from about 3.07e10
+ * cards; every set of at most 7 * 2^32 + 1 cards fits) is refused,
+ * FSH_EINVAL, never dealt from a wrapped group number that would repeat
+ * group 0's words. No key is ever hashed
  * down (every segment is at most 32 bytes) and each group's outcomes fit in
  * one segment's 2^256 keys, so every byte of a seed of the required length
  * takes part.
@@ -930,8 +934,11 @@ FSH_API FSH_NODISCARD int fsh_fair_commit(char hex[FSH_FAIR_COMMIT_LEN],
 
 /* *bytes = the shortest server seed fsh_fair_order accepts for the set of
    `faces` faces times `copies` copies: max(32, ceil(ceil(log2(n!/(c!)^m))
-   / 8)), computed exactly. faces or copies 0, faces over 2^32 or n over
-   SIZE_MAX / 4 is FSH_EINVAL; FSH_ENOMEM is possible for huge sets. */
+   / 8)), computed exactly. faces or copies 0, faces over 2^32, n over
+   SIZE_MAX / 4, or a set whose steps need more than 2^32 groups (see the
+   stream above) is FSH_EINVAL; FSH_ENOMEM is possible for huge sets. The
+   group count is O(1), except for sets of 7 * 2^32 + 2 to about 3.3e10
+   cards, where the cut is walked (O(n)). */
 FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
                                             unsigned copies);
 
@@ -939,7 +946,8 @@ FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
    client[0..client_len), nonce) for the set (faces, copies), n = faces *
    copies: out[0] is the first card dealt. Bad arguments (NULL out or seed,
    client NULL with client_len > 0, client_len over 256, the set's
-   arguments as fsh_fair_seed_min) are FSH_EINVAL; a seed shorter than
+   arguments as fsh_fair_seed_min, the 2^32 groups included) are
+   FSH_EINVAL, reported before FSH_ESEED; a seed shorter than
    fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. out must
    not overlap seed or client (it is written before they are read). O(n)
    time, no allocation except fsh_fair_seed_min's small bignum. */

@@ -326,12 +326,13 @@ static uint64_t script_word(void *ctx)
     return s->pos < s->nw ? s->w[s->pos++] : (s->pos++, UINT64_MAX);
 }
 
-static void script_group(void *ctx)
+static int script_group(void *ctx)
 {
     script *s = ctx;
     if (s->groups < 64)
         s->steps_at_cut[s->groups] = s->pos;
     s->groups++;
+    return FSH_OK;
 }
 
 /* The group cut: n distinct cards, every word accepted at once (UINT64_MAX
@@ -363,8 +364,9 @@ static void test_group_cut(void)
         fsh_fair_source src = {script_word, script_group, &s};
         for (size_t k = 0; k < cuts[c].n; k++)
             a[k] = (uint32_t)k;
-        fsh_fair_shuffle(a, cuts[c].n, &src);
+        CHECK_EQ(fsh_fair_shuffle(a, cuts[c].n, &src), FSH_OK);
         CHECK_EQ(s.groups, cuts[c].groups);
+        CHECK_EQ(fsh_fair_groups(cuts[c].n, UINT64_MAX), cuts[c].groups + 1);
         CHECK_EQ(s.pos, cuts[c].n - 1);
         for (size_t g = 0; g < cuts[c].groups && g < s.groups; g++)
             CHECK_EQ(cuts[c].n - 1 - s.steps_at_cut[g], cuts[c].at[g]);
@@ -477,6 +479,119 @@ static void test_reduce(void)
     CHECK(reduce_violations(bad_off_by_one) > 0);
 }
 
+/* The first word of block 0 of group g, from the text of the spec with
+   libsodium's one-shot HMAC (seed of 32 bytes: one segment). */
+static uint64_t spec_word(const uint8_t seed[32], const char *client,
+                          uint64_t nonce, uint32_t g)
+{
+    unsigned char msg[16 + 4 + 64 + 8 + 4 + 8], mac[32];
+    size_t cl = strlen(client), k = 0;
+    memcpy(msg, "fairshuf-deal-v1", 16);
+    k = 16;
+    for (int t = 3; t >= 0; t--)
+        msg[k++] = (unsigned char)(cl >> (8 * t));
+    memcpy(msg + k, client, cl);
+    k += cl;
+    for (int t = 7; t >= 0; t--)
+        msg[k++] = (unsigned char)(nonce >> (8 * t));
+    for (int t = 3; t >= 0; t--)
+        msg[k++] = (unsigned char)(g >> (8 * t));
+    for (int t = 0; t < 8; t++)
+        msg[k++] = 0;
+    crypto_auth_hmacsha256_state st;
+    crypto_auth_hmacsha256_init(&st, seed, 32);
+    crypto_auth_hmacsha256_update(&st, msg, k);
+    crypto_auth_hmacsha256_final(&st, mac);
+    uint64_t w = 0;
+    for (int t = 0; t < 8; t++)
+        w = w << 8 | mac[t];
+    return w;
+}
+
+/* Group numbers are 32 bits (u32be(g)): the stream refuses to go past
+   group 2^32 - 1 rather than wrap to group 0 and repeat its words, and a
+   set whose steps need more than 2^32 groups is refused before anything
+   is written (FSH_EINVAL, before FSH_ESEED). Reached without drawing
+   4e10 cards: the stream is moved to its last group numbers
+   (fsh_fair_stream_seek), and the group count is checked against the
+   walk for small n and small limits (its O(1) bounds and the walk). */
+static void test_group_limit(void)
+{
+    uint8_t seed[32];
+    for (int k = 0; k < 32; k++)
+        seed[k] = (uint8_t)(3 * k + 1);
+    fsh_fair_stream s, keep;
+    fsh_fair_stream_init(&s, seed, 32, "wrap", 4, 9);
+    CHECK(fsh_fair_stream_word(&s) == spec_word(seed, "wrap", 9, 0));
+    fsh_fair_stream_seek(&s, UINT32_MAX - 1);
+    CHECK(fsh_fair_stream_word(&s) == spec_word(seed, "wrap", 9, UINT32_MAX - 1));
+    CHECK_EQ(fsh_fair_stream_next_group(&s), FSH_OK);
+    CHECK(s.group == UINT32_MAX);
+    CHECK(fsh_fair_stream_word(&s) == spec_word(seed, "wrap", 9, UINT32_MAX));
+    /* The last group: refused, the stream as it was (it wrapped to group
+       0, whose words came again). */
+    memcpy(&keep, &s, sizeof s);
+    CHECK_EQ(fsh_fair_stream_next_group(&s), FSH_EINVAL);
+    CHECK(memcmp(&keep, &s, sizeof s) == 0);
+    CHECK(s.group == UINT32_MAX);
+
+    /* The shuffle stops at the refusal: 58 cards take two groups (2^32 - 2
+       and 2^32 - 1), 104 take three. */
+    uint32_t a[104];
+    fsh_fair_source src;
+    for (int n = 58; n <= 104; n += 46) {
+        for (int k = 0; k < n; k++)
+            a[k] = (uint32_t)k;
+        fsh_fair_stream_seek(&s, UINT32_MAX - 1);
+        CHECK_EQ(fsh_fair_shuffle(a, (size_t)n, fsh_fair_stream_source(&s, &src)),
+                 n == 58 ? FSH_OK : FSH_EINVAL);
+        CHECK(s.group == UINT32_MAX);
+    }
+    fsh_fair_stream_wipe(&s);
+    fsh_fair_stream_wipe(&keep);
+
+    /* The count: the walk against the scripted cut (above), and the O(1)
+       bounds of fsh_fair_groups_fit against the walk for limits around
+       the count, which take each of its three ways. */
+    static uint32_t b[3001];
+    int agree = 1;
+    for (size_t n = 1; n <= 3001; n += n < 300 ? 1 : 37) {
+        script sc = {0};
+        fsh_fair_source ssrc = {script_word, script_group, &sc};
+        for (size_t k = 0; k < n; k++)
+            b[k] = (uint32_t)k;
+        if (fsh_fair_shuffle(b, n, &ssrc) != FSH_OK)
+            agree = 0;
+        uint64_t g = fsh_fair_groups(n, UINT64_MAX);
+        if (g != sc.groups + 1 || fsh_fair_groups(n, g - 1) != g ||
+            (g > 1 && fsh_fair_groups(n, g - 2) != g - 1))
+            agree = 0;
+        for (uint64_t max = g > 40 ? g - 40 : 0; max <= g + 40; max++)
+            if (fsh_fair_groups_fit(n, max) != (g <= max))
+                agree = 0;
+    }
+    CHECK(agree);
+    /* The limit itself: 7 * 2^32 + 1 cards always fit (any 7 ranges below
+       2^36 do); 3.3e10 never do (log2(n!) / 256 > 2^32). */
+    CHECK_EQ(fsh_fair_groups_fit((size_t)7 << 32 | 1, FSH_FAIR_GROUPS), 1);
+    CHECK_EQ(fsh_fair_groups_fit((size_t)33000000000u, FSH_FAIR_GROUPS), 0);
+    CHECK_EQ(fsh_fair_groups_fit(SIZE_MAX / 4, FSH_FAIR_GROUPS), 0);
+    /* The public calls: 2^32 faces x 8 copies (2^35 cards) is refused
+       before the seed rule (it said FSH_ESEED: a deal of it would have
+       wrapped), nothing written; x 7 copies is a game. */
+    size_t bytes = 5;
+    uint32_t d[4] = {7, 7, 7, 7};
+    CHECK_EQ(fsh_fair_seed_min(&bytes, (size_t)1 << 32, 8), FSH_EINVAL);
+    CHECK_EQ(bytes, 5);
+    CHECK_EQ(fsh_fair_order(d, (size_t)1 << 32, 8, seed, 32, "", 0, 0),
+             FSH_EINVAL);
+    CHECK(d[0] == 7 && d[1] == 7 && d[2] == 7 && d[3] == 7);
+    CHECK_EQ(fsh_fair_seed_min(&bytes, (size_t)1 << 32, 7), FSH_OK);
+    CHECK(bytes > ((size_t)1 << 32) * 7 * 3);
+    CHECK_EQ(fsh_fair_order(d, (size_t)1 << 32, 7, seed, 32, "", 0, 0),
+             FSH_ESEED);
+}
+
 /* ---- enumeration: every draw sequence, every order once ----------------- */
 
 /* Word that Lemire maps to j for range r at once: floor(((j+1) 2^64 - 1)/r)
@@ -487,10 +602,10 @@ static uint64_t word_for(uint64_t j, uint64_t r)
     return (uint64_t)(num / r);
 }
 
-typedef void (*fy_fn)(uint32_t *a, size_t n, const fsh_fair_source *src);
+typedef int (*fy_fn)(uint32_t *a, size_t n, const fsh_fair_source *src);
 
 /* Known-bad: the naive shuffle (j uniform in [0, n) at every step). */
-static void naive_fy(uint32_t *a, size_t n, const fsh_fair_source *src)
+static int naive_fy(uint32_t *a, size_t n, const fsh_fair_source *src)
 {
     for (size_t i = n; i-- > 1;) {
         uint64_t j;
@@ -500,6 +615,7 @@ static void naive_fy(uint32_t *a, size_t n, const fsh_fair_source *src)
         a[i] = a[j];
         a[j] = x;
     }
+    return FSH_OK;
 }
 
 static size_t rank_of(const uint32_t *a, size_t n, size_t base)
@@ -544,8 +660,7 @@ static int enumerate(fy_fn fy, int naive, size_t faces, unsigned copies,
             a[k] = (uint32_t)(k % faces);
         script s = {w, nw, 0, 0, {0}};
         fsh_fair_source src = {script_word, script_group, &s};
-        fy(a, n, &src);
-        if (s.pos != want_words)
+        if (fy(a, n, &src) != FSH_OK || s.pos != want_words)
             ok = 0;
         /* The scripted order must be the backward Fisher-Yates of digits. */
         uint32_t b[8];
@@ -639,7 +754,7 @@ static void count_orders(unsigned *count, size_t faces, unsigned copies,
             for (size_t k = 0; k < n; k++)
                 d[k] = (uint32_t)(k % faces);
             fsh_fair_stream_init(&s, seed, 32, "stats", 5, nonce);
-            fy(d, n, fsh_fair_stream_source(&s, &src));
+            CHECK_EQ(fy(d, n, fsh_fair_stream_source(&s, &src)), FSH_OK);
         }
         count[rank_of(d, n, faces)]++;
     }
@@ -884,6 +999,7 @@ int main(int argc, char **argv)
     test_bounds();
     test_seed_rule();
     test_group_cut();
+    test_group_limit();
     test_reduce();
     test_enumeration();
     test_bad_input();

@@ -1665,13 +1665,19 @@ static PyObject *mod_fair_order(PyObject *self, PyObject *args)
         raise_status(FSH_EINVAL, 0);
         goto done;
     }
-    size_t n = (size_t)faces * copies;
+    size_t n = (size_t)faces * copies, need;
+    /* The set's checks (the 2^32 groups of the stream included) before
+       its n cells are allocated. */
+    int st = fsh_fair_seed_min(&need, (size_t)faces, copies);
+    if (st != FSH_OK) {
+        raise_status(st, 0);
+        goto done;
+    }
     out = PyMem_RawMalloc(n * sizeof *out);
     if (out == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    int st;
     Py_BEGIN_ALLOW_THREADS
     st = fsh_fair_order(out, (size_t)faces, copies, s.buf, (size_t)s.len,
                         c.buf, (size_t)c.len, nonce);

@@ -699,6 +699,13 @@ def test_deal_and_cards():
 def test_fair_bad_inputs():
     with pytest.raises(ValueError):
         fairshuf.fair_order(bytes(31))
+    # A set whose steps need more than 2^32 groups (group numbers are 32
+    # bits): refused by the library before the n cells are allocated
+    # (2^35 cards: 128 GiB, which gave MemoryError).
+    with pytest.raises(ValueError, match="invalid argument"):
+        fairshuf._fairshuf.fair_seed_min(2 ** 32, 8)
+    with pytest.raises(ValueError, match="invalid argument"):
+        fairshuf._fairshuf.fair_order(2 ** 32, 8, bytes(32), b"", 0)
     with pytest.raises(ValueError):
         fairshuf.fair_order(bytes(32), decks=8)
     with pytest.raises(ValueError):

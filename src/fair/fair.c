@@ -16,15 +16,59 @@ static const char fair_domain[16] = {'f', 'a', 'i', 'r', 's', 'h', 'u', 'f',
 /* ---- the seed rule ------------------------------------------------------ */
 
 /* The set's arguments: faces in [1, 2^32], copies >= 1, n = faces * copies
-   at most SIZE_MAX / 4 (out is an array of n uint32_t). */
+   at most SIZE_MAX / 4 (out is an array of n uint32_t), and the stream's
+   group numbers, u32be(g), enough for the n - 1 steps: past group 2^32 - 1
+   they would wrap to 0 and the stream repeat group 0's words. */
 FSH_HIDDEN int fsh_fair_set_check(size_t faces, unsigned copies, size_t *n)
 {
     if (faces == 0 || copies == 0 || (uint64_t)faces > ((uint64_t)1 << 32))
         return FSH_EINVAL;
     if (faces > (SIZE_MAX / 4) / copies)
         return FSH_EINVAL;
+    if (!fsh_fair_groups_fit(faces * copies, FSH_FAIR_GROUPS))
+        return FSH_EINVAL;
     *n = faces * copies;
     return FSH_OK;
+}
+
+FSH_HIDDEN uint64_t fsh_fair_groups(size_t n, uint64_t stop)
+{
+    uint64_t prod[4] = {1, 0, 0, 0}, g = 1;
+    for (size_t i = n; i-- > 1 && g <= stop;) {
+        uint64_t r = (uint64_t)i + 1;
+        if (!fsh_fair_prod_mul(prod, r)) { /* the cut of fsh_fair_shuffle */
+            g++;
+            prod[0] = r;
+            prod[1] = prod[2] = prod[3] = 0;
+        }
+    }
+    return g;
+}
+
+/* Bounds first. Every range is below 2^b (b = the bit length of n), so any
+   floor(256 / b) steps fit in one group: a group closes only after at
+   least that many, and the n - 1 steps make at most
+   (n - 2) / floor(256 / b) + 1 groups (for max = 2^32: every n up to
+   7 * 2^32 + 1). The groups' products, each below 2^256, multiply to n!,
+   so there are more than log2(n!) / 256 of them; n! >= sqrt(2 pi n)
+   (n/e)^n, with a relative margin of 1e-12 and one bit for rounding (for
+   max = 2^32: every n from about 3.3e10 on). In between, the walk. */
+FSH_HIDDEN int fsh_fair_groups_fit(size_t n, uint64_t max)
+{
+    if (max == 0)
+        return 0; /* group 0 is always there */
+    if (n <= 2)
+        return 1;
+    uint64_t steps = (uint64_t)n - 1;
+    unsigned b = 64 - (unsigned)__builtin_clzll((unsigned long long)n);
+    if ((steps - 1) / (256 / b) + 1 <= max)
+        return 1;
+    double x = (double)n;
+    double lb = x * (log2(x) - 1.4426950408889634) +
+                0.5 * log2(2 * 3.14159265358979323846 * x);
+    if (lb - lb * 1e-12 - 1 > 256.0 * (double)max)
+        return 0;
+    return fsh_fair_groups(n, max) <= max;
 }
 
 /* Exact ceil(log2 N), N = n! / (c!)^m, with a little bignum of 32-bit limbs:
@@ -211,12 +255,10 @@ static long double lgamma_plus1(size_t x)
    boundary, took hours; the bounds take under a second.) */
 #define FAIR_EXACT_MAX 2048
 
-int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
+/* fsh_fair_seed_min for a set that passed fsh_fair_set_check. */
+static int seed_min(size_t *bytes, size_t faces, unsigned copies, size_t n)
 {
-    size_t n;
     uint64_t bits;
-    if (!bytes || fsh_fair_set_check(faces, copies, &n) != FSH_OK)
-        return FSH_EINVAL;
     if (faces == 1) {
         bits = 0; /* one order: lgammal's estimate would sit exactly on a
                      byte boundary and send any size to the bignum */
@@ -245,6 +287,14 @@ int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
         return FSH_EINVAL;
     *bytes = (size_t)b;
     return FSH_OK;
+}
+
+int fsh_fair_seed_min(size_t *bytes, size_t faces, unsigned copies)
+{
+    size_t n;
+    if (!bytes || fsh_fair_set_check(faces, copies, &n) != FSH_OK)
+        return FSH_EINVAL;
+    return seed_min(bytes, faces, copies, n);
 }
 
 /* ---- commitment and hex ------------------------------------------------- */
@@ -367,9 +417,17 @@ void fsh_fair_stream_init(fsh_fair_stream *s, const uint8_t *seed, size_t len,
     stream_group(s, 0);
 }
 
-void fsh_fair_stream_next_group(fsh_fair_stream *s)
+int fsh_fair_stream_next_group(fsh_fair_stream *s)
 {
+    if (s->group == UINT32_MAX)
+        return FSH_EINVAL; /* u32be(g) would wrap to group 0 */
     stream_group(s, s->group + 1);
+    return FSH_OK;
+}
+
+void fsh_fair_stream_seek(fsh_fair_stream *s, uint32_t g)
+{
+    stream_group(s, g);
 }
 
 uint64_t fsh_fair_stream_word(fsh_fair_stream *s)
@@ -416,13 +474,15 @@ int fsh_fair_prod_mul(uint64_t prod[4], uint64_t r)
     return 1;
 }
 
-void fsh_fair_shuffle(uint32_t *a, size_t n, const fsh_fair_source *src)
+int fsh_fair_shuffle(uint32_t *a, size_t n, const fsh_fair_source *src)
 {
     uint64_t prod[4] = {1, 0, 0, 0};
     for (size_t i = n; i-- > 1;) {
         uint64_t r = (uint64_t)i + 1, j;
         if (!fsh_fair_prod_mul(prod, r)) {
-            src->next_group(src->ctx);
+            int rc = src->next_group(src->ctx);
+            if (rc != FSH_OK)
+                return rc;
             prod[0] = r;
             prod[1] = prod[2] = prod[3] = 0;
         }
@@ -432,6 +492,7 @@ void fsh_fair_shuffle(uint32_t *a, size_t n, const fsh_fair_source *src)
         a[i] = a[j];
         a[j] = x;
     }
+    return FSH_OK;
 }
 
 static uint64_t src_word(void *ctx)
@@ -439,9 +500,9 @@ static uint64_t src_word(void *ctx)
     return fsh_fair_stream_word(ctx);
 }
 
-static void src_next_group(void *ctx)
+static int src_next_group(void *ctx)
 {
-    fsh_fair_stream_next_group(ctx);
+    return fsh_fair_stream_next_group(ctx);
 }
 
 const fsh_fair_source *fsh_fair_stream_source(fsh_fair_stream *s,
@@ -462,7 +523,7 @@ int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
         client_len > FSH_FAIR_CLIENT_MAX ||
         fsh_fair_set_check(faces, copies, &n) != FSH_OK)
         return FSH_EINVAL;
-    int st = fsh_fair_seed_min(&need, faces, copies);
+    int st = seed_min(&need, faces, copies, n);
     if (st != FSH_OK)
         return st;
     if (len < need)
@@ -478,8 +539,11 @@ int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
     fsh_fair_stream s;
     fsh_fair_stream_init(&s, seed, len, client, client_len, nonce);
     fsh_fair_source src;
-    fsh_fair_shuffle(out, n, fsh_fair_stream_source(&s, &src));
+    /* The stream cannot refuse a group: fsh_fair_set_check counted them. */
+    st = fsh_fair_shuffle(out, n, fsh_fair_stream_source(&s, &src));
     fsh_fair_stream_wipe(&s);
+    if (st != FSH_OK)
+        return st;
     for (size_t lo = 0, hi = n - 1; lo < hi; lo++, hi--) {
         uint32_t x = out[lo];
         out[lo] = out[hi];

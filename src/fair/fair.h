@@ -26,8 +26,22 @@ typedef struct {
 } fsh_fair_stream;
 
 /* Set arguments check: faces 1..2^32, copies >= 1, n = faces * copies <=
-   SIZE_MAX / 4; FSH_EINVAL otherwise. */
+   SIZE_MAX / 4, and the n - 1 steps cut into at most FSH_FAIR_GROUPS
+   groups (fsh_fair_groups_fit); FSH_EINVAL otherwise. */
 FSH_HIDDEN int fsh_fair_set_check(size_t faces, unsigned copies, size_t *n);
+
+/* Groups the stream numbers: u32be(g), g = 0 .. 2^32 - 1. */
+#define FSH_FAIR_GROUPS ((uint64_t)1 << 32)
+
+/* 1 if the steps of a shuffle of n cards (ranges n, n-1, ..., 2) are cut
+   into at most max groups, else 0. Exact: O(1) bounds decide, except for
+   sets just around the limit (with max = FSH_FAIR_GROUPS, n from 7 * 2^32
+   + 2 to about 3.3e10), where the cut is walked (O(n)). */
+FSH_HIDDEN int fsh_fair_groups_fit(size_t n, uint64_t max);
+
+/* The number of groups of a shuffle of n cards, counted by walking the cut
+   (O(n)); at most stop + 1 (the walk ends there). 1 for n <= 2. */
+FSH_HIDDEN uint64_t fsh_fair_groups(size_t n, uint64_t stop);
 
 /* ceil(log2(n! / (c!)^m)) for the set (faces m, copies c, n = m c), as
    fsh_fair_seed_min needs it. exact: the bignum, O(n^2 log n) time and
@@ -50,8 +64,13 @@ FSH_HIDDEN void fsh_fair_bounds(size_t faces, unsigned copies, size_t n,
 FSH_HIDDEN void fsh_fair_stream_init(fsh_fair_stream *s, const uint8_t *seed,
                                      size_t len, const void *client,
                                      size_t client_len, uint64_t nonce);
-/* Move to the next group (block 0, nothing buffered). */
-FSH_HIDDEN void fsh_fair_stream_next_group(fsh_fair_stream *s);
+/* Move to the next group (block 0, nothing buffered): FSH_OK, or
+   FSH_EINVAL with the stream unchanged at the last group, 2^32 - 1 (its
+   number would wrap to 0 and repeat group 0's words). */
+FSH_HIDDEN int fsh_fair_stream_next_group(fsh_fair_stream *s);
+/* Move to group g (block 0, nothing buffered): the tests' way to the last
+   group numbers without drawing 4e10 cards first. */
+FSH_HIDDEN void fsh_fair_stream_seek(fsh_fair_stream *s, uint32_t g);
 /* The next big-endian 64-bit word of the current group. */
 FSH_HIDDEN uint64_t fsh_fair_stream_word(fsh_fair_stream *s);
 /* Wipe the stream state (keys, blocks). */
@@ -59,7 +78,8 @@ FSH_HIDDEN void fsh_fair_stream_wipe(fsh_fair_stream *s);
 /* Where the shuffle's words come from: the stream, or a test's script. */
 typedef struct {
     uint64_t (*word)(void *ctx);     /* next word of the current group */
-    void (*next_group)(void *ctx);   /* the next step starts a new group */
+    int (*next_group)(void *ctx);    /* the next step starts a new group:
+                                        FSH_OK, or the stream's refusal */
     void *ctx;
 } fsh_fair_source;
 
@@ -74,8 +94,10 @@ FSH_HIDDEN int fsh_fair_reduce(uint64_t x, uint64_t r, uint64_t *j);
 FSH_HIDDEN int fsh_fair_prod_mul(uint64_t prod[4], uint64_t r);
 /* Backward Fisher-Yates on a[0..n) (steps i = n-1..1, range r = i + 1)
    drawing from src, calling next_group before a step whose range would
-   bring the group's range product to 2^256 or more. */
-FSH_HIDDEN void fsh_fair_shuffle(uint32_t *a, size_t n,
-                                 const fsh_fair_source *src);
+   bring the group's range product to 2^256 or more. FSH_OK, or the status
+   of a next_group that refused (the steps before it made; a is a
+   permutation of its input). */
+FSH_HIDDEN int fsh_fair_shuffle(uint32_t *a, size_t n,
+                                const fsh_fair_source *src);
 
 #endif /* FSH_FAIR_H */

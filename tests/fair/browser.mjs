@@ -87,6 +87,22 @@ try {
        cases.filter((c) => c[2] === "reject").length + " rejected)",
        cases.length > 0 && wrong.length === 0, JSON.stringify(wrong.slice(0, 3)));
   }
+  // Group numbers are 32 bits: from group 2^32 - 2, 58 cards (two groups)
+  // are dealt and 104 (three) refused, never a wrapped group 0.
+  const wrap = await page.evaluate(async () => {
+    const seed = new Uint8Array(32).map((_, k) => k), out = [];
+    for (const n of [58, 104]) {
+      try {
+        const d = await window.fairshuf.dealOrder(seed, new Uint8Array(0), 0, n, 1, 2 ** 32 - 2);
+        out.push("dealt " + d.length);
+      } catch (e) {
+        out.push((e.constructor.name === "BadInput" ? "bad input: " : "") + e.message);
+      }
+    }
+    return out;
+  });
+  ok("group numbers stop at 2^32 - 1", wrap[0] === "dealt 58" &&
+     wrap[1].startsWith("bad input: the deal needs more than 2^32 groups"), JSON.stringify(wrap));
   ok("no network requests", requests.length === 0, requests.join(" "));
   ok("no page errors", errors.length === 0, errors.join(" | "));
 } finally {

@@ -151,6 +151,24 @@ for e in 's/"Qd"/"Q\\u2666"/' 's/"Qd"/"Q♦"/'; do
     check "fairshuf verify: the same JSON refused ($e)" grep -q 'is not in poker notation' "$T/e"
 done
 
+# Group numbers are 32 bits (u32be(g)): started at group 2^32 - 2 (the
+# seam the tests have, first_group), 58 cards (two groups) are dealt and
+# 104 (three) refused with a message, never dealt from a wrapped group 0
+# (to_bytes(4) raised OverflowError, a traceback).
+python3 - "$PY" >"$T/wrap.out" 2>&1 <<'PYEOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("verify_deal", sys.argv[1])
+v = importlib.util.module_from_spec(spec); spec.loader.exec_module(v)
+seed = bytes(range(80))  # 104 distinct cards need 69 bytes
+print("58:", len(v.deal_order(seed, b"", 0, 58, 1, first_group=2**32 - 2)))
+try:
+    v.deal_order(seed, b"", 0, 104, 1, first_group=2**32 - 2)
+    print("104: dealt")
+except v.BadInput as e:
+    print("104: refused:", e)
+PYEOF
+check "py: group numbers stop at 2^32 - 1" sh -c "grep -q '^58: 58\$' '$T/wrap.out' && grep -q '^104: refused: the deal needs more than 2^32 groups' '$T/wrap.out'"
+
 # 3. verify_deal.py and `fairshuf verify --print-order` agree.
 for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡"; do
     set -- $c
