@@ -142,7 +142,9 @@ FSH_API const char *fsh_strerror(int status);
  * fsh_deck_deal_n, fsh_rangeperm_next, fsh_reservoir_slot; a prefix (or
  * Algorithm R stream) that went bound by the key stays so until it
  * restarts, and each later call on it runs only if the drawing rng's
- * policy accepts that (strict FULL refuses it). Words, bytes and
+ * policy accepts that (strict FULL refuses it: FSH_ENOHWRAND while no
+ * hardware source is there, FSH_EENTROPY once one is, since mixing it in
+ * can no longer make the prefix reach every outcome). Words, bytes and
  * single bounded integers (fsh_rng_u64, fsh_rng_bytes, fsh_uniform*) are
  * neither and are never refused for entropy.
  *

@@ -811,6 +811,57 @@ static void test_keybound_policy(void)
     fake_on(1, 0);
 }
 
+/* A prefix bound by the key for want of hardware, asked about again under
+   strict FULL after a hardware source has appeared: the source is there,
+   so the refusal is not FSH_ENOHWRAND ("no hardware entropy source is
+   there to mix in") but FSH_EENTROPY (the prefix can no longer reach every
+   outcome, whatever is mixed in now); while no source is there it stays
+   FSH_ENOHWRAND. The deck, the range permutation and an Algorithm R
+   stream; nothing dealt or drawn. (It said FSH_ENOHWRAND with the source
+   back.) */
+static void test_keybound_hw_back(void)
+{
+    fake_on(0, 0);
+    fsh_rng *r;
+    CHECK_EQ(fsh_rng_new(&r), FSH_OK);
+    CHECK_EQ(fsh_rng_set_reach(r, FSH_REACH_FULL | FSH_REACH_KEY), FSH_OK);
+    fsh_deck *d;
+    fsh_rangeperm *p;
+    uint32_t cards[60];
+    uint64_t v[60];
+    size_t slot;
+    int rc = FSH_OK;
+    CHECK_EQ(fsh_deck_new(&d, 60), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_new(&p, 0, 59, 0), FSH_OK);
+    CHECK_EQ(fsh_deck_deal_n(r, d, cards, 58), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(r, p, v, 58), FSH_OK);
+    for (uint64_t seen = 0; seen < 2000 && rc == FSH_OK; seen++)
+        rc = fsh_reservoir_slot(r, &slot, 100, seen);
+    CHECK_EQ(rc, FSH_OK);
+    CHECK_EQ(fsh_rng_set_reach(r, FSH_REACH_FULL), FSH_OK);
+    for (int present = 0; present < 2; present++) {
+        int want = present ? FSH_EENTROPY : FSH_ENOHWRAND;
+        fake_on(present, 0);
+        uint64_t used = fsh_rng_bits_used(r), calls = hw.calls;
+        cards[0] = 77;
+        v[0] = 77;
+        slot = 12345;
+        CHECK_EQ(fsh_deck_deal_n(r, d, cards, 1), want);
+        CHECK_EQ(fsh_deck_burn(r, d, 1), want);
+        CHECK_EQ(fsh_rangeperm_next(r, p, v), want);
+        CHECK_EQ(fsh_rangeperm_next_n(r, p, v, 2), want);
+        CHECK_EQ(fsh_reservoir_slot(r, &slot, 100, 2000), want);
+        CHECK(cards[0] == 77 && v[0] == 77 && slot == 12345);
+        CHECK_EQ(fsh_deck_remaining(d), 2);
+        CHECK(fsh_rangeperm_drawn(p) == 58);
+        CHECK(fsh_rng_bits_used(r) == used && hw.calls == calls);
+    }
+    fsh_rangeperm_free(p);
+    fsh_deck_free(d);
+    fsh_rng_free(r);
+    fake_on(1, 0);
+}
+
 /* The same for an Algorithm R stream (fsh_reservoir_slot, k = 100): once
    it runs bound by the key, each later step asks the policy again; strict
    FULL refuses it, nothing drawn. (The stream went on whatever the
@@ -941,6 +992,7 @@ int main(void)
     test_deck_public();
     test_keybound_policy();
     test_reservoir_keybound();
+    test_keybound_hw_back();
     test_uniform_mixed();
     test_real_hardware();
     test_direct();

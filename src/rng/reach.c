@@ -81,6 +81,19 @@ static int key_bound_or(const fsh_rng *rng, int over)
     return fl & FSH_REACH_FULL ? FSH_ENOHWRAND : FSH_EENTROPY;
 }
 
+/* A prefix (or Algorithm R stream) already run bounded by the key, for
+   the reason kb (KEYBOUND_NO_HW or KEYBOUND_OVER), asked about again under
+   rng's policy: FSH_OK if it accepts the key bound, else the refusal. A
+   prefix bound for want of hardware is FSH_ENOHWRAND only while no source
+   is there; once one is, mixing it in can no longer make the prefix reach
+   every outcome, so the refusal is FSH_EENTROPY (what strict FULL says of
+   any call it cannot make reach them). */
+static int keybound_again(const fsh_rng *rng, int kb)
+{
+    int rc = key_bound_or(rng, kb == KEYBOUND_OVER);
+    return rc == FSH_ENOHWRAND && fsh_hw_available() ? FSH_EENTROPY : rc;
+}
+
 /* 1 when the k draws over last + 1 items surely need more than max groups:
    their product is at least 2^lb and each group holds at most 2^256, so
    lb > 256 max means more than max groups. lb: n! >= sqrt(2 pi n)
@@ -269,7 +282,7 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
        the policy changed since: strict FULL refuses it, as it would have
        refused the batch that went key bound). */
     if (st->keybound)
-        return key_bound_or(rng, st->keybound == KEYBOUND_OVER);
+        return keybound_again(rng, st->keybound);
     /* Surely past the cap: the walk below would end there (r + 1 groups
        hold the prefix's product, at least 2^lb, so r + 1 > maxg - reseeds
        and r >= 1). Keeps the walk, about 100 instructions a draw, off
@@ -368,7 +381,7 @@ int fsh_rng_reach_subset(fsh_rng *rng, uint64_t last, uint64_t k)
     /* Bounded by the key from here, while the policy accepts that (as an
        incremental object's prefix, reach_begin). */
     if (rng->res_keybound)
-        return key_bound_or(rng, rng->res_keybound == KEYBOUND_OVER);
+        return keybound_again(rng, rng->res_keybound);
     if (last < rng->res_next)
         return FSH_OK;
     /* Reseeds due: one per 256 bits of C(last + 1, k) beyond the key. Each
