@@ -832,7 +832,9 @@ FSH_API FSH_NODISCARD int fsh_rangeperm_next(fsh_rng *rng,
    first for the whole batch: FSH_EENTROPY or FSH_ENOHWRAND if the rng
    cannot reach every ordered prefix up to the batch's end, FSH_ENOMEM
    (errno ENOMEM) if the storage for its steps cannot be had; then nothing
-   is drawn. A caller's word or [1, k] source that fails part-way leaves
+   is drawn, and the permutation is as it was (its storage too: the
+   batch's is made before a mixing rng's hardware words are drawn and put
+   in place after). A caller's word or [1, k] source that fails part-way leaves
    the steps before it made: their values in out, fsh_rangeperm_drawn
    counting them. */
 FSH_API FSH_NODISCARD int fsh_rangeperm_next_n(fsh_rng *rng,

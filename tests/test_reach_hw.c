@@ -17,6 +17,7 @@
 #include "fairshuf.h"
 #include "fake_hw.h"
 #include "rng/rng.h"
+#include "sample/sample.h"
 #include "shuffle/fy.h"
 
 #include <stdlib.h>
@@ -862,6 +863,79 @@ static void test_keybound_hw_back(void)
     fake_on(1, 0);
 }
 
+/* A batch of fsh_rangeperm_next_n whose hardware words cannot be had
+   under strict FULL (the source present but failing) is refused and
+   leaves the permutation exactly as it was: its storage too, which a
+   batch makes before it draws the words and puts in place only after
+   (it grew first: the map into the array of a range of 1000, or a larger
+   map of the 64-bit range). Then the same calls with the source working
+   give what a twin that never saw the refused batch gives. A refusal that
+   needs no draw (a prefix bound by the key) leaves it as well. */
+static void test_next_n_refused_storage(void)
+{
+    static const uint64_t lasts[] = {999, UINT64_MAX};
+    for (size_t t = 0; t < 2; t++) {
+        uint64_t last = lasts[t];
+        /* Within the key: 25 of 1000 (249 bits), 3 of 2^64 (192). */
+        size_t first = t == 0 ? 25 : 3, batch = t == 0 ? 200 : 40;
+        fsh_rng *r1 = fake_hw_rng(FSH_REACH_FULL),
+                *r2 = fake_hw_rng(FSH_REACH_FULL);
+        fsh_rangeperm *p1, *p2;
+        CHECK(r1 != NULL && r2 != NULL);
+        if (r1 == NULL || r2 == NULL)
+            return;
+        CHECK_EQ(fsh_rangeperm_new(&p1, 0, last, 0), FSH_OK);
+        CHECK_EQ(fsh_rangeperm_new(&p2, 0, last, 0), FSH_OK);
+        static uint64_t v1[300], v2[300];
+        CHECK_EQ(fsh_rangeperm_next_n(r1, p1, v1, first), FSH_OK);
+        CHECK_EQ(fsh_rangeperm_next_n(r2, p2, v2, first), FSH_OK);
+        int dense, dense2;
+        size_t cap, count, cap2, count2;
+        fsh_rangeperm_storage(p1, &dense, &cap, &count);
+        CHECK_EQ(dense, 0);
+        uint64_t used = fsh_rng_bits_used(r1);
+        fake_on(1, 1); /* present, failing */
+        v1[0] = 77;
+        CHECK_EQ(fsh_rangeperm_next_n(r1, p1, v1, batch), FSH_ENOHWRAND);
+        fsh_rangeperm_storage(p1, &dense2, &cap2, &count2);
+        CHECK(dense2 == dense && cap2 == cap && count2 == count);
+        CHECK(v1[0] == 77 && fsh_rng_bits_used(r1) == used);
+        CHECK(fsh_rangeperm_drawn(p1) == first);
+        fake_hw_init(&hw, 99);
+        fake_on(1, 0);
+        CHECK_EQ(fsh_rangeperm_next_n(r1, p1, v1, batch), FSH_OK);
+        fake_hw_init(&hw, 99);
+        CHECK_EQ(fsh_rangeperm_next_n(r2, p2, v2, batch), FSH_OK);
+        CHECK(memcmp(v1, v2, batch * sizeof *v1) == 0);
+        CHECK(fsh_rng_bits_used(r1) == fsh_rng_bits_used(r2));
+        fsh_rangeperm_free(p1);
+        fsh_rangeperm_free(p2);
+        fsh_rng_free(r1);
+        fsh_rng_free(r2);
+    }
+    /* Refused without a draw: a prefix bound by the key (no source, FULL |
+       KEY), then strict FULL; the storage stays as it was. */
+    fake_on(0, 0);
+    fsh_rng *r = fake_hw_rng(FSH_REACH_FULL | FSH_REACH_KEY);
+    fsh_rangeperm *p;
+    CHECK(r != NULL);
+    if (r == NULL)
+        return;
+    CHECK_EQ(fsh_rangeperm_new(&p, 0, UINT64_MAX, 0), FSH_OK);
+    static uint64_t v[300];
+    CHECK_EQ(fsh_rangeperm_next_n(r, p, v, 5), FSH_OK);
+    int dense, dense2;
+    size_t cap, count, cap2, count2;
+    fsh_rangeperm_storage(p, &dense, &cap, &count);
+    CHECK_EQ(fsh_rng_set_reach(r, FSH_REACH_FULL), FSH_OK);
+    CHECK_EQ(fsh_rangeperm_next_n(r, p, v, 200), FSH_ENOHWRAND);
+    fsh_rangeperm_storage(p, &dense2, &cap2, &count2);
+    CHECK(dense2 == dense && cap2 == cap && count2 == count);
+    fsh_rangeperm_free(p);
+    fsh_rng_free(r);
+    fake_on(1, 0);
+}
+
 /* The same for an Algorithm R stream (fsh_reservoir_slot, k = 100): once
    it runs bound by the key, each later step asks the policy again; strict
    FULL refuses it, nothing drawn. (The stream went on whatever the
@@ -993,6 +1067,7 @@ int main(void)
     test_keybound_policy();
     test_reservoir_keybound();
     test_keybound_hw_back();
+    test_next_n_refused_storage();
     test_uniform_mixed();
     test_real_hardware();
     test_direct();

@@ -269,10 +269,12 @@ void fsh_reach_state_init(fsh_reach_state *st)
     st->keybound = 0;
 }
 
-static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
-                       uint64_t last, uint64_t k0, uint64_t k, int pieces)
+int fsh_rng_reach_check(const fsh_rng *rng, const fsh_reach_state *st,
+                        uint64_t last, uint64_t k0, uint64_t k,
+                        fsh_reach_plan *plan)
 {
-    mix_init(m);
+    plan->action = REACH_PLAIN;
+    plan->groups = 1;
     if (k == 0 || rng->max_fair_n == SIZE_MAX)
         return FSH_OK;
     if (!fsh_rng_mixable(rng))
@@ -292,7 +294,7 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
     if (st->reseeds < maxg && surely_over(last - k0, k, maxg - st->reseeds)) {
         int rc = key_bound_or(rng, 1);
         if (rc == FSH_OK)
-            st->keybound = KEYBOUND_OVER;
+            plan->action = REACH_KEYBOUND_OVER;
         return rc;
     }
     /* The group boundaries among these k draws. */
@@ -307,14 +309,39 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
         }
     }
     if (r == 0) {
-        m->track = 1;
+        plan->action = REACH_TRACK;
         return FSH_OK;
     }
     int over = st->reseeds + r + 1 > maxg;
     if (!over && (fsh_rng_reach_flags(rng) & FSH_REACH_FULL) &&
         fsh_hw_available()) {
-        int rc = pieces ? fsh_mix_prepare_pieces(rng, m, r + 1)
-                        : fsh_mix_prepare(rng, m, r + 1);
+        plan->action = REACH_MIX;
+        plan->groups = r + 1;
+        return FSH_OK;
+    }
+    int rc = key_bound_or(rng, over);
+    if (rc == FSH_OK)
+        plan->action = over ? REACH_KEYBOUND_OVER : REACH_KEYBOUND_NO_HW;
+    return rc;
+}
+
+int fsh_rng_reach_start(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                        const fsh_reach_plan *plan, int pieces)
+{
+    mix_init(m);
+    switch (plan->action) {
+    case REACH_TRACK:
+        m->track = 1;
+        return FSH_OK;
+    case REACH_KEYBOUND_NO_HW:
+        st->keybound = KEYBOUND_NO_HW;
+        return FSH_OK;
+    case REACH_KEYBOUND_OVER:
+        st->keybound = KEYBOUND_OVER;
+        return FSH_OK;
+    case REACH_MIX: {
+        int rc = pieces ? fsh_mix_prepare_pieces(rng, m, plan->groups)
+                        : fsh_mix_prepare(rng, m, plan->groups);
         if (rc != FSH_OK)
             return rc;
         if (m->groups > 1)
@@ -323,10 +350,20 @@ static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
             st->keybound = KEYBOUND_NO_HW;
         return FSH_OK;
     }
-    int rc = key_bound_or(rng, over);
-    if (rc == FSH_OK)
-        st->keybound = over ? KEYBOUND_OVER : KEYBOUND_NO_HW;
-    return rc;
+    default:
+        return FSH_OK;
+    }
+}
+
+static int reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,
+                       uint64_t last, uint64_t k0, uint64_t k, int pieces)
+{
+    fsh_reach_plan plan;
+    mix_init(m);
+    int rc = fsh_rng_reach_check(rng, st, last, k0, k, &plan);
+    if (rc != FSH_OK)
+        return rc;
+    return fsh_rng_reach_start(rng, st, m, &plan, pieces);
 }
 
 int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st, fsh_mix *m,

@@ -239,6 +239,39 @@ FSH_HIDDEN int fsh_rng_reach_begin(fsh_rng *rng, fsh_reach_state *st,
                                    fsh_mix *m, uint64_t last, uint64_t k0,
                                    uint64_t k);
 
+/* fsh_rng_reach_begin in two parts: the check, which draws nothing and
+   changes nothing, and the start, which draws the hardware words the check
+   planned (it can still fail: FSH_ENOHWRAND, FSH_ENOMEM) and records in st
+   what the plan says. A caller that must make something between them
+   (fsh_rangeperm_next_n: its storage) knows every refusal that needs no
+   draw before it makes it, and can drop it if the start fails. */
+enum {
+    REACH_PLAIN = 0,          /* nothing to track: draw as is */
+    REACH_TRACK = 1,          /* no boundary among the draws: track them */
+    REACH_MIX = 2,            /* draw the words of groups - 1 reseeds */
+    REACH_KEYBOUND_NO_HW = 3, /* run bounded by the key from here */
+    REACH_KEYBOUND_OVER = 4
+};
+typedef struct fsh_reach_plan {
+    int action;
+    uint64_t groups; /* REACH_MIX: the groups among the draws */
+} fsh_reach_plan;
+
+/* The check of fsh_rng_reach_begin (same arguments): FSH_OK and *plan, or
+   FSH_EENTROPY / FSH_ENOHWRAND; draws nothing, changes nothing. */
+FSH_HIDDEN int fsh_rng_reach_check(const fsh_rng *rng,
+                                   const fsh_reach_state *st, uint64_t last,
+                                   uint64_t k0, uint64_t k,
+                                   fsh_reach_plan *plan);
+
+/* The start of fsh_rng_reach_begin (pieces: of _begin_pieces) with the
+   plan of fsh_rng_reach_check, made with st as it is now: its results
+   and obligations (FSH_ENOHWRAND or FSH_ENOMEM: nothing drawn, st
+   unchanged, m needs no fsh_mix_done). */
+FSH_HIDDEN int fsh_rng_reach_start(fsh_rng *rng, fsh_reach_state *st,
+                                   fsh_mix *m, const fsh_reach_plan *plan,
+                                   int pieces);
+
 /* fsh_rng_reach_begin, the same checks and the same hardware words in
    the same order, but drawn a piece (m->stack, 64 reseeds) at a time as
    the draws reach them, not all first: at most 2 KiB held, however many

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Ordered k-of-n samples: sparse forward Fisher-Yates (fsh_rangeperm,
    fsh_sample_range). */
+#include "sample/sample.h"
 #include "uniform/uniform.h"
 
 #include <errno.h>
@@ -228,73 +229,117 @@ static int array_pays(uint64_t last, uint64_t draws)
            last / DENSE_RATIO < draws;
 }
 
-/* Replace p's map by the uint32 array of its range: the identity with the
-   map's entries written over it, so every position reads what it read in
-   the map (the entries at positions already stepped are never read
-   again). FSH_ENOMEM (errno kept) leaves the map as it was. */
-static int map_to_array(fsh_rangeperm *p)
-{
-    size_t n = (size_t)p->last + 1;
-    int e = errno;
-    block mem;
-    if (block_alloc(&mem, n * sizeof(uint32_t), 0) != FSH_OK) {
-        errno = e;
-        return FSH_ENOMEM;
-    }
-    uint32_t *a = mem.p;
-    for (size_t i = 0; i < n; i++)
-        a[i] = (uint32_t)i;
-    for (size_t h = 0; h < p->cap; h++)
-        if (p->slots[h].key != 0)
-            a[p->slots[h].key] = (uint32_t)p->slots[h].val;
-    map_wipe(p->slots, p->cap, p->marks);
-    free(p->slots_base);
-    p->slots = NULL;
-    p->marks = NULL;
-    p->slots_base = NULL;
-    p->cap = 0;
-    p->count = 0;
-    p->array = a;
-    p->array_base = mem.base;
-    p->dense = DENSE_U32;
-    return FSH_OK;
-}
+/*
+ * Growing the map. The storage for more entries is made first (pm_grow:
+ * nothing of p changes) and put in place after (grow_commit, which cannot
+ * fail): fsh_rangeperm_next_n makes it before its hardware words are drawn
+ * and puts it in place once they are, so a batch the source refuses leaves
+ * the permutation as it was, storage included.
+ */
+enum { GROW_NONE = 0, GROW_ARRAY = 1, GROW_MAP = 2 };
 
-/* Make room for extra more entries (load at most 1/2); on failure the
-   table is unchanged. Where the draws made and the extra ones reach a
-   tenth of a range of at most 2^32 values, the map is replaced by the
-   array instead (as fsh_rangeperm_new chooses it for a hint): the caller
-   checks p->dense again. */
-static int sparse_reserve(fsh_rangeperm *p, size_t extra)
+typedef struct pm_grow {
+    int kind;
+    block mem;
+    size_t cap; /* GROW_MAP: its slots and marks */
+    pm_slot *slots;
+    uint64_t *marks;
+} pm_grow;
+
+/* The storage for extra more entries of p's map at load 1/2 or less: none
+   when there is room (or p is an array); where the draws made and the
+   extra ones reach a tenth of a range of at most 2^32 values, the uint32
+   array of the range (as fsh_rangeperm_new chooses it for a hint); else,
+   or if the array cannot be had (errno kept), a larger map. FSH_ENOMEM:
+   nothing made. */
+static int grow_make(const fsh_rangeperm *p, size_t extra, pm_grow *g)
 {
-    if (p->cap / 2 - p->count >= extra)
+    g->kind = GROW_NONE;
+    if (p->dense != DENSE_NONE || p->cap / 2 - p->count >= extra)
         return FSH_OK;
-    if (array_pays(p->last, p->next + (uint64_t)extra) &&
-        map_to_array(p) == FSH_OK)
-        return FSH_OK;
+    if (array_pays(p->last, p->next + (uint64_t)extra)) {
+        int e = errno;
+        if (block_alloc(&g->mem, ((size_t)p->last + 1) * sizeof(uint32_t),
+                        0) == FSH_OK) {
+            g->kind = GROW_ARRAY;
+            return FSH_OK;
+        }
+        errno = e;
+    }
     if (extra > SIZE_MAX / 2 - p->count)
         return size_overflow();
     size_t cap = pm_cap_for(p->count + extra);
     if (cap == 0)
         return size_overflow();
-    block mem;
-    pm_slot *s;
-    uint64_t *marks;
-    if (map_alloc(&mem, cap, &s, &marks) != FSH_OK)
+    if (map_alloc(&g->mem, cap, &g->slots, &g->marks) != FSH_OK)
         return FSH_ENOMEM;
+    g->kind = GROW_MAP;
+    g->cap = cap;
+    return FSH_OK;
+}
+
+/* Give back storage made and not used (nothing was written in it). */
+static void grow_drop(pm_grow *g)
+{
+    if (g->kind != GROW_NONE)
+        free(g->mem.base);
+    g->kind = GROW_NONE;
+}
+
+/* Put the storage made in place of p's map: the array is the identity
+   with the map's entries written over it, so every position reads what it
+   read in the map (the entries at positions already stepped are never
+   read again); a larger map takes the entries. The old map is wiped and
+   freed. */
+static void grow_commit(fsh_rangeperm *p, pm_grow *g)
+{
+    if (g->kind == GROW_NONE)
+        return;
     size_t count = 0;
-    for (size_t i = 0; i < p->cap; i++)
-        if (p->slots[i].key != 0)
-            (void)pm_swap(s, cap - 1, p->slots[i].key, p->slots[i].val,
-                          &count, marks);
+    if (g->kind == GROW_ARRAY) {
+        size_t n = (size_t)p->last + 1;
+        uint32_t *a = g->mem.p;
+        for (size_t i = 0; i < n; i++)
+            a[i] = (uint32_t)i;
+        for (size_t h = 0; h < p->cap; h++)
+            if (p->slots[h].key != 0)
+                a[p->slots[h].key] = (uint32_t)p->slots[h].val;
+        p->array = a;
+        p->array_base = g->mem.base;
+        p->dense = DENSE_U32;
+    } else {
+        for (size_t h = 0; h < p->cap; h++)
+            if (p->slots[h].key != 0)
+                (void)pm_swap(g->slots, g->cap - 1, p->slots[h].key,
+                              p->slots[h].val, &count, g->marks);
+    }
     map_wipe(p->slots, p->cap, p->marks);
     free(p->slots_base);
-    p->slots = s;
-    p->marks = marks;
-    p->slots_base = mem.base;
-    p->cap = cap;
+    if (g->kind == GROW_ARRAY) {
+        p->slots = NULL;
+        p->marks = NULL;
+        p->slots_base = NULL;
+        p->cap = 0;
+    } else {
+        p->slots = g->slots;
+        p->marks = g->marks;
+        p->slots_base = g->mem.base;
+        p->cap = g->cap;
+    }
     p->count = count;
-    return FSH_OK;
+    g->kind = GROW_NONE;
+}
+
+/* Make room for extra more entries at once; on failure the table is
+   unchanged. The map may become the array: the caller checks p->dense
+   again. */
+static int sparse_reserve(fsh_rangeperm *p, size_t extra)
+{
+    pm_grow g;
+    int rc = grow_make(p, extra, &g);
+    if (rc == FSH_OK)
+        grow_commit(p, &g);
+    return rc;
 }
 
 int fsh_rangeperm_new(fsh_rangeperm **out, uint64_t lo, uint64_t hi,
@@ -395,6 +440,14 @@ void fsh_rangeperm_free(fsh_rangeperm *perm)
     free(perm->slots_base);
     sodium_memzero(perm, sizeof *perm);
     free(perm);
+}
+
+void fsh_rangeperm_storage(const fsh_rangeperm *perm, int *dense, size_t *cap,
+                           size_t *count)
+{
+    *dense = perm->dense;
+    *cap = perm->cap;
+    *count = perm->count;
 }
 
 uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm)
@@ -732,21 +785,30 @@ int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
     if (perm->done)
         return FSH_EEMPTY;
     uint64_t i0 = perm->next, last = perm->last;
-    /* A seeded rng's bound before the storage grows (a pure check, made
-       again by fsh_rng_reach_begin), as fsh_sample_range checks before it
-       allocates: a refused batch leaves the storage as it was, and
-       FSH_EENTROPY comes before an FSH_ENOMEM of storage it would not
-       use. A mixing rng's check draws its hardware words, so it stays
-       after the storage, which cannot fail once they are drawn. */
-    if (!fsh_rng_mixable(rng) &&
-        (rc = fsh_rng_check_ordered(rng, last, i0 + k)) != FSH_OK)
-        return rc;
-    if (perm->dense == DENSE_NONE && (rc = sparse_reserve(perm, k)) != FSH_OK)
-        return rc;
-    fsh_mix m;
-    if ((rc = fsh_rng_reach_begin(rng, &perm->reach, &m, last, i0, k)) !=
+    /* Nothing changes before every check has passed. First the
+       reachability of the whole batch, decided without a draw (the seed's
+       bound, or a mixing rng's policy and cap: fsh_rng_reach_check), as
+       fsh_sample_range checks before it allocates: FSH_EENTROPY or
+       FSH_ENOHWRAND comes before an FSH_ENOMEM of storage it would not
+       use. Then the storage is made, not yet put in place, so no hardware
+       word is drawn for a batch whose storage cannot be had. Then a mixing
+       rng's hardware words, which can still fail: the storage made is
+       given back, and the permutation is as it was. Putting it in place
+       cannot fail. */
+    fsh_reach_plan plan;
+    if ((rc = fsh_rng_reach_check(rng, &perm->reach, last, i0, k, &plan)) !=
         FSH_OK)
         return rc;
+    pm_grow grow;
+    if ((rc = grow_make(perm, k, &grow)) != FSH_OK)
+        return rc;
+    fsh_mix m;
+    if ((rc = fsh_rng_reach_start(rng, &perm->reach, &m, &plan, 0)) !=
+        FSH_OK) {
+        grow_drop(&grow);
+        return rc;
+    }
+    grow_commit(perm, &grow);
     /* An array is passed from position i0 on, as positions 0, 1, ... of
        a range of last - i0 + 1: the same cells and the same draws (each
        step's range is last - p + 1 either way), and the loop of
