@@ -912,7 +912,7 @@ FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
  * u32be(g) || u64be(block)), block = 0, 1, ..., read as big-endian 64-bit
  * words; j = high half of x * r, redrawing while the low half is below
  * 2^64 mod r. out[t] = a[n-1-t] is the deal order. Group numbers are 32
- * bits: a set whose steps need more than 2^32 groups (from about 3.07e10
+ * bits: a set whose steps need more than 2^32 groups (from about 3.064e10
  * cards; every set of at most 7 * 2^32 + 1 cards fits) is refused,
  * FSH_EINVAL, never dealt from a wrapped group number that would repeat
  * group 0's words. No key is ever hashed
