@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Reachability counts: exact products and binomials of up to 2^64-sized
-   factors against 2^bits, bits < 256, in 320-bit integers. */
+   factors against 2^bits, bits < 256, in 320-bit integers; and ln(x!) for
+   the estimates of larger counts. */
 #include "common/wide.h"
+
+#include <math.h>
 
 /* 320 bits, little-endian: holds any count <= 2^256 times a factor <= 2^64. */
 typedef struct wide {
@@ -102,3 +105,12 @@ size_t fsh_max_fair_n_for_bits(unsigned bits)
     return n;
 }
 
+long double fsh_ln_factorial(long double x)
+{
+#if defined(__GLIBC__)
+    int sign;
+    return lgammal_r(x + 1.0L, &sign);
+#else
+    return lgammal(x + 1.0L);
+#endif
+}

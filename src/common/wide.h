@@ -16,4 +16,10 @@ FSH_HIDDEN int fsh_subset_fits(uint64_t last, uint64_t k, unsigned bits);
 /* The largest n with n! <= 2^bits; SIZE_MAX for bits >= 256. */
 FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
 
+/* ln(x!) = ln Gamma(x + 1) in extended precision, for the estimates of
+   counts too large for the exact ones. Reentrant: glibc's lgammal writes
+   the sign to the global signgam (a data race between threads, and a
+   change to the caller's global), so glibc's lgammal_r is used. */
+FSH_HIDDEN long double fsh_ln_factorial(long double x);
+
 #endif /* FSH_WIDE_H */

@@ -2,6 +2,7 @@
 /* Card sets: the standard deck and shoes with jokers, custom sets with the
    caller's names; names, parsing, the count of distinct orders. */
 #include "common/common.h"
+#include "common/wide.h"
 #include "../../shared/utf8.h"
 
 #include <math.h>
@@ -241,19 +242,6 @@ static int exact_orders(size_t m, unsigned c, uint64_t *count)
 #endif
 }
 
-/* ln Gamma(x + 1), reentrant: glibc's lgammal writes the sign to the
-   global signgam (a data race between threads, and a change to the
-   caller's global); lgammal_r writes it to a local. */
-static long double ln_gamma1(long double x)
-{
-#if defined(__GLIBC__)
-    int sign;
-    return lgammal_r(x + 1, &sign);
-#else
-    return lgammal(x + 1);
-#endif
-}
-
 double fsh_cardset_order_bits(const fsh_cardset *set)
 {
     if (set == NULL)
@@ -265,7 +253,8 @@ double fsh_cardset_order_bits(const fsh_cardset *set)
        of a few ulp of 2^-64 keeps the difference far below the 1e-9 bits
        documented up to 10^5 cards. */
     long double n = (long double)set->m * set->c;
-    long double nats = ln_gamma1(n) -
-                       (long double)set->m * ln_gamma1((long double)set->c);
+    long double nats =
+        fsh_ln_factorial(n) -
+        (long double)set->m * fsh_ln_factorial((long double)set->c);
     return (double)(nats / logl(2.0L));
 }

@@ -4,6 +4,7 @@
    seed counts, and the test vectors are in docs/FAIRNESS.md, "Provably fair
    rounds"; examples/verify_deal.py and web/verify.html implement the same
    text independently. Uses libsodium for SHA-256 and HMAC-SHA-256. */
+#include "common/wide.h"
 #include "fair/fair.h"
 
 #include <math.h>
@@ -235,16 +236,6 @@ FSH_HIDDEN int fsh_fair_bits_exact(uint64_t *bits, size_t faces,
     return exact_bits(bits, faces, copies, n);
 }
 
-static long double lgamma_plus1(size_t x)
-{
-#if defined(__GLIBC__)
-    int sign;
-    return lgammal_r((long double)x + 1.0L, &sign);
-#else
-    return lgammal((long double)x + 1.0L);
-#endif
-}
-
 /* Sets of up to this many cards are counted exactly with the bignum (fast
    at this size); larger ones by lgammal, whose error stays far below 1e-6
    bits for any set that fits in memory, falling back to the exact count
@@ -267,7 +258,9 @@ static int seed_min(size_t *bytes, size_t faces, unsigned copies, size_t n)
         if (st != FSH_OK)
             return st;
     } else {
-        long double ln = lgamma_plus1(n) - (long double)faces * lgamma_plus1(copies);
+        long double ln =
+            fsh_ln_factorial((long double)n) -
+            (long double)faces * fsh_ln_factorial((long double)copies);
         long double lb = ln / 0.693147180559945309417232121458176568L;
         long double q = lb / 8.0L, fl = floorl(q);
         if (q - fl < 1e-6L / 8.0L || fl + 1.0L - q < 1e-6L / 8.0L) {
