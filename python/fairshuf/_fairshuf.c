@@ -306,37 +306,63 @@ static int gen_init(GenObject *g, PyObject *args, PyObject *kw)
     return 0;
 }
 
-/* raise_status for a failed call on g's generator. FSH_EENTROPY has two
-   causes, and fsh_strerror names both ("seed too short, or beyond the
-   hardware entropy cap"); the generator says which one it is: a seeded
-   generator's seed credits too few bits, an OS-keyed one (which has no
-   seed) met its reach policy's limit. Called with the GIL held, after
-   run_op: g->rng stays until a new __init__, which needs the GIL. */
-static PyObject *raise_gen_status(GenObject *g, int st, int err)
+/* What a failed call on a generator reports: the errno saved right after
+   the library call (for FSH_ESYSRAND) and, for FSH_EENTROPY, the
+   generator's figures, read under its lock by the thread whose call
+   failed (another thread may be drawing from the rng without the GIL as
+   soon as the lock is released). */
+typedef struct {
+    int err;
+    int src, os_keyed;
+    unsigned entropy_bits, reach;
+    size_t max_fair_n;
+    uint64_t hw_cap;
+} op_report;
+
+/* Fill r for status st; the caller holds g's lock. */
+static void report_locked(GenObject *g, int st, int err, op_report *r)
+{
+    r->err = err;
+    r->src = g->src;
+    r->os_keyed = g->os_keyed;
+    if (st != FSH_EENTROPY || g->rng == NULL || g->src != SRC_LIB)
+        return;
+    r->entropy_bits = fsh_rng_entropy_bits(g->rng);
+    r->reach = fsh_rng_get_reach(g->rng);
+    r->max_fair_n = fsh_rng_max_fair_n(g->rng);
+    r->hw_cap = fsh_rng_get_hw_cap(g->rng);
+}
+
+/* raise_status for a failed call on a generator, from its report (no
+   access to the generator itself). FSH_EENTROPY has two causes, and
+   fsh_strerror names both ("seed too short, or beyond the hardware
+   entropy cap"); the report says which one it is: a seeded generator's
+   seed credits too few bits, an OS-keyed one (which has no seed) met its
+   reach policy's limit. */
+static PyObject *raise_gen_status(int st, const op_report *r)
 {
     if (st == OP_INTERRUPTED)
         return NULL;
-    if (st != FSH_EENTROPY || g->rng == NULL || g->src != SRC_LIB)
-        return raise_status(st, err);
+    if (st != FSH_EENTROPY || r->src != SRC_LIB)
+        return raise_status(st, r->err);
     /* the largest shuffle the generator reaches in full, when it says */
     char most[64] = "";
-    size_t mx = fsh_rng_max_fair_n(g->rng);
+    size_t mx = r->max_fair_n;
     if (mx > 0 && mx != SIZE_MAX)
         snprintf(most, sizeof most, ": shuffles of up to %zu items", mx);
-    if (!g->os_keyed)
+    if (!r->os_keyed)
         PyErr_Format(ReachabilityError,
                      "cannot reach every outcome: seed too short for this "
                      "call (%u bits credited, 8 a byte%s; simulation=True "
                      "opts out)",
-                     fsh_rng_entropy_bits(g->rng), most);
-    else if (fsh_rng_get_reach(g->rng) & FSH_REACH_FULL)
+                     r->entropy_bits, most);
+    else if (r->reach & FSH_REACH_FULL)
         PyErr_Format(ReachabilityError,
                      "cannot reach every outcome: beyond the hardware "
                      "entropy cap (%llu bits a call%s), and the reach "
                      "policy does not accept the 256-bit key's bound beyond "
                      "it (REACH_KEY or REACH_KEY_LARGE does)",
-                     (unsigned long long)fsh_rng_get_hw_cap(g->rng),
-                     mx > 57 ? most : "");
+                     (unsigned long long)r->hw_cap, mx > 57 ? most : "");
     else
         PyErr_SetString(ReachabilityError,
                         "cannot reach every outcome: beyond the 256-bit key, "
@@ -497,9 +523,10 @@ static PyObject *gen_stream_version(GenObject *g, PyObject *noargs)
    released. Each call site builds its own struct and function. */
 typedef int (*op_fn)(fsh_rng *rng, void *arg);
 
-static int run_op(GenObject *g, op_fn fn, void *arg, int keep_gil, int *err)
+static int run_op(GenObject *g, op_fn fn, void *arg, int keep_gil,
+                  op_report *r)
 {
-    int st;
+    int st, err;
     if (gen_lock(g) < 0)
         return OP_INTERRUPTED;
     if (g->src != SRC_LIB)
@@ -507,14 +534,16 @@ static int run_op(GenObject *g, op_fn fn, void *arg, int keep_gil, int *err)
     if (keep_gil) {
         errno = 0;
         st = fn(g->rng, arg);
-        *err = errno;
+        err = errno;
     } else {
         Py_BEGIN_ALLOW_THREADS
         errno = 0;
         st = fn(g->rng, arg);
-        *err = errno;
+        err = errno;
         Py_END_ALLOW_THREADS
     }
+    if (st != FSH_OK)
+        report_locked(g, st, err, r);
     gen_unlock(g);
     return st;
 }
@@ -716,10 +745,12 @@ static PyObject *shuffle_list(GenObject *g, PyObject *x, Py_ssize_t axis,
     Py_ssize_t n = PyList_GET_SIZE(x);
     st = do_shuffle_rows(g->rng, (unsigned char *)((PyListObject *)x)->ob_item,
                          (size_t)n, sizeof(PyObject *), threads);
-    int err = errno;
+    op_report r;
+    if (st != FSH_OK)
+        report_locked(g, st, errno, &r);
     gen_unlock(g);
     if (st != FSH_OK)
-        return raise_gen_status(g, st, err);
+        return raise_gen_status(st, &r);
     Py_RETURN_NONE;
 }
 
@@ -829,11 +860,11 @@ static PyObject *gen_shuffle(GenObject *g, PyObject *args, PyObject *kw)
             goto done;
         }
     }
-    int err = 0;
-    int st = run_op(g, op_shuffle, &a, keep_gil, &err);
+    op_report r;
+    int st = run_op(g, op_shuffle, &a, keep_gil, &r);
     PyMem_RawFree(a.tmp);
     if (st != FSH_OK) {
-        raise_gen_status(g, st, err);
+        raise_gen_status(st, &r);
         goto done;
     }
     result = Py_None;
@@ -913,11 +944,11 @@ static PyObject *make_words(GenObject *g, op_fn fn, words_arg *w,
         return NULL;
     }
     w->out = (uint64_t *)(void *)PyByteArray_AS_STRING(ba);
-    int err = 0;
-    int st = run_op(g, fn, w, 0, &err);
+    op_report r;
+    int st = run_op(g, fn, w, 0, &r);
     if (st != FSH_OK) {
         Py_DECREF(ba);
-        return raise_gen_status(g, st, err);
+        return raise_gen_status(st, &r);
     }
     return ba;
 }
@@ -997,11 +1028,11 @@ static PyObject *gen_bytes(GenObject *g, PyObject *arg)
     if (b == NULL)
         return NULL;
     words_arg w = {(uint64_t *)(void *)PyBytes_AS_STRING(b), 0, n, 0};
-    int err = 0;
-    int st = run_op(g, op_raw, &w, 0, &err);
+    op_report r;
+    int st = run_op(g, op_raw, &w, 0, &r);
     if (st != FSH_OK) {
         Py_DECREF(b);
-        return raise_gen_status(g, st, err);
+        return raise_gen_status(st, &r);
     }
     return b;
 }
@@ -1197,12 +1228,12 @@ static PyObject *gen_deal(GenObject *g, PyObject *args, PyObject *kw)
         fsh_deck_free(deck);
         return PyErr_NoMemory();
     }
-    int err = 0;
-    st = run_op(g, op_deal, &d, 0, &err);
+    op_report r;
+    st = run_op(g, op_deal, &d, 0, &r);
     fsh_deck_free(deck);
     PyObject *l = NULL;
     if (st != FSH_OK)
-        raise_gen_status(g, st, err);
+        raise_gen_status(st, &r);
     else {
         l = PyList_New((Py_ssize_t)total);
         for (size_t i = 0; l != NULL && i < total; i++) {
@@ -1218,23 +1249,31 @@ static PyObject *gen_deal(GenObject *g, PyObject *args, PyObject *kw)
     return l;
 }
 
+/* _info(): the rng's figures, read under the generator's lock: another
+   thread may be drawing from it meanwhile with the GIL released, and
+   bits_used is computed from two fields that a draw changes one after the
+   other. */
 static PyObject *gen_info(GenObject *g, PyObject *noargs)
 {
     (void)noargs;
-    fsh_rng *rng = gen_rng(g);
-    if (rng == NULL)
+    if (gen_rng(g) == NULL)
         return NULL;
-    size_t mx = fsh_rng_max_fair_n(rng);
+    if (gen_lock(g) < 0)
+        return NULL;
+    size_t mx = fsh_rng_max_fair_n(g->rng);
+    unsigned bits = fsh_rng_entropy_bits(g->rng);
+    unsigned reach = fsh_rng_get_reach(g->rng);
+    unsigned long long used = (unsigned long long)fsh_rng_bits_used(g->rng);
+    gen_unlock(g);
     PyObject *omx;
     if (mx == SIZE_MAX) {
         omx = Py_None;
         Py_INCREF(omx);
     } else if ((omx = PyLong_FromSize_t(mx)) == NULL)
         return NULL;
-    return Py_BuildValue("{s:I,s:N,s:I,s:K}", "entropy_bits",
-                         fsh_rng_entropy_bits(rng), "max_fair_n", omx,
-                         "reach", fsh_rng_get_reach(rng), "bits_used",
-                         (unsigned long long)fsh_rng_bits_used(rng));
+    return Py_BuildValue("{s:I,s:N,s:I,s:K}", "entropy_bits", bits,
+                         "max_fair_n", omx, "reach", reach, "bits_used",
+                         used);
 }
 
 static PyMethodDef gen_methods[] = {
@@ -1465,14 +1504,14 @@ static PyObject *perm_iternext(PermObject *p)
         return NULL;
     uint64_t v;
     perm_arg a = {p, &v, 1, 0};
-    int err = 0;
-    int st = run_op(g, op_perm, &a, 0, &err);
+    op_report r;
+    int st = run_op(g, op_perm, &a, 0, &r);
     if (st == PERM_CLOSED)
         return perm_closed_error();
     if (st == FSH_EEMPTY)
         return NULL; /* StopIteration, every time after the last value */
     if (st != FSH_OK)
-        return raise_gen_status(g, st, err);
+        return raise_gen_status(st, &r);
     if (p->is_signed)
         return PyLong_FromLongLong((long long)v);
     return PyLong_FromUnsignedLongLong(v);
@@ -1498,8 +1537,8 @@ static PyObject *perm_next_n_bytes(PermObject *p, PyObject *ok)
         return NULL;
     }
     perm_arg a = {p, (uint64_t *)(void *)PyByteArray_AS_STRING(ba), k, 0};
-    int err = 0;
-    int st = run_op(g, op_perm, &a, 0, &err);
+    op_report r;
+    int st = run_op(g, op_perm, &a, 0, &r);
     if (st == FSH_OK)
         return ba;
     Py_DECREF(ba);
@@ -1517,7 +1556,7 @@ static PyObject *perm_next_n_bytes(PermObject *p, PyObject *ok)
                          (unsigned long long)left);
         return NULL;
     }
-    return raise_gen_status(g, st, err);
+    return raise_gen_status(st, &r);
 }
 
 static PyObject *perm_close(PermObject *p, PyObject *noargs)

@@ -2010,3 +2010,27 @@ def test_waiting_for_a_busy_generator_is_interruptible():
     assert done[0] - interrupted > 0.05, "the wait was not interrupted while the other call ran"
     assert 0 <= g.integers(10) < 10  # the lock is free again
     assert not big.any()  # zeros moved among themselves
+
+
+# ------------------------------------------------- session 21: loose ends
+
+def test_info_is_read_under_the_lock():
+    """_info() reads the rng under the generator's lock: while another
+    thread drew (the GIL released), it read the rng's word count and
+    position half-way through a refill, and bits_used went backwards. A
+    race: on the old code most draws of 2e7 words showed it (tens of times
+    each); up to six draws are watched, about 0.3 s each."""
+    g = gen(b"info-lock" * 4)
+    reads = back = last = 0
+    for _ in range(6):
+        t = threading.Thread(target=g.random_raw, args=(2 * 10**7,))
+        t.start()
+        while t.is_alive():
+            u = g._info()["bits_used"]
+            reads += 1
+            if u < last or u % 64:
+                back += 1
+            last = max(last, u)
+        t.join()
+        assert back == 0, (reads, back)
+    assert reads > 1000 and g._info()["bits_used"] == 6 * 64 * 2 * 10**7 >= last
