@@ -555,7 +555,8 @@ class Generator(_fairshuf._Generator):
             raise ValueError("cards must be non-negative")
         # the names first: a bad notation fails before anything is drawn
         table = card_names(jokers=int(jokers), notation=notation, faces=faces) if names else None
-        flat = self._deal(int(decks), int(jokers), faces, int(burn), np_, nc, lay)
+        flat = self._deal(int(decks), int(jokers) if faces is None else 0, faces, int(burn),
+                          np_, nc, lay)
         if names:
             flat = [table[c] for c in flat]
         if players is None:
@@ -691,9 +692,11 @@ def card_names(jokers=0, notation="unicode", faces=None):
     jokers (0, 1 or 2) jokers ("A♠", or "As" with notation="poker"; "RJ",
     "BJ"), or the custom faces (a list of names; jokers is not used)."""
     j = _int_arg(jokers, "jokers")
-    if j < 0 or (faces is None and j in range(3, 1 << 32)):
+    if j < 0 or (faces is None and j > 2):
         raise ValueError("jokers must be 0, 1 or 2")
-    return _fairshuf.card_names(jokers=j, notation=notation, faces=faces)
+    # with faces, jokers is not used (any count, as deal takes it)
+    return _fairshuf.card_names(jokers=j if faces is None else 0, notation=notation,
+                                faces=faces)
 
 
 def fair_seed_min(decks=1, jokers=0, faces=None):

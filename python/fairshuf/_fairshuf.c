@@ -111,7 +111,10 @@ static int conv_uint(PyObject *o, void *out)
 
 /* An "O&" converter for a named Py_ssize_t argument (the "n", "i" and "l"
    formats take a bool): out points to an ssize_in whose what names it in
-   the TypeError for a bool. The caller checks the range. */
+   the TypeError for a bool. The caller checks the range; an int past
+   Py_ssize_t is outside every range, a ValueError as the caller's own
+   check says (an axis out of bounds, a count too large), not the
+   OverflowError of the conversion. */
 typedef struct {
     const char *what;
     Py_ssize_t v;
@@ -123,8 +126,17 @@ static int conv_ssize(PyObject *o, void *out)
     if (reject_bool(o, a->what) < 0)
         return 0;
     Py_ssize_t v = PyNumber_AsSsize_t(o, PyExc_OverflowError);
-    if (v == -1 && PyErr_Occurred())
+    if (v == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            if (strcmp(a->what, "axis") == 0)
+                PyErr_Format(PyExc_ValueError, "axis %R is out of bounds", o);
+            else
+                PyErr_Format(PyExc_ValueError, "%s %R is out of range",
+                             a->what, o);
+        }
         return 0;
+    }
     a->v = v;
     return 1;
 }
@@ -716,10 +728,11 @@ static int parse_threads(PyObject *o, long *threads)
     }
     if (reject_bool(o, "threads") < 0)
         return -1;
-    long t = PyLong_AsLong(o);
+    int over = 0;
+    long t = PyLong_AsLongAndOverflow(o, &over);
     if (t == -1 && PyErr_Occurred())
         return -1;
-    if (t < 0 || t > 1024) {
+    if (over != 0 || t < 0 || t > 1024) {
         PyErr_SetString(PyExc_ValueError,
                         "threads must be None or 0..1024 (0: every core)");
         return -1;

@@ -993,7 +993,7 @@ def test_ranges_beyond_the_c_types_refused():
     assert g.choice(2**64, 4, replace=False).dtype == np.uint64
     with pytest.raises((ValueError, OverflowError)):
         g.deal(decks=2**32 + 1)
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match="jokers must be 0, 1 or 2"):
         fairshuf.card_names(jokers=2**32 + 2)
     with pytest.raises(ValueError):
         fairshuf.fair_seed_min(decks=2**32 + 1)
@@ -2034,3 +2034,35 @@ def test_info_is_read_under_the_lock():
         t.join()
         assert back == 0, (reads, back)
     assert reads > 1000 and g._info()["bits_used"] == 6 * 64 * 2 * 10**7 >= last
+
+
+def test_counts_and_axes_past_ssize_t_are_value_errors():
+    """An int past Py_ssize_t (2**64, 2**100) as a count or an axis is a
+    ValueError, as a smaller one out of range is (docs/PYTHON.md
+    "Exceptions"; numpy says ValueError for sizes past its limit); deal's
+    players, cards and burn, shuffle's axis and threads, permutation's
+    axis and card_names' jokers raised OverflowError."""
+    g = gen()
+    for big in (2**64, 2**100):
+        for what, call in (("players", lambda: g.deal(players=big)),
+                           ("cards", lambda: g.deal(cards=big)),
+                           ("burn", lambda: g.deal(burn=big)),
+                           ("axis", lambda: g.shuffle(np.arange(5), axis=big)),
+                           ("axis", lambda: g.shuffle(np.arange(5), axis=-big)),
+                           ("axis", lambda: g.shuffle([1, 2, 3], axis=big)),
+                           ("axis", lambda: g.shuffle(bytearray(5), axis=big)),
+                           ("axis", lambda: g.permutation(np.arange(5), axis=big)),
+                           ("axis", lambda: g.permutation([1, 2], axis=big)),
+                           ("threads", lambda: g.shuffle(np.arange(5), threads=big)),
+                           ("jokers", lambda: fairshuf.card_names(jokers=big)),
+                           ("size", lambda: g.integers(5, size=big)),
+                           ("size", lambda: g.random_raw(big)),
+                           ("size", lambda: g.choice(5, size=big))):
+            with pytest.raises(ValueError) as e:
+                call()
+            assert not isinstance(e.value, OverflowError)
+            assert what in str(e.value) or "too large" in str(e.value), (what, e.value)
+    # jokers is not used with custom faces: any count, as deal takes it
+    assert fairshuf.card_names(jokers=2**64, faces=["x", "y"]) == ["x", "y"]
+    assert sorted(g.deal(jokers=2**64, faces=["x", "y"], names=True)) == ["x", "y"]
+    assert g.random_raw() >= 0  # nothing was drawn or locked
