@@ -544,8 +544,7 @@ class Generator(_fairshuf._Generator):
             _int_arg(v, what)
             if v < 0:
                 raise ValueError("%s must be non-negative" % what)
-        if faces is not None:
-            faces = list(faces)  # once: an iterator is read one time only
+        faces = _faces_arg(faces)
         _set_shape(decks, jokers, faces)
         np_ = 1 if players is None else _int_arg(players, "players")
         if np_ < 1:
@@ -663,18 +662,35 @@ def _bytes_arg(v, what):
     raise TypeError("%s must be bytes or str, not %s" % (what, type(v).__name__))
 
 
+def _faces_arg(faces):
+    """Custom faces as a list of names, read once (an iterator is read one
+    time only), or None. A str (or bytes) is refused: it is one name, or
+    its characters, and "AKQ" was taken as three faces; one-character
+    faces are list("AKQ")."""
+    if faces is None:
+        return None
+    if isinstance(faces, (str, bytes, bytearray)):
+        raise TypeError("faces must be a sequence of names, not %s (for one-character "
+                        "faces write list(%r))" % (type(faces).__name__, faces))
+    return list(faces)
+
+
 def _set_shape(decks, jokers, faces):
     """(faces, copies) of a shoe, with ValueError naming what is wrong
-    where the library would say only "invalid argument"."""
+    where the library would say only "invalid argument". faces is None or
+    _faces_arg's list, whose names are checked as the library's card set
+    checks them (distinct, 1 to 31 bytes, ...), for the rounds too, whose
+    order depends on the count alone."""
     d = _int_arg(decks, "decks")
     if not d <= 0xFFFFFFFF:
         raise ValueError("decks must be at most 2**32 - 1")
     if d < 1:
         raise ValueError("decks must be at least 1")
     if faces is not None:
-        m = len(list(faces))
+        m = len(faces)
         if m == 0:
             raise ValueError("faces must name at least one card")
+        _fairshuf.card_names(faces=faces)
     else:
         j = _int_arg(jokers, "jokers")
         if j not in (0, 1, 2):
@@ -696,7 +712,7 @@ def card_names(jokers=0, notation="unicode", faces=None):
         raise ValueError("jokers must be 0, 1 or 2")
     # with faces, jokers is not used (any count, as deal takes it)
     return _fairshuf.card_names(jokers=j if faces is None else 0, notation=notation,
-                                faces=faces)
+                                faces=_faces_arg(faces))
 
 
 def fair_seed_min(decks=1, jokers=0, faces=None):
@@ -704,7 +720,7 @@ def fair_seed_min(decks=1, jokers=0, faces=None):
 
     The shortest server seed in bytes the round accepts for the shoe:
     max(32, the bytes of log2 of its distinct orders), fsh_fair_seed_min."""
-    m, c = _set_shape(decks, jokers, faces)
+    m, c = _set_shape(decks, jokers, _faces_arg(faces))
     if m < 0 or c < 0:
         raise ValueError("decks and jokers must be non-negative")
     return _fairshuf.fair_seed_min(m, c)
@@ -728,6 +744,7 @@ def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
     fsh_fair_order): a pure function of the server seed, the client seed
     (str: its UTF-8 bytes; at most 256 bytes), the nonce and the shoe.
     A server seed shorter than fair_seed_min raises ValueError."""
+    faces = _faces_arg(faces)
     m, c = _set_shape(decks, jokers, faces)
     nonce = _int_arg(nonce, "nonce")
     if not 0 <= nonce <= _U64:

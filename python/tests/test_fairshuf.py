@@ -2066,3 +2066,38 @@ def test_counts_and_axes_past_ssize_t_are_value_errors():
     assert fairshuf.card_names(jokers=2**64, faces=["x", "y"]) == ["x", "y"]
     assert sorted(g.deal(jokers=2**64, faces=["x", "y"], names=True)) == ["x", "y"]
     assert g.random_raw() >= 0  # nothing was drawn or locked
+
+
+def test_faces_must_be_a_sequence_of_names():
+    """faces="AKQ" is refused (TypeError) everywhere faces is taken: it was
+    three faces "A", "K", "Q" in deal and card_names (and a str of one name
+    the same); one-character faces are list("AKQ"). An iterator of names
+    is read once, so fair_order(..., names=True) names its cards (it
+    counted them and found none left: "faces must name at least one
+    card"), and the rounds check the names as deal does (duplicates gave
+    an order)."""
+    s = bytes(range(40))
+    g = gen()
+    for faces in ("AKQ", "A", b"AKQ", bytearray(b"AK")):
+        for call in (lambda: g.deal(faces=faces), lambda: fairshuf.card_names(faces=faces),
+                     lambda: fairshuf.fair_order(s, faces=faces),
+                     lambda: fairshuf.fair_round(s, faces=faces),
+                     lambda: fairshuf.fair_verify(s, fairshuf.fair_commit(s), [0], faces=faces),
+                     lambda: fairshuf.fair_seed_min(faces=faces),
+                     lambda: fairshuf.fair_server_seed(faces=faces)):
+            with pytest.raises(TypeError, match="faces must be a sequence of names"):
+                call()
+    assert sorted(g.deal(faces=list("AKQ"))) == ["A", "K", "Q"]
+    assert fairshuf.card_names(faces=list("AKQ")) == ["A", "K", "Q"]
+    assert fairshuf.card_names(faces=("A", "K")) == ["A", "K"]
+    names = fairshuf.fair_order(s, faces=iter(["ace", "king"]), names=True)
+    assert sorted(names) == ["ace", "king"]
+    assert names == fairshuf.fair_order(s, faces=["ace", "king"], names=True)
+    r = fairshuf.fair_round(s, faces=(x for x in ["ace", "king"]), names=True)
+    assert r.order == names
+    assert fairshuf.fair_verify(s, r.commitment, names, faces=iter(["ace", "king"]))
+    for call in (lambda: fairshuf.fair_order(s, faces=["a", "a"]),
+                 lambda: fairshuf.fair_seed_min(faces=["a", "b c"]),
+                 lambda: g.deal(faces=["a", "a"])):
+        with pytest.raises(ValueError, match="faces must be distinct names"):
+            call()
