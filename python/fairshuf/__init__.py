@@ -113,15 +113,92 @@ def _decimal(n):
 
 def _words_out(ba, shape, dtype):
     """A bytearray of 64-bit words as a numpy array of dtype (int64 or
-    uint64) and shape, or, without numpy, an array.array."""
+    uint64) and shape (over the bytearray: no copy), or, without numpy, a
+    1-d array.array (the caller has checked the shape: _flat_shape)."""
     if _np is not None:
         a = _np.frombuffer(ba, dtype=dtype)
         return a.reshape(shape) if shape is not None else a
+    return _array_out(ba, "q" if dtype == "int64" else "Q")
+
+
+def _array_out(ba, typecode):
+    """Without numpy: the bytes of ba as an array.array of typecode (one
+    copy, the array's own)."""
     import array
 
-    out = array.array("q" if dtype == "int64" else "Q")
-    out.frombytes(bytes(ba))
+    out = array.array(typecode)
+    out.frombytes(ba)
     return out
+
+
+def _flat_shape(shape):
+    """Without numpy the arrays made are array.array, which is 1-d: a
+    shape of one dimension, (k,), or ValueError saying numpy is needed
+    (the shape was ignored: size=(2, 3) gave 6 values in a row)."""
+    if shape is not None and len(shape) != 1:
+        raise ValueError("size %r has %d dimensions: without numpy the result is a 1-d "
+                         "array.array (or list); shaped arrays need numpy"
+                         % (shape, len(shape)))
+
+
+def _typecode(width, signed):
+    """The array.array typecode of integers of width bytes."""
+    import array
+
+    for c in "bhiql":
+        if array.array(c).itemsize == width:
+            return c if signed else c.upper()
+    raise TypeError("no array.array type holds %d-byte integers" % width)
+
+
+# integers' dtypes without numpy: name -> (bytes, signed); bool is (1, None)
+_PLAIN_DTYPES = {}
+for _w in (1, 2, 4, 8):
+    for _signed, _pre in ((True, "int"), (False, "uint")):
+        for _name in ("%s%d" % (_pre, 8 * _w), "%s%d" % (_pre[0], _w)):
+            _PLAIN_DTYPES[_name] = (_w, _signed)
+            _PLAIN_DTYPES["=" + _name] = (_w, _signed)
+            if _sys.byteorder == "little":
+                _PLAIN_DTYPES["<" + _name] = (_w, _signed)
+            else:
+                _PLAIN_DTYPES[">" + _name] = (_w, _signed)
+for _name in ("bool", "?", "b1", "|b1"):
+    _PLAIN_DTYPES[_name] = (1, None)
+_PLAIN_DTYPES["|i1"] = (1, True)
+_PLAIN_DTYPES["|u1"] = (1, False)
+del _w, _signed, _pre, _name
+
+
+def _int_dtype(dtype):
+    """integers' dtype: (numpy dtype or None, width in bytes, signed: True,
+    False or None for bool, lowest, highest value). Without numpy: the
+    names int8 .. uint64 (and i1 .. u8, native byte order), bool, or the
+    types int (int64, as numpy's default) and bool; anything else is a
+    TypeError, an integer dtype that numpy alone can make says so."""
+    if _np is not None:
+        dt = _np.dtype(dtype)
+        if dt.kind not in "iub":
+            raise TypeError("dtype must be an integer dtype or bool, not %s" % dt)
+        if dt.kind == "b":
+            return dt, 1, None, 0, 1
+        info = _np.iinfo(dt)
+        return dt, dt.itemsize, dt.kind == "i", int(info.min), int(info.max)
+    if dtype is bool:
+        spec = (1, None)
+    elif dtype is int:
+        spec = (8, True)
+    elif isinstance(dtype, str) and dtype in _PLAIN_DTYPES:
+        spec = _PLAIN_DTYPES[dtype]
+    else:
+        raise TypeError("dtype %r: without numpy, integers takes the integer dtypes int8 .. "
+                        "int64, uint8 .. uint64 (by name, or i1 .. u8), bool, or the "
+                        "types int and bool" % (dtype,))
+    width, signed = spec
+    if signed is None:
+        return None, 1, None, 0, 1
+    if signed:
+        return None, width, True, -(1 << (8 * width - 1)), (1 << (8 * width - 1)) - 1
+    return None, width, False, 0, (1 << (8 * width)) - 1
 
 
 def _is_bool(v):
@@ -151,6 +228,24 @@ def _size_count(size):
             raise ValueError("negative dimensions are not allowed")
         count *= s
     return count, shape
+
+
+def _plain_population(a, axis):
+    """choice's population without numpy: the items of a sequence (a list,
+    tuple, range, array.array, bytearray, ...), along axis 0. numpy makes a
+    str, bytes, set, dict or iterator a 0-d array, which choice refuses;
+    so is each here (list() took a str's characters, a dict's keys), and
+    another axis needs numpy (it was ignored)."""
+    import collections.abc
+
+    if (isinstance(a, (str, bytes)) or
+            not isinstance(a, (collections.abc.Sequence, memoryview))):
+        raise ValueError("a must be a sequence or an integer, not %s" % type(a).__name__)
+    ax = _int_arg(axis, "axis")
+    if ax != 0:
+        raise ValueError("without numpy, choice draws the items of a sequence (axis 0); "
+                         "axis %d needs numpy" % ax)
+    return list(a)
 
 
 def _int_arg(v, what):
@@ -416,12 +511,14 @@ class Generator(_fairshuf._Generator):
                     raise ValueError("axis %d is out of bounds" % ax)
                 n = pop.shape[ax]
             else:
-                pop = list(a)
+                pop = _plain_population(a, axis)
                 n = len(pop)
         if size is None:
             count, shape = 1, None
         else:
             count, shape = _size_count(size)
+            if _np is None:
+                _flat_shape(shape)
         if n == 0 and count > 0:
             raise ValueError("a cannot be empty unless no samples are taken")
         if not replace:
@@ -458,41 +555,44 @@ class Generator(_fairshuf._Generator):
         size, or an array.array without numpy. high <= low raises
         ValueError."""
         low, hi, span = _closed_range(low, high, endpoint, "high <= low")
-        is_bool = False
-        if _np is not None:
-            dt = _np.dtype(dtype)
-            if dt.kind not in "iub":
-                raise TypeError("dtype must be an integer dtype or bool, not %s" % dt)
-            is_bool = dt.kind == "b"
-            lo_min, hi_max = (0, 1) if is_bool else (_np.iinfo(dt).min, _np.iinfo(dt).max)
-            if low < lo_min or hi > hi_max:
-                raise ValueError("the range [%d, %d] does not fit in %s" % (low, hi, dt))
-        elif low < -(1 << 63) or hi > _U64:
-            raise ValueError("the range does not fit in 64 bits")
+        dt, width, signed, lo_min, hi_max = _int_dtype(dtype)
+        is_bool = signed is None
+        if low < lo_min or hi > hi_max:
+            raise ValueError("the range [%d, %d] does not fit in %s"
+                             % (low, hi, dt if dt is not None else dtype))
         if size is None:
             ba = self._integers_bytes(1, low & _U64, span)
             v = int.from_bytes(bytes(ba), "little")
             v = v - (1 << 64) if v > hi else v
             return bool(v) if is_bool else v
         count, shape = _size_count(size)
-        ba = self._integers_bytes(count, low & _U64, span)
-        if _np is not None:
-            a = _np.frombuffer(ba, dtype="int64" if low < 0 else "uint64").reshape(shape)
-            return a if a.dtype == dt else a.astype(dt)
-        return _words_out(ba, None, "int64" if low < 0 else "uint64")
+        if _np is None:
+            _flat_shape(shape)
+            if is_bool:
+                raise TypeError("dtype=bool with a size needs numpy (array.array holds no "
+                                "bools); without numpy, use dtype='uint8'")
+        # the values are written at the dtype's width, in native order:
+        # the array itself, with no 8-byte array to convert
+        ba = self._integers_bytes(count, low & _U64, span, width)
+        if _np is None:
+            return _array_out(ba, _typecode(width, signed))
+        a = _np.frombuffer(ba, dtype=dt.newbyteorder("=")).reshape(shape)
+        return a if a.dtype == dt else a.astype(dt)
 
     def random_raw(self, size=None):
         """random_raw(size=None)
 
         Raw 64-bit words of the stream (fsh_rng_u64): one Python int for
-        size None, else a numpy uint64 array of shape size."""
+        size None, else a numpy uint64 array of shape size (without numpy
+        a 1-d array.array('Q'), for a size of one dimension)."""
         if size is None:
             return int.from_bytes(self.bytes(8), "little")
         count, shape = _size_count(size)
+        if _np is None:
+            _flat_shape(shape)
         if count > _sys.maxsize // 8:  # not bytes()'s "length is too large"
             raise ValueError("size is too large")
-        ba = bytearray(self.bytes(8 * count))
-        return _words_out(ba, shape if _np is not None else None, "uint64")
+        return _words_out(self._raw_bytes(count), shape, "uint64")
 
     def range_permutation(self, low, high=None, *, endpoint=False, hint=0):
         """range_permutation(low, high=None, *, endpoint=False, hint=0)

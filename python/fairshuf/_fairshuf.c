@@ -895,6 +895,7 @@ typedef struct {
     uint64_t *out;
     size_t count;
     uint64_t a, b; /* per op */
+    size_t width;  /* op_integers: bytes a value */
 } words_arg;
 
 static int op_permutation(fsh_rng *rng, void *p)
@@ -918,15 +919,40 @@ static int op_sample(fsh_rng *rng, void *p)
     return fsh_sample_range(rng, w->out, w->count, w->a, w->b);
 }
 
+/* integers: count values a + u (u uniform in [0, b], mod 2^64), each
+   stored as its low width bytes in native order (a numpy or array.array
+   integer of that width: the caller has checked that the values fit, so
+   the low bytes are the value, two's complement for a negative one). */
 static int op_integers(fsh_rng *rng, void *p)
 {
     words_arg *w = p;
+    unsigned char *o = (unsigned char *)w->out;
     for (size_t i = 0; i < w->count; i++) {
         uint64_t u;
         int st = fsh_uniform_range(rng, &u, 0, w->b);
         if (st != FSH_OK)
             return st;
-        w->out[i] = w->a + u;
+        u += w->a;
+        switch (w->width) {
+        case 1: {
+            uint8_t v = (uint8_t)u;
+            memcpy(o + i, &v, 1);
+            break;
+        }
+        case 2: {
+            uint16_t v = (uint16_t)u;
+            memcpy(o + 2 * i, &v, 2);
+            break;
+        }
+        case 4: {
+            uint32_t v = (uint32_t)u;
+            memcpy(o + 4 * i, &v, 4);
+            break;
+        }
+        default:
+            memcpy(o + 8 * i, &u, 8);
+            break;
+        }
     }
     return FSH_OK;
 }
@@ -999,7 +1025,7 @@ static PyObject *gen_permutation_bytes(GenObject *g, PyObject *args)
     if (!PyArg_ParseTuple(args, "O|O&", &on, conv_u64, &lo) ||
         count_arg(on, &n, "n") < 0)
         return NULL;
-    words_arg w = {NULL, n, lo, 0};
+    words_arg w = {NULL, n, lo, 0, 8};
     return make_words(g, op_permutation, &w, n * 8);
 }
 
@@ -1013,23 +1039,44 @@ static PyObject *gen_sample_bytes(GenObject *g, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO&O&", &ok, conv_u64, &lo, conv_u64, &hi) ||
         count_arg(ok, &k, "size") < 0)
         return NULL;
-    words_arg w = {NULL, k, lo, hi};
+    words_arg w = {NULL, k, lo, hi, 8};
     return make_words(g, op_sample, &w, k * 8);
 }
 
-/* _integers_bytes(count, offset, span_minus_1): count words offset + u,
-   u uniform in [0, span_minus_1], wrapping mod 2^64. */
+/* _integers_bytes(count, offset, span_minus_1, width=8): count values
+   offset + u, u uniform in [0, span_minus_1], wrapping mod 2^64, each as
+   its low width (1, 2, 4 or 8) bytes in native order: the array of the
+   caller's dtype itself, with no 8-byte copy to convert. */
 static PyObject *gen_integers_bytes(GenObject *g, PyObject *args)
 {
     PyObject *oc;
     unsigned long long off, span;
+    ssize_in owidth = {"width", 8};
     size_t count;
-    if (!PyArg_ParseTuple(args, "OO&O&", &oc, conv_u64, &off, conv_u64,
-                          &span) ||
+    if (!PyArg_ParseTuple(args, "OO&O&|O&", &oc, conv_u64, &off, conv_u64,
+                          &span, conv_ssize, &owidth) ||
         count_arg(oc, &count, "size") < 0)
         return NULL;
-    words_arg w = {NULL, count, off, span};
-    return make_words(g, op_integers, &w, count * 8);
+    Py_ssize_t width = owidth.v;
+    if (width != 1 && width != 2 && width != 4 && width != 8) {
+        PyErr_SetString(PyExc_ValueError, "width must be 1, 2, 4 or 8");
+        return NULL;
+    }
+    words_arg w = {NULL, count, off, span, (size_t)width};
+    return make_words(g, op_integers, &w, count * (size_t)width);
+}
+
+/* _raw_bytes(count): count 64-bit words of the stream as a bytearray
+   (fsh_rng_bytes of 8 * count bytes, the words little-endian), for
+   random_raw: bytes() gives an immutable object that numpy could only
+   wrap read-only, so it was copied. */
+static PyObject *gen_raw_bytes(GenObject *g, PyObject *arg)
+{
+    size_t count;
+    if (count_arg(arg, &count, "size") < 0)
+        return NULL;
+    words_arg w = {NULL, 0, (uint64_t)count * 8, 0, 8};
+    return make_words(g, op_raw, &w, count * 8);
 }
 
 static PyObject *gen_bytes(GenObject *g, PyObject *arg)
@@ -1040,7 +1087,7 @@ static PyObject *gen_bytes(GenObject *g, PyObject *arg)
     PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
     if (b == NULL)
         return NULL;
-    words_arg w = {(uint64_t *)(void *)PyBytes_AS_STRING(b), 0, n, 0};
+    words_arg w = {(uint64_t *)(void *)PyBytes_AS_STRING(b), 0, n, 0, 8};
     op_report r;
     int st = run_op(g, op_raw, &w, 0, &r);
     if (st != FSH_OK) {
@@ -1306,8 +1353,12 @@ static PyMethodDef gen_methods[] = {
      "_sample_bytes(k, lo, hi)\n--\n\nbytearray of k distinct 64-bit words "
      "of [lo, hi] in uniform order (fsh_sample_range)."},
     {"_integers_bytes", (PyCFunction)gen_integers_bytes, METH_VARARGS,
-     "_integers_bytes(count, offset, span_minus_1)\n--\n\nbytearray of count "
-     "words offset + u mod 2**64, u uniform in [0, span_minus_1]."},
+     "_integers_bytes(count, offset, span_minus_1, width=8)\n--\n\nbytearray "
+     "of count values offset + u mod 2**64, u uniform in [0, span_minus_1], "
+     "each its low width bytes in native order."},
+    {"_raw_bytes", (PyCFunction)gen_raw_bytes, METH_O,
+     "_raw_bytes(count)\n--\n\nbytearray of count 64-bit words of the "
+     "stream, little-endian (fsh_rng_bytes)."},
     {"bytes", (PyCFunction)gen_bytes, METH_O,
      "bytes(length)\n--\n\nlength uniform random bytes (the word stream, "
      "little-endian; fsh_rng_bytes)."},

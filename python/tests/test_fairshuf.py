@@ -2014,6 +2014,118 @@ def test_waiting_for_a_busy_generator_is_interruptible():
 
 # ------------------------------------------------- session 21: loose ends
 
+NO_NUMPY_CHECKS = r'''
+import array, json, sys
+if "--block" in sys.argv:
+    sys.modules["numpy"] = None  # import numpy fails
+import fairshuf
+assert fairshuf._np is None
+want = json.loads(sys.stdin.read())
+seed = b"no-numpy-dtypes" * 3
+def gen():
+    return fairshuf.Generator(seed=seed, simulation=True)
+def raises(exc, f, match=""):
+    try:
+        f()
+    except exc as e:
+        assert match in str(e), (match, str(e))
+        return
+    raise AssertionError("%r did not raise %s" % (f, exc.__name__))
+# integers: the dtype's array.array type, the values numpy's path gives
+for name, lo, hi, code in want["integers"]:
+    dt = {"int": int}.get(name, name)
+    a = gen().integers(lo, hi, size=50, dtype=dt)
+    assert isinstance(a, array.array) and a.typecode == code, (name, a.typecode, code)
+    assert a.tolist() == want["values"][name], name
+    assert gen().integers(lo, hi, dtype=dt) == want["values"][name][0], name
+assert gen().integers(-5, 5, size=20).typecode == "q"  # int64, numpy's default
+assert gen().integers(5, size=(4,)).tolist() == gen().integers(5, size=4).tolist()
+for dt in (bool, "bool", "?"):
+    v = gen().integers(2, dtype=dt)
+    assert type(v) is bool and v == want["bool"], dt
+raises(TypeError, lambda: gen().integers(2, size=3, dtype=bool), "needs numpy")
+raises(TypeError, lambda: gen().integers(2, size=3, dtype="float64"))
+raises(TypeError, lambda: gen().integers(2, size=3, dtype=float))
+raises(TypeError, lambda: gen().integers(2, size=3, dtype=">i8" if sys.byteorder == "little" else "<i8"))
+raises(TypeError, lambda: gen().integers(2, size=3, dtype="int128"))
+raises(ValueError, lambda: gen().integers(300, size=3, dtype="uint8"), "does not fit")
+raises(ValueError, lambda: gen().integers(-1, 5, size=3, dtype="uint32"), "does not fit")
+raises(ValueError, lambda: gen().integers(2**64, size=3), "does not fit")  # int64
+assert gen().integers(2**64, size=3, dtype="uint64").typecode == "Q"
+raises(ValueError, lambda: gen().integers(-129, 0, dtype="int8"), "does not fit")
+# sizes of other than one dimension need numpy: they were flattened
+for call in (lambda s: gen().integers(5, size=s), lambda s: gen().random_raw(s),
+             lambda s: gen().choice(9, size=s), lambda s: gen().choice(9, size=s, replace=False),
+             lambda s: gen().choice(["a", "b", "c"], size=s)):
+    for s in ((2, 3), [2, 3], (), []):
+        raises(ValueError, lambda: call(s), "need numpy")
+    assert len(call((4,))) == 4 and len(call([4])) == 4
+assert gen().random_raw((3,)).typecode == "Q"
+# choice: sequences only, as numpy takes them, along axis 0
+for bad in ("abc", b"abc", {1, 2}, {1: 2}, iter([1, 2]), (x for x in [1])):
+    raises(ValueError, lambda: gen().choice(bad, 2), "a must be a sequence")
+for ok in ([1, 2, 3], (1, 2, 3), range(1, 4), array.array("q", [1, 2, 3]), bytearray([1, 2, 3])):
+    assert set(gen().choice(ok, 5)) <= {1, 2, 3}
+raises(ValueError, lambda: gen().choice([[1, 2], [3, 4]], 2, axis=1), "needs numpy")
+assert gen().choice([[1, 2], [3, 4]], 1, axis=0)[0] in ([1, 2], [3, 4])
+print("ok")
+'''
+
+
+def _no_numpy_expected():
+    """The inputs and numpy-path values the no-numpy checks compare with."""
+    cases = [("int8", -100, 100, "b"), ("uint8", 0, 256, "B"), ("int16", -3000, 3000, "h"),
+             ("uint16", 0, 60000, "H"), ("int32", -2**31, 2**31, "i"), ("uint32", 5, 2**32, "I"),
+             ("int64", -2**63, 2**63, "q"), ("uint64", 0, 2**64, "Q"), ("i1", -3, 3, "b"),
+             ("u2", 0, 9, "H"), ("<i4", -9, 9, "i"), ("=u8", 1, 2**64, "Q"), ("int", -5, 5, "q")]
+    seed = b"no-numpy-dtypes" * 3
+    vals = {}
+    for name, lo, hi, _ in cases:
+        dt = {"int": int}.get(name, name)
+        vals[name] = fairshuf.Generator(seed=seed, simulation=True).integers(
+            lo, hi, size=50, dtype=dt).tolist()
+    b = fairshuf.Generator(seed=seed, simulation=True).integers(2, dtype=bool)
+    return json.dumps({"integers": cases, "values": vals, "bool": b})
+
+
+def _numpy_less_pythons():
+    """(argv, label, PYTHONPATH) of interpreters to run the checks in: this one with
+    numpy blocked, and the first python3 on PATH when it has no numpy and
+    can load this extension (same ABI), as the package runs there."""
+    full = os.pathsep.join(sys.path)
+    runs = [([sys.executable, "-c", NO_NUMPY_CHECKS, "--block"], "numpy blocked", full)]
+    other = shutil.which("python3")
+    if other and os.path.realpath(other) != os.path.realpath(sys.executable):
+        probe = subprocess.run(
+            [other, "-c", "import importlib.util, sysconfig; "
+             "print(importlib.util.find_spec('numpy') is None, sysconfig.get_config_var('SOABI'))"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        import sysconfig
+        if probe.returncode == 0 and probe.stdout.split() == [b"True",
+                                                             sysconfig.get_config_var("SOABI").encode()]:
+            # the package alone on its path (not this python's numpy)
+            runs.append(([other, "-c", NO_NUMPY_CHECKS], other,
+                         os.path.dirname(os.path.dirname(os.path.abspath(fairshuf.__file__)))))
+    return runs
+
+
+def test_without_numpy_dtype_and_size():
+    """Without numpy, integers honours dtype (an array.array of its type,
+    the values numpy's path gives; bool with a size, non-native byte
+    orders and non-integer dtypes are a TypeError saying so) and checks
+    the range against it; a size of other than one dimension is a
+    ValueError saying numpy is needed (integers, random_raw and choice
+    ignored dtype and flattened the shape); choice takes sequences alone,
+    along axis 0, as numpy does (it drew a str's characters, a dict's
+    keys). Run with numpy blocked and in a numpy-less python3 on PATH when
+    there is one."""
+    expected = _no_numpy_expected()
+    for argv, label, path in _numpy_less_pythons():
+        out = subprocess.run(argv, input=expected.encode(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=path))
+        assert out.stdout.strip() == b"ok", (label, out.stderr.decode()[-2000:])
+
+
 def test_info_is_read_under_the_lock():
     """_info() reads the rng under the generator's lock: while another
     thread drew (the GIL released), it read the rng's word count and
@@ -2101,3 +2213,39 @@ def test_faces_must_be_a_sequence_of_names():
                  lambda: g.deal(faces=["a", "a"])):
         with pytest.raises(ValueError, match="faces must be distinct names"):
             call()
+
+
+def test_integers_and_random_raw_make_no_second_array():
+    """integers writes its values at the dtype's width and random_raw its
+    words into the array's own buffer: integers(0, 10, size=n) made an
+    uint64 array and converted it (twice the memory, a copy more), a
+    uint8 one 9 bytes a value, and random_raw copied the bytes bytes()
+    gave. The values are those of the 64-bit path, converted."""
+    n = 10**6
+    for call, width in ((lambda: gen().integers(0, 10, size=n), 8),
+                        (lambda: gen().integers(-5, 5, size=n), 8),
+                        (lambda: gen().integers(0, 256, size=n, dtype=np.uint8), 1),
+                        (lambda: gen().integers(-10, 10, size=n, dtype=np.int16), 2),
+                        (lambda: gen().random_raw(n), 8)):
+        call()
+        tracemalloc.start()
+        try:
+            a = call()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert a.size == n and peak < width * n * 1.2, (peak, width * n)
+    for dt, lo, hi in ((np.uint8, 0, 256), (np.int8, -128, 128), (np.uint16, 0, 65536),
+                       (np.int16, -5, 5), (np.uint32, 7, 2**32), (np.int32, -2**31, 2**31),
+                       (np.int64, 0, 10), (np.int64, -2**63, 2**63), (np.uint64, 0, 2**64),
+                       (np.bool_, 0, 2), (np.dtype(">i4"), -9, 9), (np.dtype(">u8"), 3, 2**64),
+                       (np.intc, -3, 3), (np.uint, 0, 99)):
+        want = gen().integers(lo, hi, size=(7, 9), dtype=np.uint64 if lo >= 0 else np.int64)
+        got = gen().integers(lo, hi, size=(7, 9), dtype=dt)
+        assert got.dtype == np.dtype(dt) and got.shape == (7, 9)
+        assert got.tolist() == want.astype(dt).tolist(), dt
+    words = gen().random_raw((3, 5))
+    assert words.flags.writeable and words.dtype == np.uint64 and words.shape == (3, 5)
+    b = gen().bytes(120)
+    assert words.tobytes() == b and words.ravel().tolist() == \
+        [int.from_bytes(b[i:i + 8], "little") for i in range(0, 120, 8)]
