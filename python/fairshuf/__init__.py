@@ -413,11 +413,13 @@ class Generator(_fairshuf._Generator):
         """Shuffle the array x, which exports no buffer (or whose buffer is
         not all of it: a masked array's mask), in the order fsh_shuffle
         gives a contiguous copy of its rows: rows of the same size (n rows
-        of rowbytes bytes, at least 8, the first 8 holding the row's index)
-        are shuffled by the library, which picks its kernel by n and
-        rowbytes alone, and x's rows (a masked array's data and mask) are
-        then moved by numpy in the order their indices came out
-        (references counted by numpy)."""
+        of rowbytes bytes, the first holding the row's index) are shuffled
+        by the library, which picks its kernel by n and rowbytes alone, and
+        x's rows (a masked array's data and mask) are then moved by numpy
+        in the order their indices came out (references counted by numpy).
+        Rows of fewer bytes than the index needs (n > 256**rowbytes) are
+        widened to the index's bytes: the order is then that of rows of
+        that size (docs/PYTHON.md says when it differs)."""
         if x.ndim == 0:
             raise ValueError("cannot shuffle a 0-d array")
         ax = _int_arg(axis, "axis")
@@ -431,10 +433,17 @@ class Generator(_fairshuf._Generator):
         rowbytes = x.size // n * x.itemsize if n else 0
         if n < 2 or rowbytes == 0:
             return None
-        keys = _np.zeros((n, max(rowbytes, 8)), dtype=_np.uint8)
-        keys[:, :8] = _np.arange(n, dtype="<u8").view(_np.uint8).reshape(n, 8)
+        # each row's index, little-endian, in its first w bytes: the
+        # fewest that hold n - 1, so rows of the data's own size hold it
+        # whenever n <= 256**rowbytes and the order is then the one x
+        # without a mask gets; wider rows only when the index needs them
+        w = max(1, ((n - 1).bit_length() + 7) // 8)
+        idx = _np.arange(n, dtype="<u8").view(_np.uint8).reshape(n, 8)
+        keys = _np.zeros((n, max(rowbytes, w)), dtype=_np.uint8)
+        keys[:, :w] = idx[:, :w]
         _fairshuf._Generator.shuffle(self, keys, 0, threads)
-        order = keys[:, :8].copy().view("<u8").ravel()
+        idx[:, :w] = keys[:, :w]
+        order = idx.view("<u8").ravel()
         parts = [x]
         if isinstance(x, _np.ma.MaskedArray):
             x.unshare_mask()  # as numpy's own assignment: other arrays keep theirs
