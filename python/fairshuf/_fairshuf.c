@@ -1118,7 +1118,18 @@ static fsh_cardset *make_set(PyObject *faces, unsigned decks, unsigned jokers)
         }
         for (Py_ssize_t i = 0; i < m; i++) {
             PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
-            names[i] = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+            Py_ssize_t len = 0;
+            names[i] = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len)
+                                          : NULL;
+            /* A NUL ends the C string: "a\0b" was the face "a". It is a
+               control character, which the library refuses in a name. */
+            if (names[i] != NULL && strlen(names[i]) != (size_t)len) {
+                names[i] = NULL;
+                PyErr_SetString(PyExc_ValueError,
+                                "faces must be distinct names of 1 to 31 "
+                                "bytes of UTF-8 without white space, '\"', "
+                                "'\\' or control characters");
+            }
             if (names[i] == NULL) {
                 if (!PyErr_Occurred())
                     PyErr_SetString(PyExc_TypeError,
@@ -1161,7 +1172,10 @@ static int parse_notation(PyObject *o, int *notation)
         *notation = FSH_CARD_UNICODE;
         return 0;
     }
-    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    Py_ssize_t len = 0;
+    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : NULL;
+    if (s != NULL && strlen(s) != (size_t)len) /* "poker\0x" is no notation */
+        s = NULL;
     if (s != NULL && strcmp(s, "unicode") == 0)
         *notation = FSH_CARD_UNICODE;
     else if (s != NULL && (strcmp(s, "poker") == 0 || strcmp(s, "text") == 0))

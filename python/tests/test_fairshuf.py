@@ -2277,3 +2277,23 @@ def test_masked_small_rows_get_the_unmasked_order():
     e = a.copy()
     gen().shuffle(e)
     assert (np.ma.getdata(m) == e).all() and (m.mask == (e % 5 == 0)).all()
+
+
+def test_names_with_a_nul_refused():
+    """A face name or notation holding a NUL is refused (ValueError): the
+    C string ended there, so the face "a\\0b" was dealt and named "a",
+    and notation="poker\\0x" was "poker". A NUL is a control character,
+    which the library refuses in a name."""
+    s = bytes(range(40))
+    for faces in (["a\x00b"], ["x", "a\x00"], ["\x00"]):
+        for call in (lambda: gen().deal(faces=faces), lambda: fairshuf.card_names(faces=faces),
+                     lambda: fairshuf.fair_order(s, faces=faces),
+                     lambda: fairshuf.fair_seed_min(faces=faces)):
+            with pytest.raises(ValueError, match="faces must be distinct names"):
+                call()
+    for notation in ("poker\x00x", "unicode\x00", "\x00"):
+        with pytest.raises(ValueError, match="notation must be"):
+            fairshuf.card_names(notation=notation)
+        with pytest.raises(ValueError, match="notation must be"):
+            gen().deal(notation=notation)
+    assert fairshuf.card_names(faces=["a", "b"], notation="poker") == ["a", "b"]
