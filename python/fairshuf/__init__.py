@@ -775,12 +775,19 @@ def _faces_arg(faces):
     """Custom faces as a list of names, read once (an iterator is read one
     time only), or None. A str (or bytes) is refused: it is one name, or
     its characters, and "AKQ" was taken as three faces; one-character
-    faces are list("AKQ")."""
+    faces are list("AKQ"). So is a set: its order is not the same from one
+    run to the next."""
     if faces is None:
         return None
     if isinstance(faces, (str, bytes, bytearray)):
         raise TypeError("faces must be a sequence of names, not %s (for one-character "
                         "faces write list(%r))" % (type(faces).__name__, faces))
+    if isinstance(faces, (set, frozenset)):
+        # face i is the i-th name: a set of str is iterated in an order
+        # that changes between runs (hash randomization), so a seed would
+        # not give the same names twice
+        raise TypeError("faces must be an ordered sequence of names, not a %s (its order "
+                        "changes between runs, and face codes follow it)" % type(faces).__name__)
     return list(faces)
 
 

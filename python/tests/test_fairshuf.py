@@ -2297,3 +2297,18 @@ def test_names_with_a_nul_refused():
         with pytest.raises(ValueError, match="notation must be"):
             gen().deal(notation=notation)
     assert fairshuf.card_names(faces=["a", "b"], notation="poker") == ["a", "b"]
+
+
+def test_faces_as_a_set_refused():
+    """faces as a set is a TypeError: face i is the set's i-th name, and a
+    set of str is iterated in an order that changes between runs (hash
+    randomization), so Generator(seed=S).deal(faces={...}) named its cards
+    differently from one run to the next."""
+    s = bytes(range(40))
+    for faces in ({"a", "b"}, frozenset(["x"])):
+        for call in (lambda: gen().deal(faces=faces), lambda: fairshuf.card_names(faces=faces),
+                     lambda: fairshuf.fair_order(s, faces=faces, names=True),
+                     lambda: fairshuf.fair_seed_min(faces=faces)):
+            with pytest.raises(TypeError, match="ordered sequence"):
+                call()
+    assert sorted(gen().deal(faces=dict.fromkeys(["a", "b"]))) == ["a", "b"]  # dicts are ordered
