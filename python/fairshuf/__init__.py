@@ -867,8 +867,15 @@ def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
         raise ValueError("nonce must be in 0..2**64-1")
     if m < 0 or c < 0:
         raise ValueError("decks and jokers must be non-negative")
-    order = _fairshuf.fair_order(m, c, _bytes_arg(server_seed, "server_seed"),
-                                 _bytes_arg(client_seed, "client_seed"), nonce)
+    sb, cb = _bytes_arg(server_seed, "server_seed"), _bytes_arg(client_seed, "client_seed")
+    if len(cb) > _FAIR_CLIENT_MAX:  # the library says only "invalid argument"
+        raise ValueError("client_seed must be at most %d bytes, not %d"
+                         % (_FAIR_CLIENT_MAX, len(cb)))
+    least = _fairshuf.fair_seed_min(m, c)
+    if len(sb) < least:
+        raise ValueError("server seed too short for this game: %d bytes, at least %d "
+                         "(fair_seed_min)" % (len(sb), least))
+    order = _fairshuf.fair_order(m, c, sb, cb, nonce)
     if names:
         table = card_names(jokers=_int_arg(jokers, "jokers"), notation=notation, faces=faces)
         order = [table[x] for x in order]
@@ -888,6 +895,7 @@ def fair_round(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
 
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_FAIR_CLIENT_MAX = 256  # FSH_FAIR_CLIENT_MAX: the longest client seed in bytes
 
 
 def _parse_commitment(commitment):

@@ -2312,3 +2312,24 @@ def test_faces_as_a_set_refused():
             with pytest.raises(TypeError, match="ordered sequence"):
                 call()
     assert sorted(gen().deal(faces=dict.fromkeys(["a", "b"]))) == ["a", "b"]  # dicts are ordered
+
+
+def test_fair_round_errors_say_what_is_wrong():
+    """A client seed past 256 bytes says so (it was the library's "invalid
+    argument"), and a short server seed says how long it must be (it said
+    only "server seed too short for this game"); 256 bytes and
+    fair_seed_min bytes are taken."""
+    s = bytes(range(40))
+    for call in (lambda c: fairshuf.fair_order(s, c), lambda c: fairshuf.fair_round(s, c),
+                 lambda c: fairshuf.fair_verify(s, fairshuf.fair_commit(s), [0], c)):
+        with pytest.raises(ValueError, match="client_seed must be at most 256 bytes, not 257"):
+            call(b"c" * 257)
+        with pytest.raises(ValueError, match="at most 256 bytes, not 300"):
+            call("c" * 300)
+        call(b"c" * 256)
+    for decks, jokers in ((1, 0), (8, 2)):
+        least = fairshuf.fair_seed_min(decks, jokers)
+        with pytest.raises(ValueError, match="server seed too short for this game: %d bytes, "
+                                             "at least %d" % (least - 1, least)):
+            fairshuf.fair_order(b"s" * (least - 1), decks=decks, jokers=jokers)
+        assert len(fairshuf.fair_order(b"s" * least, decks=decks, jokers=jokers)) == 52 * decks + jokers * decks
