@@ -441,17 +441,23 @@ class Generator(_fairshuf._Generator):
         idx = _np.arange(n, dtype="<u8").view(_np.uint8).reshape(n, 8)
         keys = _np.zeros((n, max(rowbytes, w)), dtype=_np.uint8)
         keys[:, :w] = idx[:, :w]
-        _fairshuf._Generator.shuffle(self, keys, 0, threads)
-        idx[:, :w] = keys[:, :w]
-        order = idx.view("<u8").ravel()
-        parts = [x]
-        if isinstance(x, _np.ma.MaskedArray):
-            x.unshare_mask()  # as numpy's own assignment: other arrays keep theirs
-            mask = _np.ma.getmask(x)
-            parts = [x.data] + ([mask] if mask is not _np.ma.nomask else [])
-        for part in parts:
-            rows = _np.moveaxis(part, ax, 0)
-            rows[...] = rows[order]
+        def move():
+            idx[:, :w] = keys[:, :w]
+            order = idx.view("<u8").ravel()
+            parts = [x]
+            if isinstance(x, _np.ma.MaskedArray):
+                x.unshare_mask()  # as numpy's own assignment: other arrays keep theirs
+                mask = _np.ma.getmask(x)
+                parts = [x.data] + ([mask] if mask is not _np.ma.nomask else [])
+            for part in parts:
+                rows = _np.moveaxis(part, ax, 0)
+                rows[...] = rows[order]
+
+        # the keys' shuffle and the rows' move under the generator's lock,
+        # as one call: numpy may release the GIL while it moves the rows,
+        # and another shuffle of x through this generator must not run
+        # between them
+        self._shuffle_keys(keys, n, threads, move)
         return None
 
     def permutation(self, x, axis=0):

@@ -535,12 +535,24 @@ static PyObject *gen_stream_version(GenObject *g, PyObject *noargs)
    released. Each call site builds its own struct and function. */
 typedef int (*op_fn)(fsh_rng *rng, void *arg);
 
+static int run_op_locked(GenObject *g, op_fn fn, void *arg, int keep_gil,
+                         op_report *r);
+
 static int run_op(GenObject *g, op_fn fn, void *arg, int keep_gil,
                   op_report *r)
 {
-    int st, err;
     if (gen_lock(g) < 0)
         return OP_INTERRUPTED;
+    int st = run_op_locked(g, fn, arg, keep_gil, r);
+    gen_unlock(g);
+    return st;
+}
+
+/* run_op's body, for a caller that holds g's lock. */
+static int run_op_locked(GenObject *g, op_fn fn, void *arg, int keep_gil,
+                         op_report *r)
+{
+    int st, err;
     if (g->src != SRC_LIB)
         keep_gil = 1;
     if (keep_gil) {
@@ -556,7 +568,6 @@ static int run_op(GenObject *g, op_fn fn, void *arg, int keep_gil,
     }
     if (st != FSH_OK)
         report_locked(g, st, err, r);
-    gen_unlock(g);
     return st;
 }
 
@@ -886,6 +897,49 @@ done:
     if (view.strides == cstrides)
         view.strides = NULL;
     PyBuffer_Release(&view);
+    return result;
+}
+
+/* _shuffle_keys(keys, n, threads, mover): shuffle the n rows of the
+   contiguous writable buffer keys (fsh_shuffle, or fsh_shuffle_threads)
+   and call mover(), all under the generator's lock: the Python layer's
+   shuffles by keys (masked arrays, records with object fields) move the
+   array's rows with numpy in mover, which may release the GIL, and a
+   second shuffle of the same array through this generator must not run
+   between the keys and the move (two such shuffles lost values and parted
+   a masked array's data from its mask). mover's result is returned; a
+   refused shuffle does not call it. */
+static PyObject *gen_shuffle_keys(GenObject *g, PyObject *args)
+{
+    PyObject *keys, *othreads, *mover;
+    Py_ssize_t n;
+    long threads;
+    if (!PyArg_ParseTuple(args, "OnOO", &keys, &n, &othreads, &mover) ||
+        parse_threads(othreads, &threads) < 0 || gen_rng(g) == NULL)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(keys, &view, PyBUF_SIMPLE | PyBUF_WRITABLE) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    if (n < 2 || view.len % n != 0 || view.len == 0) {
+        PyErr_SetString(PyExc_ValueError, "keys must hold n >= 2 rows");
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    shuffle_arg a = {view.buf, (size_t)n, (size_t)(view.len / n), threads,
+                     NULL, 0, NULL};
+    op_report r;
+    if (gen_lock(g) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int st = run_op_locked(g, op_shuffle, &a, 0, &r);
+    if (st == FSH_OK)
+        result = PyObject_CallObject(mover, NULL);
+    gen_unlock(g);
+    PyBuffer_Release(&view);
+    if (st != FSH_OK)
+        return raise_gen_status(st, &r);
     return result;
 }
 
@@ -1360,6 +1414,10 @@ static PyMethodDef gen_methods[] = {
      "library's fsh_shuffle of a contiguous copy of the rows. threads: None "
      "(fsh_shuffle) or a thread count for fsh_shuffle_threads (0: every "
      "core); the result does not depend on it."},
+    {"_shuffle_keys", (PyCFunction)gen_shuffle_keys, METH_VARARGS,
+     "_shuffle_keys(keys, n, threads, mover)\n--\n\nShuffle the n rows of "
+     "the contiguous buffer keys and call mover(), both under the "
+     "generator's lock."},
     {"_permutation_bytes", (PyCFunction)gen_permutation_bytes, METH_VARARGS,
      "_permutation_bytes(n, lo=0)\n--\n\nbytearray of the n 64-bit words "
      "lo..lo+n-1 in uniform order (fsh_permutation)."},

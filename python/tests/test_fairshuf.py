@@ -2333,3 +2333,33 @@ def test_fair_round_errors_say_what_is_wrong():
                                              "at least %d" % (least - 1, least)):
             fairshuf.fair_order(b"s" * (least - 1), decks=decks, jokers=jokers)
         assert len(fairshuf.fair_order(b"s" * least, decks=decks, jokers=jokers)) == 52 * decks + jokers * decks
+
+
+def test_masked_shuffles_from_two_threads_keep_every_value():
+    """Two threads shuffling one masked array through one generator run
+    one at a time, as every call on a generator does: the keys' shuffle
+    took the lock but numpy's move of the rows came after it, outside,
+    and with the GIL released by numpy two moves interleaved: values were
+    lost and the mask parted from the data."""
+    g = gen(b"masked-threads" * 3)
+    n = 2 * 10**6
+    m = np.ma.array(np.arange(n, dtype=np.int64), mask=np.arange(n) % 2 == 0)
+
+    def work():
+        for _ in range(8):
+            g.shuffle(m)
+
+    ts = [threading.Thread(target=work) for _ in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    d = np.ma.getdata(m)
+    assert (np.sort(d) == np.arange(n)).all()
+    assert (m.mask == (d % 2 == 0)).all()
+    # 16 shuffles in some order: the result of 16 in a row
+    e = np.arange(n, dtype=np.int64)
+    h = gen(b"masked-threads" * 3)
+    for _ in range(16):
+        h.shuffle(e)
+    assert (d == e).all()
