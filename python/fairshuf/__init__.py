@@ -241,6 +241,9 @@ def _plain_population(a, axis):
     if (isinstance(a, (str, bytes)) or
             not isinstance(a, (collections.abc.Sequence, memoryview))):
         raise ValueError("a must be a sequence or an integer, not %s" % type(a).__name__)
+    if isinstance(a, memoryview) and a.ndim != 1:
+        raise ValueError("without numpy, choice draws from a 1-d memoryview; this one "
+                         "has %d dimensions" % a.ndim)
     ax = _int_arg(axis, "axis")
     if ax != 0:
         raise ValueError("without numpy, choice draws the items of a sequence (axis 0); "
@@ -485,10 +488,26 @@ class Generator(_fairshuf._Generator):
                 raise ValueError("x must be an int or at least 1-d")
             self.shuffle(y, axis=axis)
             return y
-        if isinstance(x, (bytes, bytearray, memoryview)) or hasattr(x, "tobytes"):
+        if isinstance(x, memoryview):
+            # a copy with x's format and shape: bytearray(x) alone was its
+            # bytes, shuffled one by one (a 'q' view's values cut apart,
+            # a 2-d view's rows undone)
+            try:
+                y = memoryview(bytearray(x.tobytes())).cast("B").cast(x.format, x.shape)
+            except (TypeError, ValueError):
+                raise ValueError("without numpy, permutation copies a memoryview of a "
+                                 "native single-character format (this one is %r); "
+                                 "other formats need numpy" % x.format) from None
+            self.shuffle(y, axis=axis)
+            return y
+        if isinstance(x, (bytes, bytearray)) or hasattr(x, "tobytes"):
             import copy
 
-            y = copy.copy(x) if not isinstance(x, (bytes, memoryview)) else bytearray(x)
+            y = bytearray(x) if isinstance(x, bytes) else copy.copy(x)
+            self.shuffle(y, axis=axis)
+            return y
+        if isinstance(x, (tuple, range)):  # numpy makes them arrays; here a list
+            y = list(x)
             self.shuffle(y, axis=axis)
             return y
         raise TypeError("permutation needs an int or an array")

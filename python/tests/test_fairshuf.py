@@ -2068,6 +2068,19 @@ for ok in ([1, 2, 3], (1, 2, 3), range(1, 4), array.array("q", [1, 2, 3]), bytea
     assert set(gen().choice(ok, 5)) <= {1, 2, 3}
 raises(ValueError, lambda: gen().choice([[1, 2], [3, 4]], 2, axis=1), "needs numpy")
 assert gen().choice([[1, 2], [3, 4]], 1, axis=0)[0] in ([1, 2], [3, 4])
+# permutation: a memoryview's copy keeps its format and shape (it was
+# its bytes, shuffled one by one), a tuple or range gives a list
+ref = list(gen().permutation(3))
+q = array.array("q", [10**12, -7, 2**40])
+p = gen().permutation(memoryview(q))
+assert isinstance(p, memoryview) and p.format == "q" and p.tolist() == [q[i] for i in ref]
+m2 = memoryview(bytearray(range(6))).cast("B", (3, 2))
+p = gen().permutation(m2)
+assert p.shape == (3, 2) and p.tolist() == [m2.tolist()[i] for i in ref]
+assert m2.tolist() == [[0, 1], [2, 3], [4, 5]]
+assert gen().permutation((7, 8, 9)) == [(7, 8, 9)[i] for i in ref]
+assert gen().permutation(range(3)) == ref
+raises(ValueError, lambda: gen().choice(m2, 2), "1-d memoryview")
 print("ok")
 '''
 
