@@ -444,6 +444,7 @@ class Generator(_fairshuf._Generator):
         idx = _np.arange(n, dtype="<u8").view(_np.uint8).reshape(n, 8)
         keys = _np.zeros((n, max(rowbytes, w)), dtype=_np.uint8)
         keys[:, :w] = idx[:, :w]
+
         def move():
             idx[:, :w] = keys[:, :w]
             order = idx.view("<u8").ravel()
