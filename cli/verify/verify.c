@@ -759,14 +759,22 @@ int cmd_verify(int argc, char **argv)
         r.given = argv + optind;
         r.ngiven = (size_t)(argc - optind);
     }
-    if (!r.seed)
-        die(0, "the revealed server seed is required (--server-seed or "
-               "--server-seed-file%s)", json ? ", or server_seed in the JSON" : "");
+    /* A missing input is a usage error, as GNU's "missing operand" and
+       fairshuf audit's "nothing to audit". */
+    if (!r.seed) {
+        error_msg(0, "the revealed server seed is required (--server-seed or "
+                     "--server-seed-file%s)",
+                  json ? ", or server_seed in the JSON" : "");
+        verify_usage_error();
+    }
     if (r.client_len > FSH_FAIR_CLIENT_MAX)
         die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
-    if (!r.have_commitment && !print_order)
-        die(0, "the commitment is required (--commitment or --json): without "
-               "it the deal is not tied to what the operator published");
+    if (!r.have_commitment && !print_order) {
+        error_msg(0, "the commitment is required (--commitment or --json): "
+                     "without it the deal is not tied to what the operator "
+                     "published");
+        verify_usage_error();
+    }
 
     size_t faces = 52 + r.jokers, n = faces * r.decks;
     fair_seed_check(r.seed_len, r.decks, r.jokers);

@@ -465,6 +465,11 @@ v --server-seed=$S1 5h
 check "no commitment" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: the commitment is required' '$T/v.err'"
 v --commitment=$C1 5h
 check "no seed" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: the revealed server seed is required' '$T/v.err'"
+# A missing input is a usage error (GNU's "missing operand", audit's
+# "nothing to audit"): the message, then the usage line.
+check "no seed: the usage line" sh -c "[ \"\$(tail -n 1 '$T/v.err')\" = \"Try 'fairshuf verify --help' for more information.\" ]"
+v --server-seed=$S1 5h
+check "no commitment: the usage line" sh -c "[ \"\$(tail -n 1 '$T/v.err')\" = \"Try 'fairshuf verify --help' for more information.\" ]"
 v --server-seed=$S1 --server-seed-file="$T/seed.hex" --commitment=$C1
 check "both seed options" rc 1
 v --server-seed-file="$T/nonexistent" --commitment=$C1
