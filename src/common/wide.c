@@ -114,3 +114,9 @@ long double fsh_ln_factorial(long double x)
     return lgammal(x + 1.0L);
 #endif
 }
+
+double fsh_log2_factorial_lb(double n)
+{
+    return n * (log2(n) - 1.4426950408889634) +
+           0.5 * log2(2 * 3.14159265358979323846 * n);
+}

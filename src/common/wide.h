@@ -22,4 +22,9 @@ FSH_HIDDEN size_t fsh_max_fair_n_for_bits(unsigned bits);
    change to the caller's global), so glibc's lgammal_r is used. */
 FSH_HIDDEN long double fsh_ln_factorial(long double x);
 
+/* Stirling's lower bound of log2(n!), n >= 1: n! >= sqrt(2 pi n) (n/e)^n,
+   in double (relative error about 1e-16): callers keep a margin for the
+   rounding. The cheap test before an exact count. */
+FSH_HIDDEN double fsh_log2_factorial_lb(double n);
+
 #endif /* FSH_WIDE_H */

@@ -64,9 +64,7 @@ FSH_HIDDEN int fsh_fair_groups_fit(size_t n, uint64_t max)
     unsigned b = 64 - (unsigned)__builtin_clzll((unsigned long long)n);
     if ((steps - 1) / (256 / b) + 1 <= max)
         return 1;
-    double x = (double)n;
-    double lb = x * (log2(x) - 1.4426950408889634) +
-                0.5 * log2(2 * 3.14159265358979323846 * x);
+    double lb = fsh_log2_factorial_lb((double)n);
     if (lb - lb * 1e-12 - 1 > 256.0 * (double)max)
         return 0;
     return fsh_fair_groups(n, max) <= max;

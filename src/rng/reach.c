@@ -104,9 +104,7 @@ static int surely_over(uint64_t last, uint64_t k, uint64_t max)
 {
     double lb;
     if (k >= last) {
-        double n = (double)last + 1;
-        lb = n * (log2(n) - 1.4426950408889634) +
-             0.5 * log2(2 * 3.14159265358979323846 * n);
+        lb = fsh_log2_factorial_lb((double)last + 1);
     } else {
         lb = (double)k * log2((double)(last - k) + 2);
     }
