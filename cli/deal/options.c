@@ -37,13 +37,6 @@ enum {
     OPT_GENERATOR,
 };
 
-static _Noreturn void deal_usage_error(void)
-{
-    fprintf(stderr, "Try '%s --help' for more information.\n",
-            program_name);
-    fatal_exit();
-}
-
 static _Noreturn void help(void)
 {
     static char text[4096];
@@ -266,12 +259,12 @@ void deal_parse(deal_opts *o, int argc, char **argv)
         case OPT_VERSION:
             print_version();
         default:
-            deal_usage_error();
+            usage_error();
         }
     }
     if (optind < argc) {
         error_msg(0, "extra operand %s", quote(argv[optind]));
-        deal_usage_error();
+        usage_error();
     }
 }
 
@@ -359,7 +352,7 @@ static void check_fair(deal_opts *o)
         /* GNU's words for two options that exclude each other, as
            fairshuf verify says of its two sources of the server seed. */
         error_msg(0, "cannot combine --seed and --server-seed-file options");
-        deal_usage_error();
+        usage_error();
     }
     if (o->client_seed != NULL && strlen(o->client_seed) > FSH_FAIR_CLIENT_MAX)
         die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);

@@ -59,13 +59,6 @@ static void *keep(void *p)
     return p;
 }
 
-static _Noreturn void verify_usage_error(void)
-{
-    fprintf(stderr, "Try '%s --help' for more information.\n",
-            program_name);
-    exit(1);
-}
-
 static _Noreturn void help(void)
 {
     static char text[4096];
@@ -661,7 +654,7 @@ int cmd_verify(int argc, char **argv)
         case OPT_PRINT: print_order = 1; break;
         case OPT_HELP: help();
         case OPT_VERSION: print_version();
-        default: verify_usage_error();
+        default: usage_error();
         }
     }
     /* Names, compared before anything is read; the values are checked
@@ -684,7 +677,7 @@ int cmd_verify(int argc, char **argv)
     if (seed_arg && seed_file) {
         error_msg(0, "cannot combine --server-seed and --server-seed-file "
                      "options");
-        verify_usage_error();
+        usage_error();
     }
     if (seed_arg) {
         r.seed = seed_once(&r.seed_len);
@@ -707,7 +700,7 @@ int cmd_verify(int argc, char **argv)
             layout_arg || optind < argc) {
             error_msg(0, "--json gives the deal: no --decks, --jokers, --burn, "
                          "--players, --cards, --layout or CARD arguments");
-            verify_usage_error();
+            usage_error();
         }
         doc = read_json(&r, json, commit_arg, client_arg, nonce_arg,
                         &pr);
@@ -765,7 +758,7 @@ int cmd_verify(int argc, char **argv)
         error_msg(0, "the revealed server seed is required (--server-seed or "
                      "--server-seed-file%s)",
                   json ? ", or server_seed in the JSON" : "");
-        verify_usage_error();
+        usage_error();
     }
     if (r.client_len > FSH_FAIR_CLIENT_MAX)
         die(0, "client seed longer than %d bytes", FSH_FAIR_CLIENT_MAX);
@@ -773,7 +766,7 @@ int cmd_verify(int argc, char **argv)
         error_msg(0, "the commitment is required (--commitment or --json): "
                      "without it the deal is not tied to what the operator "
                      "published");
-        verify_usage_error();
+        usage_error();
     }
 
     size_t faces = 52 + r.jokers, n = faces * r.decks;
