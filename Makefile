@@ -226,7 +226,8 @@ $(BUILD)/tests/test_wipe: tests/test_wipe.c $(LIBA) tests/check.h $(HDRS)
 # LD_PRELOAD shims for the CLI tests (tests/shim/NAME.c -> libNAME.so):
 # noentropy fails the OS random source, race changes a file being read,
 # fakeproc fakes /proc's cgroup files, overcommit refuses single requests
-# beyond a size as the kernel's heuristic overcommit does. Tests find them
+# beyond a size as the kernel's heuristic overcommit does, maprace
+# changes a mapped input, nothread fails pthread_create. Tests find them
 # with lib.sh's shim.
 SHIM := $(patsubst tests/shim/%.c,$(BUILD)/tests/lib%.so,$(wildcard tests/shim/*.c))
 $(BUILD)/tests/lib%.so: tests/shim/%.c
@@ -322,7 +323,8 @@ $(OUT)/fuzz_%: $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DEPS) $(CLI_LIB_OBJ) $(LIBA)
 # -fsanitize=thread, then the threaded paths: fsh_shuffle_threads
 # (test_scatter), the library's parallel record scatter (fsh_shuffle_records
 # and fsh_records_*, more than 2^20 records) run by the CLI in
-# memory and in external mode, and external mode on small inputs.
+# memory and in external mode, the CLI's threaded write of a shuffled
+# input over 8 MiB (cli/shuf/gather.c), and external mode on small inputs.
 TSAN_ENV = TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)"
 
 tsan:

@@ -107,18 +107,14 @@ int out_flush(outw *o)
     return n ? write_to(o, o->buf, n) : 0;
 }
 
-int out_write(outw *o, const void *p, size_t n)
+/* n bytes of logical writes, the first of them `first` bytes long. */
+static int put(outw *o, const void *p, size_t n, size_t first)
 {
-    if (o->kids != NULL) {
-        outw *k = o->kids[o->next];
-        o->next = o->next + 1 == o->nkids ? 0 : o->next + 1;
-        return out_write(k, p, n);
-    }
     if (o->failed)
         return -1;
     if (!o->any) {
         o->any = 1;
-        o->first = n;
+        o->first = first;
     }
     o->total += n;
     if (o->buf == NULL)
@@ -136,6 +132,23 @@ int out_write(outw *o, const void *p, size_t n)
     o->len = n;
     return 0;
 }
+
+int out_write(outw *o, const void *p, size_t n)
+{
+    if (o->kids != NULL) {
+        outw *k = o->kids[o->next];
+        o->next = o->next + 1 == o->nkids ? 0 : o->next + 1;
+        return out_write(k, p, n);
+    }
+    return put(o, p, n, n);
+}
+
+int out_write_many(outw *o, const void *p, size_t n, size_t first)
+{
+    return put(o, p, n, first);
+}
+
+int out_sharded(const outw *o) { return o->kids != NULL; }
 
 int out_number(outw *o, uint64_t v, char delim)
 {

@@ -21,6 +21,11 @@ outw *out_new_cap(int fd, size_t cap);
 /* Append n bytes as one logical write (one fwrite in GNU shuf). Returns 0,
    or -1 after a write error (then the caller stops and calls out_finish). */
 int out_write(outw *o, const void *p, size_t n);
+/* Several logical writes at once, n bytes in all, the first of them
+   `first` bytes long: as out_write of each in turn. Not on shards. */
+int out_write_many(outw *o, const void *p, size_t n, size_t first);
+/* Whether o fans records out to shards (out_fan). */
+int out_sharded(const outw *o);
 /* Append a decimal number followed by the byte delim. */
 int out_number(outw *o, uint64_t v, char delim);
 /* Flush, close if asked, and report errors as GNU does (then fatal_exit).

@@ -8,6 +8,7 @@
 #include "common/rng.h"
 #include "common/sysio.h"
 #include "common/xalloc.h"
+#include "shuf/gather.h"
 #include "shuf/records.h"
 
 #include <errno.h>
@@ -24,6 +25,7 @@ struct full {
     const char *name;   /* the input, for messages (NULL: stdin) */
     inbuf body;         /* its records after the header */
     recs r;             /* their offsets, permuted */
+    unsigned threads;   /* to write them */
     progress *pg;
 };
 
@@ -54,6 +56,7 @@ full *full_prepare(const ext_args *a, int fd)
     memset(f, 0, sizeof *f);
     f->delim = a->delim;
     f->pg = a->pg;
+    f->threads = a->big->threads;
     f->name = a->input_name;
     struct stat st;
     /* A regular file that external mode may read again from here. Not
@@ -121,17 +124,7 @@ void full_write(full *f, outw *out)
     } else {
         recs *r = &f->r;
         uint64_t before = out_total(out);
-        enum { STEP = 1 << 16 };
-        for (size_t i = 0; i < r->n; i += STEP) {
-            size_t m = r->n - i < STEP ? r->n - i : STEP;
-            recs sub = *r;
-            if (r->wide)
-                sub.off64 += i;
-            else
-                sub.off32 += i;
-            write_recs(out, &f->body, &sub, m, f->delim);
-            progress_show(f->pg, "write", i + m, r->n);
-        }
+        gather_write(out, &f->body, r, f->delim, f->threads, f->pg);
         recs_free(r);
         if (f->map.base != NULL) {
             /* Records are read from the file itself up to here: a write

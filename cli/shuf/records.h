@@ -91,23 +91,30 @@ static inline int write_echo(outw *out, const echo_lines *e, uint64_t i)
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-/* Write the record at start of a scanned buffer (it ends with delim). */
-static inline int write_rec(outw *out, const inbuf *in, uint64_t start,
-                            char delim)
+/* The length of the record at p in a scanned buffer, its delimiter
+   included. */
+static inline size_t rec_len(const char *p, char delim)
 {
-    const char *p = in->buf + start;
 #if defined(__SSE2__)
     /* Most records are short: look at the first 16 bytes inline (the
        buffer has INBUF_SLACK readable bytes after its end). */
     unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
         _mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(delim)));
     if (m != 0)
-        return out_write(out, p, (size_t)__builtin_ctz(m) + 1);
+        return (size_t)__builtin_ctz(m) + 1;
     const char *e = rawmemchr(p + 16, delim);
 #else
     const char *e = rawmemchr(p, delim);
 #endif
-    return out_write(out, p, (size_t)(e - p) + 1);
+    return (size_t)(e - p) + 1;
+}
+
+/* Write the record at start of a scanned buffer (it ends with delim). */
+static inline int write_rec(outw *out, const inbuf *in, uint64_t start,
+                            char delim)
+{
+    const char *p = in->buf + start;
+    return out_write(out, p, rec_len(p, delim));
 }
 
 /* Records in array order, the first h of them; prefetch a few ahead since
