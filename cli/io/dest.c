@@ -66,7 +66,7 @@ outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
         d->direct = 1;
         if (d->outfile != NULL)
             fd = open_outfile(d);
-        d->out = out_new(fd);
+        d->out = d->cap != 0 ? out_new_cap(fd, d->cap) : out_new(fd);
         d->is_stdout = d->outfile == NULL;
     }
     out_header(d->out, hdr, hdr_len);

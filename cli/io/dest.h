@@ -13,6 +13,7 @@ typedef struct dest {
     const char *prefix;     /* --output-prefix with shards > 0 */
     uint64_t shards;
     const char *tmpdir;     /* for -o's spool */
+    size_t cap;             /* the output's buffer; 0: out_new's */
     outw *out;              /* while open */
     int is_stdout;
     int direct;             /* writes reach the output as GNU's stdio's:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The reservoir: k record copies in one arena; replaced slots become
-   garbage that is compacted away when it dominates. */
+/* The reservoir: k record copies in one arena; replaced records become
+   garbage that is compacted away once it is a quarter of the arena. */
 #ifndef FSH_CLI_RESERVOIR_H
 #define FSH_CLI_RESERVOIR_H
 
@@ -12,8 +12,9 @@
 typedef struct resv {
     size_t m, cap;
     uint64_t *off, *len;
-    char *arena;
+    char *arena;        /* records, each followed by its slot number */
     size_t alen, acap, garbage;
+    char delim;         /* the records' */
 } resv;
 
 /* Put the record that reader_next just returned, rec[0..len), in slot
