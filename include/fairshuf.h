@@ -43,17 +43,19 @@ extern "C" {
 #define FSH_VERSION_NUMBER                                                     \
     (FSH_VERSION_MAJOR * 10000 + FSH_VERSION_MINOR * 100 + FSH_VERSION_PATCH)
 
+/* Attribute arguments are spelled __x__, reserved names, so that no macro of
+   the including program (one called visibility, say) can change them. */
 #if defined(_WIN32) && defined(FSH_BUILDING_DLL)
 #define FSH_API __declspec(dllexport)
 #elif defined(__GNUC__)
-#define FSH_API __attribute__((visibility("default")))
+#define FSH_API __attribute__((__visibility__("default")))
 #else
 #define FSH_API
 #endif
 
 /* Warn when the caller ignores a status that says the call did nothing. */
 #if defined(__GNUC__)
-#define FSH_NODISCARD __attribute__((warn_unused_result))
+#define FSH_NODISCARD __attribute__((__warn_unused_result__))
 #else
 #define FSH_NODISCARD
 #endif
