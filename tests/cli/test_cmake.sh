@@ -119,7 +119,7 @@ check "DESTDIR: fairshuf.pc names the final prefix and LIBDIR" sh -c \
 if command -v pkg-config >/dev/null 2>&1; then
     check "DESTDIR: pkg-config with PKG_CONFIG_SYSROOT_DIR finds the stage" sh -c \
         "PKG_CONFIG_SYSROOT_DIR='$S' PKG_CONFIG_LIBDIR='$S/usr/$ma/pkgconfig' \
-            pkg-config --cflags fairshuf | grep -qx -- '-I$S/usr/include *'"
+            pkg-config --variable=includedir fairshuf | grep -qx -- '$S/usr/include'"
 fi
 # The PREFIX install copied elsewhere and the original removed.
 mkdir "$T/moved" && cp -R "$P" "$T/moved/" && mv "$P" "$T/gone"

@@ -8,8 +8,10 @@
 # same -L path) the installed static one, and run. Two installs: PREFIX
 # alone (the build runs straight from it), and a staged DESTDIR install
 # with its own LIBDIR (built through PKG_CONFIG_SYSROOT_DIR, the .pc must
-# name the final paths, not the staging directory). make install reuses
-# the library already built (install depends on all).
+# name the final paths, not the staging directory). fairshuf.pc takes
+# libsodium from libsodium.pc (Requires.private): a static link gets the
+# -L of a libsodium installed elsewhere. make install reuses the library
+# already built (install depends on all).
 NAME=test_install
 . "$(dirname "$0")/lib.sh"
 F=$FAIRSHUF
@@ -46,13 +48,16 @@ install_to() {
 }
 # pcvar PCDIR VAR: a variable of the installed fairshuf.pc.
 pcvar() { PKG_CONFIG_PATH=$1 PKG_CONFIG_LIBDIR=$1 pkg-config --variable="$2" fairshuf; }
+# The system's pkg-config directories (libsodium.pc, which fairshuf.pc
+# requires, is there), after the install's own.
+syspc=$(pkg-config --variable=pc_path pkg-config 2>/dev/null)
 # build_run PCDIR SYSROOT LIBDIR KIND: build examples/shuffle.c through
 # pkg-config (KIND shared or static), run it, check its output is a
 # permutation of 1..20 and what it links.
 build_run() {
     _pc=$1 _root=$2 _lib=$3 _kind=$4 _opt=
     [ "$_kind" = static ] && _opt=--static
-    _flags=$(PKG_CONFIG_PATH=$_pc PKG_CONFIG_LIBDIR=$_pc PKG_CONFIG_SYSROOT_DIR=$_root \
+    _flags=$(PKG_CONFIG_PATH=$_pc PKG_CONFIG_LIBDIR=$_pc${syspc:+:$syspc} PKG_CONFIG_SYSROOT_DIR=$_root \
         pkg-config --cflags --libs $_opt fairshuf) || return 1
     [ "$_kind" = static ] && _flags=$(echo "$_flags" | sed 's/-lfairshuf\b/-l:libfairshuf.a/')
     # shellcheck disable=SC2086
@@ -85,6 +90,22 @@ if install_to "$T/install1.log" PREFIX="$P"; then
         -a -x "$P/bin/fairshuf"
     check "shared example through pkg-config" build_run "$pc" "" "$P/lib" shared
     check "static example through pkg-config" build_run "$pc" "" "$P/lib" static
+    # libsodium comes from its own pkg-config file (Requires.private), so
+    # a static link gets its -L when it is installed outside the linker's
+    # path; "-lsodium" alone in Libs.private left it to the default path.
+    mkdir -p "$T/sodium/lib/pkgconfig"
+    printf '%s\n' "libdir=$T/sodium/lib" 'Name: libsodium' 'Description: test' \
+        'Version: 1.0.18' 'Libs: -L${libdir} -lsodium' >"$T/sodium/lib/pkgconfig/libsodium.pc"
+    check "fairshuf.pc requires libsodium privately" sh -c \
+        "PKG_CONFIG_PATH='$pc:$T/sodium/lib/pkgconfig' PKG_CONFIG_LIBDIR= \
+            pkg-config --print-requires-private fairshuf | grep -qx 'libsodium'"
+    check "pkg-config --static --libs: libsodium's -L and -lsodium after -lfairshuf" sh -c \
+        "PKG_CONFIG_PATH='$pc:$T/sodium/lib/pkgconfig' PKG_CONFIG_LIBDIR= \
+            pkg-config --static --libs fairshuf |
+         grep -q -- '-lfairshuf .*-L$T/sodium/lib -lsodium'"
+    check "pkg-config --libs (shared): no libsodium" sh -c \
+        "! PKG_CONFIG_PATH='$pc:$T/sodium/lib/pkgconfig' PKG_CONFIG_LIBDIR= \
+            pkg-config --libs fairshuf | grep -q sodium"
 else
     bad "make install PREFIX=$P"
 fi
