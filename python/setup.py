@@ -12,6 +12,7 @@ FAIRSHUF_ROOT may point at another source tree; WERROR=1 adds -Werror.
 import glob
 import os
 import re
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from setuptools import Extension, setup
@@ -60,6 +61,22 @@ class BuildExt(build_ext):
             return [o for objs in parts for o in objs]
 
         self.compiler.compile = compile_each
+        # The extension exports PyInit__fairshuf alone. The library's
+        # sources mark their API FSH_API (default visibility), which would
+        # put every fsh_* function in the module's dynamic symbol table;
+        # where the interpreter links extensions without
+        # -Bsymbolic-functions (Debian's does, pyenv's and python.org's
+        # builds do not) the module's own calls to them could then bind to
+        # a libfairshuf.so already in the process, another version. GNU ld,
+        # gold and lld take a version script; macOS's ld does not.
+        if self.compiler.compiler_type == "unix" and sys.platform != "darwin":
+            os.makedirs(self.build_temp, exist_ok=True)
+            script = os.path.join(self.build_temp, "_fairshuf.map")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write("{ global: PyInit__fairshuf; local: *; };\n")
+            for ext in self.extensions:
+                ext.extra_link_args = list(ext.extra_link_args or []) + \
+                    ["-Wl,--version-script=" + script]
         super().build_extensions()
 
 
@@ -78,6 +95,8 @@ setup(
             sources=["fairshuf/_fairshuf.c"] + lib_sources,
             include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src")],
             libraries=["sodium", "m", "pthread"],
+            # rebuilt when this file changes (its flags and link arguments)
+            depends=[os.path.join(HERE, "setup.py")],
             extra_compile_args=args,
         )
     ],

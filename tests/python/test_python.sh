@@ -43,7 +43,8 @@ so=$(ls "$lib"/fairshuf/_fairshuf*.so 2>/dev/null | head -n 1)
 fresh=0
 if [ -n "$so" ]; then
     fresh=1
-    for f in "$top"/src/*/*.c "$top"/src/*/*.h "$top"/shared/*.h "$top"/include/fairshuf.h "$top"/python/fairshuf/_fairshuf.c; do
+    for f in "$top"/src/*/*.c "$top"/src/*/*.h "$top"/shared/*.h "$top"/include/fairshuf.h \
+        "$top"/python/fairshuf/_fairshuf.c "$top"/python/setup.py; do
         [ "$f" -nt "$so" ] && fresh=0
     done
     for f in "$top"/python/fairshuf/*.py "$top"/python/fairshuf/*.pyi; do
@@ -81,6 +82,29 @@ if [ "$fail" -gt 0 ] || [ "$rc" -ne 0 ]; then
 fi
 [ "$pass" -gt 0 ] || [ "$fail" -gt 0 ] || bad "pytest ran no test"
 
+# exports SO: the extension's dynamic symbols are PyInit__fairshuf alone.
+# The library compiled into it keeps its fsh_* functions to itself: it
+# exported all of them, and where the interpreter links extensions without
+# -Bsymbolic-functions (Debian's does; pyenv's and python.org's builds do
+# not), in a process that already has a libfairshuf.so in its global scope
+# (a program linked against it that embeds Python, or a module loaded
+# RTLD_GLOBAL) the extension's own calls to them bind to that library,
+# another version whose internals differ from the ones compiled in.
+exports() {
+    nm -D --defined-only "$1" | awk 'NF >= 3 { print $3 }' >"$T/exports" &&
+        grep -qx PyInit__fairshuf "$T/exports" || return 1
+    grep -vx PyInit__fairshuf "$T/exports" >"$T/exports.other"
+    [ ! -s "$T/exports.other" ] && return 0
+    echo "  also exported: $(head -n 5 "$T/exports.other" | tr '\n' ' ')($(wc -l <"$T/exports.other") in all)" >&2
+    return 1
+}
+if command -v nm >/dev/null 2>&1; then
+    check "the extension exports PyInit__fairshuf alone" \
+        exports "$(ls "$lib"/fairshuf/_fairshuf*.so | head -n 1)"
+else
+    skipped "no nm (binutils): the extension's exports are not checked"
+fi
+
 # The install path the README gives: pip, offline, without build
 # isolation, from a copy of the tree (a fresh checkout: no build outputs),
 # into a private target; then the package is imported and used from
@@ -97,6 +121,10 @@ if "$PY" -m pip --version >/dev/null 2>&1; then
 g = fairshuf.Generator(seed=\"42\", simulation=True)
 assert sorted(g.permutation(10).tolist()) == list(range(10))
 print(fairshuf.__file__)' | grep -q '^$T/pip/fairshuf/'"
+        if command -v nm >/dev/null 2>&1; then
+            check "the pip-installed extension exports PyInit__fairshuf alone" \
+                exports "$(ls "$T/pip"/fairshuf/_fairshuf*.so | head -n 1)"
+        fi
     else
         tail -n 20 "$T/pip.log" >&2
         bad "pip install --no-build-isolation ./python (offline)"
