@@ -76,9 +76,17 @@ install-mpi-cmd: $(MPI_BIN)
 	install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/fairshuf-mpi
 	install -m 644 docs/fairshuf-mpi.1 $(DESTDIR)$(MANDIR)/man1/
 
+# The installed libfairshuf_mpi.a has its internals (fshm_*, FSHM_HIDDEN)
+# local, as libfairshuf_mpi.so hides them: global in the archive, they
+# clashed with a consumer's own functions of those names at a static
+# link. One object, fairshuf_mpi.o, which calls only libfairshuf's public
+# API, so nothing outside it needs them; the archive make mpi builds keeps
+# them global for fairshuf-mpi and the MPI tests, which use them.
+OBJCOPY ?= objcopy
 install-mpi: mpi install-mpi-cmd
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man3
-	install -m 644 $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
+	$(OBJCOPY) --localize-hidden $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
+	chmod 644 $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
 	install -m 755 $(MPI_LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(VERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(SOVERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so
