@@ -280,7 +280,7 @@ FSH_API unsigned fsh_rng_get_reach(const fsh_rng *rng);
    most about 2 ms of RDSEED (33 to 83 Mbit/s measured). A 10^6-element
    shuffle needs about 18.5 Mbit (0.45 to 0.74 s with the cap raised).
    Kept across re-keying. */
-#define FSH_HW_CAP_DEFAULT ((uint64_t)65536)
+#define FSH_HW_CAP_DEFAULT UINT64_C(65536)
 FSH_API FSH_NODISCARD int fsh_rng_set_hw_cap(fsh_rng *rng, uint64_t bits);
 FSH_API uint64_t fsh_rng_get_hw_cap(const fsh_rng *rng);
 
@@ -542,7 +542,7 @@ FSH_API FSH_NODISCARD int fsh_stats_chi2_gof(const uint64_t *obs,
  * (the command's external mode): compute bucket ids in passes, gather each
  * group of buckets, shuffle the group.
  */
-#define FSH_RECORDS_SMALL ((uint64_t)1 << 20)
+#define FSH_RECORDS_SMALL (UINT64_C(1) << 20)
 #define FSH_RECORDS_MAX_BITS 24
 
 /* Apply the record permutation of n elements of size bytes at base, on up

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The installed headers as a consumer compiles them: include/fairshuf.h
-# (and include/fairshuf_mpi.h where mpi.h is found) included twice, with
-# -Wall -Wextra -Wpedantic -Werror, by gcc and clang as C99, C11, C17 and
-# C23 (-std=c2x), and by g++ and clang++ as C++11, 14, 17 and 20 (each
-# compiler that is installed; a standard it does not know is skipped).
+# (and include/fairshuf_mpi.h where mpi.h is found) included twice, every
+# FSH_* constant used, with -Wall -Wextra -Wpedantic -Werror, by gcc and
+# clang as C99, C11, C17 and C23 (-std=c2x), and by g++ and clang++ as
+# C++11, 14, 17 and 20 with -Wold-style-cast too (C-style casts in the
+# constants, such as ((uint64_t)65536), failed a C++ build that treats
+# them as errors; UINT64_C() needs no cast). Each compiler that is
+# installed; a standard it does not know is skipped.
 # The same after the object-like macros other headers define (windows.h's
 # min, max, small, near, far, interface) and after consumer macros named
 # like the attribute arguments the header uses (the header must spell them
@@ -25,18 +28,19 @@ if [ -n "${FSH_SANITIZE:-}" ]; then
 fi
 W="-Wall -Wextra -Wpedantic -Werror"
 
-# A consumer's translation unit: the header twice, a call, a constant.
-cat >"$T/use.c" <<'EOF'
-#include <fairshuf.h>
-#include <fairshuf.h>
-int main(void)
+# A consumer's translation unit: the header twice, a call, and every
+# constant the header defines (object-like FSH_* macros), so that the
+# compiler sees their expansions in the consumer's code (C++: as casts).
+sed -n 's/^#define \(FSH_[A-Z0-9_]*\) .*/\1/p' "$inc/fairshuf.h" |
+    grep -v '^FSH_API$\|^FSH_NODISCARD$' >"$T/consts"
+check "the header defines constants" test "$(wc -l <"$T/consts")" -gt 10
 {
-    fsh_rng *rng = 0;
-    unsigned v = fsh_version_number() + FSH_VERSION_NUMBER;
-    fsh_rng_free(rng);
-    return v == 0 ? FSH_EINVAL : FSH_OK;
-}
-EOF
+    printf '#include <fairshuf.h>\n#include <fairshuf.h>\nint main(void)\n{\n'
+    printf '    fsh_rng *rng = 0;\n'
+    printf '    unsigned v = fsh_version_number() + FSH_VERSION_NUMBER;\n'
+    sed 's/.*/    (void)(&);/' "$T/consts"
+    printf '    fsh_rng_free(rng);\n    return v == 0 ? FSH_EINVAL : FSH_OK;\n}\n'
+} >"$T/use.c"
 cp "$T/use.c" "$T/use.cpp"
 # Macros a consumer may have defined before the header: windows.h's, and
 # two named like the attribute arguments.
@@ -78,7 +82,8 @@ for cxx in g++ clang++; do
     for std in c++11 c++14 c++17 c++20; do
         knows "$cxx" "$std" c++ || { skipped "$cxx does not know -std=$std"; continue; }
         n=$((n + 1))
-        check "$cxx -std=$std: fairshuf.h included twice compiles cleanly" compiles "$cxx" "$std" "$T/use.cpp"
+        check "$cxx -std=$std: fairshuf.h included twice compiles cleanly" \
+            compiles "$cxx" "$std" "$T/use.cpp" -Wold-style-cast
     done
     check "$cxx -std=c++17: fairshuf.h after windows.h-like and attribute-named macros" \
         compiles "$cxx" c++17 "$T/use.cpp" -include "$T/macros.h"
