@@ -3,6 +3,7 @@
 #include "verify/json.h"
 
 #include "common/xalloc.h"
+#include "../../shared/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,22 @@ static int parse_string(jparser *ps, char **out, size_t *len)
         if (c < 0x20) {
             free(s);
             return fail(ps, "control character in a string");
+        }
+        if (c >= 0x80) {
+            /* RFC 8259 8.1: JSON text is UTF-8. The other verifiers read
+               text (Python decodes the file, the page gets a string), so
+               a byte that is no UTF-8 could reach none of them as it is. */
+            unsigned k = utf8_char_len((const unsigned char *)ps->p - 1,
+                                       (size_t)(ps->end - ps->p) + 1);
+            if (k == 0) {
+                free(s);
+                ps->p--;
+                return fail(ps, "invalid UTF-8 in a string");
+            }
+            memcpy(o, ps->p - 1, k);
+            o += k;
+            ps->p += k - 1;
+            continue;
         }
         if (c != '\\') {
             *o++ = (char)c;

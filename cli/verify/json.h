@@ -21,7 +21,8 @@ typedef struct jval {
 
 /* Parse text[0..len) into *out (one value, whitespace around it). Returns 0,
    or -1 with a message (static storage) in *why and the byte offset in
-   *at. Nesting deeper than 64 and duplicate keys are errors. */
+   *at. Nesting deeper than 64, duplicate keys and a string's bytes that
+   are no UTF-8 (RFC 3629) are errors. */
 int json_parse(jval *out, const char *text, size_t len, const char **why,
                size_t *at);
 /* Member `key` of object v, or NULL (also when v is not an object). */

@@ -16,6 +16,7 @@
 #include "io/output.h"
 #include "verify/json.h"
 #include "version.h"
+#include "../../shared/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +81,7 @@ static _Noreturn void help(void)
         "                              (- for standard input)\n"
         "      --commitment=HEX        the published SHA-256 of the server seed:\n"
         "                              64 hex digits, nothing else, no blank\n"
-        "      --client-seed=S         the client seed (its bytes; default empty)\n"
+        "      --client-seed=S         the client seed (UTF-8 text; default empty)\n"
         "      --nonce=N               the round's nonce (default 0)\n"
         "      --decks=D               decks in the shoe (default 1)\n"
         "      --jokers=J              jokers per deck: 0, 1 or 2 (default 0)\n"
@@ -662,6 +663,10 @@ int cmd_verify(int argc, char **argv)
     seed_file = name_once(OPT_SEED_FILE, "server seed files");
     json = name_once(OPT_JSON, "JSON files");
     client_arg = client_once();
+    /* Text, as fairshuf deal takes it: other bytes reach no verifier that
+       reads text (web/verify.html, verify_deal.py) nor the deal JSON. */
+    if (client_arg && !utf8_valid(client_arg))
+        die(0, "the client seed is not valid UTF-8 (the verifiers take text)");
     seed_arg = opt_arg(OPT_SEED, 0);
     commit_arg = opt_arg(OPT_COMMITMENT, 0);
     nonce_arg = opt_arg(OPT_NONCE, 0);

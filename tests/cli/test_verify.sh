@@ -133,6 +133,18 @@ v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 ' 5h'
 check "CARD: a blank is no part of a name" err_is "fairshuf verify: unknown card: ' 5h'"
 v --server-seed=$S1 --commitment=$C1 --client-seed='player-1 ' 5h 7c 2d
 check "client seed: a trailing blank is a byte of it (NOT VALID)" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^NOT VALID: card' '$T/v.out'"
+# The client seed is text, as fairshuf deal takes it: bytes that are no
+# UTF-8 reach no other verifier (the page and verify_deal.py read text)
+# nor a deal JSON; they were dealt from as they were, VALID or NOT VALID.
+for cs in 'a\377' 'Zo\353' '\200' '\355\240\200' '\300\257' 'x\360\237\202'; do
+    v --server-seed=$S1 --commitment=$C1 --client-seed="$(printf "$cs")" 5h
+    label=$(printf %s "$cs" | tr '\\' " ")
+    check "client seed ($label, no UTF-8): bad input" err_is "fairshuf verify: the client seed is not valid UTF-8 (the verifiers take text)"
+    v --server-seed=$S1 --client-seed="$(printf "$cs")" --print-order
+    check "client seed ($label, no UTF-8): no order printed" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ]"
+done
+v --server-seed=$S2 --commitment=$C2 --client-seed="Zoë 🂡" --jokers=2 --nonce=1 8s Qd RJ
+check "client seed in UTF-8 (U+00EB, U+1F0A1): VALID" rc 0
 
 # JSON, as `fairshuf deal --format json` prints it (schema fairshuf-deal/1).
 # json FILE DECKS JOKERS PLAYERS CARDS LAYOUT BURN ORDER CLIENT NONCE COMMIT [SEED]
@@ -266,6 +278,27 @@ if command -v python3 >/dev/null 2>&1; then
         v --server-seed=$S1 --json="$T/h.json"
         check "hostile JSON $i: message, exit 1" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: ' '$T/v.err' && [ ! -s '$T/v.out' ]"
     done
+    # JSON text is UTF-8 (RFC 8259, 8.1). A string's bytes that are no
+    # UTF-8 were taken as they were: a client seed "Zo\xeb" (Latin-1) was
+    # dealt from those bytes and VALID here, while verify_deal.py, which
+    # decodes the file, refused it and the page (which reads text) could
+    # not be given it. Raw UTF-8 is read as it is.
+    python3 -c "import json, sys; sys.stdout.write(json.dumps(json.load(open(sys.argv[1])), ensure_ascii=False))" \
+        "$T/j2.json" >"$T/raw.json"
+    v --json="$T/raw.json"
+    check "JSON in raw UTF-8 (U+00EB, U+1F0A1): VALID" rc 0
+    for bytes in 'Zo\353' 'Zo\377' 'Z\300\257' 'Z\355\240\200' 'Z\360\237\202' 'Z\364\220\200\200' 'Zo\303'; do
+        python3 -c "import os, sys; t = open(sys.argv[1], 'rb').read(); sys.stdout.buffer.write(t.replace('Zo\u00eb'.encode(), os.fsencode(sys.argv[2])))" \
+            "$T/raw.json" "$(printf "$bytes")" >"$T/nu.json"
+        label=$(printf %s "$bytes" | tr '\\' " ")
+        check "JSON client seed ($label): changed" sh -c "! cmp -s '$T/raw.json' '$T/nu.json'"
+        v --json="$T/nu.json"
+        check "JSON client seed ($label, no UTF-8): refused" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && grep -q '^fairshuf verify: .*nu.json: malformed JSON at byte [0-9]*: invalid UTF-8 in a string' '$T/v.err'"
+    done
+    sed 's/"mode": "fair"/"mode": "f\o377ir"/' "$T/raw.json" >"$T/nu.json"
+    v --json="$T/nu.json"
+    check "JSON with a byte 0xff in a member the deal does not use: refused" \
+        err_is "fairshuf verify: $T/nu.json: malformed JSON at byte $(($(grep -bo '"mode": "f' "$T/nu.json" | cut -d: -f1) + 10)): invalid UTF-8 in a string"
 else
     skipped "JSON checks need python3 to write the documents"
 fi
