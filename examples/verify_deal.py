@@ -25,6 +25,16 @@ An option given twice must have the same value both times, as fairshuf
 verify requires (numbers, the server seed's bytes and the commitment by
 value; file names and the client seed as spelled): "multiple nonces
 specified" and so on, exit status 1.
+
+The JSON is read as fairshuf verify --json reads it (one rule in every
+verifier: what one calls VALID, the others do): a strict reader (UTF-8,
+whatever the locale; duplicate member names, NaN and Infinity, lone
+surrogates, a NUL in a member name, more than 64 members in an object,
+nesting deeper than 64 and files over 8 MiB refused), the same checks of
+the deal (at most 1000 decks), the options it is given beside it compared
+with it (each difference a NOT VALID line), and no --decks, --jokers or
+cards beside it. The client seed is text: bytes that are not UTF-8 are
+refused, as by fairshuf deal and verify.
 """
 
 import argparse
@@ -179,70 +189,174 @@ def parse_commitment(text, what):
 
 
 def _is_count(v):
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    """A JSON count as fairshuf verify takes one: an integer in
+    [0, 2^64 - 1] (never a boolean or a float; -0 is 0)."""
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2 ** 64
+
+
+JSON_MAX_FILE = 8 << 20  # fairshuf verify reads files of up to 8 MiB
+JSON_MAX_DEPTH = 64      # nesting (cli/verify/json.c)
+JSON_MAX_MEMBERS = 64    # members of one object
+MAX_DECKS = 1000         # the largest shoe fairshuf deal and verify take
+
+
+def _json_walk(v, depth=1):
+    """Refuse what fairshuf verify's JSON reader refuses and Python's json
+    module takes once parsed: nesting deeper than JSON_MAX_DEPTH and a
+    lone surrogate (a \\u escape that is half of a pair) in any string."""
+    if isinstance(v, (dict, list)):
+        if depth > JSON_MAX_DEPTH:
+            raise ValueError("nesting too deep")
+        for k in v:
+            if isinstance(v, dict):
+                _json_walk(k, depth)
+                k = v[k]
+            _json_walk(k, depth + 1)
+    elif isinstance(v, str):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("lone surrogate in \\u escape") from None
+
+
+def _json_members(pairs):
+    """An object as fairshuf verify reads one: at most JSON_MAX_MEMBERS
+    members, no NUL in a name, no name twice (json keeps the last)."""
+    if len(pairs) > JSON_MAX_MEMBERS:
+        raise ValueError("too many members in an object")
+    names = set()
+    for name, _ in pairs:
+        if "\0" in name:
+            raise ValueError("NUL in a member name")
+        if name in names:
+            raise ValueError("duplicate member name")
+        names.add(name)
+    return dict(pairs)
+
+
+def _json_constant(word):
+    raise ValueError("bad number: %s" % word)  # NaN, Infinity: not JSON
+
+
+def _json_int(text):
+    # Past 20 digits no count (2^64 - 1 has 20); int() of a long one would
+    # hit Python's limit on digits, where fairshuf verify reads any number.
+    return int(text) if len(text.lstrip("-")) <= 20 else float("inf")
+
+
+def read_json(data, what):
+    """The deal JSON (bytes) as fairshuf verify --json reads it, a strict
+    RFC 8259 reader: at most 8 MiB of UTF-8, one value, duplicate member
+    names, more than 64 members, nesting deeper than 64, NUL in a member
+    name, lone surrogates, NaN and Infinity refused (BadInput)."""
+    if len(data) > JSON_MAX_FILE:
+        raise BadInput("%s: file too large" % what)
+    try:
+        text = data.decode("utf-8")  # the bytes, whatever the locale says
+        doc = json.loads(text, object_pairs_hook=_json_members,
+                         parse_constant=_json_constant, parse_int=_json_int)
+        _json_walk(doc)
+    except (ValueError, RecursionError) as e:
+        raise BadInput("%s: malformed JSON: %s" % (what, e)) from None
+    return doc
 
 
 def order_from_json(doc):
-    """(params, deal order as names) from `fairshuf deal --format json`."""
-    if doc.get("schema") != "fairshuf-deal/1":
-        raise BadInput("not a fairshuf-deal/1 document")
+    """(doc, fair, the dealt cards as names in deal order) from the JSON
+    `fairshuf deal --format json` printed, checked as fairshuf verify --json
+    checks it (read_json in cli/verify/verify.c), BadInput otherwise."""
+    def bad(why):
+        return BadInput("malformed deal JSON: " + why)
+
+    def need(obj, key, kind, what):
+        v = obj.get(key)
+        # JSON's types as the schema gives them: integers are never
+        # booleans or floats, strings are strings
+        if not isinstance(v, kind) or isinstance(v, bool):
+            raise bad("no %s %r" % (what, key))
+        # a \u0000 would end the string for fairshuf verify's comparisons;
+        # only the client seed (compared by length) may hold one
+        if kind is str and key != "client_seed" and "\0" in v:
+            raise bad("a NUL in %r" % key)
+        return v
+
+    def count(obj, key):
+        if not _is_count(obj.get(key)):
+            raise bad("%s is not a non-negative integer" % key)
+        return obj[key]
+
+    if not isinstance(doc, dict):
+        raise bad("not an object")
+    if need(doc, "schema", str, "string") != "fairshuf-deal/1":
+        raise BadInput("unknown schema %r (fairshuf-deal/1 expected)" % doc["schema"])
     fair = doc.get("fair")
+    if fair is None:
+        raise BadInput("not a provably fair deal (\"fair\" is null)")
     if not isinstance(fair, dict):
-        raise BadInput("the deal is not a provably fair round (\"fair\" is null)")
-    if fair.get("algorithm") != ALGORITHM:
-        raise BadInput("unknown algorithm %r" % fair.get("algorithm"))
-    # JSON's types as the schema gives them: integers are never booleans or
-    # floats, strings are strings (as fairshuf verify reads them)
-    for key in ("decks", "jokers", "cards_in_shoe", "players", "cards_per_hand"):
-        if not _is_count(doc.get(key)):
-            raise BadInput("malformed deal JSON: %s is not a non-negative integer" % key)
-    if not _is_count(fair.get("nonce")):
-        raise BadInput("malformed deal JSON: nonce is not a non-negative integer")
-    for key in ("commitment", "client_seed"):
-        if not isinstance(fair.get(key), str):
-            raise BadInput("malformed deal JSON: %s is not a string" % key)
-    if doc.get("layout") not in ("round-robin", "blocks"):
-        raise BadInput("malformed deal JSON: unknown layout %r" % doc.get("layout"))
-    if doc["jokers"] not in (0, 1, 2) or doc["cards_in_shoe"] != (52 + doc["jokers"]) * doc["decks"]:
-        raise BadInput("malformed deal JSON: cards_in_shoe is not (52 + jokers) * decks")
-    for key in ("burn", "hands", "rest"):
-        if not isinstance(doc.get(key), list):
-            raise BadInput("malformed deal JSON: %s is not an array" % key)
-    for name in list(doc["burn"]) + [c for h in doc["hands"] for c in (h if isinstance(h, list) else [h])] + list(doc["rest"]):
-        if not isinstance(name, str):
-            raise BadInput("malformed deal JSON: a card is not a string")
-        # The schema's cards are poker notation, ASCII: the suit symbols the
-        # CARD operands also take are not in it (as fairshuf verify --json).
-        if not name.isascii():
-            raise BadInput("malformed deal JSON: card %r is not in poker notation "
-                           "(fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)" % name)
-    players, cards = doc["players"], doc["cards_per_hand"]
+        raise bad("\"fair\" is not an object")
+    if need(fair, "algorithm", str, "string") != ALGORITHM:
+        raise BadInput("unknown algorithm %r (%s expected)" % (fair["algorithm"], ALGORITHM))
+    decks, jokers = count(doc, "decks"), count(doc, "jokers")
+    if not 1 <= decks <= MAX_DECKS or jokers > 2:
+        raise BadInput("decks %d and jokers %d are not a supported shoe" % (decks, jokers))
+    in_shoe = count(doc, "cards_in_shoe")
+    if in_shoe != (52 + jokers) * decks:
+        raise BadInput("cards_in_shoe is %d, but %d decks with %d jokers hold %d"
+                       % (in_shoe, decks, jokers, (52 + jokers) * decks))
+    players = count(doc, "players")
     if players == 0:  # fairshuf deal always deals a hand
         raise BadInput("zero players")
-    hands = doc["hands"]
-    if len(hands) != players or any(len(h) != cards for h in hands):
-        raise BadInput("hands do not match players and cards_per_hand")
+    cards = count(doc, "cards_per_hand")
+    layout = need(doc, "layout", str, "string")
+    if layout not in ("round-robin", "blocks"):
+        raise bad("unknown layout %r" % layout)
+    burn, hands, rest = (need(doc, key, list, "array") for key in ("burn", "hands", "rest"))
+    if len(hands) != players:
+        raise BadInput("%d hands for %d players" % (len(hands), players))
+    for p, hand in enumerate(hands):
+        if not isinstance(hand, list) or len(hand) != cards:
+            raise BadInput("hand %d does not hold %d cards" % (p + 1, cards))
+    if players > in_shoe or cards > in_shoe // players or len(burn) > in_shoe - players * cards:
+        raise BadInput("more cards dealt than the shoe holds (%d)" % in_shoe)
+    for key, names in [("burn", burn)] + [("hands", h) for h in hands] + [("rest", rest)]:
+        for name in names:
+            if not isinstance(name, str):
+                raise bad("a card in %r is not a string" % key)
+            if "\0" in name:
+                raise bad("a NUL in a card in %r" % key)
+            # The schema's cards are poker notation, ASCII: the suit
+            # symbols the CARD operands also take are not in it.
+            if not name.isascii():
+                raise bad("card %r in %r is not in poker notation "
+                          "(fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)" % (name, key))
+    need(fair, "commitment", str, "string")
+    client = need(fair, "client_seed", str, "string")
+    count(fair, "nonce")
+    if len(client.encode("utf-8")) > CLIENT_MAX:
+        raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
+    if "server_seed" in fair and not isinstance(fair["server_seed"], str):
+        raise bad("server_seed is not a string")
     dealt = [None] * (players * cards)
     for p, hand in enumerate(hands):
         for c, name in enumerate(hand):
-            if doc["layout"] == "blocks":
-                dealt[p * cards + c] = name
-            else:
-                dealt[c * players + p] = name
-    order = list(doc["burn"]) + dealt + list(doc["rest"])
-    return doc, fair, order
+            dealt[p * cards + c if layout == "blocks" else c * players + p] = name
+    return doc, fair, list(burn) + dealt + list(rest)
 
 
-def decimal(what, choices=None):
+def decimal(what, lo, hi):
     """A reader for once(): a number written as fairshuf verify reads one,
     ASCII digits and nothing else (Python's int() would also take blanks
-    around it, a sign, underscores and other scripts' digits)."""
+    around it, a sign, underscores and other scripts' digits), in
+    [lo, hi] ("invalid nonce: '...' (0 to 18446744073709551615)")."""
     def read(text):
         if not text or any(c not in "0123456789" for c in text):
             raise BadInput("invalid %s: '%s' (decimal digits only)" % (what, text))
-        value = int(text)
-        if choices is not None and value not in choices:
-            raise BadInput("invalid %s: '%s' (%s)" % (what, text, ", ".join(map(str, choices))))
+        # int() refuses more than 4300 digits; past hi's digits the number
+        # is out of range anyway
+        digits = text.lstrip("0") or "0"
+        value = int(digits) if len(digits) <= len(str(hi)) else hi + 1
+        if not lo <= value <= hi:
+            raise BadInput("invalid %s: '%s' (%d to %d)" % (what, text, lo, hi))
         return value
     return read
 
@@ -259,8 +373,16 @@ def once(values, many, read=lambda v: v):
     return read_values[0]
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # Bad input is exit status 1, as fairshuf verify's (argparse: 2).
+        self.print_usage(sys.stderr)
+        print("verify_deal.py: %s" % message, file=sys.stderr)
+        sys.exit(1)
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Verify a fairshuf provably fair deal.")
+    ap = _Parser(description="Verify a fairshuf provably fair deal.")
     # Each option that takes a value collects every value it is given:
     # run() refuses two different ones, as fairshuf verify does.
     ap.add_argument("--server-seed", action="append", help="revealed server seed, hex")
@@ -288,18 +410,43 @@ def main(argv=None):
         return 1
 
 
+def read_file(name, what):
+    """The bytes of file name ("-": standard input), at most 8 MiB, as
+    fairshuf verify reads its seed file and JSON."""
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(JSON_MAX_FILE + 1)
+        else:
+            with open(name, "rb") as f:
+                data = f.read(JSON_MAX_FILE + 1)
+    except OSError as e:
+        raise BadInput("%s: %s" % (name, e.strerror))
+    if len(data) > JSON_MAX_FILE:
+        raise BadInput("%s: file too large" % name)
+    return data
+
+
 def run(args):
     seed_file = once(args.server_seed_file, "server seed files")
     json_file = once(args.json, "JSON files")
     client = once(args.client_seed, "client seeds")
+    if client is not None:
+        # argv's bytes that are no UTF-8 come as lone surrogates: the
+        # client seed is text (fairshuf deal refuses other bytes)
+        try:
+            client.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadInput("the client seed is not valid UTF-8 (the verifiers take text)") from None
     if args.server_seed is not None and seed_file is not None:
         raise BadInput("give --server-seed or --server-seed-file, not both")
+    if seed_file == "-" and json_file == "-":
+        raise BadInput("--json and --server-seed-file cannot both read standard input")
+    if json_file is not None and (args.decks or args.jokers or args.faces or args.copies
+                                  or args.cards):
+        raise BadInput("--json gives the deal: no --decks, --jokers, --faces, --copies "
+                       "or CARD arguments")
     if seed_file is not None:
-        try:
-            with open(seed_file, "rb") as f:  # bytes, as fairshuf reads it
-                seed = parse_hex(f.read(), seed_file)
-        except OSError as e:
-            raise BadInput("%s: %s" % (seed_file, e.strerror))
+        seed = parse_hex(read_file(seed_file, seed_file), seed_file)
     elif args.server_seed is not None:
         seed = once(args.server_seed, "server seeds",
                     lambda v: parse_hex(v, "--server-seed"))
@@ -308,44 +455,36 @@ def run(args):
 
     commitment = once(args.commitment, "commitments",
                       lambda v: parse_commitment(v, "--commitment"))
-    nonce = once(args.nonce, "nonces", decimal("nonce"))
-    decks = once(args.decks, "deck counts", decimal("number of decks"))
-    jokers = once(args.jokers, "joker counts", decimal("number of jokers", (0, 1, 2)))
-    faces = once(args.faces, "face counts", decimal("number of faces"))
-    copies = once(args.copies, "copy counts", decimal("number of copies"))
-    given = [c for c in args.cards]
+    nonce = once(args.nonce, "nonces", decimal("nonce", 0, 2 ** 64 - 1))
+    decks = once(args.decks, "deck counts", decimal("number of decks", 1, MAX_DECKS))
+    jokers = once(args.jokers, "joker counts", decimal("number of jokers", 0, 2))
+    faces = once(args.faces, "face counts", decimal("number of faces", 1, 2 ** 32))
+    copies = once(args.copies, "copy counts", decimal("number of copies", 1, 2 ** 32 - 1))
+    given = list(args.cards)
+    problems = []
     if json_file is not None:
-        try:
-            if json_file == "-":
-                doc = json.load(sys.stdin)
-            else:
-                with open(json_file) as f:
-                    doc = json.load(f)
-        except (OSError, ValueError) as e:
-            raise BadInput("%s: cannot read JSON: %s" % (json_file, e))
-        try:
-            doc, fair, given = order_from_json(doc)
-            fair = dict(fair)
-            fair["commitment"] = parse_commitment(fair["commitment"], "the JSON")
-            # the command line overrides nothing silently: it must agree
-            # (both commitments in lower case, as fairshuf verify compares them)
-            for opt, key, val in (("--commitment", "commitment", commitment),
-                                  ("--client-seed", "client_seed", client),
-                                  ("--nonce", "nonce", nonce)):
-                if val is not None and val != fair[key]:
-                    raise BadInput("%s differs from the JSON's %s" % (opt, key))
-            commitment, client, nonce = fair["commitment"], fair["client_seed"], fair["nonce"]
-            if "server_seed" in fair:
-                revealed = parse_hex(fair["server_seed"], "the JSON's server_seed")
-                if seed is None:
-                    seed = revealed
-                elif revealed != seed:
-                    print("NOT VALID: server seed mismatch: the JSON's server_seed "
-                          "is not the seed given")
-                    return 1
-            decks, jokers = doc["decks"], doc["jokers"]
-        except (KeyError, TypeError, AttributeError, ValueError) as e:
-            raise BadInput("malformed deal JSON (%s)" % e)
+        doc, fair, given = order_from_json(read_json(read_file(json_file, json_file), json_file))
+        # What the command line repeats (what the player noted) must agree
+        # with the JSON: each disagreement is a NOT VALID line, as in
+        # fairshuf verify; the round is the JSON's.
+        jc = parse_commitment(fair["commitment"], "the JSON")
+        if commitment is not None and commitment != jc:
+            problems.append("commitment mismatch: the JSON says %s, --commitment %s"
+                            % (jc, commitment))
+        if client is not None and client != fair["client_seed"]:
+            problems.append("client seed mismatch: --client-seed differs from the JSON's "
+                            "client_seed")
+        if nonce is not None and nonce != fair["nonce"]:
+            problems.append("nonce mismatch: the JSON says %d, --nonce %d" % (fair["nonce"], nonce))
+        commitment, client, nonce = jc, fair["client_seed"], fair["nonce"]
+        if "server_seed" in fair:
+            revealed = parse_hex(fair["server_seed"], "the JSON's server_seed")
+            if seed is None:
+                seed = revealed
+            elif revealed != seed:
+                problems.append("server seed mismatch: the JSON's server_seed is not the "
+                                "seed given")
+        decks, jokers = doc["decks"], doc["jokers"]
     if seed is None:
         raise BadInput("the revealed server seed is required")
     client = (client or "").encode("utf-8")
@@ -353,17 +492,16 @@ def run(args):
 
     if faces is not None:
         copies = 1 if copies is None else copies
-        if faces < 1 or copies < 1:
-            raise BadInput("faces and copies must be positive")
         order = deal_order(seed, client, nonce, faces, copies)
         print(" ".join(str(f) for f in order))
         return 0
 
     decks = 1 if decks is None else decks
     jokers = 0 if jokers is None else jokers
-    if decks < 1 or jokers not in (0, 1, 2):
-        raise BadInput("decks must be positive and jokers 0, 1 or 2")
     faces = 52 + jokers
+    if len(seed) < 32:  # fairshuf verify's words for a seed under any game's minimum
+        raise BadInput("server seed too short: %d byte%s (at least 32)"
+                       % (len(seed), "" if len(seed) == 1 else "s"))
     order = [card_name(f) for f in deal_order(seed, client, nonce, faces, decks)]
     if args.order:
         print(" ".join(order))
@@ -372,18 +510,16 @@ def run(args):
     if commitment is None:
         raise BadInput("the commitment is required (--commitment or --json): "
                        "without it the deal is not tied to what the operator published")
-    problems = []
-    digest = hashlib.sha256(seed).hexdigest()
-    print("commitment:  %s" % digest)
-    if commitment is not None:
-        if commitment != digest:
-            problems.append("commitment mismatch: SHA-256 of the server seed is %s, "
-                            "the published commitment is %s" % (digest, commitment))
-    print("deal order:  %s" % " ".join(order))
+    if len(given) > len(order):
+        raise BadInput("%d cards given, more than the shoe holds (%d)" % (len(given), len(order)))
     # Compared as faces, named in poker notation (A\u2660 is As), as fairshuf verify.
     given = [card_name(card_parse(name, faces)) for name in given]
-    if len(given) > len(order):
-        problems.append("%d cards given, the shoe holds %d" % (len(given), len(order)))
+    digest = hashlib.sha256(seed).hexdigest()
+    print("commitment:  %s" % digest)
+    if commitment != digest:
+        problems.append("commitment mismatch: SHA-256 of the server seed is %s, "
+                        "the published commitment is %s" % (digest, commitment))
+    print("deal order:  %s" % " ".join(order))
     wrong = [t for t, (want, got) in enumerate(zip(order, given)) if want != got]
     if wrong:
         t = wrong[0]

@@ -6,7 +6,8 @@
 # decks with 0-2 jokers, shoes up to 8 decks), seed lengths at and above the
 # minimum (several segments, a short last one), random client seeds (UTF-8,
 # up to 256 bytes), random nonces up to 2^64 - 1; short seeds refused by
-# both. Skipped without python3.
+# both; hostile deal JSON and options at their limits, on which both give
+# one verdict. Skipped without python3.
 NAME=test_verify_py
 . "$(dirname "$0")/../cli/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -345,5 +346,98 @@ if grep -q "^cases [0-9]* disagree 0$" "$T/cards.out"; then
     ok
 else
     bad "verify_deal.py and fairshuf verify read card names differently: $(head -c 3000 "$T/cards.out")"
+fi
+# 6. The deal JSON and the options as fairshuf verify reads them: one
+# verdict (VALID, NOT VALID, bad input) from both, and never a traceback.
+# verify_deal.py used Python's json module as it is (the last of duplicate
+# names, NaN, lone surrogates that crashed it, any nesting but 100,000
+# levels (RecursionError), any number of members, no 8 MiB cap, numbers
+# over 4,300 digits refused), took --decks and cards beside --json
+# silently, had no 1000-deck limit, read "-" as a file name for the seed,
+# called a disagreeing --nonce bad input instead of NOT VALID, and crashed
+# on a client seed whose bytes are not UTF-8 and on 5000-digit numbers.
+python3 - "$PY" "$FAIRSHUF" "$T" >"$T/strict.out" 2>&1 <<'PYEOF'
+import hashlib, json, os, subprocess, sys
+py, fs, tmp = sys.argv[1:4]
+S = bytes(range(32)).hex()
+C = hashlib.sha256(bytes(range(32))).hexdigest()
+order = subprocess.run([fs, "verify", "--server-seed=" + S, "--print-order", "--client-seed=p"],
+                       capture_output=True, text=True, check=True).stdout.split()
+base = json.dumps({"schema": "fairshuf-deal/1", "decks": 1, "jokers": 0, "cards_in_shoe": 52,
+                   "players": 1, "cards_per_hand": 2, "layout": "round-robin", "burn": [],
+                   "hands": [order[:2]], "rest": order[2:], "penetration": None, "mode": "fair",
+                   "fair": {"algorithm": "fairshuf-deal-v1", "commitment": C, "server_seed": S,
+                            "client_seed": "p", "nonce": 0}})
+def sub(old, new):
+    assert old in base, old
+    return base.replace(old, new, 1)
+cases = [  # (name, JSON, extra options, verdict)
+    ("as dealt", base, [], "VALID"),
+    ("duplicate nonce", sub('"nonce": 0', '"nonce": 5, "nonce": 0'), [], "bad"),
+    ("duplicate unknown member", sub('"mode"', '"x": 1, "x": 2, "mode"'), [], "bad"),
+    ("NaN", sub('"penetration": null', '"penetration": NaN'), [], "bad"),
+    ("Infinity", sub('"penetration": null', '"penetration": Infinity'), [], "bad"),
+    ("a lone surrogate", sub('"client_seed": "p"', '"client_seed": "\\ud800"'), [], "bad"),
+    ("a NUL in a member name", sub('"mode"', '"m\\u0000ode"'), [], "bad"),
+    ("nesting 65 deep", sub('"penetration": null', '"penetration": ' + "[" * 64 + "]" * 64), [], "bad"),
+    ("nesting 100000 deep", sub('"penetration": null', '"penetration": ' + "[" * 99999 + "]" * 99999), [], "bad"),
+    ("65 members", sub('"mode"', "".join('"x%d": 0, ' % k for k in range(52)) + '"mode"'), [], "bad"),
+    ("a number of 5000 digits unused", sub('"penetration": null', '"penetration": 1' + "0" * 4999), [], "VALID"),
+    ("a nonce of 5000 digits", sub('"nonce": 0', '"nonce": 1' + "0" * 4999), [], "bad"),
+    ("1001 decks", sub('"decks": 1, "jokers": 0, "cards_in_shoe": 52', '"decks": 1001, "jokers": 0, "cards_in_shoe": 52052'), [], "bad"),
+    ("a card more than the shoe", sub('"rest": [', '"rest": ["As", '), [], "bad"),
+    ("over 8 MiB", base + " " * ((8 << 20) + 1 - len(base)), [], "bad"),
+    ("--nonce disagrees", base, ["--nonce", "1"], "NOT VALID"),
+    ("--client-seed disagrees", base, ["--client-seed", "q"], "NOT VALID"),
+    ("--commitment disagrees", base, ["--commitment", "0" * 64], "NOT VALID"),
+    ("--decks beside it", base, ["--decks", "1"], "bad"),
+    ("a card beside it", base, ["--", order[0]], "bad"),
+]
+def verdict(cmd, stdin=None):
+    p = subprocess.run(cmd, capture_output=True, input=stdin)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    if "Traceback" in err:
+        return "traceback"
+    if p.returncode == 0 and "\nVALID: " in "\n" + out:
+        return "VALID"
+    if p.returncode == 1 and "NOT VALID: " in out:
+        return "NOT VALID"
+    if p.returncode == 1 and err and "VALID" not in out:
+        return "bad"
+    return "exit %d" % p.returncode
+n = disagree = 0
+f = os.path.join(tmp, "strict.json")
+for name, text, extra, want in cases:
+    open(f, "w").write(text)
+    c = verdict([fs, "verify", "--json=" + f] + extra)
+    p = verdict([sys.executable, py, "--json", f] + extra)
+    n += 1
+    if not c == p == want:
+        disagree += 1
+        print("DISAGREE %s: want %s, fairshuf verify %s, verify_deal.py %s" % (name, want, c, p))
+seedf = os.path.join(tmp, "strict.hex")
+open(seedf, "w").write(S)
+for name, args, stdin, want in (
+        ("the seed file on standard input", ["--server-seed-file", "-", "--commitment", C, "--client-seed", "p"] + order[:3],
+         S.encode(), "VALID"),
+        ("--json and the seed file both on standard input", ["--json", "-", "--server-seed-file", "-"], base.encode(), "bad"),
+        ("a client seed that is not UTF-8", [b"--server-seed", S.encode(), b"--commitment", C.encode(), b"--client-seed", b"a\xff"], None, "bad"),
+        ("a nonce of 5000 digits", ["--server-seed", S, "--commitment", C, "--nonce", "1" + "0" * 4999], None, "bad"),
+        ("a nonce of 5000 zeros", ["--server-seed", S, "--commitment", C, "--client-seed", "p", "--nonce", "0" * 5000, order[0]], None, "VALID"),
+        ("1001 decks", ["--server-seed", S * 2000, "--commitment", C, "--decks", "1001"], None, "bad"),
+        ("an unknown option", ["--server-seed", S, "--bogus"], None, "bad"),
+        ("53 cards for 52", ["--server-seed", S, "--commitment", C, "--client-seed", "p", "--"] + order + ["As"], None, "bad")):
+    c = verdict([fs, "verify"] + args, stdin)  # getopt takes "--nonce 1" too
+    p = verdict([sys.executable, py] + args, stdin)
+    n += 1
+    if not c == p == want:
+        disagree += 1
+        print("DISAGREE %s: want %s, fairshuf verify %s, verify_deal.py %s" % (name, want, c, p))
+print("cases", n, "disagree", disagree)
+PYEOF
+if grep -q "^cases [0-9]* disagree 0$" "$T/strict.out"; then
+    ok
+else
+    bad "verify_deal.py and fairshuf verify disagree on the JSON or the options: $(head -c 3000 "$T/strict.out")"
 fi
 finish
