@@ -42,6 +42,7 @@ import hashlib
 import hmac
 import json
 import math
+import os
 import sys
 
 ALGORITHM = "fairshuf-deal-v1"
@@ -367,10 +368,38 @@ def once(values, many, read=lambda v: v):
     BadInput on an invalid one), then they must all be the same."""
     if values is None:
         return None
-    read_values = [read(v) for v in values]
+    read_values = [read("--" if v == DASHES else v) for v in values]
     if any(v != read_values[0] for v in read_values[1:]):
         raise BadInput("multiple %s specified" % many)
     return read_values[0]
+
+
+VALUE_OPTIONS = ("--server-seed", "--server-seed-file", "--commitment", "--client-seed",
+                 "--nonce", "--decks", "--jokers", "--faces", "--copies", "--json")
+
+
+DASHES = "\0--"  # a value "--" through argparse (which drops "--"); argv has no NUL
+
+
+def _joined(argv):
+    """argv with "--option VALUE" written "--option=VALUE" for the options
+    that take a value: argparse takes a VALUE that starts with "-" (a
+    client seed "-x", "--") for an option, where fairshuf verify (getopt)
+    takes it as the value."""
+    out, k = [], 0
+    while k < len(argv):
+        a = argv[k]
+        if a == "--":
+            return out + argv[k:]
+        name, eq, value = a.partition("=")
+        if name in VALUE_OPTIONS and (eq or k + 1 < len(argv)):
+            value = value if eq else argv[k + 1]
+            out.append(name + "=" + (DASHES if value == "--" else value))
+            k += 1 if eq else 2
+        else:
+            out.append(a)
+            k += 1
+    return out
 
 
 class _Parser(argparse.ArgumentParser):
@@ -402,7 +431,7 @@ def main(argv=None):
     ap.add_argument("--order", action="store_true", help="print only the deal order")
     ap.add_argument("cards", nargs="*", help="dealt cards in deal order: poker notation "
                     "(As Th 2c RJ BJ) or suit symbols (A\u2660 10\u2665)")
-    args = ap.parse_args(argv)
+    args = ap.parse_args(_joined(sys.argv[1:] if argv is None else list(argv)))
     try:
         return run(args)
     except BadInput as e:
@@ -536,4 +565,12 @@ def run(args):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (--order | head): stop as a C program does
+        # on SIGPIPE, without a traceback; nothing more can be written.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 1
+    sys.exit(status)

@@ -97,6 +97,19 @@ def py_verify(args):
     return py_verdict(rc, out.getvalue(), err.getvalue())
 
 
+def py_output(args):
+    """What verify_deal.py prints for args (in this process), or why not."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = vd.main(args)
+    except SystemExit as e:
+        rc = e.code
+    except Exception as e:  # noqa: BLE001
+        return "crash (%s: %s)" % (type(e).__name__, e)
+    return out.getvalue() if rc == 0 else "exit %s: %s" % (rc, err.getvalue())
+
+
 def py_verify_process(args, stdin=None):
     """verify_deal.py as a player runs it: argv and files as bytes."""
     p = subprocess.run([sys.executable, VD] + args, input=stdin, capture_output=True)
@@ -219,6 +232,8 @@ def edge_rounds(rnd):
     add(client="\U0001f0a1" * 64)                              # 256 bytes of 4-byte characters
     add(client="\"\\/\b\f\n\r\t\x00\x01\x1f\x7f" * 3)          # JSON escapes and a NUL (not dealable)
     add(client="\u2028\u2029\ufeff\u00a0 ", nonce=2 ** 53 + 1)
+    add(client="--", nonce=5)                                  # an option's value, not "--"
+    add(client="-x")
     add(decks=8, jokers=2, seed=bytes(rnd.randrange(256) for _ in range(293)), players=8, cards=5,
         burn=1, layout="blocks")                               # 8 decks, 2 jokers, minimum seed
     add(decks=2, jokers=2, seed=bytes(rnd.randrange(256) for _ in range(66)), players=108, cards=1)
@@ -344,10 +359,8 @@ def check_round(k, r, in_browser):
         c = subprocess.run([FS, "verify", "--print-order", "--client-seed=" + r["client"]] + opts,
                            capture_output=True, text=True)
         report(tag + ": fairshuf verify --print-order", c.stdout.split() == order, c.stdout[:200] + c.stderr)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            vd.main(["--order", "--client-seed=" + r["client"]] + opts)
-        report(tag + ": verify_deal.py --order", out.getvalue().split() == order, out.getvalue()[:200])
+        got = py_output(["--order", "--client-seed", r["client"]] + opts)  # "-x" is the value
+        report(tag + ": verify_deal.py --order", got.split() == order, got[:200])
     if pkg is not None:
         po = pkg.fair_order(r["seed"], r["client"], r["nonce"], decks=r["decks"], jokers=r["jokers"],
                             names=True, notation="poker")
@@ -364,7 +377,7 @@ def check_round(k, r, in_browser):
         v["C options"] = c_verify(opts + ["--client-seed=" + r["client"], "--commitment=" + commit,
                                           "--burn=%d" % r["burn"], "--players=%d" % r["players"],
                                           "--cards=%d" % r["cards"], "--layout=" + r["layout"], "--"] + laid)
-        v["py options"] = py_verify(opts + ["--client-seed=" + r["client"], "--commitment=" + commit,
+        v["py options"] = py_verify(opts + ["--client-seed", r["client"], "--commitment=" + commit,
                                             "--"] + order)
     if pkg is not None:
         v["package"] = pkg_verify(r["seed"], commit, order, r["client"], r["nonce"], r["decks"], r["jokers"])
@@ -740,11 +753,9 @@ def faces():
             p = subprocess.run([HELPER, "order", str(m), str(c), seed.hex(), "c\u00e9", "99"],
                                capture_output=True, text=True)
             got["library"] = [int(x) for x in p.stdout.split()]
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            vd.main(["--server-seed", seed.hex(), "--faces", str(m), "--copies", str(c),
-                     "--client-seed", "c\u00e9", "--nonce", "99"])
-        got["verify_deal.py --faces"] = [int(x) for x in out.getvalue().split()]
+        out = py_output(["--server-seed", seed.hex(), "--faces", str(m), "--copies", str(c),
+                         "--client-seed", "c\u00e9", "--nonce", "99"])
+        got["verify_deal.py --faces"] = [int(x) for x in out.split() if x.isdigit()]
         bad = [k for k, v in got.items() if v != want]
         report("custom faces %d x %d: %s give the specification's order" % (m, c, ", ".join(got)),
                not bad, "differ: %s" % bad)

@@ -171,7 +171,10 @@ PYEOF
 check "py: group numbers stop at 2^32 - 1" sh -c "grep -q '^58: 58\$' '$T/wrap.out' && grep -q '^104: refused: the deal needs more than 2^32 groups' '$T/wrap.out'"
 
 # 3. verify_deal.py and `fairshuf verify --print-order` agree.
-for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡"; do
+# A client seed that starts with "-", or is "--", is the option's value
+# (getopt's reading; argparse took "-x" for an option and refused it).
+for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡" "1 0 5 -x" "1 0 5 --" \
+    "1 0 5 --order"; do
     set -- $c
     cs=$4
     [ "$cs" = - ] && cs=
@@ -182,6 +185,10 @@ for c in "1 2 7 bob" "3 1 0 -" "8 0 18446744073709551615 z" "2 2 99 é🂡"; do
         --nonce="$3" --client-seed="$cs" --print-order 2>&1)
     check "verify and python agree ($c)" [ "$py" = "$cc" ]
 done
+
+# The reader of --order gone (a pipe closed): no traceback.
+python3 "$PY" --server-seed "$S3" --decks 2 --order 2>"$T/pipe.err" | true
+check "py: --order into a closed pipe: no traceback" sh -c "! grep -q Traceback '$T/pipe.err'"
 
 # 4. What counts as hex: verify_deal.py accepts exactly what fairshuf verify
 # accepts (fsh_fair_hex_decode for a seed: hex digits in pairs, the ASCII
