@@ -208,6 +208,12 @@ $(BUILD)/tests/test_cli_rng: tests/test_cli_rng.c $(CLI_RNG_SRC) $(LIBA) $(wildc
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc -Icli -o $@ $< $(CLI_RNG_SRC) $(LIBA) $(LIBS)
 
+# The audit's p-values on a correct shuffler (tests/test_audit_pvalues.c):
+# with the battery that computes them.
+$(BUILD)/tests/test_audit_pvalues: tests/test_audit_pvalues.c cli/audit/battery.c $(LIBA) $(wildcard tests/*.h) $(CLI_HDRS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Icli -o $@ $< cli/audit/battery.c $(LIBA) $(LIBS)
+
 # Allocation-failure injection (tests/test_alloc.c): the program's and
 # libfairshuf.a's malloc, calloc, realloc, free and pthread_create go
 # through the test's wrappers.

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/* The audit's p-values on a correct shuffler: many audits of fsh_shuffle
+ * with fixed seeds through the battery fairshuf audit runs
+ * (cli/audit/battery.c), per test and for the family.
+ *
+ * Configurations: 2 values (every statistic a binomial: big atoms), 3
+ * values, 5 values (all 120 orders tested), 8 values (the duplicate test
+ * runs, 1.98 pairs expected) and 52 cards; every test the battery has
+ * runs in at least two of them.
+ *
+ * 1. Validity, discrete-aware. A p-value is valid when P(p <= u) <= u for
+ *    every u, which holds for discrete statistics too (where P(p <= u) may
+ *    be well below u: the duplicate test, p = 1 at no pair; the worst
+ *    line, Bonferroni over 2n lines). So the count of p <= u among M
+ *    audits must not exceed the binomial(M, r u) upper quantile at 2e-9,
+ *    for u = 0.001, 0.01, 0.05, 0.1, 0.25, 0.5. r = 1.3: the chi-square
+ *    limit is not exact in finite samples; the exact rates of these
+ *    configurations' statistics reach 1.18 u at these u (n = 2: 20 and 40
+ *    binomial trials, chi2(1) p-values without continuity correction;
+ *    groups expecting 5 to 10 counts, exact multinomial enumeration:
+ *    at most 1.17 u at u >= 0.001). The same bound for the family: the
+ *    audits with a FAIL at alpha = 0.01 and 0.05 (Holm).
+ * 2. Not dead, exactly: Pearson's X over k groups has mean k - 1 for any
+ *    number of deals (E (O - E)^2 / E = 1 - p per group), the
+ *    position-by-value statistic Y = X (n-1)/n has mean (n-1)^2 (docs/
+ *    AUDIT.md), and the duplicate pairs C(T,2)/N! with variance
+ *    C(T,2) p (1 - p), p = 1/N! (the pairs' indicators are uncorrelated).
+ *    Each test's mean statistic over the M audits must lie within 7
+ *    standard errors (the sample's, or the exact one for the duplicates)
+ *    of that mean: a wrong degrees of freedom, scale or law moves it. The
+ *    worst row or column (a maximum) has no such mean and is checked by 1
+ *    only.
+ *
+ * False failures with fresh seeds: 1 is at most 6 u-values x 11 tests x 5
+ * configurations + 2 family checks x 5 = 340 checks at 2e-9 each,
+ * 6.8e-7; 2 is at most 50 checks at 7 standard errors (2.6e-12 each
+ * for a normal mean; the skewness of a mean of M >= 300 statistics
+ * multiplies that by at most 10), so the program's total is below 1e-6.
+ * With these fixed seeds the outcome is deterministic.
+ */
+#include "check.h"
+#include "audit/battery.h"
+#include "fairshuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BETA 2e-9   /* per validity check */
+#define SLACK 1.3   /* the chi-square limit's finite-sample excess, at most */
+#define ZMEAN 7.0   /* standard errors for the mean checks */
+#define LOW_SLACK 1.1 /* the lower check's allowance, at u >= 0.1 */
+
+static const double us[] = {0.001, 0.01, 0.05, 0.1, 0.25, 0.5};
+#define NU (sizeof us / sizeof us[0])
+
+/* The smallest c with P(Binomial(m, r) >= c) <= beta. */
+static unsigned binom_upper(unsigned m, double r, double beta)
+{
+    if (r >= 1)
+        return m;
+    long double tail = 0;
+    for (unsigned c = m + 1; c-- > 0;) {
+        long double lp = lgammal((long double)m + 1) -
+                         lgammal((long double)c + 1) -
+                         lgammal((long double)(m - c) + 1) +
+                         (long double)c * logl(r) +
+                         (long double)(m - c) * log1pl(-(long double)r);
+        tail += expl(lp);
+        if (tail > beta)
+            return c + 1;
+    }
+    return 0;
+}
+
+/* The largest c with P(Binomial(m, r) <= c) <= beta (0 when none). */
+static unsigned binom_lower(unsigned m, double r, double beta)
+{
+    long double tail = 0;
+    for (unsigned c = 0; c <= m; c++) {
+        long double lp = lgammal((long double)m + 1) -
+                         lgammal((long double)c + 1) -
+                         lgammal((long double)(m - c) + 1) +
+                         (long double)c * logl(r) +
+                         (long double)(m - c) * log1pl(-(long double)r);
+        tail += expl(lp);
+        if (tail > beta)
+            return c == 0 ? 0 : c - 1;
+    }
+    return m;
+}
+
+typedef struct config {
+    const char *name;
+    size_t n;
+    uint64_t deals;
+    unsigned audits;
+    int tests_run; /* of the battery's tests, how many run here */
+    int smooth;    /* statistics of many values: the lower check too */
+} config;
+
+/* Per test: the p-values' counts below each u, and the statistic's sum
+   and sum of squares (its mean and spread). */
+typedef struct tally {
+    const char *name;
+    int ran, skipped;
+    unsigned below[NU];
+    double sum, sum2, df;
+} tally;
+
+static double lfact(size_t n)
+{
+    return lgamma((double)n + 1);
+}
+
+static void run_config(const config *c, fsh_rng *rng, uint32_t *a)
+{
+    tally t[BATTERY_TESTS];
+    memset(t, 0, sizeof t);
+    unsigned fam01 = 0, fam05 = 0;
+    int k = 0;
+    for (unsigned run = 0; run < c->audits; run++) {
+        char seed[64];
+        int len = snprintf(seed, sizeof seed, "audit p-values %zu %u", c->n,
+                           run);
+        battery *b = battery_new(c->n);
+        if (fsh_rng_seed(rng, seed, (size_t)len) != FSH_OK ||
+            fsh_rng_set_simulation(rng, 1) != FSH_OK || b == NULL) {
+            CHECK(0);
+            battery_free(b);
+            return;
+        }
+        for (uint64_t d = 0; d < c->deals; d++) {
+            for (size_t i = 0; i < c->n; i++)
+                a[i] = (uint32_t)i;
+            if (fsh_shuffle_u32(rng, a, c->n) != FSH_OK) {
+                CHECK(0);
+                battery_free(b);
+                return;
+            }
+            battery_add(b, a, NULL);
+        }
+        /* The audit at alpha 0.01 (r) and at 0.05 (r5: Holm's decisions
+           only). */
+        test_result r[BATTERY_TESTS], r5[BATTERY_TESTS];
+        k = battery_run(b, 0.01, r);
+        if (k <= 0 || k > BATTERY_TESTS || battery_run(b, 0.05, r5) != k) {
+            CHECK(0);
+            battery_free(b);
+            return;
+        }
+        unsigned fail01 = 0, fail05 = 0;
+        for (int i = 0; i < k; i++) {
+            t[i].name = r[i].name;
+            fail05 |= r5[i].status == T_FAIL;
+            if (r[i].status == T_SKIP) {
+                t[i].skipped++;
+                continue;
+            }
+            t[i].ran++;
+            fail01 |= r[i].status == T_FAIL;
+            for (size_t j = 0; j < NU; j++)
+                t[i].below[j] += r[i].p <= us[j];
+            t[i].sum += r[i].stat;
+            t[i].sum2 += r[i].stat * r[i].stat;
+            t[i].df = r[i].df;
+        }
+        fam01 += fail01;
+        fam05 += fail05;
+        battery_free(b);
+    }
+
+    unsigned m = c->audits;
+    int ran = 0;
+    printf("  %s: %u audits\n", c->name, m);
+    for (int i = 0; i < k; i++) {
+        /* A test runs in every audit of a configuration or in none. */
+        CHECK(t[i].ran == 0 || t[i].skipped == 0);
+        if (t[i].ran == 0)
+            continue;
+        ran++;
+        int dup = strcmp(t[i].name, "duplicate decks") == 0,
+            worst = strcmp(t[i].name, "worst row or column") == 0;
+        printf("    %-42s", t[i].name);
+        for (size_t j = 0; j < NU; j++) {
+            unsigned lim = binom_upper(m, SLACK * us[j], BETA);
+            printf(" %4u", t[i].below[j]);
+            if (t[i].below[j] > lim)
+                printf("(> %u)", lim);
+            CHECK(t[i].below[j] <= lim);
+            /* Not conservative: the tests of many values (not the
+               maximum, not the duplicates) reach u / LOW_SLACK. */
+            if (c->smooth && us[j] >= 0.1 && !dup && !worst) {
+                unsigned low = binom_lower(m, us[j] / LOW_SLACK, BETA);
+                if (t[i].below[j] < low)
+                    printf("(< %u)", low);
+                CHECK(t[i].below[j] >= low);
+            }
+        }
+        double mean = t[i].sum / m;
+        if (worst) {
+            printf("  mean %.4g\n", mean);
+            continue;
+        }
+        double want = t[i].df, se;
+        if (dup) {
+            double pairs = (double)c->deals * (double)(c->deals - 1) / 2,
+                   p = exp(-lfact(c->n));
+            want = pairs * p;
+            se = sqrt(pairs * p * (1 - p) / m);
+        } else {
+            double var = (t[i].sum2 - t[i].sum * mean) / (m - 1);
+            se = sqrt(var > 0 ? var / m : 0);
+        }
+        printf("  mean %.4g (want %.4g, se %.3g)\n", mean, want, se);
+        CHECK(fabs(mean - want) <= ZMEAN * se);
+    }
+    unsigned l01 = binom_upper(m, SLACK * 0.01, BETA),
+             l05 = binom_upper(m, SLACK * 0.05, BETA);
+    printf("    (p <= 0.001 0.01 0.05 0.1 0.25 0.5); family failed: %u at "
+           "0.01 (<= %u), %u at 0.05 (<= %u)\n",
+           fam01, l01, fam05, l05);
+    CHECK(fam01 <= l01);
+    CHECK(fam05 <= l05);
+    CHECK_EQ(ran, c->tests_run);
+}
+
+int main(void)
+{
+    /* The battery's tests and when they run (docs/AUDIT.md): at n = 2
+       and 3 all but the duplicate test (n! < 100 T); at n = 5 the full
+       permutation too (T >= 5 x 120); at n = 8 the duplicate test instead
+       of the full permutation; at 52 cards the same. */
+    static const config configs[] = {
+        {"2 values, 40 deals (binomial statistics)", 2, 40, 2000, 10, 0},
+        {"3 values, 60 deals", 3, 60, 1500, 10, 0},
+        {"5 values, 1200 deals (all 120 orders)", 5, 1200, 600, 10, 1},
+        {"8 values, 400 deals (duplicates: 1.98 pairs expected)", 8, 400,
+         1000, 10, 1},
+        {"52 cards, 2000 deals", 52, 2000, 300, 10, 1},
+    };
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    uint32_t a[52];
+    for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
+        run_config(&configs[i], rng, a);
+    fsh_rng_free(rng);
+    return check_done("test_audit_pvalues");
+}
