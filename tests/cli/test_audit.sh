@@ -151,6 +151,29 @@ check "... expected duplicates under 24-bit seeds printed" \
 check "32-bit seed per deal fails: duplicate decks" \
     fails_by b_s32 "duplicate decks"
 
+# --- power: each flawed shuffler fails for other seeds too ----------------
+# The checks above use one seed each; these take three more, at sizes
+# where each misses with probability below 1e-10 (docs/AUDIT.md, "Power"):
+# the loops' p-values are below 1e-100; r % (i+1) on 8 bits at 10000 deals
+# puts position by value 6.6 standard deviations above its 0.001 critical
+# value (at the table's 5000, 3.6: it misses about 1 seed in 6000); one
+# equal pair is enough at 24 bits (47.7 expected at 40000 deals) and two
+# at 32 bits (42 expected at 600000). The LCG takes no seed.
+while read -r prog deals cards by; do
+    for s in p1 p2 p3; do
+        "$A/$prog" "$deals" "$cards" "$s" | audit pw_$prog --input -
+        check "$prog, $deals deals of $cards, seed $s, fails: $by" \
+            fails_by pw_$prog "$by"
+    done
+done <<'CASES'
+naive 3000 52 position by value
+sattolo 3000 52 fixed points
+mod8 10000 52 position by value
+planet 3000 52 position by value
+seed24 40000 16 duplicate decks
+seed32 600000 16 duplicate decks
+CASES
+
 # --- calibration (small; the full run is make audit-calibrate) -----------
 # 40 audits of fsh_shuffle at alpha 0.05: the family-wise rate is at most
 # 0.05, so more than 8 failures has probability below 1e-3 (binomial).
