@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1135,6 +1136,39 @@ static void jnum(FILE *f, double v)
         fprintf(f, "%.17g", v);
 }
 
+/* Whether --json and --plot name one regular file, which the second
+   rename would take from the first: the same name, the same file under
+   another name or link, or (neither there yet) the same name in the same
+   directory. A device or a FIFO takes both, one after the other. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (strcmp(a, b) == 0)
+        return !ea || S_ISREG(sa.st_mode);
+    if (ea && eb)
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+               sa.st_ino == sb.st_ino;
+    if (ea || eb)
+        return 0;
+    const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+    ba = ba ? ba + 1 : a;
+    bb = bb ? bb + 1 : b;
+    if (strcmp(ba, bb) != 0)
+        return 0;
+    /* The directories: "." for a bare name, "/" for "/name". */
+    char *da = strndup(a, ba > a ? (size_t)(ba - a) : 0),
+         *db = strndup(b, bb > b ? (size_t)(bb - b) : 0);
+    if (da == NULL || db == NULL)
+        fail("memory exhausted");
+    int same = stat(*da ? da : ".", &sa) == 0 &&
+               stat(*db ? db : ".", &sb) == 0 && sa.st_dev == sb.st_dev &&
+               sa.st_ino == sb.st_ino;
+    free(da);
+    free(db);
+    return same;
+}
+
 /* --json and --plot: a regular FILE is written to a temporary beside it
    and renamed over it at the end (cli/io/outfile.c, as -o), so a failed
    audit leaves the old file; opened before the deals are collected, so a
@@ -1219,6 +1253,9 @@ int cmd_audit(int argc, char **argv)
             dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
             fail("dup: %s", strerror(errno));
     }
+    if (o.json && o.plot && strcmp(o.json, "-") != 0 &&
+        strcmp(o.plot, "-") != 0 && same_file(o.json, o.plot))
+        fail("--json and --plot cannot both be %s", quote(o.json));
     FILE *jf = o.json ? open_out(o.json, data_fd) : NULL;
     FILE *pf = o.plot ? open_out(o.plot, data_fd) : NULL;
 

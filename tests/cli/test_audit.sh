@@ -490,6 +490,23 @@ printf '1 2 3\n1 1 3\n' >bad3
 audit keep --input bad3 --json keep.json --plot keep.svg
 check "a failed audit keeps the old --json file and writes no plot" sh -c \
     '[ "$(cat keep.json)" = old ] && [ ! -e keep.svg ] && [ -z "$(ls -A | grep fairshuf-tmp)" ]'
+# --json and --plot naming one file: refused before the deals are read
+# (the SVG was renamed over the JSON: exit 0, the JSON lost), by name, by
+# another spelling of the name, and through a hard link.
+echo old >both.out
+ln -f both.out both.link
+for pair in "both.out both.out" "both.out ./both.out" "both.link both.out" \
+    "new.out ./new.out"; do
+    set -- $pair
+    audit jp --input fair8 --json="$1" --plot="$2"
+    check "--json=$1 --plot=$2: refused, nothing written" sh -c \
+        "[ \"\$(cat jp.rc)\" = 2 ] && [ ! -s jp.out ] &&
+         [ \"\$(cat jp.err)\" = \"fairshuf audit: --json and --plot cannot both be '$1'\" ] &&
+         [ \"\$(cat both.out)\" = old ] && [ ! -e new.out ] &&
+         [ -z \"\$(ls -A | grep fairshuf-tmp)\" ]"
+done
+audit jp --input fair8 --json=/dev/null --plot=/dev/null
+check "--json=/dev/null --plot=/dev/null: both written (a device)" rc_is jp 0
 s0=$(date +%s)
 audit nodir --per-run --trials 3 --json nodir/x.json -- sh -c 'sleep 5; seq 3'
 s1=$(date +%s)
