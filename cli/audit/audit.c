@@ -1063,8 +1063,12 @@ static double deals_needed(size_t n, double bias, double alpha, int tests)
 static double deals_for(double df, double per_deal, double alpha, int pairs)
 {
     double crit;
-    if (per_deal <= 0 || fsh_stats_chi2_isf(alpha, df, &crit) != FSH_OK)
+    if (fsh_stats_chi2_isf(alpha, df, &crit) != FSH_OK)
         return NAN;
+    /* A bias whose square underflows (--power=1e-200): more deals than a
+       double holds, as deals_needed says. */
+    if (!(per_deal > 0))
+        return INFINITY;
     return (crit - df) / per_deal * pairs;
 }
 

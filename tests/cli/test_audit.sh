@@ -425,6 +425,11 @@ check "--power: a line for each test" sh -c \
         "consecutive deals: first/last-card diff."; do
         grep -q "^  $t  *[1-9][0-9.e+]* " pw.out || { echo "no power line: $t" >&2; exit 1; }
      done'
+# A bias whose square underflows needs more deals than a double holds:
+# every test says inf (position by value did; the others said nan).
+audit pwtiny --input fair6 --power=1e-200
+check "--power=1e-200: inf deals for every test, no nan" sh -c \
+    '[ "$(grep -c "^  [a-z].*  *inf  (" pwtiny.out)" = 9 ] && ! grep -q nan pwtiny.out'
 
 # --- the progress bar (forced; on a terminal by default) -----------------
 "$A/fair" 3000 8 pb | $TO "$F" audit --progress --trials 3000 --input - \
