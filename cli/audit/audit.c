@@ -862,10 +862,34 @@ static pid_t spawn(char **cmd, int *fd)
     return pid;
 }
 
-/* Wait for pid; die unless it exited 0 (or we killed it: killed = 1). */
-static void reap(pid_t pid, const char *what, int killed)
+/* How long a run stopped with SIGTERM (a time limit, --trials reached)
+   may take to end before its process group gets SIGKILL: a command that
+   ignores or catches SIGTERM must not hold the audit (it waited for it
+   forever). */
+#define STOP_GRACE 2.0
+
+/* Wait for pid; die unless it exited 0. killed: we sent it SIGTERM, so
+   its status does not matter, and at time until (now() + STOP_GRACE, one
+   for the runs stopped together) its group gets SIGKILL if it is still
+   there. */
+static void reap(pid_t pid, const char *what, int killed, double until)
 {
     int st;
+    while (killed) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) {
+            kid_remove(pid);
+            return;
+        }
+        if (w < 0 && errno != EINTR)
+            fail("waitpid: %s", strerror(errno));
+        if (now() >= until) {
+            kill(-pid, SIGKILL);
+            break;
+        }
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             fail("waitpid: %s", strerror(errno));
@@ -922,8 +946,9 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
                     if (pf[j].fd >= 0)
                         close(pf[j].fd);
                 }
+                double until = now() + STOP_GRACE;
                 for (unsigned j = 0; j < nj; j++)
-                    reap(jobs[j].pid, o->cmd[0], 1);
+                    reap(jobs[j].pid, o->cmd[0], 1, until);
                 stopped = 1;
                 break;
             }
@@ -960,7 +985,7 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
             char src[96];
             snprintf(src, sizeof src, "%s (%s)", o->cmd[0], what);
             d->src = src;
-            reap(jobs[j].pid, src, 0);
+            reap(jobs[j].pid, src, 0, 0);
             add_text(d, jobs[j].buf, jobs[j].len, 1);
             end_deal(d, 0);
             d->src = o->cmd[0];
@@ -1291,7 +1316,7 @@ int cmd_audit(int argc, char **argv)
         if (stopped || cut)
             kill(-pid, SIGTERM);
         close(fd);
-        reap(pid, o.cmd[0], stopped || cut);
+        reap(pid, o.cmd[0], stopped || cut, now() + STOP_GRACE);
     }
     pbar_end(&pb);
     double secs = now() - t0;

@@ -399,6 +399,38 @@ check "--help to a closed stdout: exit 2, the reason" sh -c \
 audit t_lim --time-limit 1 -- sh -c "'$A/fair' 2000 8 t; sleep 30"
 check "--time-limit stops a command and tests what came" sh -c \
     'rc=$(cat t_lim.rc); [ "$rc" = 0 ] && grep -q "time limit of 1 s reached" t_lim.out'
+# A command that ignores SIGTERM is killed (SIGKILL to its group) 2 s
+# after the time limit or --trials stopped it: the audit waited for it
+# forever. Each case is cut at 15 s; a run left behind is killed here.
+# the stream at the time limit, the stream at --trials, a run at the limit:
+while IFS='|' read -r name args; do
+    : >tk_$name.pid
+    s0=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout 15 "$F" audit --no-progress $args -- sh -c "echo \$\$ >>tk_$name.pid; trap '' TERM; '$A/fair' 500 8 tk; while :; do sleep 0.2; done" \
+        >tk_$name.out 2>tk_$name.err
+    echo $? >tk_$name.rc
+    s1=$(date +%s)
+    sleep 0.3
+    left=0
+    for _p in $(cat tk_$name.pid); do
+        if [ -e "/proc/$_p" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$_p/stat" 2>/dev/null; then
+            left=1
+            kill -KILL "$_p" 2>/dev/null
+        fi
+    done
+    check "a command that ignores SIGTERM ($name) is stopped (took $((s1 - s0)) s, left $left)" sh -c \
+        "[ $((s1 - s0)) -lt 10 ] && [ $left = 0 ] && [ \"\$(cat tk_$name.rc)\" != 124 ]"
+done <<'CASES'
+limit|--time-limit 1
+trials|--trials 100
+perrun|--per-run --jobs 2 --trials 4 --time-limit 1
+CASES
+check "... the stream at the time limit tests what came" sh -c \
+    '[ "$(cat tk_limit.rc)" = 0 ] && grep -q "time limit of 1 s reached" tk_limit.out &&
+     grep -q "500 deals of 8" tk_limit.out'
+check "... at --trials, the deals asked for" sh -c \
+    '[ "$(cat tk_trials.rc)" = 0 ] && grep -q "100 deals of 8" tk_trials.out'
 
 # docs/AUDIT.md quotes --power's figures for 52 cards, 10 tests, alpha 0.01.
 audit pw52 --input fair52 --power
