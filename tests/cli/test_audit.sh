@@ -44,7 +44,13 @@ passes() {
 
 # --- fairshuf's own shuffles pass --------------------------------------
 # Seeded inputs are fixed; runs from OS randomness (per run) use
-# --alpha 1e-6, so each fails a correct shuffler with probability <= 1e-6.
+# --alpha 1e-7, so each fails a correct shuffler with probability below
+# about 5e-7. Not 1e-6 at --alpha 1e-6: with 30 to 300 deals the pooled
+# tests have groups expecting 5, whose chi-square p-values are too small
+# far out (exact multinomial: 12 groups of 5 give p <= 2e-7, Holm's first
+# step for 5 tests at 1e-6, with probability 7.3 times 2e-7; a family of
+# about 3e-6), where 12 groups give 14 times 2e-8 and 6 groups 6.9 times
+# (docs/AUDIT.md, "Accuracy of the p-values").
 "$A/fair" 20000 52 s1 >fair52
 audit a_fair --input fair52
 check "fsh_shuffle, 20000 deals of 52, passes" passes a_fair
@@ -58,7 +64,7 @@ check "fsh_deck, 20000 deals of 52, passes" passes a_deck
 audit a_fair6 --input fair6
 check "6 cards: all 720 orders tested and passed" sh -c \
     'grep -q "^PASS  full permutation .*df = 719 " a_fair6.out'
-audit a_i --alpha 1e-6 --per-run --trials 300 --jobs 3 -- "$F" -i 1-8
+audit a_i --alpha 1e-7 --per-run --trials 300 --jobs 3 -- "$F" -i 1-8
 check "fairshuf -i 1-8 run 300 times (--per-run --jobs 3) passes" passes a_i
 # fsh_deck dealing a 2-deck shoe (seeded: fixed input) passes.
 "$A/shoe" 3000 2 s4 >shoe2
@@ -86,7 +92,7 @@ else
 fi
 # Shoes: a 2-deck shoe dealt by fairshuf passes (identical cards told apart
 # by the seeded tie-break); the same few deals over and over fail.
-audit a_shoe --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p --decks=2
+audit a_shoe --alpha 1e-7 --per-run --trials 60 -- "$F" deal -p --decks=2
 check "fairshuf deal --decks=2 (a shoe, per run) passes" passes a_shoe
 check "... and is read as a shoe" grep -q "^a shoe: 52 cards 2 times each" a_shoe.out
 i=0
@@ -102,16 +108,16 @@ printf 'As As Kd Kd Qh\nAs Kd As Kd Qh\n' >e_shoe
 audit e_shoe --input e_shoe
 check "a shoe with uneven copies is refused (exit 2)" \
     sh -c 'test "$(cat e_shoe.rc)" = 2 && grep -q "e_shoe:1: card Qh is not there 2 times" e_shoe.err'
-audit a_deal --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p
+audit a_deal --alpha 1e-7 --per-run --trials 60 -- "$F" deal -p
 check "fairshuf deal -p (poker names, per run) passes" passes a_deal
-audit a_dealu --alpha 1e-6 --per-run --trials 30 -- "$F" deal
+audit a_dealu --alpha 1e-7 --per-run --trials 30 -- "$F" deal
 check "fairshuf deal (Unicode names, per run) passes" passes a_dealu
 # The jokers of fairshuf deal --jokers (RJ, BJ, in both notations) are
 # cards too: such a deal was "'BJ' is neither a number nor a card name".
-audit a_jok --alpha 1e-6 --per-run --trials 60 -- "$F" deal -p --jokers=2
+audit a_jok --alpha 1e-7 --per-run --trials 60 -- "$F" deal -p --jokers=2
 check "fairshuf deal --jokers=2 (per run) passes" passes a_jok
 check "... 54 cards a deal" grep -q "60 deals of 54 cards" a_jok.out
-audit a_joku --alpha 1e-6 --per-run --trials 30 -- "$F" deal --jokers=1 --decks=2
+audit a_joku --alpha 1e-7 --per-run --trials 30 -- "$F" deal --jokers=1 --decks=2
 check "fairshuf deal --jokers=1 --decks=2 (Unicode, a shoe) passes" passes a_joku
 check "... read as a shoe of 53 cards" grep -q "^a shoe: 53 cards 2 times each" a_joku.out
 printf 'RJ As BJ\nBJ RJ As\nAs BJ RJ\n' >jokers3
@@ -122,7 +128,7 @@ check "a command's stream, stopped after --trials, passes" passes a_stream
 check "... and says how many deals it read" \
     grep -q "^fairshuf audit: 3000 deals of 20 values" a_stream.out
 if [ "$have_gnu" = 1 ]; then
-    audit a_gnu --alpha 1e-6 --per-run --trials 200 --jobs 2 -- "$GNU_SHUF" -i 0-9
+    audit a_gnu --alpha 1e-7 --per-run --trials 200 --jobs 2 -- "$GNU_SHUF" -i 0-9
     check "GNU shuf -i 0-9 (0-based, per run) passes" passes a_gnu
 else
     skipped "GNU shuf -i 0-9 (no GNU shuf 9.x)"
