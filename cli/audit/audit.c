@@ -99,9 +99,49 @@ static void kids_stop(void)
         kill(-kids[i], SIGTERM);
 }
 
+/* How long a run stopped with SIGTERM (a time limit, --trials reached,
+   an error) may take to end before its process group gets SIGKILL: a
+   command that ignores or catches SIGTERM must not hold the audit, nor
+   run on in a group no ^C reaches. */
+#define STOP_GRACE 2.0
+
+static double now(void);
+
+/* After kids_stop, on an error: reap the runs as they end; SIGKILL to
+   the groups of those still there after STOP_GRACE. Signals wait until
+   the audit exits (the list is not changed under the handler). */
+static void kids_end(void)
+{
+    sigset_t old;
+    kids_block(&old);
+    double until = now() + STOP_GRACE;
+    while (nkids > 0) {
+        for (sig_atomic_t i = 0; i < nkids;) {
+            if (waitpid(kids[i], NULL, WNOHANG) != 0) /* ended, or not ours */
+                kids[i] = kids[--nkids];
+            else
+                i++;
+        }
+        if (nkids > 0 && now() >= until) {
+            for (sig_atomic_t i = 0; i < nkids; i++)
+                kill(-kids[i], SIGKILL);
+            for (sig_atomic_t i = 0; i < nkids; i++)
+                while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+                    ;
+            nkids = 0;
+        }
+        if (nkids > 0) {
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 static _Noreturn void trouble(void)
 {
     kids_stop();
+    kids_end();
     outfile_abort(); /* --json and --plot: the old files stay */
     exit(EXIT_TROUBLE);
 }
@@ -861,12 +901,6 @@ static pid_t spawn(char **cmd, int *fd)
     *fd = p[0];
     return pid;
 }
-
-/* How long a run stopped with SIGTERM (a time limit, --trials reached)
-   may take to end before its process group gets SIGKILL: a command that
-   ignores or catches SIGTERM must not hold the audit (it waited for it
-   forever). */
-#define STOP_GRACE 2.0
 
 /* Wait for pid; die unless it exited 0. killed: we sent it SIGTERM, so
    its status does not matter, and at time until (now() + STOP_GRACE, one

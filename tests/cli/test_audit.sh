@@ -431,7 +431,12 @@ done <<'CASES'
 limit|--time-limit 1
 trials|--trials 100
 perrun|--per-run --jobs 2 --trials 4 --time-limit 1
+bad|--n 3
 CASES
+# (bad: the stream's deals have 8 values, not --n 3, an error: the
+# command was sent SIGTERM and left running.)
+check "... bad input from it: exit 2, the error said" sh -c \
+    '[ "$(cat tk_bad.rc)" = 2 ] && grep -q "sh:1: 8 values, expected 3" tk_bad.err'
 check "... the stream at the time limit tests what came" sh -c \
     '[ "$(cat tk_limit.rc)" = 0 ] && grep -q "time limit of 1 s reached" tk_limit.out &&
      grep -q "500 deals of 8" tk_limit.out'
