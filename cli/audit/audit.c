@@ -534,8 +534,13 @@ static void add_token(dealer *d, const char *tok, size_t tlen,
     int mode = digits ? MODE_NUMBER : MODE_CARD;
     if (memchr(tok, '\0', tlen) != NULL)
         bad_input(d, line, "a NUL byte in a value");
-    if (tlen >= sizeof tmp)
-        bad_input(d, line, "value too long: %.20s...", tok);
+    if (tlen >= sizeof tmp) {
+        /* Its start, quoted as every value in a message is (it was
+           printed raw: a terminal's escape sequences, a cut character). */
+        memcpy(tmp, tok, 20);
+        tmp[20] = '\0';
+        bad_input(d, line, "value too long: %s...", quote(tmp));
+    }
     memcpy(tmp, tok, tlen);
     tmp[tlen] = '\0';
     uint32_t v;

@@ -295,6 +295,14 @@ check "a command that cannot run" err_is e_nocmd "status 127"
 printf 'As Ks\0junk Qs\nKs As Qs\n' >e_nul
 audit e_nul --input e_nul
 check "a NUL byte in a value" err_is e_nul "e_nul:1: a NUL byte in a value"
+# A value too long to be a number or a card: its start quoted, as every
+# value in a message (it was printed raw, escape sequences and all).
+printf '1 2 \033[31m%070d\n' 0 >e_longv
+audit e_longv --input e_longv
+check "a value too long: its start quoted, no raw escape" sh -c \
+    '[ "$(cat e_longv.rc)" = 2 ] &&
+     grep -q "e_longv:1: value too long: .\\\\033\\[31m0000" e_longv.err &&
+     ! grep -q "$1" e_longv.err' sh "$(printf '\033')"
 # A blank line after --trials deals is an empty line, not one deal too many.
 printf '1 2 3\n2 1 3\n\n' >e_blank
 audit e_blank --input e_blank --trials 2
