@@ -1317,9 +1317,11 @@ int cmd_audit(int argc, char **argv)
             strcmp(o.plot, "-") == 0)
             fail("--json and --plot cannot both be standard output");
         /* The data on standard output, the report on standard error. */
+        /* Standard output closed: the data cannot be written, said as
+           the report's write error says it (it said "dup: ..."). */
         if ((data_fd = dup(STDOUT_FILENO)) < 0 ||
             dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-            fail("dup: %s", strerror(errno));
+            fail("write error: %s", strerror(errno));
     }
     if (o.json && o.plot && strcmp(o.json, "-") != 0 &&
         strcmp(o.plot, "-") != 0 && same_file(o.json, o.plot))

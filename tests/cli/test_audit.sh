@@ -521,6 +521,11 @@ assert {"heatmap", "fixed", "inversions", "pvalues"} <= ids
     check "--json=-: JSON alone on stdout, the report on stderr" sh -c '
         python3 -c "import json; json.load(open(\"js.out\"))" &&
         grep -q "passed, .* failed$" js.err'
+    # Standard output closed: the report's write error (it said "dup: ...").
+    "$F" audit --no-progress --input naive10 --json=- >&- 2>jc.err
+    echo $? >jc.rc
+    check "--json=- with standard output closed: write error, exit 2" sh -c \
+        '[ "$(cat jc.rc)" = 2 ] && [ "$(cat jc.err)" = "fairshuf audit: write error: Bad file descriptor" ]'
     audit jboth --input naive10 --json=- --plot=-
     check "--json=- --plot=-: refused" err_is jboth "cannot both be standard output"
     # The plot of a large deal is at most 256 x 256 cells (4096 cards drew
