@@ -37,6 +37,9 @@
  * for a normal mean; the skewness of a mean of M >= 300 statistics
  * multiplies that by at most 10), so the program's total is below 1e-6.
  * With these fixed seeds the outcome is deterministic.
+ *
+ * Also: when the deals' hashes find no memory once, the duplicate test is
+ * skipped (realloc failed through -Wl,--wrap=realloc).
  */
 #include "check.h"
 #include "audit/battery.h"
@@ -226,6 +229,54 @@ static void run_config(const config *c, fsh_rng *rng, uint32_t *a)
     CHECK_EQ(ran, c->tests_run);
 }
 
+/* The battery's one realloc (the deals' hashes) fails when armed
+   (-Wl,--wrap=realloc, Makefile). */
+static int realloc_fail;
+void *__real_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size)
+{
+    if (realloc_fail) {
+        realloc_fail = 0;
+        return NULL;
+    }
+    return __real_realloc(p, size);
+}
+
+/* The hash array grows at 4096 deals; when that fails once and the next
+   growth succeeds, a deal's hash was never stored: the duplicate test
+   must be skipped (it ran, on an unset slot). */
+static void test_hash_memory(fsh_rng *rng, uint32_t *a)
+{
+    battery *b = battery_new(52);
+    CHECK(b != NULL);
+    if (b == NULL)
+        return;
+    CHECK_EQ(fsh_rng_seed(rng, "hash memory", 11), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    int ok = 1;
+    for (uint64_t d = 0; d < 5000; d++) {
+        for (uint32_t i = 0; i < 52; i++)
+            a[i] = i;
+        ok &= fsh_shuffle_u32(rng, a, 52) == FSH_OK;
+        realloc_fail = d == 4096; /* the second growth, once */
+        battery_add(b, a, NULL);
+    }
+    CHECK(ok);
+    realloc_fail = 0;
+    test_result r[BATTERY_TESTS];
+    int k = battery_run(b, 0.01, r);
+    CHECK(k > 0);
+    for (int i = 0; i < k; i++) {
+        if (strcmp(r[i].name, "duplicate decks") != 0)
+            continue;
+        printf("  hashes lost at deal 4097 of 5000: duplicate decks %s (%s)\n",
+               r[i].status == T_SKIP ? "SKIP" : "ran", r[i].note);
+        CHECK(r[i].status == T_SKIP && strstr(r[i].note, "memory") != NULL);
+    }
+    battery_free(b);
+}
+
 int main(void)
 {
     /* The battery's tests and when they run (docs/AUDIT.md): at n = 2
@@ -245,6 +296,7 @@ int main(void)
     uint32_t a[52];
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
         run_config(&configs[i], rng, a);
+    test_hash_memory(rng, a);
     fsh_rng_free(rng);
     return check_done("test_audit_pvalues");
 }

@@ -22,6 +22,7 @@ struct battery {
     uint64_t *dtop, *dbot; /* n: (b[0] - a[0]) mod n, last position */
     uint64_t (*hash)[2];   /* per deal, for the duplicate test */
     uint64_t hcap;
+    int hash_lost;         /* a deal's hash found no memory: no test */
     uint32_t *prev, *pos, *tmp; /* the previous deal, its inverse, scratch */
     uint32_t *fen;              /* Fenwick tree, n + 1 */
     double dup_pairs;
@@ -151,15 +152,20 @@ void battery_add(battery *b, const uint32_t *a, const uint32_t *key)
     }
     if (b->inv != NULL)
         b->inv[inversions(b, a)]++;
-    if (b->t >= b->hcap) {
+    /* Once a deal's hash is lost, the test cannot run: later deals
+       store none (a realloc that then succeeded left that deal's slot
+       unset, and the test ran on it). */
+    if (!b->hash_lost && b->t >= b->hcap) {
         uint64_t cap = b->hcap ? b->hcap * 2 : 4096;
         void *p = realloc(b->hash, cap * sizeof *b->hash);
         if (p != NULL) {
             b->hash = p;
             b->hcap = cap;
+        } else {
+            b->hash_lost = 1;
         }
     }
-    if (b->t < b->hcap) {
+    if (!b->hash_lost) {
         b->hash[b->t][0] = h1;
         b->hash[b->t][1] = h2;
     }
@@ -421,7 +427,7 @@ int battery_run(battery *b, double alpha, test_result *out)
     r = &out[i++];
     b->dup_pairs = 0;
     double lam = battery_dup_expected(b, 0);
-    if (b->hash == NULL || b->hcap < b->t) {
+    if (b->hash_lost) {
         skip(r, "duplicate decks", "out of memory for the deal hashes");
     } else if (b->t < 2) {
         skip(r, "duplicate decks", "needs 2 deals");
