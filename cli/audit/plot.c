@@ -116,16 +116,16 @@ void plot_write(FILE *f, const battery *b, const test_result *r, int k)
     fputs("</g>\n", f);
     /* Histograms against the exact laws. */
     double hx = 40 + map + 60;
-    double *law = malloc((n * (n - 1) / 2 + 1 > n + 1 ? n * (n - 1) / 2 + 1
-                                                      : n + 1) *
+    /* The inversions' law only when they were counted (n <= 1024). */
+    const uint64_t *inv = battery_inv_hist(b);
+    size_t kmax = n * (n - 1) / 2;
+    double *law = malloc((inv != NULL && kmax > n ? kmax + 1 : n + 1) *
                          sizeof *law);
     if (law != NULL && fsh_stats_fixed_points_law(n, law) == FSH_OK) {
         size_t cells = n + 1 < 10 ? n + 1 : 10;
         histogram(f, hx, 80, 400, 200, "fixed points per deal (0..9)",
                   battery_fixed_hist(b), law, cells, cells, t, "fixed");
     }
-    const uint64_t *inv = battery_inv_hist(b);
-    size_t kmax = n * (n - 1) / 2;
     if (law != NULL && inv != NULL &&
         fsh_stats_inversions_law(n, law, kmax + 1) == FSH_OK)
         histogram(f, hx, 340, 400, 200, "inversions per deal (binned)", inv,
