@@ -491,9 +491,15 @@ __attribute__((format(printf, 3, 4))) static _Noreturn void bad_input(
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    /* An --input file is named as its open and read errors name it,
+       quoted when needed (quotef: a space, a colon, an escape sequence
+       were printed raw). */
+    const char *src = d->input != NULL && strcmp(d->input, "-") != 0
+                          ? quotef(d->input)
+                          : d->src;
     if (line)
-        fail("%s:%lu: %s", d->src, line, buf);
-    fail("%s: %s", d->src, buf);
+        fail("%s:%lu: %s", src, line, buf);
+    fail("%s: %s", src, buf);
 }
 
 /* The jokers of fairshuf deal --jokers (and of fsh_cardset_standard):

@@ -303,6 +303,17 @@ check "a value too long: its start quoted, no raw escape" sh -c \
     '[ "$(cat e_longv.rc)" = 2 ] &&
      grep -q "e_longv:1: value too long: .\\\\033\\[31m0000" e_longv.err &&
      ! grep -q "$1" e_longv.err' sh "$(printf '\033')"
+# The file of a bad deal is named as its open errors name it: quoted when
+# needed (a space, an escape sequence were printed raw).
+printf '1 2 3\n1 1 3\n' >'e sp'
+audit e_sp --input 'e sp'
+check "a file name with a space: quoted in the bad line's message" \
+    err_is e_sp "^fairshuf audit: 'e sp':2: value 1 repeated (value 2 missing)\$"
+printf '1 2 3\n1 1 3\n' >"$(printf 'e\033x')"
+audit e_esc --input "$(printf 'e\033x')"
+check "a file name with an escape: not printed raw" sh -c \
+    '[ "$(cat e_esc.rc)" = 2 ] && grep -q ":2: value 1 repeated" e_esc.err &&
+     ! grep -q "$1" e_esc.err' sh "$(printf '\033')"
 # A blank line after --trials deals is an empty line, not one deal too many.
 printf '1 2 3\n2 1 3\n\n' >e_blank
 audit e_blank --input e_blank --trials 2
