@@ -964,6 +964,8 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
         fail("memory exhausted");
     int stopped = 0;
     char what[64];
+    size_t srclen = strlen(o->cmd[0]) + sizeof what + 4;
+    char *src = amalloc(srclen);
     while (d->deals < o->trials && !stopped) {
         unsigned nj = o->jobs;
         if (o->trials - d->deals < nj)
@@ -1027,8 +1029,9 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
         for (unsigned j = 0; j < nj && !stopped; j++) {
             snprintf(what, sizeof what, "run %llu",
                      (unsigned long long)d->deals + 1);
-            char src[96];
-            snprintf(src, sizeof src, "%s (%s)", o->cmd[0], what);
+            /* "COMMAND (run N)" whole, however long COMMAND's name (96
+               bytes cut the run number off a long path). */
+            snprintf(src, srclen, "%s (%s)", o->cmd[0], what);
             d->src = src;
             reap(jobs[j].pid, src, 0, 0);
             add_text(d, jobs[j].buf, jobs[j].len, 1);
@@ -1042,6 +1045,7 @@ static int collect_per_run(dealer *d, const aopts *o, pbar *pb,
     for (unsigned j = 0; j < o->jobs; j++)
         free(jobs[j].buf);
     free(jobs);
+    free(src);
     return stopped;
 }
 

@@ -288,6 +288,14 @@ check "--input - with standard input closed" sh -c \
     "[ \$(cat e_closed.rc) = 2 ] && [ ! -s e_closed.out ] && [ \"\$(cat e_closed.err)\" = 'fairshuf audit: -: Bad file descriptor' ]"
 audit e_cmd --per-run --trials 3 -- false
 check "a failing command" err_is e_cmd "exited with status 1"
+# A run named by a long path keeps its run number (96 bytes cut it off).
+mkdir -p a_directory_with_a_rather_long_name_to_make_the_path_of_the_command_long
+long=./a_directory_with_a_rather_long_name_to_make_the_path_of_the_command_long/shuffler_that_fails
+printf '#!/bin/sh\nexit 3\n' >"$long"
+chmod +x "$long"
+audit e_longcmd --per-run --trials 2 -- "$long"
+check "a failing run with a long path: its run number said" \
+    err_is e_longcmd "shuffler_that_fails (run 1) exited with status 3"
 audit e_nocmd --per-run --trials 3 -- ./no-such-command
 check "a command that cannot run" err_is e_nocmd "status 127"
 # A NUL inside a value: refused (the rest of the token was ignored, so
