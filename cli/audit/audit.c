@@ -138,6 +138,16 @@ static void kids_end(void)
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The fatal signals' hook (outfile's handlers, before the temporaries
+   go): as an error does, SIGTERM, then SIGKILL to the runs still there
+   after STOP_GRACE (waitpid, kill, nanosleep and clock_gettime are
+   async-signal-safe; the list changes with signals blocked). */
+static void kids_stop_end(void)
+{
+    kids_stop();
+    kids_end();
+}
+
 static _Noreturn void trouble(void)
 {
     kids_stop();
@@ -1317,7 +1327,7 @@ int cmd_audit(int argc, char **argv)
     parse_options(argc, argv, &o);
     /* outfile's handlers, which remove the --json and --plot temporaries
        on a fatal signal, stop the runs of COMMAND first. */
-    outfile_signal_hook(kids_stop);
+    outfile_signal_hook(kids_stop_end);
     install_cleanup_handlers();
     signal(SIGPIPE, SIG_IGN); /* a command that stops reading is not us */
     int data_fd = STDOUT_FILENO; /* --json=- or --plot=- */

@@ -655,4 +655,24 @@ kill -TERM $pid
 { wait $pid; } 2>/dev/null
 sleep 0.5
 check "SIGTERM to an audit of one command's stream: no run left behind" gone k_str.pid
+# ... nor one that ignores SIGTERM: SIGKILL 2 s later, from the handler
+# (it was left running).
+: >k_ign.pid
+"$F" audit --no-progress --trials 10 -- sh -c "echo \$\$ >k_ign.pid; trap '' TERM; while :; do sleep 0.2; done" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+s0=$(date +%s)
+kill -TERM $pid
+{ wait $pid; } 2>/dev/null
+s1=$(date +%s)
+sleep 0.3
+left=0
+for _p in $(cat k_ign.pid); do
+    if [ -e "/proc/$_p" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$_p/stat" 2>/dev/null; then
+        left=1
+        kill -KILL "$_p" 2>/dev/null
+    fi
+done
+check "SIGTERM to an audit whose command ignores SIGTERM: ended in $((s1 - s0)) s, nothing left ($left)" \
+    [ $left = 0 -a $((s1 - s0)) -lt 8 ]
 finish
