@@ -39,7 +39,8 @@
  * With these fixed seeds the outcome is deterministic.
  *
  * Also: when the deals' hashes find no memory once, the duplicate test is
- * skipped (realloc failed through -Wl,--wrap=realloc).
+ * skipped (realloc failed through -Wl,--wrap=realloc); deals the
+ * duplicate test cannot use (more than the orders / 100) keep no hash.
  */
 #include "check.h"
 #include "audit/battery.h"
@@ -232,10 +233,12 @@ static void run_config(const config *c, fsh_rng *rng, uint32_t *a)
 /* The battery's one realloc (the deals' hashes) fails when armed
    (-Wl,--wrap=realloc, Makefile). */
 static int realloc_fail;
+static unsigned long realloc_calls;
 void *__real_realloc(void *p, size_t size);
 void *__wrap_realloc(void *p, size_t size);
 void *__wrap_realloc(void *p, size_t size)
 {
+    realloc_calls++;
     if (realloc_fail) {
         realloc_fail = 0;
         return NULL;
@@ -277,6 +280,48 @@ static void test_hash_memory(fsh_rng *rng, uint32_t *a)
     battery_free(b);
 }
 
+/* Deals the duplicate test cannot use keep no hash: 5 cards have 120
+   orders, fewer than 100 x deals from the second deal on, so 10000 deals
+   grow the hashes once, for the first (they grew to 16 bytes a deal:
+   1.6 GB for 1e8 deals); 8 cards (40320 orders) keep theirs up to 403
+   deals, then drop them. */
+static void test_hash_moot(fsh_rng *rng, uint32_t *a)
+{
+    static const struct {
+        size_t n;
+        uint64_t deals;
+        unsigned long reallocs; /* at most */
+        int ran;
+    } cases[] = {{5, 10000, 1, 0}, {8, 403, 1, 1}, {8, 404, 1, 0},
+                 {8, 20000, 1, 0}, {52, 5000, 2, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        battery *b = battery_new(cases[c].n);
+        int ok = b != NULL && fsh_rng_seed(rng, "hash moot", 9) == FSH_OK &&
+                 fsh_rng_set_simulation(rng, 1) == FSH_OK;
+        realloc_calls = 0;
+        for (uint64_t d = 0; ok && d < cases[c].deals; d++) {
+            for (uint32_t i = 0; i < cases[c].n; i++)
+                a[i] = i;
+            ok &= fsh_shuffle_u32(rng, a, cases[c].n) == FSH_OK;
+            battery_add(b, a, NULL);
+        }
+        unsigned long calls = realloc_calls;
+        test_result r[BATTERY_TESTS];
+        int k = ok ? battery_run(b, 0.01, r) : 0, ran = -1;
+        for (int i = 0; i < k; i++)
+            if (strcmp(r[i].name, "duplicate decks") == 0)
+                ran = r[i].status != T_SKIP;
+        printf("  %zu cards, %llu deals: %lu reallocs for the hashes, "
+               "duplicate decks %s\n",
+               cases[c].n, (unsigned long long)cases[c].deals, calls,
+               ran ? "ran" : "skipped");
+        CHECK(ok);
+        CHECK(calls <= cases[c].reallocs);
+        CHECK_EQ(ran, cases[c].ran);
+        battery_free(b);
+    }
+}
+
 int main(void)
 {
     /* The battery's tests and when they run (docs/AUDIT.md): at n = 2
@@ -297,6 +342,7 @@ int main(void)
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
         run_config(&configs[i], rng, a);
     test_hash_memory(rng, a);
+    test_hash_moot(rng, a);
     fsh_rng_free(rng);
     return check_done("test_audit_pvalues");
 }

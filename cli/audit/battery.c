@@ -23,6 +23,7 @@ struct battery {
     uint64_t (*hash)[2];   /* per deal, for the duplicate test */
     uint64_t hcap;
     int hash_lost;         /* a deal's hash found no memory: no test */
+    int hash_moot;         /* too many deals for the orders: no test */
     uint32_t *prev, *pos, *tmp; /* the previous deal, its inverse, scratch */
     uint32_t *fen;              /* Fenwick tree, n + 1 */
     double dup_pairs;
@@ -152,10 +153,23 @@ void battery_add(battery *b, const uint32_t *a, const uint32_t *key)
     }
     if (b->inv != NULL)
         b->inv[inversions(b, a)]++;
+    /* The duplicate test runs while the distinct deals number at least
+       100 x deals (battery_run); past that, with every deal after it,
+       the hashes are dropped (16 bytes a deal were kept for a test that
+       could not run: 1.6 GB for 1e8 deals of 6 cards). */
+    if (!b->hash_moot &&
+        b->lorders < log((double)b->t + 1) + log(100.0)) {
+        free(b->hash);
+        b->hash = NULL;
+        b->hcap = 0;
+        b->hash_moot = 1;
+    }
     /* Once a deal's hash is lost, the test cannot run: later deals
        store none (a realloc that then succeeded left that deal's slot
        unset, and the test ran on it). */
-    if (!b->hash_lost && b->t >= b->hcap) {
+    if (b->hash_moot || b->hash_lost) {
+        /* nothing to keep */
+    } else if (b->t >= b->hcap) {
         uint64_t cap = b->hcap ? b->hcap * 2 : 4096;
         void *p = realloc(b->hash, cap * sizeof *b->hash);
         if (p != NULL) {
@@ -165,7 +179,7 @@ void battery_add(battery *b, const uint32_t *a, const uint32_t *key)
             b->hash_lost = 1;
         }
     }
-    if (!b->hash_lost) {
+    if (!b->hash_moot && !b->hash_lost) {
         b->hash[b->t][0] = h1;
         b->hash[b->t][1] = h2;
     }
@@ -429,14 +443,14 @@ int battery_run(battery *b, double alpha, test_result *out)
     r = &out[i++];
     b->dup_pairs = 0;
     double lam = battery_dup_expected(b, 0);
-    if (b->hash_lost) {
-        skip(r, "duplicate decks", "out of memory for the deal hashes");
-    } else if (b->t < 2) {
+    if (b->t < 2) {
         skip(r, "duplicate decks", "needs 2 deals");
-    } else if (b->lorders < log(t) + log(100.0)) {
+    } else if (b->hash_moot || b->lorders < log(t) + log(100.0)) {
         skip(r, "duplicate decks",
              "fewer distinct deals than 100 x deals: repeats are expected "
              "(the full-permutation test covers them)");
+    } else if (b->hash_lost) {
+        skip(r, "duplicate decks", "out of memory for the deal hashes");
     } else {
         qsort(b->hash, b->t, sizeof *b->hash, cmp_hash);
         double pairs = 0, run = 1;
