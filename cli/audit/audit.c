@@ -107,9 +107,10 @@ static void kids_stop(void)
 
 static double now(void);
 
-/* After kids_stop, on an error: reap the runs as they end; SIGKILL to
-   the groups of those still there after STOP_GRACE. Signals wait until
-   the audit exits (the list is not changed under the handler). */
+/* After kids_stop, on an error or a fatal signal: reap the runs as they
+   end; SIGKILL to the groups of those still there after STOP_GRACE.
+   Other signals wait until it returns (the list is not changed under a
+   handler). */
 static void kids_end(void)
 {
     sigset_t old;
@@ -1336,8 +1337,8 @@ int cmd_audit(int argc, char **argv)
         if (o.json && o.plot && strcmp(o.json, "-") == 0 &&
             strcmp(o.plot, "-") == 0)
             fail("--json and --plot cannot both be standard output");
-        /* The data on standard output, the report on standard error. */
-        /* Standard output closed: the data cannot be written, said as
+        /* The data on standard output, the report on standard error.
+           Standard output closed: the data cannot be written, said as
            the report's write error says it (it said "dup: ..."). */
         if ((data_fd = dup(STDOUT_FILENO)) < 0 ||
             dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
