@@ -1361,9 +1361,17 @@ int cmd_audit(int argc, char **argv)
         int fd = STDIN_FILENO;
         d.src = strcmp(o.input, "-") == 0 ? "(standard input)" : o.input;
         d.input = o.input;
+        /* With a time limit, a FIFO that no writer has opened yet must
+           not hold the audit in open() past it (it did, forever): opened
+           without blocking, then read as usual, next_line's poll waiting
+           for the writer's data until the limit. */
+        int nb = deadline > 0 ? O_NONBLOCK : 0;
         if (strcmp(o.input, "-") != 0 &&
-            (fd = open_safer(o.input, O_RDONLY, 0)) < 0)
+            (fd = open_safer(o.input, O_RDONLY | nb, 0)) < 0)
             fail("%s: %s", quotef(o.input), strerror(errno));
+        int fl;
+        if (nb && fd != STDIN_FILENO && (fl = fcntl(fd, F_GETFL)) >= 0)
+            fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
         stopped = collect_stream(&d, &o, fd, &pb, deadline, &cut);
         if (fd != STDIN_FILENO)
             close(fd);

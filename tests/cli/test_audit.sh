@@ -470,6 +470,25 @@ check "... the stream at the time limit tests what came" sh -c \
 check "... at --trials, the deals asked for" sh -c \
     '[ "$(cat tk_trials.rc)" = 0 ] && grep -q "100 deals of 8" tk_trials.out'
 
+# --input a FIFO that no writer opens: the time limit holds (the audit
+# waited in open() forever); one whose writer comes in time is read.
+rm -f fifo1
+if mkfifo fifo1 2>/dev/null; then
+    s0=$(date +%s)
+    timeout 15 "$F" audit --no-progress --time-limit 1 --input fifo1 >t_fifo.out 2>t_fifo.err
+    echo $? >t_fifo.rc
+    s1=$(date +%s)
+    check "--time-limit with a FIFO no writer opens: no deals, exit 2 (took $((s1 - s0)) s)" sh -c \
+        '[ "$(cat t_fifo.rc)" = 2 ] && [ "$(cat t_fifo.err)" = "fairshuf audit: fifo1: no deals" ]'
+    { sleep 0.5; cat fair8 >fifo1; } &
+    audit t_fifo2 --time-limit 10 --input fifo1
+    wait
+    check "--time-limit with a FIFO whose writer comes: read whole" sh -c \
+        '[ "$(cat t_fifo2.rc)" = 0 ] && grep -q "2000 deals of 8" t_fifo2.out'
+else
+    skipped "--time-limit and a FIFO (no mkfifo)"
+fi
+
 # docs/AUDIT.md quotes --power's figures for 52 cards, 10 tests, alpha 0.01.
 audit pw52 --input fair52 --power
 check "AUDIT.md's power figures are --power's (52 cards)" sh -c '
