@@ -797,6 +797,21 @@ def _bytes_arg(v, what):
     raise TypeError("%s must be bytes or str, not %s" % (what, type(v).__name__))
 
 
+def _server_seed_arg(v):
+    """A server seed: bytes as they are, or a str of hex digits (what
+    ``fairshuf deal --reveal`` prints and its seed files hold), decoded.
+    Other text is a ValueError: taken as its UTF-8 bytes, the revealed hex
+    seed of an honest round hashed to another commitment and fair_verify
+    said False."""
+    if isinstance(v, str):
+        if len(v) % 2 or not _HEX_DIGITS.issuperset(v):
+            raise ValueError("server_seed as a str must be hex digits, an even number of "
+                             "them and nothing else (as fairshuf deal --reveal prints it), "
+                             "not %r; pass bytes for a raw seed" % (v[:80],))
+        return bytes.fromhex(v)
+    return _bytes_arg(v, "server_seed")
+
+
 def _faces_arg(faces):
     """Custom faces as a list of names, read once (an iterator is read one
     time only), or None. A str (or bytes) is refused: it is one name, or
@@ -883,8 +898,9 @@ def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
     faces=None, names=False, notation="unicode")
 
     The deal order of a provably fair round (fairshuf-deal-v1,
-    fsh_fair_order): a pure function of the server seed, the client seed
-    (str: its UTF-8 bytes; at most 256 bytes), the nonce and the shoe.
+    fsh_fair_order): a pure function of the server seed (bytes, or a str
+    of hex digits), the client seed (str: its UTF-8 bytes; at most 256
+    bytes), the nonce and the shoe.
     A server seed shorter than fair_seed_min raises ValueError."""
     faces = _faces_arg(faces)
     m, c = _set_shape(decks, jokers, faces)
@@ -893,7 +909,7 @@ def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
         raise ValueError("nonce must be in 0..2**64-1")
     if m < 0 or c < 0:
         raise ValueError("decks and jokers must be non-negative")
-    sb, cb = _bytes_arg(server_seed, "server_seed"), _bytes_arg(client_seed, "client_seed")
+    sb, cb = _server_seed_arg(server_seed), _bytes_arg(client_seed, "client_seed")
     if len(cb) > _FAIR_CLIENT_MAX:  # the library says only "invalid argument"
         raise ValueError("client_seed must be at most %d bytes, not %d"
                          % (_FAIR_CLIENT_MAX, len(cb)))
@@ -916,7 +932,7 @@ def fair_round(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
     the operator publishes after play (with the server seed once retired)."""
     order = fair_order(server_seed, client_seed, nonce, decks=decks, jokers=jokers,
                        faces=faces, names=names, notation=notation)
-    return FairRound(fair_commit(_bytes_arg(server_seed, "server_seed")), order, nonce,
+    return FairRound(fair_commit(_server_seed_arg(server_seed)), order, nonce,
                      _bytes_arg(client_seed, "client_seed"))
 
 
@@ -944,7 +960,7 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
     round (client seed, nonce, shoe) deals exactly order (face codes, or
     names in the given notation). False otherwise; a malformed commitment
     and other bad arguments raise as fair_order does."""
-    sb = _bytes_arg(server_seed, "server_seed")
+    sb = _server_seed_arg(server_seed)
     commitment = _parse_commitment(commitment)
     order = list(order)
     if any(_is_bool(x) for x in order):  # True == 1 would match face 1

@@ -334,6 +334,23 @@ def test_fair_round_matches_command(command, tmp_path):
                                     notation="poker")
     assert not fairshuf.fair_verify(seed[:-1] + b"x", r.commitment, r.order, "player one", 9,
                                     decks=2, notation="poker")
+    # The seed as the command reveals it (hex text, from the seed file or
+    # --reveal's JSON) is the same seed, in either case; it was taken as
+    # its UTF-8 bytes, and the honest round did not verify.
+    revealed = (tmp_path / "s").read_text()
+    for text in (revealed, revealed.upper()):
+        assert fairshuf.fair_verify(text, r.commitment, r.order, "player one", 9, decks=2,
+                                    notation="poker")
+        assert fairshuf.fair_round(text, "player one", 9, decks=2, names=True,
+                                   notation="poker") == r
+        assert fairshuf.fair_order(text, "player one", 9, decks=2) == \
+            fairshuf.fair_order(seed, "player one", 9, decks=2)
+    for bad in (revealed[:-1], revealed + " ", " " + revealed, revealed[:-2] + "zz",
+                revealed[:-2] + "\u0661\u0662", "player one"):
+        with pytest.raises(ValueError, match="hex digits"):
+            fairshuf.fair_verify(bad, r.commitment, r.order, "player one", 9, decks=2)
+        with pytest.raises(ValueError, match="hex digits"):
+            fairshuf.fair_order(bad, decks=2)
     assert fairshuf.fair_seed_min() == 32 and fairshuf.fair_seed_min(decks=8) == 279  # the library: ceil(2229.6.../8)
     s = fairshuf.fair_server_seed(decks=8)
     assert len(s) == 279
