@@ -59,6 +59,14 @@
 static const double us[] = {0.001, 0.01, 0.05, 0.1, 0.25, 0.5};
 #define NU (sizeof us / sizeof us[0])
 
+/* P(Binomial(m, r) = c). */
+static long double binom_pmf(unsigned m, unsigned c, double r)
+{
+    return expl(lgammal((long double)m + 1) - lgammal((long double)c + 1) -
+                lgammal((long double)(m - c) + 1) + (long double)c * logl(r) +
+                (long double)(m - c) * log1pl(-(long double)r));
+}
+
 /* The smallest c with P(Binomial(m, r) >= c) <= beta. */
 static unsigned binom_upper(unsigned m, double r, double beta)
 {
@@ -66,12 +74,7 @@ static unsigned binom_upper(unsigned m, double r, double beta)
         return m;
     long double tail = 0;
     for (unsigned c = m + 1; c-- > 0;) {
-        long double lp = lgammal((long double)m + 1) -
-                         lgammal((long double)c + 1) -
-                         lgammal((long double)(m - c) + 1) +
-                         (long double)c * logl(r) +
-                         (long double)(m - c) * log1pl(-(long double)r);
-        tail += expl(lp);
+        tail += binom_pmf(m, c, r);
         if (tail > beta)
             return c + 1;
     }
@@ -83,12 +86,7 @@ static unsigned binom_lower(unsigned m, double r, double beta)
 {
     long double tail = 0;
     for (unsigned c = 0; c <= m; c++) {
-        long double lp = lgammal((long double)m + 1) -
-                         lgammal((long double)c + 1) -
-                         lgammal((long double)(m - c) + 1) +
-                         (long double)c * logl(r) +
-                         (long double)(m - c) * log1pl(-(long double)r);
-        tail += expl(lp);
+        tail += binom_pmf(m, c, r);
         if (tail > beta)
             return c == 0 ? 0 : c - 1;
     }

@@ -83,9 +83,10 @@ def py_verdict(rc, out, err):
     return "crash (exit %s)" % rc, (out + err)[-400:]
 
 
-def py_verify(args):
-    """verify_deal.py in this process (its main(argv)): fast, and what a
-    player gets for the same arguments."""
+def py_run(args):
+    """verify_deal.py's main(argv) in this process (fast, and what a player
+    gets for the same arguments): (exit status, stdout, stderr), or a
+    crash's description as the status and None."""
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -93,21 +94,24 @@ def py_verify(args):
     except SystemExit as e:
         rc = e.code
     except Exception as e:  # noqa: BLE001 - a crash is what we look for
-        return "crash (%s: %s)" % (type(e).__name__, e), ""
-    return py_verdict(rc, out.getvalue(), err.getvalue())
+        return "crash (%s: %s)" % (type(e).__name__, e), None, None
+    return rc, out.getvalue(), err.getvalue()
+
+
+def py_verify(args):
+    """verify_deal.py's verdict for args."""
+    rc, out, err = py_run(args)
+    if out is None:
+        return rc, ""
+    return py_verdict(rc, out, err)
 
 
 def py_output(args):
     """What verify_deal.py prints for args (in this process), or why not."""
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = vd.main(args)
-    except SystemExit as e:
-        rc = e.code
-    except Exception as e:  # noqa: BLE001
-        return "crash (%s: %s)" % (type(e).__name__, e)
-    return out.getvalue() if rc == 0 else "exit %s: %s" % (rc, err.getvalue())
+    rc, out, err = py_run(args)
+    if out is None:
+        return rc
+    return out if rc == 0 else "exit %s: %s" % (rc, err)
 
 
 def py_verify_process(args, stdin=None):
