@@ -107,6 +107,28 @@ static void kids_stop(void)
 
 static double now(void);
 
+/* Wait for pid, stopped with SIGTERM, until time until; then SIGKILL to
+   its group and wait for it (async-signal-safe: waitpid, kill, nanosleep,
+   clock_gettime). Returns waitpid's last answer: pid, or -1 with errno
+   (not ours). */
+static pid_t end_by(pid_t pid, double until)
+{
+    for (;;) {
+        pid_t w = waitpid(pid, NULL, WNOHANG);
+        if (w != 0 && !(w < 0 && errno == EINTR))
+            return w;
+        if (now() >= until)
+            break;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    kill(-pid, SIGKILL);
+    pid_t w;
+    while ((w = waitpid(pid, NULL, 0)) < 0 && errno == EINTR)
+        ;
+    return w;
+}
+
 /* After kids_stop, on an error or a fatal signal: reap the runs as they
    end; SIGKILL to the groups of those still there after STOP_GRACE.
    Other signals wait until it returns (the list is not changed under a
@@ -116,26 +138,9 @@ static void kids_end(void)
     sigset_t old;
     kids_block(&old);
     double until = now() + STOP_GRACE;
-    while (nkids > 0) {
-        for (sig_atomic_t i = 0; i < nkids;) {
-            if (waitpid(kids[i], NULL, WNOHANG) != 0) /* ended, or not ours */
-                kids[i] = kids[--nkids];
-            else
-                i++;
-        }
-        if (nkids > 0 && now() >= until) {
-            for (sig_atomic_t i = 0; i < nkids; i++)
-                kill(-kids[i], SIGKILL);
-            for (sig_atomic_t i = 0; i < nkids; i++)
-                while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
-                    ;
-            nkids = 0;
-        }
-        if (nkids > 0) {
-            struct timespec ts = {0, 10 * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
-    }
+    for (sig_atomic_t i = 0; i < nkids; i++)
+        (void)end_by(kids[i], until);
+    nkids = 0;
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -931,27 +936,16 @@ static pid_t spawn(char **cmd, int *fd)
 static void reap(pid_t pid, const char *what, int killed, double until)
 {
     int st;
-    while (killed) {
-        pid_t w = waitpid(pid, &st, WNOHANG);
-        if (w == pid) {
-            kid_remove(pid);
-            return;
-        }
-        if (w < 0 && errno != EINTR)
+    if (killed) {
+        if (end_by(pid, until) < 0)
             fail("waitpid: %s", strerror(errno));
-        if (now() >= until) {
-            kill(-pid, SIGKILL);
-            break;
-        }
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
+        kid_remove(pid);
+        return;
     }
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             fail("waitpid: %s", strerror(errno));
     kid_remove(pid);
-    if (killed)
-        return;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return;
     if (WIFEXITED(st))
