@@ -13,7 +13,6 @@
 #include "shuf/full.h"
 #include "shuf/reservoir.h"
 
-#include <malloc.h>
 #include <stdlib.h>
 
 /* Values of -i LO-HI -n COUNT drawn a call: large enough that the draws
@@ -220,15 +219,6 @@ static void run_sample(shuf_run *r, int fd)
     const opts *o = &r->o;
     reader s;
     resv rv = {0};
-#ifdef M_MMAP_THRESHOLD
-    /* glibc raises its mmap threshold to the size of a mapped block once
-       it is freed (the start-up's 1 MiB buffers): the arena's doublings
-       up to there then come from the heap, each copied and the old block
-       left resident. A fixed threshold keeps them mapped, grown by
-       mremap: -n 10000 of 100-byte lines peaked at 4.6 MB, now 3.2 (GNU
-       shuf: 3.5). */
-    mallopt(M_MMAP_THRESHOLD, 128 << 10);
-#endif
     reader_init(&s, fd, o->delim, STREAM_BUF, UINT64_MAX, NULL);
     if (r->pg.on)
         reader_ticking(&s, progress_read_tick, &r->pg);

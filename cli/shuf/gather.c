@@ -204,7 +204,7 @@ void gather_write(outw *out, const inbuf *in, const recs *r, char delim,
     g.nth = started; /* a thread that could not start: fewer share */
     pthread_mutex_unlock(&g.mu);
 
-    size_t done = 0, shown = 0;
+    size_t shown = 0;
     for (size_t c = 0; c < g.nchunks; c++) {
         worker *w = &g.w[c % g.nth];
         slot *s = &w->slots[(c / g.nth) % SLOTS];
@@ -225,7 +225,7 @@ void gather_write(outw *out, const inbuf *in, const recs *r, char delim,
         }
         if (failed)
             break;
-        done += c + 1 < g.nchunks ? g.per : r->n - c * g.per;
+        size_t done = c + 1 < g.nchunks ? (c + 1) * g.per : r->n;
         if (done - shown >= PROGRESS_EVERY || done == r->n) {
             progress_show(pg, "write", done, r->n);
             shown = done;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The reservoir: k record copies in one arena; replaced records become
-   garbage that is compacted away once it is a quarter of the arena. */
+   garbage that is compacted away once it is a sixth of the arena. */
 #ifndef FSH_CLI_RESERVOIR_H
 #define FSH_CLI_RESERVOIR_H
 
