@@ -8,6 +8,10 @@
 MPICC   ?= mpicc
 MPI_DIR  = $(BUILD)/mpi
 MPI_LIBA = $(OUT)/libfairshuf_mpi.a
+# Every object of libfairshuf_mpi.a with its internals (fshm_*) global:
+# fairshuf-mpi and the MPI tests link this one (they call them); it is
+# never installed.
+MPI_LIBA_INT = $(MPI_DIR)/libfairshuf_mpi_internal.a
 MPI_LIBSO = $(OUT)/libfairshuf_mpi.so
 MPI_BIN  = $(OUT)/fairshuf-mpi
 MPI_LIB_SRC := $(sort $(wildcard mpi/*.c))
@@ -49,21 +53,34 @@ $(MPI_DIR)/mpi/%.o: mpi/%.c $(MPI_HDRS) $(wildcard mpi/cli/*.h) $(CLI_HDRS)
 	@mkdir -p $(@D)
 	$(MPICC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Impi -Icli -c $< -o $@
 
-$(MPI_LIBA): $(filter-out $(MPI_DIR)/mpi/cli/%,$(MPI_LIB_OBJ))
+$(MPI_LIBA_INT): $(filter-out $(MPI_DIR)/mpi/cli/%,$(MPI_LIB_OBJ))
+	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# libfairshuf_mpi.a has its internals (fshm_*, FSHM_HIDDEN) local, as
+# libfairshuf_mpi.so hides them: global in the archive, they clashed with
+# a consumer's own functions of those names at a static link. One object,
+# fairshuf_mpi.o, which calls only libfairshuf's public API, so nothing
+# outside it needs them. The same archive in the build tree and installed
+# (only the installed copy was localized, so a program linked against the
+# build tree still clashed; tests/cli/test_static.sh checks both).
+OBJCOPY ?= objcopy
+$(MPI_LIBA): $(MPI_LIBA_INT)
+	rm -f $@
+	$(OBJCOPY) --localize-hidden $< $@
 
 $(MPI_LIBSO): $(MPI_LIB_OBJ) $(LIBSO)
 	$(MPICC) -shared -Wl,-soname,libfairshuf_mpi.so.$(SOVERSION) $(CFLAGS) \
 	    $(ALL_LDFLAGS) -o $@ $(MPI_LIB_OBJ) -L$(OUT) -lfairshuf $(LIBS)
 
-$(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_CLI_IO) $(MPI_LIBA) $(MPI_CLI_LIB) $(BUILD)/cli-link-mode
+$(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_CLI_IO) $(MPI_LIBA_INT) $(MPI_CLI_LIB) $(BUILD)/cli-link-mode
 	$(MPICC) $(ALL_CFLAGS) -fPIE -pie $(ALL_LDFLAGS) -o $@ $(MPI_CLI_OBJ) \
-	    $(MPI_CLI_IO) $(MPI_LIBA) $(MPI_CLI_LIB) $(LIBS)
+	    $(MPI_CLI_IO) $(MPI_LIBA_INT) $(MPI_CLI_LIB) $(LIBS)
 
-$(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA) $(LIBA) $(MPI_HDRS) tests/check.h
+$(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA_INT) $(LIBA) $(MPI_HDRS) tests/check.h
 	@mkdir -p $(@D)
-	$(MPICC) $(ALL_CFLAGS) -Impi -Itests -o $@ $< $(MPI_LIBA) $(LIBA) $(LIBS)
+	$(MPICC) $(ALL_CFLAGS) -Impi -Itests -o $@ $< $(MPI_LIBA_INT) $(LIBA) $(LIBS)
 
 # make bench runs it after the C benchmark when mpicc exists.
 mpi-bench: mpi all
@@ -76,17 +93,9 @@ install-mpi-cmd: $(MPI_BIN)
 	install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/fairshuf-mpi
 	install -m 644 docs/fairshuf-mpi.1 $(DESTDIR)$(MANDIR)/man1/
 
-# The installed libfairshuf_mpi.a has its internals (fshm_*, FSHM_HIDDEN)
-# local, as libfairshuf_mpi.so hides them: global in the archive, they
-# clashed with a consumer's own functions of those names at a static
-# link. One object, fairshuf_mpi.o, which calls only libfairshuf's public
-# API, so nothing outside it needs them; the archive make mpi builds keeps
-# them global for fairshuf-mpi and the MPI tests, which use them.
-OBJCOPY ?= objcopy
 install-mpi: mpi install-mpi-cmd
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man3
-	$(OBJCOPY) --localize-hidden $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
-	chmod 644 $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
+	install -m 644 $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
 	install -m 755 $(MPI_LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(VERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(SOVERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so

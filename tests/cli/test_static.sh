@@ -4,13 +4,14 @@
 # libfairshuf.a defines is fsh_*, and a program that defines functions of
 # its own under the names of the library's static helpers (chacha_block,
 # usage_error and every local function name nm finds in the archive)
-# links with it and runs. The same for the libfairshuf_mpi.a that make
-# install-mpi installs (when Open MPI's mpicc and make mpi's libraries are
-# there): its internals (fshm_*, hidden in libfairshuf_mpi.so) were
-# global in the archive, so such a program failed to link ("multiple
-# definition of fshm_open"); the installed archive has them local. Its
-# consumer, linked statically and against the installed shared
-# libraries, shuffles as a singleton MPI process (no mpirun).
+# links with it and runs. The same for libfairshuf_mpi.a (when Open MPI's
+# mpicc and make mpi's libraries are there), the build tree's and the one
+# make install-mpi installs: its internals (fshm_*, hidden in
+# libfairshuf_mpi.so) were global in the archive, so such a program failed
+# to link ("multiple definition of fshm_open"); both archives have them
+# local (the build tree's kept them global until session 23). Its
+# consumer, linked statically against either and against the installed
+# shared libraries, shuffles as a singleton MPI process (no mpirun).
 NAME=test_static
 . "$(dirname "$0")/lib.sh"
 F=$FAIRSHUF
@@ -89,7 +90,8 @@ else
     bad "a program with functions named like libfairshuf.a's helpers links with libfairshuf.a"
 fi
 
-# libfairshuf_mpi.a as make install-mpi installs it.
+# libfairshuf_mpi.a as make mpi builds it and as make install-mpi
+# installs it.
 mpia=$(dirname "$liba")/libfairshuf_mpi.a
 if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$mpia" ]; then
     skipped "no mpicc or no libfairshuf_mpi.a (make mpi): the MPI archive is not checked"
@@ -106,13 +108,11 @@ else
     finish
     exit 1
 fi
-globals "$P/lib/libfairshuf_mpi.a" >"$T/g"
-check "the installed libfairshuf_mpi.a defines fsh_* globals only (others: $(tr '\n' ' ' <"$T/g"))" \
-    test ! -s "$T/g"
-# The internals' names, from the archive make mpi built (global there).
-nm -g --defined-only "$mpia" | awk 'NF >= 3 { print $3 }' | grep -v '^fsh_\|^_' >"$T/internal"
-# shellcheck disable=SC2046
-clash "$P/lib/libfairshuf_mpi.a" $(cat "$T/internal") >"$T/own_mpi.c"
+# The internals' names: mpi/internal.h's FSHM_HIDDEN declarations (not
+# the archive's symbols, which are what is checked).
+sed -n 's/^FSHM_HIDDEN [^(]*[ *]\(fshm_[a-z0-9_]*\)(.*/\1/p' "$top/mpi/internal.h" >"$T/internal"
+check "mpi/internal.h declares the internals (fshm_open, ...)" \
+    sh -c "[ \$(wc -l <'$T/internal') -gt 10 ] && grep -qx fshm_open '$T/internal'"
 cat >"$T/mpi.c" <<'EOF'
 #include <fairshuf_mpi.h>
 #include <stdio.h>
@@ -141,15 +141,27 @@ mpienv="OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_btl_vader_single_copy
 # Under ASan, no leak report: what Open MPI never frees would end the run
 # before stdout is flushed (test_mpi.sh checks leaks, with suppressions).
 [ -n "${FSH_SANITIZE:-}" ] && mpienv="$mpienv ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-# shellcheck disable=SC2086
-if mpicc $xflags -o "$T/own_mpi" "$T/mpi.c" "$T/own_mpi.c" -I"$P/include" \
-    "$P/lib/libfairshuf_mpi.a" "$P/lib/libfairshuf.a" -lsodium -lm -lpthread 2>"$T/cc.err"; then
-    check "a program with functions named like libfairshuf_mpi.a's internals runs" \
-        sh -c "env $mpienv $TO '$T/own_mpi' </dev/null 2>/dev/null | grep -qx 'success 36 1'"
-else
-    sed 's/^/  /' "$T/cc.err" | head -n 5 >&2
-    bad "a program with functions named like libfairshuf_mpi.a's internals links with it"
-fi
+# mpi_static WHICH MPIA LIBA INC: MPIA defines fsh_* globals only, and the
+# program above, with functions named like MPIA's internals and local
+# helpers, links with MPIA and LIBA (the headers in INC) and runs.
+mpi_static() {
+    globals "$2" >"$T/g"
+    check "$1 libfairshuf_mpi.a defines fsh_* globals only (others: $(tr '\n' ' ' <"$T/g"))" \
+        test ! -s "$T/g"
+    # shellcheck disable=SC2046
+    clash "$2" $(cat "$T/internal") >"$T/own_mpi.c"
+    # shellcheck disable=SC2086
+    if mpicc $xflags -o "$T/own_mpi" "$T/mpi.c" "$T/own_mpi.c" -I"$4" \
+        "$2" "$3" -lsodium -lm -lpthread 2>"$T/cc.err"; then
+        check "$1 libfairshuf_mpi.a: a program with functions named like its internals runs" \
+            sh -c "env $mpienv $TO '$T/own_mpi' </dev/null 2>/dev/null | grep -qx 'success 36 1'"
+    else
+        sed 's/^/  /' "$T/cc.err" | head -n 5 >&2
+        bad "$1 libfairshuf_mpi.a: a program with functions named like its internals links with it"
+    fi
+}
+mpi_static "the build tree's" "$mpia" "$liba" "$top/include"
+mpi_static "the installed" "$P/lib/libfairshuf_mpi.a" "$P/lib/libfairshuf.a" "$P/include"
 # shellcheck disable=SC2086
 if mpicc $xflags -o "$T/dyn_mpi" "$T/mpi.c" "$T/own_mpi.c" -I"$P/include" -L"$P/lib" \
     -lfairshuf_mpi -lfairshuf 2>"$T/cc.err"; then
