@@ -125,6 +125,27 @@ $(LIBSO): $(LIB_OBJ)
 # library exports. Such a command finds its library where it is installed
 # (the build tree has no libfairshuf.so.0); make check tests the default
 # build.
+# Installed where the dynamic loader looks by itself (/lib, /usr/lib, their
+# lib64 and multiarch directories: a distribution's package, and Debian
+# forbids an rpath there) it needs no rpath and gets none. Anywhere else
+# (the default /usr/local, whose lib the loader knows only once ldconfig
+# has run; /opt/..., $HOME/.local) it did not start without
+# LD_LIBRARY_PATH ("error while loading shared libraries"), so it gets a
+# RUNPATH of $ORIGIN and the way from BINDIR to LIBDIR ($ORIGIN/../lib):
+# relocatable like the CMake package, so a DESTDIR staging tree, a moved
+# prefix and the installed tree all run (tests/cli/test_build.sh).
+# CLI_RPATH=DIR (absolute) sets another, CLI_RPATH= none. fairshuf-mpi
+# links the same way (mk/mpi.mk). The link-mode stamp below holds it, so
+# an install to another PREFIX relinks.
+comma := ,
+CLI_MULTIARCH   = $(shell $(CC) -print-multiarch 2>/dev/null)
+CLI_SYS_LIBDIRS = /lib /usr/lib /lib64 /usr/lib64 \
+                  $(foreach d,/lib /usr/lib,$(addprefix $(d)/,$(CLI_MULTIARCH)))
+CLI_RPATH_REL   = $(shell realpath -ms --relative-to='$(abspath $(BINDIR))' '$(abspath $(LIBDIR))' 2>/dev/null)
+CLI_RPATH_AUTO  = $(if $(filter $(CLI_SYS_LIBDIRS),$(abspath $(LIBDIR))),,$(if \
+                  $(CLI_RPATH_REL),$$ORIGIN/$(CLI_RPATH_REL),$(abspath $(LIBDIR))))
+CLI_RPATH      ?= $(CLI_RPATH_AUTO)
+CLI_RPATH_LD    = $(if $(and $(CLI_SHARED),$(CLI_RPATH)),-Wl$(comma)--enable-new-dtags$(comma)-rpath$(comma)'$(CLI_RPATH)')
 CLI_STATIC_PROBE = printf 'int main(void) { return 0; }\n' | $(CC) $(CFLAGS) -x c - \
 	    -static-pie $(ALL_LDFLAGS) -o /dev/null $(LIBS) >/dev/null 2>&1 && echo 1
 CLI_STATIC ?= $(if $(CLI_SHARED)$(findstring -fsanitize,$(CFLAGS) $(LDLIBS)),,$(shell $(CLI_STATIC_PROBE)))
@@ -139,7 +160,7 @@ DYN_BIN    = $(BUILD)/dyn/fairshuf
 # The link mode is kept in a file that changes only when the mode does, so
 # that switching CLI_SHARED or CLI_STATIC on a built tree relinks the
 # command (without it make said the command was up to date).
-CLI_LINK_MODE  = $(if $(CLI_SHARED),shared,$(if $(CLI_STATIC),static,dynamic))
+CLI_LINK_MODE  = $(if $(CLI_SHARED),shared$(if $(CLI_RPATH), rpath=$(CLI_RPATH)),$(if $(CLI_STATIC),static,dynamic))
 CLI_LINK_STAMP = $(BUILD)/cli-link-mode
 .PHONY: FORCE
 $(CLI_LINK_STAMP): FORCE
@@ -147,7 +168,8 @@ $(CLI_LINK_STAMP): FORCE
 	@echo '$(CLI_LINK_MODE)' | cmp -s - $@ || echo '$(CLI_LINK_MODE)' >$@
 
 $(BIN): $(CLI_OBJ) $(CLI_LIB) $(CLI_LINK_STAMP)
-	$(CC) $(ALL_CFLAGS) -fPIE $(if $(CLI_STATIC),-static-pie,-pie) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(CLI_LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -fPIE $(if $(CLI_STATIC),-static-pie,-pie) $(ALL_LDFLAGS) $(CLI_RPATH_LD) \
+	    -o $@ $(CLI_OBJ) $(CLI_LIB) $(LIBS)
 
 $(DYN_BIN): $(CLI_OBJ) $(LIBA)
 	@mkdir -p $(@D)

@@ -30,7 +30,8 @@ HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 # The command's copy of libfairshuf: libfairshuf.a, or with CLI_SHARED=1
 # (debian/rules, as for fairshuf) libfairshuf.so (NEEDED
 # libfairshuf.so.$(SOVERSION)), so that the fairshuf-mpi package uses
-# libfairshuf0's. libfairshuf_mpi itself is always linked in (its internals
+# libfairshuf0's, with fairshuf's rpath (the Makefile, CLI_RPATH: none in
+# a system directory). libfairshuf_mpi itself is always linked in (its internals
 # are hidden; it is not packaged). The command, its man page: install-mpi-cmd.
 # (Spelled out: the Makefile defines CLI_LIB and the link-mode stamp after
 # including this file, too late for a prerequisite list.)
@@ -75,7 +76,7 @@ $(MPI_LIBSO): $(MPI_LIB_OBJ) $(LIBSO)
 	    $(ALL_LDFLAGS) -o $@ $(MPI_LIB_OBJ) -L$(OUT) -lfairshuf $(LIBS)
 
 $(MPI_BIN): $(MPI_CLI_OBJ) $(MPI_CLI_IO) $(MPI_LIBA_INT) $(MPI_CLI_LIB) $(BUILD)/cli-link-mode
-	$(MPICC) $(ALL_CFLAGS) -fPIE -pie $(ALL_LDFLAGS) -o $@ $(MPI_CLI_OBJ) \
+	$(MPICC) $(ALL_CFLAGS) -fPIE -pie $(ALL_LDFLAGS) $(CLI_RPATH_LD) -o $@ $(MPI_CLI_OBJ) \
 	    $(MPI_CLI_IO) $(MPI_LIBA_INT) $(MPI_CLI_LIB) $(LIBS)
 
 $(MPI_DIR)/tests/%: tests/mpi/%.c $(MPI_LIBA_INT) $(LIBA) $(MPI_HDRS) tests/check.h
