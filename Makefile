@@ -178,8 +178,10 @@ $(DYN_BIN): $(CLI_OBJ) $(LIBA)
 # fairshuf.pc is written by install, from that install's PREFIX, LIBDIR and
 # INCLUDEDIR (never a stale copy from an earlier make); "make fairshuf.pc"
 # shows what install would write.
-PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' fairshuf.pc.in
+# (PC_SUBST: the substitutions, which fairshuf_mpi.pc shares, mk/mpi.mk.)
+PC_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+PC_SED = $(PC_SUBST) fairshuf.pc.in
 
 .PHONY: fairshuf.pc
 fairshuf.pc:
@@ -205,6 +207,7 @@ CMAKE_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@CMAKE_INCREL@|$(CMAKE_INCREL)|g' \
 	    -e 's|@CMAKE_PREFIX@|$(CMAKE_P)|g' \
 	    -e 's|@CMAKE_INSTALL_DIR@|$(abspath $(LIBDIR))/cmake/fairshuf|g' \
+	    -e 's|@CMAKE_LIBDIR@|$(abspath $(LIBDIR))|g' \
 	    -e 's|@SOVERSION@|$(SOVERSION)|g' -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|g' \
 	    -e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
 	    -e "s|@SIZEOF_VOID_P@|$$(echo __SIZEOF_POINTER__ | $(CC) -E -P - | tail -n 1)|g"

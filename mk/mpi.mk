@@ -94,18 +94,40 @@ install-mpi-cmd: $(MPI_BIN)
 	install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/fairshuf-mpi
 	install -m 644 docs/fairshuf-mpi.1 $(DESTDIR)$(MANDIR)/man1/
 
+# With the libraries, their pkg-config file (fairshuf_mpi.pc, requiring
+# fairshuf.pc and the MPI implementation's module, MPI_PC) and CMake
+# package (LIBDIR/cmake/fairshuf_mpi, relocatable as fairshuf's; its
+# version file is fairshuf's), written from that install's PREFIX, LIBDIR
+# and INCLUDEDIR as make install writes fairshuf's
+# (tests/mpi/test_mpi_pkg.sh).
+# MPI_PC: Debian's mpi-c (the default MPI's, by alternatives), else Open
+# MPI's ompi-c, else MPICH's mpich; none found: the .pc requires fairshuf
+# alone, and programs compile with mpicc.
+MPI_PC ?= $(shell for m in mpi-c ompi-c mpich; do \
+    pkg-config --exists $$m 2>/dev/null && { echo $$m; break; }; done)
+MPI_CMAKE_DIR = $(DESTDIR)$(LIBDIR)/cmake/fairshuf_mpi
 install-mpi: mpi install-mpi-cmd
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man3
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig $(MPI_CMAKE_DIR)
 	install -m 644 $(MPI_LIBA) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.a
 	install -m 755 $(MPI_LIBSO) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(VERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so.$(SOVERSION)
 	ln -sf libfairshuf_mpi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.so
 	install -m 644 include/fairshuf_mpi.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 docs/man/fsh_mpi_*.3 $(DESTDIR)$(MANDIR)/man3/
+	$(PC_SUBST) -e 's|@MPI_PC@|$(MPI_PC)|' fairshuf_mpi.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf_mpi.pc
+	$(CMAKE_SED) cmake/fairshuf_mpiConfig.cmake.in > $(MPI_CMAKE_DIR)/fairshuf_mpiConfig.cmake
+	$(CMAKE_SED) cmake/fairshufConfigVersion.cmake.in \
+	    > $(MPI_CMAKE_DIR)/fairshuf_mpiConfigVersion.cmake
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf_mpi.pc \
+	    $(MPI_CMAKE_DIR)/fairshuf_mpiConfig.cmake $(MPI_CMAKE_DIR)/fairshuf_mpiConfigVersion.cmake
 
 uninstall-mpi:
 	rm -f $(DESTDIR)$(LIBDIR)/libfairshuf_mpi.* $(DESTDIR)$(INCLUDEDIR)/fairshuf_mpi.h \
 	    $(DESTDIR)$(BINDIR)/fairshuf-mpi $(DESTDIR)$(MANDIR)/man1/fairshuf-mpi.1 \
-	    $(DESTDIR)$(MANDIR)/man3/fsh_mpi_*.3
+	    $(DESTDIR)$(MANDIR)/man3/fsh_mpi_*.3 $(DESTDIR)$(LIBDIR)/pkgconfig/fairshuf_mpi.pc \
+	    $(MPI_CMAKE_DIR)/fairshuf_mpiConfig.cmake $(MPI_CMAKE_DIR)/fairshuf_mpiConfigVersion.cmake
+	-rmdir $(MPI_CMAKE_DIR) 2>/dev/null
 
 CLEAN_EXTRA += libfairshuf_mpi.a libfairshuf_mpi.so fairshuf-mpi
