@@ -541,7 +541,8 @@ static int list_inputs(const opts *o, files *f)
             snprintf(names[nn++], l, "%s/%s", p, e->d_name);
         }
         closedir(d);
-        qsort(names, nn, sizeof *names, cmp_str);
+        if (nn > 1) /* names is NULL when the directory has none */
+            qsort(names, nn, sizeof *names, cmp_str);
         for (size_t j = 0; j < nn; j++) {
             if (stat_input(names[j], &st) != 0)
                 return -1;
@@ -579,6 +580,11 @@ static void bcast_files(files *f)
     if (rank != 0) {
         f->n = (size_t)hdr[0];
         blob = malloc(hdr[1] + 1);
+    }
+    /* Rank 0's lists are add_file's, none when no operand had a regular
+       file (an empty directory: no lines, as an empty file); the ranks
+       then agreed that it had failed, and exited 1 without a word. */
+    if (f->name == NULL) {
         f->name = calloc(f->n + 1, sizeof *f->name);
         f->size = calloc(f->n + 1, sizeof *f->size);
         f->mtime = calloc(f->n + 1, sizeof *f->mtime);
@@ -595,7 +601,8 @@ static void bcast_files(files *f)
             MPI_SUCCESS ||
         MPI_Bcast(f->mtime, (int)f->n, MPI_UINT64_T, 0, M.comm) != MPI_SUCCESS)
         comm_failed();
-    if (rank != 0) {
+    if (rank != 0 && f->n > 0) {
+        /* The names point into blob, which stays. */
         size_t at = 0;
         for (size_t i = 0; i < f->n; i++) {
             f->name[i] = blob + at;

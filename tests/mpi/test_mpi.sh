@@ -20,7 +20,8 @@
 #   shards (symlinks in it followed: to a file read, to anything else
 #   skipped), -o and shard output (-o a symlink, dangling or not, or a
 #   hard-linked file is written through, as fairshuf does; /dev/null in
-#   place); edge splits (fewer lines than ranks);
+#   place); edge splits (fewer lines than ranks, a directory without
+#   files: no lines, exit 0);
 #   external mode (--memory below a rank's share: chunked exchange rounds
 #   into per-bucket-group temporary files) with the same outputs;
 #   errors: missing file, a dangling symlink in a directory or as FILE
@@ -236,6 +237,12 @@ printf 'only\n' >one
 check "one line on four ranks" same 4 one --seed=s1 one
 : >empty
 check "empty input on three ranks" same 3 empty --seed=s1 empty
+# A directory without a regular file (empty, or dot files and a FIFO
+# only) is no lines, as an empty file is: empty output, exit 0. It was
+# exit 1 without a word (rank 0, with no file to list, had no list to
+# send, and the ranks agreed that it had failed).
+mkdir nodata && printf 'hidden\n' >nodata/.hidden && mkfifo nodata/fifo
+check "a directory without files: no lines, exit 0, P=3" same 3 empty --seed=s1 nodata
 "$FAIRSHUF" --seed=s5 c >ref.c
 check "fewer lines than ranks" same 4 ref.c --seed=s5 c
 
