@@ -30,7 +30,9 @@
 #   files at one path on two ranks (two working directories: other sizes,
 #   same size, a file only one rank reads), a rank killed
 #   by SIGKILL (the others exit non-zero with a message; a timeout guard
-#   turns a hang into a failure), SIGTERM and SIGINT of one rank; an
+#   turns a hang into a failure), SIGTERM and SIGINT of one rank, SIGINT
+#   of mpirun (Ctrl-C); -o /dev/full; lines longer than ranks' shares
+#   and messages (FSH_MPI_TEST_CHUNK); an
 #   input changed between the ranks' looks (FSH_MPI_TEST_PAUSE_AT=plan);
 #   GNU usage messages; whole message lines when ranks fail together;
 #   ulimit -v 1000000; and the other sentences of fairshuf-mpi(1).
@@ -245,6 +247,22 @@ mkdir nodata && printf 'hidden\n' >nodata/.hidden && mkfifo nodata/fifo
 check "a directory without files: no lines, exit 0, P=3" same 3 empty --seed=s1 nodata
 "$FAIRSHUF" --seed=s5 c >ref.c
 check "fewer lines than ranks" same 4 ref.c --seed=s5 c
+# Lines longer than several ranks' shares of the bytes (ranks where no
+# line starts) and than a message (FSH_MPI_TEST_CHUNK=4096: each record
+# goes in many pieces).
+long_lines() {
+    awk 'BEGIN { for (i = 0; i < 3; i++) { s = sprintf("%c", 65 + i);
+        while (length(s) < 300000) s = s s; print substr(s, 1, 300000); print "short" i } }' >long
+    "$FAIRSHUF" --seed=s5 long >ref.long
+    FSH_MPI_TEST_CHUNK=4096
+    export FSH_MPI_TEST_CHUNK
+    tmo 120 $MPIRUN -x FSH_MPI_TEST_CHUNK -np 4 "$MPIBIN" --seed=s5 long \
+        </dev/null >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    unset FSH_MPI_TEST_CHUNK
+    [ "$_rc" = 0 ] && cmp -s "$T/m.out" ref.long
+}
+check "300 KB lines over 4 ranks and 4 KiB messages = fairshuf --seed" long_lines
 
 # -o and shards. no_temp: no temporary (.fairshuf-tmp-*, the old
 # .fairshuf-mpi.*) is left in the working directory.
@@ -297,6 +315,19 @@ o_devnull() {
         [ ! -s "$T/m.out" ] && no_temp
 }
 check "-o /dev/null, P=3: written in place" o_devnull
+# A write error on a device written in place (rank 0 writes it): exit 1,
+# fairshuf's message (fairshuf-mpi(1): "Give -o when the output must be
+# known to be complete").
+o_devfull() {
+    mpi 3 "$MPIBIN" --seed=s1 -o /dev/full a b c >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    [ "$_rc" = 1 ] && grep -qx "fairshuf-mpi: rank 0: /dev/full: write error: No space left on device" \
+        "$T/m.err" && no_temp && return 0
+    echo "  rc=$_rc" >&2
+    grep '^fairshuf-mpi' "$T/m.err" | head -n 3 >&2
+    return 1
+}
+check "-o /dev/full, P=3: exit 1, write error" o_devfull
 # Under an address-space limit (ulimit -v, as batch systems set per job):
 # rank 0's buffer for the others' output is a few MiB, not the 1 GiB
 # message limit (it was: "memory exhausted" for ten lines).
@@ -800,8 +831,9 @@ ext_shards() {
 check "external mode into shards, P=2" ext_shards
 
 # kill_rank WHERE [link|file [SIG RANK]]: SIGKILL rank 1 (or send SIG to
-# RANK) while it pauses (after reading, or with the output temporary
-# open); mpirun must end non-zero within the timeout, the ranks say why,
+# RANK, a rank number or mpirun) while it pauses (after reading, or with
+# the output temporary open); mpirun must end non-zero within the
+# timeout, the ranks say why,
 # the old output survives, no temporary is left. link: -o is a symlink to
 # vt (written through, via rank 0's spool), which keeps its old contents.
 # The input's size does not matter here (every rank waits at the pause
@@ -821,11 +853,19 @@ kill_rank() {
     ) &
     _i=0
     _sig=${3:-KILL} _r=${4:-1}
-    while [ ! -s pids/$_r ] && [ $_i -lt 300 ]; do
+    # RANK mpirun: mpirun itself (the ranks' parent), as Ctrl-C at a
+    # terminal sends it SIGINT.
+    _f=$_r
+    [ "$_r" = mpirun ] && _f=0
+    while [ ! -s pids/$_f ] && [ $_i -lt 300 ]; do
         sleep 0.1
         _i=$((_i + 1))
     done
-    [ -s pids/$_r ] && kill -s "$_sig" "$(cat pids/$_r)"
+    _pid=
+    [ -s pids/$_f ] && _pid=$(cat pids/$_f)
+    [ "$_r" = mpirun ] && [ -n "$_pid" ] &&
+        _pid=$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$_pid/status")
+    [ -n "$_pid" ] && kill -s "$_sig" "$_pid"
     wait
     _rc=$(cat "$T/k.rc")
     if [ "$_rc" != 0 ] && [ "$_rc" != 124 ] &&
@@ -848,6 +888,8 @@ check "SIGTERM to rank 2 while writing: no output, no temporary" \
     kill_rank write file TERM 2
 check "SIGINT to rank 0 while writing: no output, no temporary" \
     kill_rank write file INT 0
+check "SIGINT to mpirun while writing: no output, no temporary" \
+    kill_rank write file INT mpirun
 
 # -o FILE's temporary replaced between rank 0 making it and the other ranks
 # opening it by name (FSH_MPI_TEST_PAUSE_AT=temp; a directory others can
