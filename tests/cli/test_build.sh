@@ -115,6 +115,15 @@ if inst PREFIX=/usr LIBDIR="/usr/$ma" DESTDIR="$S" install; then
 else
     bad "make CLI_SHARED=1 PREFIX=/usr LIBDIR=/usr/$ma DESTDIR=$S install"
 fi
+# debian/rules' own variables (MAKE_VARS, with the host's multiarch).
+# shellcheck disable=SC2046
+if inst $(sed -n 's/^MAKE_VARS = //p' "$top/debian/rules" |
+    sed "s|\$(DEB_HOST_MULTIARCH)|$(cc -print-multiarch 2>/dev/null)|g") \
+    DESTDIR="$T/deb" install; then
+    check "debian/rules' MAKE_VARS: no rpath" test -z "$(runpath "$T/deb/usr/bin/fairshuf")"
+else
+    bad "make \$(MAKE_VARS of debian/rules) DESTDIR=$T/deb install"
+fi
 if inst PREFIX=/opt/fsh LIBDIR=/opt/fsh/lib64 DESTDIR="$T/opt" install; then
     check "CLI_SHARED=1, PREFIX=/opt/fsh LIBDIR=/opt/fsh/lib64: RUNPATH \$ORIGIN/../lib64" \
         test "$(runpath "$T/opt/opt/fsh/bin/fairshuf")" = '$ORIGIN/../lib64'
