@@ -13,8 +13,12 @@ trusting fairshuf's code:
 
 It checks that SHA-256(server seed) is the commitment, recomputes the deal
 order from (server seed, client seed, nonce, decks, jokers), prints it in
-poker notation, and compares it with the cards given (in deal order) or with
-the JSON that `fairshuf deal --format json` printed. Exit status 0 when
+poker notation, and compares it with the cards given (in deal order, or
+with --burn, --players, --cards and --layout as burn cards, then hands) or
+with the JSON that `fairshuf deal --format json` printed. It takes every
+option of `fairshuf verify`, read as getopt_long reads them there
+(abbreviations, "--client-seed -x", options after the cards), and prints
+its VALID and NOT VALID lines and its messages. Exit status 0 when
 everything matches (VALID), 1 when something does not (NOT VALID, with what
 differs) or the input is bad.
 
@@ -37,7 +41,6 @@ cards beside it. The client seed is text: bytes that are not UTF-8 are
 refused, as by fairshuf deal and verify.
 """
 
-import argparse
 import hashlib
 import hmac
 import json
@@ -85,10 +88,11 @@ def card_parse(name, faces):
                 rank = r
             suit = SUIT_SYMBOLS.index(name[-1])
         if rank is None:
-            raise BadInput("unknown card %r" % name)
+            raise BadInput("unknown card: %s" % quote(name))
         face = suit * 13 + RANKS.index(rank)
     if face >= faces:
-        raise BadInput("card %r is not in this shoe" % name)
+        raise BadInput("card %s is not in this shoe (%s per deck)"
+                       % (quote(name), plural(faces - 52, "joker")))
     return face
 
 
@@ -263,7 +267,8 @@ def read_json(data, what):
 
 
 def order_from_json(doc):
-    """(doc, fair, the dealt cards as names in deal order) from the JSON
+    """(doc, fair, the dealt cards' names as printed: burn, hands hand by
+    hand, rest; and their Shape) from the JSON
     `fairshuf deal --format json` printed, checked as fairshuf verify --json
     checks it (read_json in cli/verify/verify.c), BadInput otherwise."""
     def bad(why):
@@ -337,105 +342,181 @@ def order_from_json(doc):
         raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
     if "server_seed" in fair and not isinstance(fair["server_seed"], str):
         raise bad("server_seed is not a string")
-    dealt = [None] * (players * cards)
-    for p, hand in enumerate(hands):
-        for c, name in enumerate(hand):
-            dealt[p * cards + c if layout == "blocks" else c * players + p] = name
-    return doc, fair, list(burn) + dealt + list(rest)
+    shape = Shape(len(burn), players, cards, layout)
+    return doc, fair, list(burn) + [c for hand in hands for c in hand] + list(rest), shape
+
+
+def quote(s):
+    """A value in a message as fairshuf verify quotes it (in the C
+    locale): 'like this', control characters and the backslash escaped."""
+    esc = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "\v": "\\v",
+           "\a": "\\a", "\\": "\\\\", "'": "'\\''"}
+    return "'" + "".join(esc.get(c, "\\%03o" % ord(c) if ord(c) < 32 or ord(c) == 127 else c)
+                         for c in s) + "'"
+
+
+def plural(k, word):
+    return "%d %s%s" % (k, word, "" if k == 1 else "s")
 
 
 def decimal(what, lo, hi):
     """A reader for once(): a number written as fairshuf verify reads one,
     ASCII digits and nothing else (Python's int() would also take blanks
     around it, a sign, underscores and other scripts' digits), in
-    [lo, hi] ("invalid nonce: '...' (0 to 18446744073709551615)")."""
+    [lo, hi] ("invalid nonce: 'x' (0 to 18446744073709551615)")."""
     def read(text):
-        if not text or any(c not in "0123456789" for c in text):
-            raise BadInput("invalid %s: '%s' (decimal digits only)" % (what, text))
         # int() refuses more than 4300 digits; past hi's digits the number
         # is out of range anyway
         digits = text.lstrip("0") or "0"
-        value = int(digits) if len(digits) <= len(str(hi)) else hi + 1
+        ok = text and all(c in "0123456789" for c in text)
+        value = int(digits) if ok and len(digits) <= len(str(hi)) else hi + 1
         if not lo <= value <= hi:
-            raise BadInput("invalid %s: '%s' (%d to %d)" % (what, text, lo, hi))
+            raise BadInput("invalid %s: %s (%d to %d)" % (what, quote(text), lo, hi))
         return value
     return read
 
 
 def once(values, many, read=lambda v: v):
-    """The value of an option given as many times as it was (values: the
-    list argparse collected, None if not given): each is read (read raises
-    BadInput on an invalid one), then they must all be the same."""
-    if values is None:
+    """The value of an option given as many times as it was (values: every
+    value it was given, in order; None if not given): each is read (read
+    raises BadInput on an invalid one), then they must all be the same."""
+    if not values:
         return None
-    read_values = [read("--" if v == DASHES else v) for v in values]
+    read_values = [read(v) for v in values]
     if any(v != read_values[0] for v in read_values[1:]):
         raise BadInput("multiple %s specified" % many)
     return read_values[0]
 
 
-VALUE_OPTIONS = ("--server-seed", "--server-seed-file", "--commitment", "--client-seed",
-                 "--nonce", "--decks", "--jokers", "--faces", "--copies", "--json")
+# ---- the command line, as fairshuf verify's getopt_long reads it -----------
+
+# fairshuf verify's options (cli/verify/verify.c), name: takes a value.
+VERIFY_OPTIONS = {"server-seed": True, "server-seed-file": True, "commitment": True,
+                  "client-seed": True, "nonce": True, "decks": True, "jokers": True,
+                  "burn": True, "players": True, "cards": True, "layout": True, "json": True,
+                  "print-order": False, "help": False, "version": False}
+# This script's own: a numbered set, and --order (--print-order's old name).
+OWN_OPTIONS = {"faces": True, "copies": True, "order": False}
+
+PROG = "verify_deal.py"
+
+HELP = """\
+Usage: {0} [OPTION]... [CARD]...
+  or:  {0} --json=FILE [OPTION]...
+Check a provably fair deal (fairshuf-deal-v1) from the revealed server
+seed, with nothing but the Python standard library: SHA-256 of the seed
+must be the commitment published before play, and the CARDs dealt (poker
+notation: As Th 2c RJ BJ; or with suit symbols: A\u2660 10\u2665) must be the
+deal that the server seed, client seed and nonce give. Prints VALID, or
+NOT VALID and exactly what does not match, as 'fairshuf verify' does.
+
+      --server-seed=HEX       the revealed server seed: hex digits in pairs,
+                              ASCII blanks (space, \\t \\n \\v \\f \\r)
+                              anywhere skipped, anything else refused
+      --server-seed-file=F    file holding it, read as --server-seed
+                              (- for standard input)
+      --commitment=HEX        the published SHA-256 of the server seed:
+                              64 hex digits, nothing else, no blank
+      --client-seed=S         the client seed (UTF-8 text; default empty)
+      --nonce=N               the round's nonce (default 0)
+      --decks=D               decks in the shoe (default 1)
+      --jokers=J              jokers per deck: 0, 1 or 2 (default 0)
+      --burn=B                the first B CARDs are burn cards
+      --players=P             then P hands of K cards, hand by hand
+      --cards=K               cards per hand (with --players)
+      --layout=L              how hands were dealt: round-robin (default)
+                              or blocks
+      --json=FILE             read the deal from the JSON that
+                              'fairshuf deal --format json' printed
+                              (- for standard input)
+      --print-order, --order  print the deal order the seed gives, and exit
+      --faces=M --copies=C    a set of M numbered faces, C copies of each:
+                              print its deal order as face numbers, and exit
+      --help                  display this help and exit
+      --version               output version information and exit
+
+Options are read as 'fairshuf verify' (GNU getopt_long) reads them: a
+long option may be abbreviated to a prefix that names one option, its
+value may follow as the next argument even when it starts with '-', and
+options and CARDs may come in any order; '--' ends the options.
+Without --players, the CARDs are in deal order. With it, they are the
+B burn cards, then hand 1's K cards, hand 2's, ..., then the rest in
+deal order. Fewer CARDs than the shoe check that prefix.
+An option given twice must have the same value both times.
+Exit status: 0 if VALID, 1 if NOT VALID or on bad input.
+"""
 
 
-DASHES = "\0--"  # a value "--" through argparse (which drops "--"); argv has no NUL
+class Usage(Exception):
+    """Bad usage: the message, then "Try ... --help", exit status 1."""
 
 
-def _joined(argv):
-    """argv with "--option VALUE" written "--option=VALUE" for the options
-    that take a value: argparse takes a VALUE that starts with "-" (a
-    client seed "-x", "--") for an option, where fairshuf verify (getopt)
-    takes it as the value."""
-    out, k = [], 0
+def parse_argv(argv):
+    """(options, operands) from argv as GNU getopt_long reads fairshuf
+    verify's: options (name, value or None) in order, operands anywhere
+    (permuted), "--" ends the options, "--name=value" or "--name value"
+    (the next argument whatever it is), a name abbreviated to a prefix of
+    one option. A prefix is looked up among fairshuf verify's options
+    first (so --co is --commitment, as for the command), then among this
+    script's own. --help and --version act where they stand, as there."""
+    opts, operands, k = [], [], 0
     while k < len(argv):
         a = argv[k]
+        k += 1
         if a == "--":
-            return out + argv[k:]
-        name, eq, value = a.partition("=")
-        if name in VALUE_OPTIONS and (eq or k + 1 < len(argv)):
-            value = value if eq else argv[k + 1]
-            out.append(name + "=" + (DASHES if value == "--" else value))
-            k += 1 if eq else 2
-        else:
-            out.append(a)
+            operands += argv[k:]
+            break
+        if not a.startswith("-") or a == "-":
+            operands.append(a)
+            continue
+        if not a.startswith("--"):  # fairshuf verify has no short option
+            raise Usage("invalid option -- '%s'" % a[1])
+        name, eq, value = a[2:].partition("=")
+        table = dict(VERIFY_OPTIONS, **OWN_OPTIONS)
+        if name not in table:
+            for options in (VERIFY_OPTIONS, OWN_OPTIONS):
+                found = [o for o in options if o.startswith(name)]
+                if found:
+                    break
+            # getopt_long: matches that mean the same are not ambiguous;
+            # no two of these options do
+            if len(found) > 1:
+                raise Usage("option '%s' is ambiguous; possibilities: %s"
+                            % (a, " ".join("'--%s'" % o for o in found)))
+            if not found:
+                raise Usage("unrecognized option '%s'" % a)
+            name = found[0]
+        if not table[name]:
+            if eq:
+                raise Usage("option '--%s' doesn't allow an argument" % name)
+            if name == "help":
+                sys.stdout.write(HELP.format(PROG))
+                raise SystemExit(0)
+            if name == "version":
+                print("%s (%s, docs/FAIRNESS.md)" % (PROG, ALGORITHM))
+                raise SystemExit(0)
+            opts.append((name, None))
+            continue
+        if not eq:
+            if k == len(argv):
+                raise Usage("option '--%s' requires an argument" % name)
+            value = argv[k]
             k += 1
-    return out
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        # Bad input is exit status 1, as fairshuf verify's (argparse: 2).
-        self.print_usage(sys.stderr)
-        print("verify_deal.py: %s" % message, file=sys.stderr)
-        sys.exit(1)
+        opts.append((name, value))
+    return opts, operands
 
 
 def main(argv=None):
-    ap = _Parser(description="Verify a fairshuf provably fair deal.")
-    # Each option that takes a value collects every value it is given:
-    # run() refuses two different ones, as fairshuf verify does.
-    ap.add_argument("--server-seed", action="append", help="revealed server seed, hex")
-    ap.add_argument("--server-seed-file", action="append", help="file holding the seed in hex")
-    ap.add_argument("--commitment", action="append",
-                    help="published SHA-256 of the server seed, hex")
-    ap.add_argument("--client-seed", action="append", help="client seed (UTF-8)")
-    ap.add_argument("--nonce", action="append")
-    ap.add_argument("--decks", action="append")
-    ap.add_argument("--jokers", action="append", help="0, 1 or 2")
-    ap.add_argument("--faces", action="append",
-                    help="numbered set: faces (prints numbers)")
-    ap.add_argument("--copies", action="append",
-                    help="numbered set: copies (default 1)")
-    ap.add_argument("--json", action="append",
-                    help="JSON printed by `fairshuf deal --format json` (- = stdin)")
-    ap.add_argument("--order", action="store_true", help="print only the deal order")
-    ap.add_argument("cards", nargs="*", help="dealt cards in deal order: poker notation "
-                    "(As Th 2c RJ BJ) or suit symbols (A\u2660 10\u2665)")
-    args = ap.parse_args(_joined(sys.argv[1:] if argv is None else list(argv)))
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        return run(args)
+        opts, operands = parse_argv(argv)
+        return run(opts, operands)
+    except Usage as e:
+        print("%s: %s\nTry '%s --help' for more information." % (PROG, e, PROG),
+              file=sys.stderr)
+        return 1
     except BadInput as e:
-        print("verify_deal.py: %s" % e, file=sys.stderr)
+        print("%s: %s" % (PROG, e), file=sys.stderr)
         return 1
 
 
@@ -455,10 +536,51 @@ def read_file(name, what):
     return data
 
 
-def run(args):
-    seed_file = once(args.server_seed_file, "server seed files")
-    json_file = once(args.json, "JSON files")
-    client = once(args.client_seed, "client seeds")
+class Shape:
+    """How the given cards are laid out (fairshuf verify's --burn,
+    --players, --cards, --layout, or the JSON's): burn cards, then
+    players hands of cards each, then the rest in deal order. None: the
+    cards are in deal order, named "card N" (no --burn nor --players)."""
+
+    def __init__(self, burn=0, players=0, cards=0, layout="round-robin"):
+        self.burn, self.players, self.cards, self.layout = burn, players, cards, layout
+
+    def position(self, t):
+        """(deal position, name) of the t-th given card, as fairshuf verify
+        names it in a NOT VALID line."""
+        if t < self.burn:
+            return t, "burn card %d" % (t + 1)
+        players = self.players
+        hands = players * self.cards
+        if t < self.burn + hands:
+            p, c = divmod(t - self.burn, self.cards)
+            at = p * self.cards + c if self.layout == "blocks" else c * players + p
+            return self.burn + at, "hand %d card %d" % (p + 1, c + 1)
+        return t, "rest card %d" % (t - self.burn - hands + 1)
+
+
+def client_once(values):
+    """--client-seed, the same every time it was given; two different ones,
+    one of them too long: that one is reported first (fairshuf verify)."""
+    if not values or all(v == values[0] for v in values):
+        return values[0] if values else None
+    for v in values:
+        if len(v.encode("utf-8", "surrogateescape")) > CLIENT_MAX:
+            raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
+    raise BadInput("multiple client seeds specified")
+
+
+def run(opts, operands):
+    """fairshuf verify's checks, in its order (cmd_verify in
+    cli/verify/verify.c), with its messages."""
+    def values(name):
+        return [v for n, v in opts if n == name] or None
+    given_opts = {n for n, _ in opts}
+    print_order = "print-order" in given_opts or "order" in given_opts
+
+    seed_file = once(values("server-seed-file"), "server seed files")
+    json_file = once(values("json"), "JSON files")
+    client = client_once(values("client-seed"))
     if client is not None:
         # argv's bytes that are no UTF-8 come as lone surrogates: the
         # client seed is text (fairshuf deal refuses other bytes)
@@ -466,40 +588,35 @@ def run(args):
             client.encode("utf-8")
         except UnicodeEncodeError:
             raise BadInput("the client seed is not valid UTF-8 (the verifiers take text)") from None
-    if args.server_seed is not None and seed_file is not None:
-        raise BadInput("give --server-seed or --server-seed-file, not both")
-    if seed_file == "-" and json_file == "-":
-        raise BadInput("--json and --server-seed-file cannot both read standard input")
-    if json_file is not None and (args.decks or args.jokers or args.faces or args.copies
-                                  or args.cards):
-        raise BadInput("--json gives the deal: no --decks, --jokers, --faces, --copies "
-                       "or CARD arguments")
-    if seed_file is not None:
+    if values("server-seed") and seed_file is not None:
+        raise Usage("cannot combine --server-seed and --server-seed-file options")
+    if values("server-seed"):
+        seed = once(values("server-seed"), "server seeds", lambda v: parse_hex(v, "--server-seed"))
+    elif seed_file is not None:
+        if json_file == "-" and seed_file == "-":
+            raise BadInput("--json and --server-seed-file cannot both read standard input")
         seed = parse_hex(read_file(seed_file, seed_file), seed_file)
-    elif args.server_seed is not None:
-        seed = once(args.server_seed, "server seeds",
-                    lambda v: parse_hex(v, "--server-seed"))
     else:
         seed = None  # may come from the JSON (a deal printed with --reveal)
-
-    commitment = once(args.commitment, "commitments",
-                      lambda v: parse_commitment(v, "--commitment"))
-    nonce = once(args.nonce, "nonces", decimal("nonce", 0, 2 ** 64 - 1))
-    decks = once(args.decks, "deck counts", decimal("number of decks", 1, MAX_DECKS))
-    jokers = once(args.jokers, "joker counts", decimal("number of jokers", 0, 2))
-    faces = once(args.faces, "face counts", decimal("number of faces", 1, 2 ** 32))
-    copies = once(args.copies, "copy counts", decimal("number of copies", 1, 2 ** 32 - 1))
-    given = list(args.cards)
+    nonce = once(values("nonce"), "nonces", decimal("nonce", 0, 2 ** 64 - 1))
+    commitment = None
     problems = []
+
     if json_file is not None:
-        doc, fair, given = order_from_json(read_json(read_file(json_file, json_file), json_file))
+        if given_opts & {"decks", "jokers", "burn", "players", "cards", "layout", "faces",
+                         "copies"} or operands:
+            raise Usage("--json gives the deal: no --decks, --jokers, --burn, --players, "
+                        "--cards, --layout or CARD arguments")
+        doc, fair, given, shape = order_from_json(read_json(read_file(json_file, json_file),
+                                                            json_file))
         # What the command line repeats (what the player noted) must agree
         # with the JSON: each disagreement is a NOT VALID line, as in
         # fairshuf verify; the round is the JSON's.
         jc = parse_commitment(fair["commitment"], "the JSON")
-        if commitment is not None and commitment != jc:
-            problems.append("commitment mismatch: the JSON says %s, --commitment %s"
-                            % (jc, commitment))
+        noted = once(values("commitment"), "commitments",
+                     lambda v: parse_commitment(v, "--commitment"))
+        if noted is not None and noted != jc:
+            problems.append("commitment mismatch: the JSON says %s, --commitment %s" % (jc, noted))
         if client is not None and client != fair["client_seed"]:
             problems.append("client seed mismatch: --client-seed differs from the JSON's "
                             "client_seed")
@@ -514,53 +631,94 @@ def run(args):
                 problems.append("server seed mismatch: the JSON's server_seed is not the "
                                 "seed given")
         decks, jokers = doc["decks"], doc["jokers"]
+    else:
+        faces = once(values("faces"), "face counts", decimal("number of faces", 1, 2 ** 32))
+        copies = once(values("copies"), "copy counts",
+                      decimal("number of copies", 1, 2 ** 32 - 1))
+        if faces is not None:
+            if seed is None:
+                raise BadInput("the revealed server seed is required")
+            order = deal_order(seed, (client or "").encode("utf-8"), nonce or 0, faces,
+                               1 if copies is None else copies)
+            print(" ".join(str(f) for f in order))
+            return 0
+        decks = once(values("decks"), "deck counts", decimal("number of decks", 1, MAX_DECKS))
+        decks = 1 if decks is None else decks
+        jokers = once(values("jokers"), "joker counts", decimal("number of jokers", 0, 2)) or 0
+        n = (52 + jokers) * decks
+        burn = once(values("burn"), "burn counts", decimal("burn count", 0, n)) or 0
+        shape = Shape(burn) if values("burn") else None
+        if values("players"):
+            players = once(values("players"), "player counts", decimal("number of players", 1, n))
+            if not values("cards"):
+                raise BadInput("--players needs --cards (cards per hand)")
+            cards = once(values("cards"), "card counts", decimal("card count", 0, n))
+            if cards > (n - burn) // players:
+                raise BadInput("more cards than the shoe holds: %d burned and %d hands of %d, "
+                               "the shoe holds %d" % (burn, players, cards, n))
+            shape = Shape(burn, players, cards)
+        elif values("cards"):
+            raise BadInput("--cards needs --players")
+        for v in values("layout") or []:
+            if v not in ("round-robin", "blocks"):
+                raise BadInput("invalid layout: %s (round-robin or blocks)" % quote(v))
+        layout = once(values("layout"), "layouts")
+        if shape is not None and layout is not None:
+            shape.layout = layout
+        commitment = once(values("commitment"), "commitments",
+                          lambda v: parse_commitment(v, "--commitment"))
+        given = operands
     if seed is None:
-        raise BadInput("the revealed server seed is required")
+        raise Usage("the revealed server seed is required (--server-seed or "
+                    "--server-seed-file%s)" % (", or server_seed in the JSON" if json_file else ""))
     client = (client or "").encode("utf-8")
     nonce = nonce or 0
+    if len(client) > CLIENT_MAX:
+        raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
+    if commitment is None and not print_order:
+        raise Usage("the commitment is required (--commitment or --json): without it the "
+                    "deal is not tied to what the operator published")
 
-    if faces is not None:
-        copies = 1 if copies is None else copies
-        order = deal_order(seed, client, nonce, faces, copies)
-        print(" ".join(str(f) for f in order))
-        return 0
-
-    decks = 1 if decks is None else decks
-    jokers = 0 if jokers is None else jokers
     faces = 52 + jokers
-    if len(seed) < 32:  # fairshuf verify's words for a seed under any game's minimum
-        raise BadInput("server seed too short: %d byte%s (at least 32)"
-                       % (len(seed), "" if len(seed) == 1 else "s"))
+    n = faces * decks
+    need = seed_min(faces, decks)
+    if len(seed) < 32:
+        raise BadInput("server seed too short: %s (at least 32)" % plural(len(seed), "byte"))
+    if len(seed) < need:
+        raise BadInput("server seed too short for this game: %d bytes, %s with %s need%s at "
+                       "least %d" % (len(seed), plural(decks, "deck"), plural(jokers, "joker"),
+                                     "s" if decks == 1 else "", need))
+    if len(given) > n:
+        raise BadInput("%d cards given, more than the shoe holds (%d)" % (len(given), n))
+    # Compared as faces, named in poker notation (A\u2660 is As), as fairshuf verify.
+    given = [card_name(card_parse(name, faces)) for name in given]
     order = [card_name(f) for f in deal_order(seed, client, nonce, faces, decks)]
-    if args.order:
+    if print_order:
         print(" ".join(order))
         return 0
 
-    if commitment is None:
-        raise BadInput("the commitment is required (--commitment or --json): "
-                       "without it the deal is not tied to what the operator published")
-    if len(given) > len(order):
-        raise BadInput("%d cards given, more than the shoe holds (%d)" % (len(given), len(order)))
-    # Compared as faces, named in poker notation (A\u2660 is As), as fairshuf verify.
-    given = [card_name(card_parse(name, faces)) for name in given]
     digest = hashlib.sha256(seed).hexdigest()
     print("commitment:  %s" % digest)
+    print("deal order:  %s" % " ".join(order))
     if commitment != digest:
         problems.append("commitment mismatch: SHA-256 of the server seed is %s, "
-                        "the published commitment is %s" % (digest, commitment))
-    print("deal order:  %s" % " ".join(order))
-    wrong = [t for t, (want, got) in enumerate(zip(order, given)) if want != got]
+                        "the commitment is %s" % (digest, commitment))
+    # Every given card at its deal position; the first that differs in
+    # deal order is named.
+    def position(t):
+        return shape.position(t) if shape else (t, "card %d" % (t + 1))
+    wrong = [(position(t), t) for t in range(len(given)) if given[t] != order[position(t)[0]]]
     if wrong:
-        t = wrong[0]
-        problems.append("card %d differs: dealt %s, the server seed gives %s; "
-                        "%d of %d cards differ" % (t + 1, given[t], order[t],
+        (pos, where), t = min(wrong)
+        problems.append("%s (deal position %d) differs: dealt %s, the server seed gives %s; "
+                        "%d of %d cards differ" % (where, pos + 1, given[t], order[pos],
                                                    len(wrong), len(given)))
     if problems:
         for p in problems:
             print("NOT VALID: %s" % p)
         return 1
-    print("VALID: %d of %d cards checked, commitment matches"
-          % (len(given), len(order)))
+    print("VALID: commitment %s matches; %d of %d cards checked (%s, %s, nonce %d)"
+          % (digest, len(given), n, plural(decks, "deck"), plural(jokers, "joker"), nonce))
     return 0
 
 

@@ -121,6 +121,73 @@ def py_verify_process(args, stdin=None):
                       p.stderr.decode("utf-8", "replace"))
 
 
+def c_answer(args):
+    """fairshuf verify's whole answer, in the C locale (ASCII quotes, as
+    verify_deal.py's): (exit status, stdout, stderr)."""
+    env = dict(os.environ, LC_ALL="C")
+    p = subprocess.run([FS, "verify"] + args, capture_output=True, env=env)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), \
+        p.stderr.decode("utf-8", "replace")
+
+
+def py_answer(args):
+    """verify_deal.py's answer as fairshuf verify's: its own lines (the
+    commitment and the deal order it shows) left out, its name as the
+    command's."""
+    rc, out, err = py_run(args)
+    if out is None:
+        return rc, "", ""
+    out = "".join(l for l in out.splitlines(True)
+                  if not l.startswith(("commitment:  ", "deal order:  ")))
+    err = err.replace("verify_deal.py: ", "fairshuf verify: ").replace(
+        "Try 'verify_deal.py --help'", "Try 'fairshuf verify --help'")
+    return rc, out, err
+
+
+def same_answer(name, args, want=None):
+    """fairshuf verify and verify_deal.py give the same exit status, the
+    same VALID or NOT VALID lines and the same message for args (and the
+    verdict want, if given)."""
+    c, p = c_answer(args), py_answer(args)
+    rc, out, err = c
+    verdict = "VALID" if rc == 0 and out.startswith("VALID: ") and not err else \
+        "NOT VALID" if rc == 1 and out.startswith("NOT VALID: ") and not err else \
+        "bad" if rc == 1 and not out and err.startswith("fairshuf verify: ") else "exit %d" % rc
+    good = c == p and (want is None or verdict == want)
+    report(name, good, "want %s, C %r, py %r" % (want, c, p))
+    return verdict
+
+
+def styled(args, rnd):
+    """args ("--name=value" each, then the cards) written as a player might
+    write them, in the ways getopt_long reads alike: "--name value", the
+    name abbreviated to a prefix that names one option, options after the
+    cards."""
+    names = ["server-seed-file", "server-seed", "commitment", "client-seed", "nonce", "decks",
+             "jokers", "burn", "players", "cards", "layout", "json"]
+    # the shortest prefix of each that no other option of fairshuf verify shares
+    short = {"server-seed-file": "server-seed-", "server-seed": "server-seed",
+             "commitment": "co", "client-seed": "cl", "nonce": "n", "decks": "d",
+             "jokers": "jo", "burn": "b", "players": "pl", "cards": "ca", "layout": "l",
+             "json": "js"}
+    opts, cards = [], []
+    for k, a in enumerate(args):
+        if a == "--":
+            cards = args[k + 1:]
+            break
+        name, _, value = a[2:].partition("=")
+        assert name in names, a
+        n = name if rnd.random() < 0.5 else name[:rnd.randint(len(short[name]), len(name))]
+        opts.append(["--%s=%s" % (n, value)] if rnd.random() < 0.5 else ["--" + n, value])
+    if cards and not any(c.startswith("-") for c in cards) and rnd.random() < 0.5:
+        cut = rnd.randint(0, len(cards))
+        out = cards[:cut]
+        for o in opts:
+            out += o
+        return out + ["--"] + cards[cut:]
+    return [x for o in opts for x in o] + ["--"] + cards
+
+
 def pkg_verify(seed, commitment, order, client, nonce, decks, jokers):
     """fairshuf.fair_verify: True is VALID, False NOT VALID, ValueError bad."""
     try:
@@ -154,6 +221,13 @@ def printed(order, burn, players, cards, layout):
         (lambda p, c: burn + c * players + p)
     hands = [[order[pos(p, c)] for c in range(cards)] for p in range(players)]
     return order[:burn], hands, order[burn + players * cards:]
+
+
+def printed_laid(order, r, layout):
+    """The cards as deal prints them for round r dealt in layout, in one
+    list: burn, hand 1, hand 2, ..., rest."""
+    burn, hands, rest = printed(order, r["burn"], r["players"], r["cards"], layout)
+    return burn + [c for h in hands for c in h] + rest
 
 
 def make_doc(r, order, reveal=True):
@@ -377,15 +451,31 @@ def check_round(k, r, in_browser):
          "py --json": py_verify(["--json", jf]),
          "C --json, seed file": c_verify(["--json=" + jn, "--server-seed-file=" + sf]),
          "py --json, seed file": py_verify(["--json", jn, "--server-seed-file", sf])}
+    shape = ["--burn=%d" % r["burn"], "--players=%d" % r["players"], "--cards=%d" % r["cards"],
+             "--layout=" + r["layout"]]
     if dealable:
-        v["C options"] = c_verify(opts + ["--client-seed=" + r["client"], "--commitment=" + commit,
-                                          "--burn=%d" % r["burn"], "--players=%d" % r["players"],
-                                          "--cards=%d" % r["cards"], "--layout=" + r["layout"], "--"] + laid)
-        v["py options"] = py_verify(opts + ["--client-seed", r["client"], "--commitment=" + commit,
-                                            "--"] + order)
+        args = styled(opts + ["--client-seed=" + r["client"], "--commitment=" + commit] + shape +
+                      ["--"] + laid, RND)
+        v["C options"] = c_verify(args)
+        v["py options"] = py_verify(args)
     if pkg is not None:
         v["package"] = pkg_verify(r["seed"], commit, order, r["client"], r["nonce"], r["decks"], r["jokers"])
     agree(tag + ": genuine round", v, "VALID")
+    if dealable:
+        base = opts + ["--client-seed=" + r["client"], "--commitment=" + commit] + shape
+        k = RND.randint(0, len(laid))
+        same_answer(tag + ": the first %d cards as laid out, options" % k,
+                    styled(base + ["--"] + laid[:k], RND), "VALID")
+        if r["players"] * r["cards"]:
+            t = r["burn"] + RND.randrange(r["players"] * r["cards"])
+            other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != laid[t]])
+            bad = laid[:t] + [other] + laid[t + 1:]
+            same_answer(tag + ": a hand card changed, options", styled(base + ["--"] + bad, RND),
+                        "NOT VALID")
+            swapped = r["layout"] == "blocks" and "round-robin" or "blocks"
+            same_answer(tag + ": the other layout, options",
+                        styled(base[:-1] + ["--layout=" + swapped, "--"] + laid, RND),
+                        "VALID" if laid == printed_laid(order, r, swapped) else "NOT VALID")
     text = raw.decode()
     if in_browser:
         to_browser(tag + ": genuine JSON", "VALID", text, order=order)
@@ -491,6 +581,7 @@ def main():
         check_round(k, r, page)
     hostile()
     cli_edges()
+    shape_edges()
     faces()
     json.dump(browser, open(VECTORS, "w"), ensure_ascii=False)
     print("summary %d ok, %d not ok, %d browser vectors" % (results["ok"], results["not ok"], len(browser)))
@@ -740,6 +831,100 @@ def cli_edges():
     v = {"C": c_verify(["--server-seed=" + S.hex(), "--commitment=" + C, "RJ"]),
          "py": py_verify(["--server-seed", S.hex(), "--commitment", C, "--", "RJ"])}
     agree("edge: a joker in a shoe without", v, "bad")
+
+
+# ---- the round's shape and getopt's reading: fairshuf verify = verify_deal.py -
+
+def shape_edges():
+    """--burn, --players, --cards and --layout at and past their limits,
+    and the command line as getopt_long reads it (abbreviations, a value
+    that starts with "-", options after the cards, its error messages):
+    fairshuf verify and verify_deal.py give the same exit status, VALID or
+    NOT VALID lines and message."""
+    S = bytes(range(32))
+    C = hashlib.sha256(S).hexdigest()
+    o = ref_order(S, "", 0, 1, 0)
+    r = dict(burn=1, players=3, cards=2)
+    rr = printed_laid(o, r, "round-robin")
+    bl = printed_laid(o, r, "blocks")
+    jf = write(os.path.join(TMP, "shape.json"), json.dumps(make_doc(dict(
+        r, decks=1, jokers=0, seed=S, client="", nonce=0, layout="blocks"), o)))
+    sx = ref_order(S, "-x", 0, 1, 0)
+    sd = ref_order(S, "--", 3, 1, 0)
+    R = ["--server-seed=" + S.hex(), "--commitment=" + C]
+    cases = [  # (name, arguments, verdict)
+        ("burn 1, 3 hands of 2, round-robin", R + ["--burn=1", "--players=3", "--cards=2"] + rr, "VALID"),
+        ("burn 1, 3 hands of 2, blocks", R + ["--burn=1", "--players=3", "--cards=2", "--layout=blocks"] + bl,
+         "VALID"),
+        ("blocks read as round-robin", R + ["--burn=1", "--players=3", "--cards=2"] + bl, "NOT VALID"),
+        ("round-robin read as blocks", R + ["--burn=1", "--players=3", "--cards=2", "--layout=blocks"] + rr,
+         "NOT VALID"),
+        ("hand 2's first card changed", R + ["--burn=1", "--players=3", "--cards=2", "--layout=blocks"] +
+         bl[:3] + ["As" if bl[3] != "As" else "Ks"] + bl[4:], "NOT VALID"),
+        ("a burn card and the rest changed", R + ["--burn=1", "--players=3", "--cards=2"] +
+         [rr[1]] + rr[1:-1] + [rr[0]], "NOT VALID"),
+        ("hands only, the burn card missing", R + ["--players=3", "--cards=2"] + rr[1:7], "NOT VALID"),
+        ("the burn card and hand 1 only", R + ["--burn=1", "--players=3", "--cards=2"] + rr[:3], "VALID"),
+        ("burn only", R + ["--burn=2"] + o[:5], "VALID"),
+        ("burn only, a rest card changed", R + ["--burn=2"] + o[:3] + [o[4], o[3]], "NOT VALID"),
+        ("burn 0 and a card changed", R + ["--burn=0", o[1]], "NOT VALID"),
+        ("burn 52, every card", R + ["--burn=52"] + o, "VALID"),
+        ("burn 53", R + ["--burn=53"], "bad"),
+        ("burn x", R + ["--burn=x"], "bad"),
+        ("burn -1", R + ["--burn=-1"], "bad"),
+        ("burn twice, the same", R + ["--burn=1", "--burn=01", o[0]], "VALID"),
+        ("burn twice, not the same", R + ["--burn=1", "--burn=2"], "bad"),
+        ("players 0", R + ["--players=0", "--cards=1"], "bad"),
+        ("players 53", R + ["--players=53", "--cards=1"], "bad"),
+        ("players without cards", R + ["--players=2"], "bad"),
+        ("cards without players", R + ["--cards=2"], "bad"),
+        ("26 hands of 2", R + ["--players=26", "--cards=2"] + printed_laid(o, dict(burn=0, players=26, cards=2),
+                                                                           "round-robin"), "VALID"),
+        ("a burn card and 26 hands of 2", R + ["--burn=1", "--players=26", "--cards=2"], "bad"),
+        ("hands of 0 cards", R + ["--players=4", "--cards=0"] + o[:3], "VALID"),
+        ("cards 53", R + ["--players=1", "--cards=53"], "bad"),
+        ("cards twice, not the same", R + ["--players=1", "--cards=2", "--cards=3"], "bad"),
+        ("layout diagonal", R + ["--layout=diagonal"], "bad"),
+        ("layout Blocks", R + ["--layout=Blocks"], "bad"),
+        ("layout twice, the same", R + ["--layout=blocks", "--layout=blocks", o[0]], "VALID"),
+        ("layout twice, not the same", R + ["--layout=blocks", "--layout=round-robin"], "bad"),
+        ("layout twice, one invalid", R + ["--layout=blocks", "--layout=x"], "bad"),
+        ("layout without hands", R + ["--layout=blocks"] + o[:4], "VALID"),
+        ("53 cards with hands", R + ["--players=1", "--cards=2"] + o + ["As"], "bad"),
+        ("print-order with hands", ["--server-seed=" + S.hex(), "--burn=1", "--players=2", "--cards=3",
+                                    "--print-order"], None),
+        ("--json with --burn", ["--json=" + jf, "--burn=1"], "bad"),
+        ("--json with --players and --cards", ["--json=" + jf, "--players=3", "--cards=2"], "bad"),
+        ("--json with --layout", ["--json=" + jf, "--layout=blocks"], "bad"),
+        ("--json, blocks", ["--json=" + jf], "VALID"),
+        # getopt_long's reading
+        ("--client -x", R + ["--client", "-x"] + sx[:3], "VALID"),
+        ("--cl=-x", R + ["--cl=-x"] + sx[:3], "VALID"),
+        ("--client-seed -- and --nonce 3", R + ["--client-seed", "--", "--nonce", "3", "--"] + sd[:3], "VALID"),
+        ("--co and --se abbreviated", ["--server-seed", S.hex(), "--co", C, o[0]], "VALID"),
+        ("--pl, --ca and --l abbreviated", R + ["--b", "1", "--pl", "3", "--ca=2", "--l", "blocks"] + bl,
+         "VALID"),
+        ("cards before, between and after the options", [o[0]] + R[:1] + [o[1]] + R[1:] + [o[2]], "VALID"),
+        ("a card that starts with -", R + ["--", "-x"], "bad"),
+        ("- as a card", R + ["-"], "bad"),
+        ("--c=x: ambiguous", R + ["--c=x"], "bad"),
+        ("--p: ambiguous", R + ["--p"], "bad"),
+        ("--j 1: ambiguous", R + ["--j", "1"], "bad"),
+        ("--server-see: ambiguous", ["--server-see=" + S.hex()], "bad"),
+        ("--print-order=1", R + ["--print-order=1"], "bad"),
+        ("--nonce without its value", R + ["--nonce"], "bad"),
+        ("-x", R + ["-x"], "bad"),
+        ("-h", R + ["-h"], "bad"),
+        ("--bogus=1", R + ["--bogus=1"], "bad"),
+        ("--decks=2 --decks=x", R + ["--decks=2", "--decks=x"], "bad"),
+        ("no commitment", ["--server-seed=" + S.hex(), o[0]], "bad"),
+        ("no seed", ["--commitment=" + C, o[0]], "bad"),
+        ("both seeds", R + ["--server-seed-file=" + jf], "bad"),
+        ("the nonce x", R + ["--nonce=x"], "bad"),
+        ("a joker in a shoe without", R + ["RJ"], "bad"),
+    ]
+    for name, args, want in cases:
+        same_answer("shape and options: %s" % name, args, want)
 
 
 # ---- custom faces: the package, the library and the Python text -------------

@@ -101,18 +101,18 @@ S3=0b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f648
 C3=94eb5de4943613fd048dc93393ab06877405faa39c11f53e9386083339833e7e
 python3 "$PY" --server-seed "$S3" --commitment "$C3" --client-seed alice --nonce 42 --decks 2 \
     Jd 8s 4s Qc 7h >"$T/o" 2>"$T/e"
-check "py: vector 3 VALID" grep -q "^VALID: 5 of 104 cards checked" "$T/o"
+check "py: vector 3 VALID" grep -q "^VALID: commitment $C3 matches; 5 of 104 cards checked (2 decks, 0 jokers, nonce 42)$" "$T/o"
 python3 "$PY" --server-seed "$S3" --commitment "$C3" --client-seed alice --nonce 42 --decks 2 \
     Jd 8s 4s Qc 7d >"$T/o" 2>"$T/e"
 rc=$?
 check "py: wrong card exit 1" [ "$rc" = 1 ]
-check "py: wrong card named" grep -q "^NOT VALID: card 5 differs: dealt 7d, the server seed gives 7h; 1 of 5 cards differ" "$T/o"
+check "py: wrong card named" grep -q "^NOT VALID: card 5 (deal position 5) differs: dealt 7d, the server seed gives 7h; 1 of 5 cards differ" "$T/o"
 python3 "$PY" --server-seed "$S3" --commitment "${C3%?}0" --client-seed alice --nonce 42 --decks 2 >"$T/o" 2>"$T/e"
 rc=$?
 check "py: commitment mismatch" sh -c "[ $rc = 1 ] && grep -q '^NOT VALID: commitment mismatch' '$T/o'"
 python3 "$PY" --server-seed "$S3" --client-seed alice --nonce 42 --decks 2 --order >"$T/o"
 check "py: order line sha256" sh -c "printf %s \"\$(cat '$T/o')\" | sha256sum | grep -q ^8323cdf4b0b7a807"
-python3 "$PY" --server-seed 00ff --decks 1 >"$T/o" 2>"$T/e"
+python3 "$PY" --server-seed 00ff --decks 1 --print-order >"$T/o" 2>"$T/e"
 rc=$?
 check "py: short seed refused" sh -c "[ $rc = 1 ] && grep -q 'too short' '$T/e'"
 python3 "$PY" --server-seed 0g --decks 1 >"$T/o" 2>"$T/e"
@@ -135,10 +135,10 @@ json.dump({"schema": "fairshuf-deal/1", "decks": 1, "jokers": 2, "cards_in_shoe"
 PYEOF
 python3 "$PY" --json "$T/deal.json" >"$T/o" 2>"$T/e"
 rc=$?
-check "py: deal JSON VALID" sh -c "[ $rc = 0 ] && grep -q '^VALID: 54 of 54' '$T/o'"
+check "py: deal JSON VALID" sh -c "[ $rc = 0 ] && grep -q '^VALID: commitment 6dde9e25.* matches; 54 of 54 cards' '$T/o'"
 sed 's/"Qd"/"Kd"/' "$T/deal.json" >"$T/deal2.json"
 python3 "$PY" --json "$T/deal2.json" >"$T/o" 2>"$T/e"
-check "py: tampered JSON NOT VALID" grep -q "^NOT VALID: card 2 differs: dealt Kd, the server seed gives Qd" "$T/o"
+check "py: tampered JSON NOT VALID" grep -q "^NOT VALID: burn card 2 (deal position 2) differs: dealt Kd, the server seed gives Qd" "$T/o"
 "$FAIRSHUF" verify --json="$T/deal.json" >"$T/o" 2>"$T/e"
 check "fairshuf verify: the same JSON VALID" grep -q "^VALID: commitment 6dde9e25" "$T/o"
 # The schema's cards are poker notation, ASCII: a suit symbol in the JSON is
