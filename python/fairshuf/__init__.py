@@ -951,15 +951,69 @@ def _parse_commitment(commitment):
     return commitment.lower()
 
 
+def _laid_out(n, burn, players, cards, layout):
+    """The deal position of the t-th card given as fairshuf verify takes its
+    CARDs (a function of t): burn cards, then players hands of cards cards,
+    hand 1 first, then the rest in deal order; ValueError where the command
+    says bad input (a count past the shoe, players without cards)."""
+    b = 0 if burn is None else _int_arg(burn, "burn")
+    if not 0 <= b <= n:
+        raise ValueError("burn must be in 0..%d (the shoe's cards), not %d" % (n, b))
+    if layout not in _LAYOUTS:
+        raise ValueError("layout must be 'round_robin' or 'blocks', not %r" % (layout,))
+    if players is None:
+        if cards is not None:
+            raise ValueError("cards (per hand) needs players")
+        return lambda t: t
+    p = _int_arg(players, "players")
+    if not 1 <= p <= n:
+        raise ValueError("players must be in 1..%d, not %d" % (n, p))
+    if cards is None:
+        raise ValueError("players needs cards (cards per hand)")
+    k = _int_arg(cards, "cards")
+    if not 0 <= k <= n or k > (n - b) // p:
+        raise ValueError("more cards than the shoe holds: %d burned and %d hands of %d, the "
+                         "shoe holds %d" % (b, p, k, n))
+    blocks = _LAYOUTS[layout] == 1
+
+    def position(t):
+        if t < b or t >= b + p * k:
+            return t
+        h, c = divmod(t - b, k)
+        return b + (h * k + c if blocks else c * p + h)
+    return position
+
+
 def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, decks=1,
-                jokers=0, faces=None, notation="unicode"):
-    """fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, **shoe)
+                jokers=0, faces=None, notation="unicode", burn=None, players=None, cards=None,
+                layout="round_robin", partial=False):
+    """fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, decks=1,
+    jokers=0, faces=None, notation="unicode", burn=None, players=None, cards=None,
+    layout="round_robin", partial=False)
 
     True if the revealed server seed hashes to commitment (64 hex digits,
     either case, nothing else: what ``fairshuf verify`` accepts) and the
     round (client seed, nonce, shoe) deals exactly order (face codes, or
     names in the given notation). False otherwise; a malformed commitment
-    and other bad arguments raise as fair_order does."""
+    and other bad arguments raise as fair_order does.
+
+    order is the whole deal order, first card dealt first, unless told
+    otherwise, as ``fairshuf verify`` takes its CARDs:
+
+    * burn=B, players=P, cards=K, layout: order is the B burn cards, then
+      P hands of K cards (hand 1 first, each in the order it was dealt;
+      layout "round_robin", card c of hand p dealt at B + c*P + p, or
+      "blocks", at B + p*K + c), then the rest in deal order, as
+      ``fairshuf deal`` prints them and rng.deal lays them out. burn alone:
+      B burn cards, then the rest.
+    * partial=True: order may hold fewer cards than the shoe, and its
+      first len(order) cards are checked (the burn card and hand 1; the
+      first k cards dealt; none: the commitment alone). Without it, an
+      order that does not hold the whole shoe is False.
+
+    burn past the shoe, players without cards (or cards without players),
+    hands that do not fit in the shoe and an unknown layout raise
+    ValueError, as ``fairshuf verify`` refuses them."""
     sb = _server_seed_arg(server_seed)
     commitment = _parse_commitment(commitment)
     order = list(order)
@@ -972,9 +1026,14 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
             except TypeError:
                 raise TypeError("order must hold face codes (int) or names (str), not %s"
                                 % type(x).__name__) from None
+    faces = _faces_arg(faces)
+    m, c = _set_shape(decks, jokers, faces)
+    position = _laid_out(m * c, burn, players, cards, layout)
     if fair_commit(sb) != commitment:
         return False
     use_names = any(isinstance(x, str) for x in order)
     mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces,
                       names=use_names, notation=notation)
-    return mine == order
+    if len(order) > len(mine) or (len(order) < len(mine) and not partial):
+        return False
+    return all(mine[position(t)] == x for t, x in enumerate(order))

@@ -356,6 +356,63 @@ def test_fair_round_matches_command(command, tmp_path):
     assert len(s) == 279
 
 
+def test_fair_verify_partial_deal_as_the_command(command, tmp_path):
+    """fair_verify takes the cards as `fairshuf verify` takes its CARDs:
+    burn, players, cards and layout lay them out as deal prints them (burn
+    cards, hand 1, hand 2, ..., the rest), and partial=True checks the first
+    cards only (a player often has only the first hands, or the first k
+    cards); the same verdict as the command on each case. fair_verify
+    took the whole deal order only."""
+    seed = bytes(range(40))
+    c = fairshuf.fair_commit(seed)
+    (tmp_path / "s").write_text(seed.hex())
+    shape = ["--burn=1", "--players=3", "--cards=2"]
+    for layout, cl in (("round_robin", "round-robin"), ("blocks", "blocks"), ("round-robin", "round-robin")):
+        out = subprocess.run([command, "deal", "--server-seed-file=%s" % (tmp_path / "s"),
+                              "--client-seed=me", "--nonce=4", "--jokers=1", "--layout=" + cl,
+                              "--format=json"] + shape, check=True, stdout=subprocess.PIPE).stdout
+        j = json.loads(out)
+        laid = j["burn"] + [x for h in j["hands"] for x in h] + j["rest"]
+        kw = dict(jokers=1, notation="poker", burn=1, players=3, cards=2, layout=layout)
+        other = laid[:2] + ["As" if laid[2] != "As" else "Ks"] + laid[3:]
+        cases = [(laid, {}), (laid[:3], dict(partial=True)), (laid[:7], dict(partial=True)),
+                 ([], dict(partial=True)), (other, {}), (other[:3], dict(partial=True)),
+                 (other[:2], dict(partial=True))]
+        for cards, extra in cases:
+            got = fairshuf.fair_verify(seed, c, cards, "me", 4, **kw, **extra)
+            p = subprocess.run([command, "verify", "--server-seed=" + seed.hex(), "--commitment=" + c,
+                                "--client-seed=me", "--nonce=4", "--jokers=1", "--layout=" + cl] +
+                               shape + ["--"] + cards, capture_output=True)
+            assert p.returncode == (0 if got else 1) and p.stdout.startswith(
+                b"VALID" if got else b"NOT VALID"), (layout, cards, extra, got, p)
+        assert fairshuf.fair_verify(seed, c, laid, "me", 4, **kw)
+        assert not fairshuf.fair_verify(seed, c, laid[:3], "me", 4, **kw)  # not the whole shoe
+        assert not fairshuf.fair_verify(seed, c, laid + ["As"], "me", 4, partial=True, **kw)
+        assert not fairshuf.fair_verify(seed, "0" * 64, laid[:3], "me", 4, partial=True, **kw)
+        codes = fairshuf.card_names(jokers=1, notation="poker")
+        assert fairshuf.fair_verify(seed, c, [codes.index(x) for x in laid[:5]], "me", 4, partial=True,
+                                    jokers=1, burn=1, players=3, cards=2, layout=layout)
+    # Round-robin hands are not in deal order; blocks are.
+    order = fairshuf.fair_order(seed, "me", 4, jokers=1, names=True, notation="poker")
+    assert fairshuf.fair_verify(seed, c, order, "me", 4, jokers=1, notation="poker")
+    assert fairshuf.fair_verify(seed, c, order, "me", 4, jokers=1, notation="poker", burn=1,
+                                players=3, cards=2, layout="blocks")
+    assert not fairshuf.fair_verify(seed, c, order, "me", 4, jokers=1, notation="poker", burn=1,
+                                    players=3, cards=2)
+    assert fairshuf.fair_verify(seed, c, order[:9], "me", 4, jokers=1, notation="poker", burn=9,
+                                partial=True)
+    # What the command refuses raises.
+    for kw, what in ((dict(burn=54), "burn"), (dict(burn=-1), "burn"), (dict(players=0, cards=1), "players"),
+                     (dict(players=2), "needs cards"), (dict(cards=2), "needs players"),
+                     (dict(burn=1, players=54, cards=1), "players"),
+                     (dict(burn=1, players=2, cards=27), "more cards than the shoe"),
+                     (dict(players=2, cards=2, layout="diagonal"), "layout")):
+        with pytest.raises(ValueError, match=what):
+            fairshuf.fair_verify(seed, c, order, "me", 4, jokers=1, notation="poker", **kw)
+    with pytest.raises(TypeError):
+        fairshuf.fair_verify(seed, c, order, "me", 4, jokers=1, notation="poker", players=True, cards=2)
+
+
 def test_fair_verify_reads_commitments_as_the_command(command):
     """fair_verify accepts exactly the commitments `fairshuf verify` accepts:
     64 hex digits of either case and nothing else. A blank around or inside

@@ -188,11 +188,12 @@ def styled(args, rnd):
     return [x for o in opts for x in o] + ["--"] + cards
 
 
-def pkg_verify(seed, commitment, order, client, nonce, decks, jokers):
-    """fairshuf.fair_verify: True is VALID, False NOT VALID, ValueError bad."""
+def pkg_verify(seed, commitment, order, client, nonce, decks, jokers, **shape):
+    """fairshuf.fair_verify: True is VALID, False NOT VALID, ValueError bad.
+    shape: its burn, players, cards, layout and partial."""
     try:
         ok = pkg.fair_verify(seed, commitment, order, client, nonce, decks=decks,
-                             jokers=jokers, notation="poker")
+                             jokers=jokers, notation="poker", **shape)
     except (ValueError, TypeError) as e:
         return "bad", str(e)
     except Exception as e:  # noqa: BLE001
@@ -464,14 +465,25 @@ def check_round(k, r, in_browser):
     if dealable:
         base = opts + ["--client-seed=" + r["client"], "--commitment=" + commit] + shape
         k = RND.randint(0, len(laid))
+        pshape = dict(burn=r["burn"], players=r["players"], cards=r["cards"], layout=r["layout"])
         same_answer(tag + ": the first %d cards as laid out, options" % k,
                     styled(base + ["--"] + laid[:k], RND), "VALID")
+        if pkg is not None:
+            v = {"package": pkg_verify(r["seed"], commit, laid, r["client"], r["nonce"], r["decks"],
+                                       r["jokers"], **pshape),
+                 "package, partial": pkg_verify(r["seed"], commit, laid[:k], r["client"], r["nonce"],
+                                                r["decks"], r["jokers"], partial=True, **pshape)}
+            agree(tag + ": fair_verify, laid out, whole and the first %d cards" % k, v, "VALID")
         if r["players"] * r["cards"]:
             t = r["burn"] + RND.randrange(r["players"] * r["cards"])
             other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != laid[t]])
             bad = laid[:t] + [other] + laid[t + 1:]
             same_answer(tag + ": a hand card changed, options", styled(base + ["--"] + bad, RND),
                         "NOT VALID")
+            if pkg is not None:
+                v = {"package": pkg_verify(r["seed"], commit, bad[:t + 1], r["client"], r["nonce"],
+                                           r["decks"], r["jokers"], partial=True, **pshape)}
+                agree(tag + ": fair_verify, a hand card changed", v, "NOT VALID")
             swapped = r["layout"] == "blocks" and "round-robin" or "blocks"
             same_answer(tag + ": the other layout, options",
                         styled(base[:-1] + ["--layout=" + swapped, "--"] + laid, RND),
