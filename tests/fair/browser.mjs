@@ -35,18 +35,28 @@ try {
     // Empty fields are what the player left empty: nonce, decks and jokers
     // then mean 0, 1 and 0 (with a JSON: not given).
     const field = (x) => (x === undefined || x === null ? "" : String(x));
+    // A field the page lacks (an older page) fails the vector if it is used.
+    let missing = [];
     if (fast) {
       // All fields at once (as .value, which strips an <input>'s line
       // breaks as typing does), then the button: a page.fill is a round
       // trip each, and tests/fair/test_fair_diff.sh has many vectors.
-      await page.evaluate(async (f) => {
-        for (const [id, x] of Object.entries(f)) document.getElementById(id).value = x;
+      missing = await page.evaluate(async (f) => {
+        const missing = [];
+        for (const [id, x] of Object.entries(f)) {
+          const el = document.getElementById(id);
+          if (!el) { if (x !== "") missing.push(id); }
+          else if (el.type === "checkbox") el.checked = x === "1";
+          else el.value = x;
+        }
         document.getElementById("verify").click();
         while (document.getElementById("status").dataset.done !== "1")
           await new Promise((r) => setTimeout(r, 2));
+        return missing;
       }, { json: (v.json || "") + " ".repeat(v.pad || 0), seed: v.seed, commitment: field(v.commitment),
            client: field(v.client), nonce: field(v.nonce), decks: field(v.decks), jokers: field(v.jokers),
-           dealt: field(v.dealt) });
+           dealt: field(v.dealt), burn: field(v.burn), players: field(v.players), "per-hand": field(v.per_hand),
+           layout: field(v.layout), "client-escapes": v.client_escapes ? "1" : "" });
     } else {
       await page.fill("#json", "");
       if (v.pad)
@@ -61,8 +71,21 @@ try {
       await page.fill("#decks", field(v.decks));
       await page.fill("#jokers", field(v.jokers));
       await page.fill("#dealt", field(v.dealt));
+      const set = async (sel, x, how) => {
+        if (await page.$(sel)) await how(sel, x);
+        else if (x !== "" && x !== false) missing.push(sel);
+      };
+      await set("#burn", field(v.burn), page.fill.bind(page));
+      await set("#players", field(v.players), page.fill.bind(page));
+      await set("#per-hand", field(v.per_hand), page.fill.bind(page));
+      await set("#layout", field(v.layout), page.selectOption.bind(page));
+      await set("#client-escapes", !!v.client_escapes, page.setChecked.bind(page));
       await page.click("#verify");
       await page.waitForSelector('#status[data-done="1"]', { timeout: 60000 });
+    }
+    if (missing.length) {
+      ok(v.name + ": the page has the fields it needs", false, "no " + missing.join(", "));
+      continue;
     }
     const status = (await page.textContent("#status")).trim();
     const problems = (await page.textContent("#problems")).trim();

@@ -21,6 +21,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -244,6 +245,21 @@ def make_doc(r, order, reveal=True):
             "cards_in_shoe": (52 + r["jokers"]) * r["decks"], "players": r["players"],
             "cards_per_hand": r["cards"], "layout": r["layout"], "burn": burn, "hands": hands,
             "rest": rest, "penetration": None, "mode": "fair", "fair": fair}
+
+
+def escape_client(client, rnd):
+    """The client seed in the page's escape form (its field with the
+    escapes box ticked): \\n, \\r, \\t, \\\\, \\u{X}; a character now and
+    then as its code point."""
+    out = []
+    for ch in client:
+        e = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\0": "\\u{0}"}.get(ch)
+        if e is None and ch == "\t" and rnd.random() < 0.5:
+            e = "\\t"
+        if e is None and rnd.random() < 0.1:
+            e = "\\u{%s}" % rnd.choice(["%x", "%X", "%06x"]) % ord(ch)
+        out.append(e or ch)
+    return "".join(out)
 
 
 def hexify(seed, rnd):
@@ -492,10 +508,28 @@ def check_round(k, r, in_browser):
     if in_browser:
         to_browser(tag + ": genuine JSON", "VALID", text, order=order)
     if in_browser == "all":
-        if dealable and "\n" not in r["client"] and "\r" not in r["client"]:
-            to_browser(tag + ": genuine fields", "VALID", None, seed=hexify(r["seed"], RND), order=order,
-                       commitment=commit, client=r["client"], nonce=str(r["nonce"]),
-                       decks=r["decks"], jokers=r["jokers"], dealt=" ".join(order[:RND.randint(0, len(order))]))
+        # The fields as the player fills them: the client seed escaped when
+        # it holds a line break or a NUL (the field cannot hold them) or
+        # by chance, the hands laid out as deal prints them (or in deal
+        # order), the first k cards.
+        esc = bool(re.search("[\r\n\0]", r["client"])) or RND.random() < 0.3
+        fields = dict(seed=hexify(r["seed"], RND), commitment=commit,
+                      client=escape_client(r["client"], RND) if esc else r["client"],
+                      client_escapes=esc, nonce=str(r["nonce"]), decks=r["decks"], jokers=r["jokers"])
+        if RND.random() < 0.5:
+            fields.update(burn=r["burn"], players=r["players"], per_hand=r["cards"],
+                          layout=RND.choice([r["layout"], r["layout"] if r["layout"] == "blocks" else ""]))
+            cards = laid
+        else:
+            cards = order
+        to_browser(tag + ": genuine fields", "VALID", None, order=order,
+                   dealt=" ".join(cards[:RND.randint(0, len(cards))]), **fields)
+        if r["players"] * r["cards"]:
+            t = r["burn"] + RND.randrange(r["players"] * r["cards"])
+            other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != laid[t]])
+            fields.update(burn=r["burn"], players=r["players"], per_hand=r["cards"], layout=r["layout"])
+            to_browser(tag + ": fields, hand card %d changed" % (t + 1), "NOT VALID", None, order=order,
+                       dealt=" ".join(laid[:t] + [other] + laid[t + 1:t + 3]), **fields)
 
     # 3. Tampered: one byte of the seed, the commitment, a card, the
     # nonce, the client seed, the shoe. Never VALID, and all say the same.

@@ -75,7 +75,7 @@ python3 - "$T/vectors.json" "$T/c_disagree" <<'PYEOF'
 # it too. Vectors with c=False have no C counterpart (decks or jokers
 # fields, or dealt cards, beside a JSON: fairshuf verify refuses those
 # options with --json) and state their expectation.
-import json, os, subprocess, sys
+import json, os, re, subprocess, sys
 E = os.environ
 F, T = E["FAIRSHUF"], E["T"]
 S1, C1, S2, C2, S3, C3, S4, C4, S5, C5, N5 = (E[k] for k in "S1 C1 S2 C2 S3 C3 S4 C4 S5 C5 N5".split())
@@ -114,6 +114,15 @@ O42 = order(S1, "player-1", 42)
 OBIG = order(S1, "player-1", int(N5))
 OANB = order(S1, "a\nb")
 OCARD = order(S1, "\U0001F0A1")
+OCRLF = order(S1, "a\r\nb")
+OESC = order(S1, "x\ty\\z\U0001F0A1")
+OLIT = order(S1, "a\\nb")
+def laid(o, burn, players, cards, layout):
+    d = o.split()
+    pos = (lambda p, c: burn + c * players + p) if layout != "blocks" else (lambda p, c: burn + p * cards + c)
+    return d[:burn] + [d[pos(p, c)] for p in range(players) for c in range(cards)] + d[burn + players * cards:]
+LAID_RR = laid(O1, 1, 3, 2, "round-robin")
+LAID_BL = laid(O1, 1, 3, 2, "blocks")
 UNI = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 USYM = lambda n: n if n in ("RJ", "BJ") else ("10" if n[0] == "T" else n[0]) + UNI[n[1]]
 ONBSP = S1[:10] + "\u00a0" + S1[10:]
@@ -268,6 +277,52 @@ V = [
   dict(name="JSON of exactly 8 MiB", seed=S1, json=J(deal1), pad=(8 << 20) - len(J(deal1).encode()), want="VALID"),
   dict(name="JSON of 8 MiB + 1 byte", seed=S1, json=J(deal1), pad=(8 << 20) + 1 - len(J(deal1).encode()), want="bad",
        problems=["file too large"]),
+  # The client seed's escapes (the box ticked): every client seed fairshuf
+  # verify takes can be entered, a line break too (the field dropped it).
+  dict(name="client seed a, newline, b, escaped", seed=S1, commitment=C1, client="a\\nb", client_escapes=True,
+       dealt=" ".join(OANB.split()[:5]), want="VALID", order=OANB),
+  dict(name="client seed a, CR LF, b, escaped", seed=S1, commitment=C1, client="a\\r\\nb", client_escapes=True,
+       dealt=" ".join(OCRLF.split()[:5]), want="VALID", order=OCRLF),
+  dict(name="client seed with a tab, a backslash and a card, escaped", seed=S1, commitment=C1,
+       client="x\\ty\\\\z\\u{1F0A1}", client_escapes=True, dealt=" ".join(OESC.split()[:5]), want="VALID",
+       order=OESC),
+  dict(name="client seed a\\nb, not escaped", seed=S1, commitment=C1, client="a\\nb", dealt=" ".join(OLIT.split()[:5]),
+       want="VALID", order=OLIT),
+  dict(name="client seed a, newline, b, in the field unescaped", seed=S1, commitment=C1, client="a\nb",
+       dealt=" ".join(OANB.split()[:5]), want="NOT VALID", c=False),
+  dict(name="a malformed escape", seed=S1, commitment=C1, client="a\\qb", client_escapes=True, want="bad", c=False,
+       problems=["bad input: malformed escape in the client seed: '\\\\q'"]),
+  dict(name="an escaped surrogate", seed=S1, commitment=C1, client="\\u{d800}", client_escapes=True, want="bad",
+       c=False, problems=["bad input: malformed escape in the client seed"]),
+  dict(name="a backslash at the end", seed=S1, commitment=C1, client="ab\\", client_escapes=True, want="bad",
+       c=False, problems=["bad input: malformed escape in the client seed"]),
+  dict(name="JSON, client seed a, newline, b noted escaped", seed=S1, client="a\\nb", client_escapes=True,
+       json=J(deal(OANB, C1, "a\nb")), want="VALID", order=OANB),
+  # Burn cards and hands, as fairshuf verify's --burn, --players, --cards
+  # and --layout take them.
+  dict(name="burn 1, 3 hands of 2, round-robin", seed=S1, commitment=C1, client="player-1", burn=1, players=3,
+       per_hand=2, dealt=" ".join(LAID_RR), want="VALID", order=O1),
+  dict(name="burn 1, 3 hands of 2, blocks", seed=S1, commitment=C1, client="player-1", burn=1, players=3,
+       per_hand=2, layout="blocks", dealt=" ".join(LAID_BL), want="VALID", order=O1),
+  dict(name="blocks read as round-robin", seed=S1, commitment=C1, client="player-1", burn=1, players=3,
+       per_hand=2, dealt=" ".join(LAID_BL), want="NOT VALID"),
+  dict(name="hand 2 card 1 changed", seed=S1, commitment=C1, client="player-1", burn=1, players=3,
+       per_hand=2, layout="round-robin", dealt=" ".join(LAID_RR[:2] + ["7d" if LAID_RR[2] != "7d" else "8d"]),
+       want="NOT VALID"),
+  dict(name="burn 2, then the rest", seed=S1, commitment=C1, client="player-1", burn=2, dealt=" ".join(d1[:2] + [d1[3]]),
+       want="NOT VALID"),
+  dict(name="burn 53", seed=S1, commitment=C1, client="player-1", burn=53, want="bad"),
+  dict(name="hands without cards per hand", seed=S1, commitment=C1, client="player-1", players=3, want="bad", c=False,
+       problems=["bad input: the hands field needs the cards per hand field"]),
+  dict(name="cards per hand without hands", seed=S1, commitment=C1, client="player-1", per_hand=3, want="bad", c=False,
+       problems=["bad input: the cards per hand field needs the hands field"]),
+  dict(name="more cards than the shoe", seed=S1, commitment=C1, client="player-1", burn=2, players=17, per_hand=3,
+       want="bad"),
+  dict(name="JSON, the hands noted differ", seed=S1, players=2, per_hand=2, layout="blocks", json=J(deal1),
+       want="NOT VALID", c=False, problems=["players mismatch: the JSON says 3, the players field 2",
+                                            "layout mismatch: the JSON says round-robin, the layout field blocks"]),
+  dict(name="JSON, the hands noted agree", seed=S1, burn=1, players=3, per_hand=2, layout="round-robin", json=J(deal1),
+       want="VALID", c=False, order=O1),
   # Last, so the screenshot shows it: jokers, red and black faces, VALID.
   dict(name="vector 2 (one deck, 2 jokers)", seed=S2, commitment=C2, client="Zoë 🂡", nonce="1",
        decks=1, jokers=2, dealt=" ".join(O2.split()[:20]), want="VALID", order=O2, screenshot=True),
@@ -278,6 +333,11 @@ for k, v in enumerate(V):
     v.setdefault("problems", [])
     v["facts"] = []
     given = lambda f: v.get(f) not in (None, "")
+    # The client seed the page reads from its field (escapes: its rule).
+    client = v.get("client", "")
+    if v.get("client_escapes"):
+        client = re.sub(r"\\(u\{([0-9a-fA-F]+)\}|.)", lambda m: chr(int(m.group(2), 16)) if m.group(2) else
+                        {"n": "\n", "r": "\r", "t": "\t", "\\": "\\"}.get(m.group(1), m.group(0)), client)
     if v.get("c", True):
         args = [F, "verify"]
         if "json" in v:
@@ -291,14 +351,16 @@ for k, v in enumerate(V):
                 if given(f):
                     args.append("--%s=%s" % (f, v[f]))
             if given("client"):
-                args.append("--client-seed=" + v["client"])
+                args.append("--client-seed=" + client)
         else:
             path = None
-            args += ["--server-seed=" + v["seed"], "--client-seed=" + v.get("client", "")]
-            for f in "commitment", "nonce", "decks", "jokers":
+            args += ["--server-seed=" + v["seed"], "--client-seed=" + client]
+            for f in "commitment", "nonce", "decks", "jokers", "burn", "players", "layout":
                 if given(f):
                     args.append("--%s=%s" % (f, v[f]))
-            args += v.get("dealt", "").split()
+            if given("per_hand"):
+                args.append("--cards=%s" % v["per_hand"])
+            args += ["--"] + v.get("dealt", "").split()
         p = subprocess.run(args, capture_output=True)
         out, err = p.stdout.decode(), p.stderr.decode()
         if p.returncode == 0 and out.startswith("VALID: "):
