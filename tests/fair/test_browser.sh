@@ -62,7 +62,7 @@ O4=$(order --server-seed=$S4 --nonce=18446744073709551615 --decks=8) &&
 O5=$(order --server-seed=$S5 --client-seed="ŝeed ♠ 5" --nonce=$N5 --decks=3 --jokers=1) ||
     bad "fairshuf verify --print-order failed"
 
-export S1 C1 S2 C2 S3 C3 S4 C4 S5 C5 N5 O1 O2 O3 O4 O5 T
+export S1 C1 S2 C2 S3 C3 S4 C4 S5 C5 N5 O1 O2 O3 O4 O5 T ROOT
 python3 - "$T/vectors.json" "$T/c_disagree" <<'PYEOF'
 # The vectors, each with what `fairshuf verify` answers on the same input:
 # with a "json", `verify --json=FILE` plus --server-seed, --commitment,
@@ -123,6 +123,13 @@ def laid(o, burn, players, cards, layout):
     return d[:burn] + [d[pos(p, c)] for p in range(players) for c in range(cards)] + d[burn + players * cards:]
 LAID_RR = laid(O1, 1, 3, 2, "round-robin")
 LAID_BL = laid(O1, 1, 3, 2, "blocks")
+# 1000 decks with 2 jokers: the largest shoe, with its minimum seed (38,805 bytes)
+NBIG = int(subprocess.run(["python3", "-B", "-c", "import sys; sys.path.insert(0, sys.argv[1]); import verify_deal as v; print(v.seed_min(54, 1000))",
+                           os.path.join(E["ROOT"], "examples")], capture_output=True, text=True, check=True).stdout)
+SBIG = bytes((71 * k + 5) % 256 for k in range(NBIG)).hex()
+CBIG = __import__("hashlib").sha256(bytes.fromhex(SBIG)).hexdigest()
+OBIGSHOE = order(SBIG, "big \U0001f0a1", 18446744073709551615, 1000, 2)
+LAID_BIG = laid(OBIGSHOE, 3, 10, 7, "round-robin")
 UNI = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 USYM = lambda n: n if n in ("RJ", "BJ") else ("10" if n[0] == "T" else n[0]) + UNI[n[1]]
 ONBSP = S1[:10] + "\u00a0" + S1[10:]
@@ -323,6 +330,13 @@ V = [
                                             "layout mismatch: the JSON says round-robin, the layout field blocks"]),
   dict(name="JSON, the hands noted agree", seed=S1, burn=1, players=3, per_hand=2, layout="round-robin", json=J(deal1),
        want="VALID", c=False, order=O1),
+  # The largest shoe: 1000 decks with 2 jokers (54,000 cards), fields and JSON.
+  dict(name="1000 decks, 2 jokers", seed=SBIG, commitment=CBIG, client="big \\u{1F0A1}", client_escapes=True,
+       nonce="18446744073709551615", decks=1000, jokers=2, burn=3, players=10, per_hand=7,
+       dealt=" ".join(LAID_BIG[:100]), want="VALID", order=OBIGSHOE),
+  dict(name="JSON, 1000 decks, 2 jokers, revealed seed", seed="",
+       json=J(deal(OBIGSHOE, CBIG, "big \U0001f0a1", 18446744073709551615, 1000, 2, players=10, cards=7, burn=3,
+                   seed=SBIG)), want="VALID", order=OBIGSHOE),
   # Last, so the screenshot shows it: jokers, red and black faces, VALID.
   dict(name="vector 2 (one deck, 2 jokers)", seed=S2, commitment=C2, client="Zoë 🂡", nonce="1",
        decks=1, jokers=2, dealt=" ".join(O2.split()[:20]), want="VALID", order=O2, screenshot=True),
