@@ -119,6 +119,13 @@ try {
     }
     if (v.screenshot) await page.screenshot({ path: shot, fullPage: true });
   }
+  // A client seed with a line break in the page's address (#client_seed=):
+  // put in the field escaped, the escapes box ticked (the field drops it).
+  await page.goto(pathToFileURL(html).href + "?prefill#client_seed=" + encodeURIComponent("a\\b\r\nc") + "&nonce=3");
+  const pre = await page.evaluate(() => [document.getElementById("client").value,
+    (document.getElementById("client-escapes") || {}).checked, document.getElementById("nonce").value]);
+  ok("an address's client seed with a line break is put in escaped", pre[0] === "a\\\\b\\r\\nc" &&
+     pre[1] === true && pre[2] === "3", JSON.stringify(pre));
   // The exact rejection, word by word, against the C library's answers.
   if (process.env.REDUCE_CASES) {
     const cases = readFileSync(process.env.REDUCE_CASES, "utf8").trim().split("\n")
