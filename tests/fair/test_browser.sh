@@ -7,8 +7,10 @@
 # random 3-deck shoe with a joker, the deal JSON, and tampered rounds that
 # must show NOT VALID with what differs; and about 60 rounds and deal JSONs
 # (noted fields that differ from the JSON, strict JSON, malformed deals, 101
-# decks, the 8 MiB cap) that `fairshuf verify` also answers, where the page
-# must say what it says. FSH_VERIFY_HTML=file runs another copy of the page
+# decks, the 8 MiB cap), client seeds entered escaped (a line break),
+# burn cards and hands through the fields, and the largest shoe (1000
+# decks, fields and JSON) that `fairshuf verify` also answers, where the
+# page must say what it says. FSH_VERIFY_HTML=file runs another copy of the page
 # (e.g. an older one). Keeps a screenshot in $T (set
 # FSH_SCREENSHOT=path to keep it, e.g. docs/img/verify.png). Skipped only
 # when chromium or node is not installed.

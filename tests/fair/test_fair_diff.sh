@@ -21,7 +21,10 @@
 # surrogates, NUL, BOM, trailing data, nesting and member limits, bytes
 # that are no UTF-8, the 8 MiB cap), the options at their limits (client
 # seeds of 256/257 bytes and not UTF-8, nonces and decks past their range,
-# seeds one byte short), and custom faces (package, library, Python text).
+# seeds one byte short), the round's shape (--burn, --players, --cards,
+# --layout) and getopt's reading, where fairshuf verify and verify_deal.py
+# must give the same lines and messages, and custom faces (package,
+# library, Python text).
 # A verdict is VALID, NOT VALID or bad input; a traceback, a signal or
 # another exit status never agrees. Parts are skipped, with the reason,
 # without the package build (make python-ext), node or chromium.
