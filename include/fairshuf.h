@@ -521,6 +521,38 @@ FSH_API FSH_NODISCARD int fsh_stats_chi2_gof(const uint64_t *obs,
                                              double min_expected, double *stat,
                                              double *df, double *p);
 
+/* The groups fsh_stats_chi2_gof pools obs and prob into: *groups of them,
+   their counts in gobs[0..*groups) and probabilities in gprob[0..*groups)
+   (each array holds k values). A count in a category of probability 0 is
+   FSH_EINVAL (fsh_stats_chi2_gof: *p = 0). */
+FSH_API FSH_NODISCARD int fsh_stats_chi2_pool(const uint64_t *obs,
+                                              const double *prob, size_t k,
+                                              double min_expected,
+                                              uint64_t *gobs, double *gprob,
+                                              size_t *groups);
+
+/* *p = P(X >= x) exactly, X = sum (O_i - E_i)^2 / E_i Pearson's statistic
+   of counts O multinomial(total, prob[0..k)), E_i = total prob[i] (prob as
+   for fsh_stats_chi2_gof; categories of probability 0 are left out),
+   where the chi-square limit is only approximate (its far tail is too
+   thin: with 5 expected per category, P(X >= its 1e-6 quantile) is about
+   3e-6 to 5e-6). Each term is rounded up to a multiple of 1/64, so
+   P(X >= x) <= *p <= P(X >= x - k/64): never below the exact tail.
+   x <= 0 gives 1; total <= 2^52, x <= 1.5e7. Dynamic programming over
+   the categories in long double: time about fsh_stats_pearson_steps (a
+   few ns each; it grows as x^2 total sqrt(k)); memory two tables of at
+   most 2 sqrt(x total) + 5 rows of 64 x long doubles (FSH_ENOMEM). */
+FSH_API FSH_NODISCARD int fsh_stats_pearson_sf(uint64_t total,
+                                               const double *prob, size_t k,
+                                               double x, double *p);
+
+/* *steps = the inner steps fsh_stats_pearson_sf takes for these arguments
+   (0 when it needs none), computed in O(k): callers bound its time. */
+FSH_API FSH_NODISCARD int fsh_stats_pearson_steps(uint64_t total,
+                                                  const double *prob,
+                                                  size_t k, double x,
+                                                  double *steps);
+
 /* ------------------------------------------------------------------------ */
 /* Record shuffles by key                                                   */
 /*

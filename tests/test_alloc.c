@@ -498,6 +498,33 @@ static void inv_ok(acase *c)
     CHECK(memcmp(x->ref, x->pmf, sizeof x->ref) == 0);
 }
 
+/* fsh_stats_pearson_sf allocates its groups and two rows of states per
+   group (four groups here): FSH_ENOMEM leaves *p unchanged. */
+typedef struct {
+    double p, ref;
+} pearsoncase;
+
+static void pearson_prepare(acase *c)
+{
+    ((pearsoncase *)c->ctx)->p = -1;
+}
+static int pearson_call(acase *c)
+{
+    static const double pr[4] = {0.1, 0.2, 0.3, 0.4};
+    return fsh_stats_pearson_sf(40, pr, 4, 12, &((pearsoncase *)c->ctx)->p);
+}
+static void pearson_fail(acase *c)
+{
+    CHECK(((pearsoncase *)c->ctx)->p == -1);
+}
+static void pearson_ok(acase *c)
+{
+    pearsoncase *x = c->ctx;
+    if (!c->have_ref)
+        x->ref = x->p;
+    CHECK(x->p == x->ref && x->p > 0 && x->p < 1);
+}
+
 /* fsh_rangeperm_new: the hash map (hint 0), the dense array (hint near the
    range; its allocation failing falls back to the map, same output). */
 #define RP_DRAWS 200
@@ -940,6 +967,9 @@ int main(void)
     static invcase inv;
     run_case("fsh_stats_inversions_law", inv_prepare, inv_call, inv_fail,
              inv_ok, &inv, &allocs);
+    static pearsoncase pearson;
+    run_case("fsh_stats_pearson_sf", pearson_prepare, pearson_call,
+             pearson_fail, pearson_ok, &pearson, &allocs);
 
     rpnewcase rpm = {.last = (uint64_t)1 << 40, .hint = 0};
     run_case("fsh_rangeperm_new (map)", rpnew_prepare, rpnew_call, rpnew_fail,

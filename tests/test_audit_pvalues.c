@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BETA 2e-9   /* per validity check */
 #define SLACK 1.3   /* the chi-square limit's finite-sample excess, at most */
@@ -228,6 +229,221 @@ static void run_config(const config *c, fsh_rng *rng, uint32_t *a)
     CHECK_EQ(ran, c->tests_run);
 }
 
+/* 3. Exact false-failure rates in the far tail. The chi-square limit's
+   tail is too thin there: with 5 expected per cell a correct shuffler's
+   p-value fell below 1e-6 3.8 to 4.9 times as often as 1e-6 (docs/
+   AUDIT.md). For small configurations every outcome of the counts is
+   enumerated with its exact multinomial probability, the battery's
+   p-value found for each statistic (it is monotone in it: bisection over
+   the distinct values), and P(p <= u) must not exceed u, exactly (no
+   sampling: this check cannot fail by chance). Outcomes are enumerated
+   as chains of binomials, branches below 1e-40 dropped (at most 1e-33 in
+   all). */
+
+typedef struct outcome {
+    double x;
+    long double pr;
+    size_t at; /* its counts: hist + at * k */
+} outcome;
+
+typedef struct enumr {
+    size_t k, cap, len;
+    uint64_t total, *cur, *hist;
+    const double *law;
+    outcome *o;
+    int cells; /* k equally likely cells, counts non-increasing */
+    double lf[256];
+} enumr;
+
+static void keep(enumr *e, long double pr)
+{
+    if (e->len == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 4096;
+        e->o = realloc(e->o, e->cap * sizeof *e->o);
+        e->hist = realloc(e->hist, e->cap * e->k * sizeof *e->hist);
+        if (e->o == NULL || e->hist == NULL) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
+    }
+    memcpy(e->hist + e->len * e->k, e->cur, e->k * sizeof *e->cur);
+    e->o[e->len].pr = pr;
+    e->o[e->len].at = e->len;
+    e->o[e->len].x = 0;
+    e->len++;
+}
+
+/* Counts of categories j.. given left to place and the law's mass rest
+   still to come; lp = log probability so far. */
+static void walk(enumr *e, size_t j, uint64_t left, long double rest,
+                 long double lp)
+{
+    if (lp < -92) /* 1e-40 */
+        return;
+    if (j + 1 == e->k) {
+        if (left > 0 && e->law[j] == 0)
+            return;
+        e->cur[j] = left;
+        keep(e, expl(lp));
+        return;
+    }
+    long double q = rest > 0 ? e->law[j] / rest : 0;
+    if (q > 1)
+        q = 1;
+    for (uint64_t o = 0; o <= left; o++) {
+        if (o > 0 && q == 0)
+            break;
+        long double l = lp + (long double)e->lf[left] - e->lf[o] -
+                        e->lf[left - o];
+        if (o > 0)
+            l += (long double)o * logl(q);
+        if (left - o > 0)
+            l += q < 1 ? (long double)(left - o) * log1pl(-q) : -INFINITY;
+        e->cur[j] = o;
+        walk(e, j + 1, left - o, rest - e->law[j], l);
+    }
+}
+
+/* k equally likely cells: the counts as a non-increasing sequence, each
+   standing for its k! / prod(multiplicities!) arrangements. */
+static void parts(enumr *e, size_t j, uint64_t left, uint64_t maxp)
+{
+    if (j == e->k) {
+        if (left > 0)
+            return;
+        long double l = e->lf[e->total] - (long double)e->total *
+                                              logl((long double)e->k);
+        l += e->lf[e->k];
+        size_t run = 1;
+        for (size_t i = 0; i < e->k; i++) {
+            l -= e->lf[e->cur[i]];
+            if (i + 1 < e->k && e->cur[i + 1] == e->cur[i]) {
+                run++;
+            } else {
+                l -= e->lf[run];
+                run = 1;
+            }
+        }
+        if (l >= -92)
+            keep(e, expl(l));
+        return;
+    }
+    for (uint64_t o = maxp < left ? maxp : left; o + 1 > 0; o--) {
+        /* The remaining cells cannot hold more than o each. */
+        if (o * (uint64_t)(e->k - j) < left)
+            break;
+        e->cur[j] = o;
+        parts(e, j + 1, left - o, o);
+    }
+}
+
+static int by_x_down(const void *a, const void *b)
+{
+    double x = ((const outcome *)a)->x, y = ((const outcome *)b)->x;
+    return x > y ? -1 : x < y;
+}
+
+static double config_p(enumr *e, size_t i, double *x)
+{
+    const uint64_t *h = e->hist + e->o[i].at * e->k;
+    return e->cells ? battery_cells_p(h, e->k, 0.01, x)
+                    : battery_law_p(h, e->law, e->k, 0.01, x);
+}
+
+static void exact_rates(const char *name, size_t k, uint64_t total,
+                        const double *law)
+{
+    static const double ue[] = {1e-3, 1e-6, 1e-9};
+    clock_t t0 = clock();
+    enumr e;
+    memset(&e, 0, sizeof e);
+    e.k = k;
+    e.total = total;
+    e.law = law;
+    e.cells = law == NULL;
+    e.cur = calloc(k, sizeof *e.cur);
+    for (int i = 1; i < 256; i++)
+        e.lf[i] = e.lf[i - 1] + log((double)i);
+    if (e.cells)
+        parts(&e, 0, total, total);
+    else
+        walk(&e, 0, total, 1, 0);
+    /* Each outcome's statistic as the battery computes it. */
+    long double mass = 0;
+    int same = 1;
+    for (size_t i = 0; i < e.len; i++) {
+        double x = NAN;
+        const uint64_t *h = e.hist + e.o[i].at * k;
+        if (e.cells) {
+            double ex = (double)total / (double)k;
+            x = 0;
+            for (size_t c = 0; c < k; c++)
+                x += ((double)h[c] - ex) * ((double)h[c] - ex) / ex;
+        } else if (fsh_stats_chi2_gof(h, law, k, fmax(5, (double)total / 100), &x,
+                                      NULL, NULL) != FSH_OK) {
+            same = 0;
+        }
+        e.o[i].x = x;
+        mass += e.o[i].pr;
+    }
+    CHECK(same);
+    qsort(e.o, e.len, sizeof *e.o, by_x_down);
+    /* Distinct statistics (equal within 1e-9 relative: one value
+       computed in two orders), each with P(X >= it). */
+    size_t nd = 0;
+    size_t *first = malloc(e.len * sizeof *first);
+    long double *tail = malloc(e.len * sizeof *tail), cum = 0;
+    for (size_t i = 0; i < e.len; i++) {
+        if (i == 0 || e.o[i].x < e.o[i - 1].x - 1e-9 * fabs(e.o[i - 1].x))
+            first[nd++] = i;
+        cum += e.o[i].pr;
+        tail[nd - 1] = cum;
+    }
+    printf("  %s: %zu outcomes (mass %.12Lf), %zu statistics; P(p <= u) / u:",
+           name, e.len, mass, nd);
+    CHECK(fabsl(mass - 1) < 1e-9L);
+    for (size_t j = 0; j < sizeof ue / sizeof ue[0]; j++) {
+        /* The largest d with p(value d) <= u: p grows with d. */
+        size_t lo = 0, hi = nd; /* p <= u on [0, lo), not at hi.. */
+        int ok = 1;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            double x, p = config_p(&e, first[mid], &x);
+            ok &= fabs(x - e.o[first[mid]].x) <= 1e-9 * fmax(1, x);
+            if (p <= ue[j])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        CHECK(ok);
+        long double rate = lo > 0 ? tail[lo - 1] : 0;
+        printf(" %.3Lg", rate / ue[j]);
+        if (rate > ue[j])
+            printf("(> 1 at u = %g)", ue[j]);
+        CHECK(rate <= ue[j]);
+    }
+    printf(" (%.1f s)\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
+    free(first);
+    free(tail);
+    free(e.o);
+    free(e.hist);
+    free(e.cur);
+}
+
+static void test_exact_rates(void)
+{
+    double fix5[6];
+    CHECK_EQ(fsh_stats_fixed_points_law(5, fix5), FSH_OK);
+    double fix3[4];
+    CHECK_EQ(fsh_stats_fixed_points_law(3, fix3), FSH_OK);
+    exact_rates("6 cells, 30 counts (3 values, full permutation)", 6, 30,
+                NULL);
+    exact_rates("8 cells, 40 counts", 8, 40, NULL);
+    exact_rates("3 cells, 60 counts (20 each)", 3, 60, NULL);
+    exact_rates("fixed points of 3 values, 30 deals", 4, 30, fix3);
+    exact_rates("fixed points of 5 values, 60 deals (4 groups)", 6, 60, fix5);
+}
+
 /* The battery's one realloc (the deals' hashes) fails when armed
    (-Wl,--wrap=realloc, Makefile). */
 static int realloc_fail;
@@ -339,6 +555,7 @@ int main(void)
     uint32_t a[52];
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
         run_config(&configs[i], rng, a);
+    test_exact_rates();
     test_hash_memory(rng, a);
     test_hash_moot(rng, a);
     fsh_rng_free(rng);

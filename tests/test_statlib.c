@@ -472,6 +472,142 @@ static void test_bits(void)
     CHECK_TOL(fsh_multiset_bits(shoe, 3), 15.080567731911938422, 1e-15);
 }
 
+/* The exact tail of Pearson's statistic (fsh_stats_pearson_sf) against
+   brute force: every outcome of the multinomial enumerated, each term
+   rounded by nobody. The result must lie between the exact tail at x and
+   at x - k/64 (the rounding), down to tails of 1e-40. */
+static long double brute_tail, brute_lf[128];
+static void brute(const double *pr, size_t k, size_t i, long total,
+                  long left, long double lw, long double xs, double x)
+{
+    long double e = (long double)total * pr[i];
+    if (i + 1 == k) {
+        long double t = xs + ((long double)left - e) * ((long double)left - e) / e;
+        if (t >= x)
+            brute_tail += expl(lw + (long double)left * logl(pr[i]) -
+                               brute_lf[left] + brute_lf[total]);
+        return;
+    }
+    for (long o = 0; o <= left; o++)
+        brute(pr, k, i + 1, total, left - o,
+              lw + (long double)o * logl(pr[i]) - brute_lf[o],
+              xs + ((long double)o - e) * ((long double)o - e) / e, x);
+}
+
+static void test_pearson(void)
+{
+    static const struct {
+        size_t k;
+        long total;
+        double pr[5];
+    } cases[] = {{2, 10, {0.5, 0.5}},
+                 {2, 100, {0.9, 0.1}},
+                 {3, 30, {0.2, 0.3, 0.5}},
+                 {4, 25, {0.1, 0.2, 0.3, 0.4}},
+                 {5, 20, {0.35, 0.05, 0.25, 0.15, 0.2}},
+                 {5, 24, {0.2, 0.2, 0.2, 0.2, 0.2}}};
+    for (int i = 1; i < 128; i++)
+        brute_lf[i] = brute_lf[i - 1] + logl((long double)i);
+    int ok = 1, tiny = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (double x = 0.3; x < 400; x *= 1.3) {
+            double p;
+            if (fsh_stats_pearson_sf((uint64_t)cases[c].total, cases[c].pr,
+                                     cases[c].k, x, &p) != FSH_OK) {
+                ok = 0;
+                continue;
+            }
+            brute_tail = 0;
+            brute(cases[c].pr, cases[c].k, 0, cases[c].total,
+                  cases[c].total, 0, 0, x);
+            long double hi = brute_tail;
+            brute_tail = 0;
+            brute(cases[c].pr, cases[c].k, 0, cases[c].total,
+                  cases[c].total, 0, 0, x - (double)cases[c].k / 64);
+            long double lo = brute_tail;
+            if (hi > 0 && hi < 1e-40L)
+                tiny++;
+            if (p < (double)(hi * (1 - 1e-12L)) ||
+                p > (double)(lo * (1 + 1e-12L))) {
+                fprintf(stderr, "  k %zu total %ld x %g: p %g, exact %Lg "
+                                "(%Lg at x - k/64)\n",
+                        cases[c].k, cases[c].total, x, p, hi, lo);
+                ok = 0;
+            }
+        }
+    }
+    CHECK(ok);
+    CHECK(tiny > 0);
+    /* 2 cells of 1/2, 10 counts: X = 2 (O - 5)^2 / 5 >= 4 when O <= 1 or
+       O >= 9: 22 / 1024. */
+    double half[2] = {0.5, 0.5}, p = 42, steps;
+    CHECK_EQ(fsh_stats_pearson_sf(10, half, 2, 4, &p), FSH_OK);
+    CHECK_REL(p, 22.0 / 1024);
+    /* x <= 0: 1; no counts or one category: X = 0. */
+    CHECK_EQ(fsh_stats_pearson_sf(10, half, 2, 0, &p), FSH_OK);
+    CHECK(p == 1);
+    CHECK_EQ(fsh_stats_pearson_sf(0, half, 2, 1, &p), FSH_OK);
+    CHECK(p == 0);
+    double one[3] = {0, 1, 0};
+    CHECK_EQ(fsh_stats_pearson_sf(10, one, 3, 1, &p), FSH_OK);
+    CHECK(p == 0);
+    /* Large counts in two groups take few steps: 1e8 counts, 0.3 s. */
+    double split[2] = {0.4, 0.6};
+    CHECK_EQ(fsh_stats_pearson_steps(100000000, split, 2, 40, &steps),
+             FSH_OK);
+    CHECK(steps > 0 && steps < 1e6);
+    CHECK_EQ(fsh_stats_pearson_sf(100000000, split, 2, 40, &p), FSH_OK);
+    /* Near the chi-square(1) tail at 40 (2.5e-10) with this many. */
+    CHECK(p > 2.4e-10 && p < 2.8e-10);
+    CHECK_EQ(fsh_stats_pearson_steps(10, half, 2, 0, &steps), FSH_OK);
+    CHECK(steps == 0);
+    /* Bad arguments, outputs unchanged. */
+    double nanp[2] = {NAN, 1}, off[2] = {0.5, 0.5 + 2e-9};
+    p = steps = 42;
+    CHECK_EQ(fsh_stats_pearson_sf(10, NULL, 2, 1, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(10, half, 2, 1, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(10, half, 0, 1, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(10, nanp, 2, 1, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(10, off, 2, 1, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(10, half, 2, NAN, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(10, half, 2, INFINITY, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(10, half, 2, 2e7, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_sf(((uint64_t)1 << 52) + 1, half, 2, 1, &p),
+             FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_steps(10, half, 2, 1, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_steps(10, nanp, 2, 1, &steps), FSH_EINVAL);
+    CHECK(p == 42 && steps == 42);
+
+    /* fsh_stats_chi2_pool: the groups fsh_stats_chi2_gof tests, whose
+       statistic they give back. */
+    uint64_t o[6] = {3, 9, 20, 30, 7, 1}, go[6];
+    double pr[6] = {0.05, 0.1, 0.2, 0.4, 0.2, 0.05}, gp[6], st, df, pv;
+    size_t g = 0;
+    CHECK_EQ(fsh_stats_chi2_gof(o, pr, 6, 5, &st, &df, &pv), FSH_OK);
+    CHECK_EQ(fsh_stats_chi2_pool(o, pr, 6, 5, go, gp, &g), FSH_OK);
+    CHECK_EQ(g, (size_t)df + 1);
+    double x = 0, psum = 0;
+    uint64_t osum = 0;
+    for (size_t i = 0; i < g; i++) {
+        x += ((double)go[i] - 70 * gp[i]) * ((double)go[i] - 70 * gp[i]) /
+             (70 * gp[i]);
+        psum += gp[i];
+        osum += go[i];
+    }
+    CHECK_REL(x, st);
+    CHECK_TOL(psum, 1, 1e-12);
+    CHECK_EQ(osum, (uint64_t)70);
+    /* [0,1] pooled (10.5 expected), then 14, 28, 14, and the last 3.5
+       joins the one before. */
+    CHECK_EQ(g, (size_t)4);
+    CHECK(go[0] == 12 && go[3] == 8);
+    uint64_t o2[3] = {5, 1, 5};
+    double pr2[3] = {0.5, 0, 0.5};
+    CHECK_EQ(fsh_stats_chi2_pool(o2, pr2, 3, 0, go, gp, &g), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_pool(o, pr, 6, 5, NULL, gp, &g), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_chi2_pool(o, pr, 6, -1, go, gp, &g), FSH_EINVAL);
+}
+
 int main(void)
 {
     test_gamma();
@@ -480,6 +616,7 @@ int main(void)
     test_laws_brute();
     test_laws_exact();
     test_gof();
+    test_pearson();
     test_gamma_extreme();
     test_errno();
     test_infinities();

@@ -274,33 +274,155 @@ static int ran(test_result *r, const char *name, double stat, double df,
     return 0;
 }
 
+/* Exact tails. Pearson's X over a multinomial follows the chi-square
+   limit only approximately, and least in the far tail, where a small
+   alpha decides: with 5 expected per cell the limit's 1e-6 quantile is
+   reached 3 to 5 times as often, its 1e-9 quantile 13 to 40 times
+   (docs/AUDIT.md). So every p-value at most EXACT_BELOW (or alpha, if
+   larger) is the exact tail P(X >= x) of the counts' multinomial law
+   (fsh_stats_pearson_sf: each term rounded up to 1/64, never below the
+   exact tail), when its dynamic program fits EXACT_STEPS steps (about
+   0.1 s) at the statistic that decides at alpha (the limit's quantile at
+   alpha / (BATTERY_TESTS x 100)): a choice made from the deals' number,
+   not their counts. A larger statistic is evaluated at the largest x
+   that fits (its tail is an upper bound, far below alpha). Above the
+   steps the pooled tests use two groups, for which the program is always
+   short; the tests of many equally likely cells keep the limit (they
+   have many deals there: docs/AUDIT.md gives its excess). */
+#define EXACT_BELOW 1e-3
+#define EXACT_STEPS 5e7
+
+/* The statistic that decides at alpha among the tests (the worst line:
+   over its 2n lines too): the limit's quantile at alpha / (tests x 100),
+   beyond which the exact tail is far below alpha. */
+static double x_decides(double df, double alpha, double lines)
+{
+    double x;
+    if (fsh_stats_chi2_isf(alpha / (BATTERY_TESTS * 100.0 * lines), df,
+                           &x) != FSH_OK)
+        return INFINITY;
+    return x;
+}
+
+static int exact_fits(uint64_t total, const double *prob, size_t k, double x)
+{
+    double steps;
+    return isfinite(x) &&
+           fsh_stats_pearson_steps(total, prob, k, x, &steps) == FSH_OK &&
+           steps <= EXACT_STEPS;
+}
+
+/* The p-value of Pearson's statistic x (limit tail p_lim) over the cells
+   prob[0..k) of total counts, for a test on which exact_fits said yes at
+   x_need. *note: why it is not exact, or left alone. */
+static double exact_p(uint64_t total, const double *prob, size_t k, double x,
+                      double p_lim, double alpha, char *note, size_t nsize)
+{
+    if (!(p_lim <= fmax(EXACT_BELOW, alpha)))
+        return p_lim;
+    /* The observed counts' own x, a few ulps below so that they count. */
+    double xe = x * (1 - 1e-12), p;
+    if (!exact_fits(total, prob, k, xe)) {
+        double lo = 0, hi = xe;
+        for (int it = 0; it < 60; it++) {
+            double mid = (lo + hi) / 2;
+            if (exact_fits(total, prob, k, mid))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        xe = lo;
+        snprintf(note, nsize,
+                 "exact tail at %.6g (a bound: the statistic is beyond "
+                 "what the exact computation reaches)",
+                 xe);
+    }
+    if (fsh_stats_pearson_sf(total, prob, k, xe, &p) != FSH_OK)
+        return p_lim > 0 ? 1 : p_lim; /* no memory: nothing to claim */
+    return p;
+}
+
 /* Goodness of fit of a histogram to an exact law, pooled until each group
    expects max(5, total/100): at most about 100 groups. With many groups of
    5 the statistic's variance exceeds 2 df by about groups/5 (the sum of
    1/E), which over-rejects in the far tail (measured: 2.8 % at 1 % for
    the Kendall distance of 52 cards with 5000 pairs); with E >= total/100
-   the excess stays under 1 %. */
+   the excess stays under 1 %. The p-value is exact below EXACT_BELOW
+   (exact_p); where that would take too long for these groups, the law is
+   split in two groups instead, at the category nearest its median (a
+   two-sided exact binomial test, quick at any size). */
 static int gof(test_result *r, const char *name, const uint64_t *h,
-               const double *law, size_t k)
+               const double *law, size_t k, double alpha)
 {
     double st, df, p, total = 0;
     for (size_t i = 0; i < k; i++)
         total += (double)h[i];
     double min_e = fmax(5, total / 100);
+    uint64_t *gobs = malloc(k * sizeof *gobs);
+    double *gprob = malloc(k * sizeof *gprob);
+    size_t g;
+    if (gobs == NULL || gprob == NULL) {
+        free(gobs);
+        free(gprob);
+        return -1;
+    }
     if (fsh_stats_chi2_gof(h, law, k, min_e, &st, &df, &p) != FSH_OK) {
         skip(r, name, "no goodness of fit");
-        return 0;
-    }
-    if (df < 1) {
+    } else if (df < 1) {
         skip(r, name, "too few deals to pool 5 expected in 2 groups");
-        return 0;
+    } else if (p == 0 && isinf(st)) {
+        ran(r, name, st, df, p); /* a count the law cannot give */
+    } else if (fsh_stats_chi2_pool(h, law, k, min_e, gobs, gprob, &g) !=
+               FSH_OK) {
+        skip(r, name, "no goodness of fit");
+    } else {
+        uint64_t t = (uint64_t)total;
+        const char *how = "";
+        if (!exact_fits(t, gprob, g, x_decides(df, alpha, 1))) {
+            /* Two groups: the categories up to the one whose cumulative
+               probability is nearest 1/2, and the rest. */
+            double cum = 0, best = 2;
+            size_t cut = 0;
+            for (size_t i = 0; i + 1 < k; i++) {
+                cum += law[i];
+                if (cum > 0 && cum < 1 && fabs(cum - 0.5) < best) {
+                    best = fabs(cum - 0.5);
+                    cut = i + 1;
+                }
+            }
+            uint64_t o[2] = {0, 0};
+            double pr[2] = {0, 0};
+            for (size_t i = 0; i < k; i++) {
+                o[i >= cut] += h[i];
+                pr[i >= cut] += law[i];
+            }
+            pr[1] = 1 - pr[0];
+            if (fsh_stats_chi2_gof(o, pr, 2, 0, &st, &df, &p) != FSH_OK ||
+                df < 1) {
+                skip(r, name, "no goodness of fit");
+                free(gobs);
+                free(gprob);
+                return 0;
+            }
+            memcpy(gobs, o, sizeof o);
+            memcpy(gprob, pr, sizeof pr);
+            g = 2;
+            how = "two groups split near the median (exact binomial tail)";
+        }
+        ran(r, name, st, df, p);
+        snprintf(r->note, sizeof r->note, "%s", how);
+        r->p = exact_p(t, gprob, g, st, p, alpha, r->note, sizeof r->note);
     }
-    return ran(r, name, st, df, p);
+    free(gobs);
+    free(gprob);
+    return 0;
 }
 
-/* Uniform multinomial chi-square of k cells (needs 5 per cell). */
-static void uniform_cells(test_result *r, const char *name, const uint64_t *c,
-                          size_t k, double deals_per_count)
+/* Uniform multinomial chi-square of k cells (needs 5 per cell); the
+   p-value exact below EXACT_BELOW while that is quick (exact_p), the
+   chi-square limit beyond. */
+static int uniform_cells(test_result *r, const char *name, const uint64_t *c,
+                         size_t k, double deals_per_count, double alpha)
 {
     uint64_t tot = 0;
     for (size_t i = 0; i < k; i++)
@@ -311,22 +433,56 @@ static void uniform_cells(test_result *r, const char *name, const uint64_t *c,
         snprintf(why, sizeof why, "needs %g deals (5 expected per cell)",
                  5.0 * (double)k * deals_per_count);
         skip(r, name, why);
-        return;
+        return 0;
     }
     double x = 0;
     for (size_t i = 0; i < k; i++) {
         double d = (double)c[i] - e;
         x += d * d / e;
     }
-    double p;
-    if (fsh_stats_chi2_sf(x, (double)(k - 1), &p) != FSH_OK)
+    double p, df = (double)(k - 1);
+    if (fsh_stats_chi2_sf(x, df, &p) != FSH_OK)
         p = NAN;
-    ran(r, name, x, (double)(k - 1), p);
+    ran(r, name, x, df, p);
+    double *prob = malloc(k * sizeof *prob);
+    if (prob == NULL)
+        return -1;
+    for (size_t i = 0; i < k; i++)
+        prob[i] = 1 / (double)k;
+    if (exact_fits(tot, prob, k, x_decides(df, alpha, 1)))
+        r->p = exact_p(tot, prob, k, x, p, alpha, r->note, sizeof r->note);
+    else if (p <= fmax(EXACT_BELOW, alpha))
+        snprintf(r->note, sizeof r->note,
+                 "chi-square limit (too many deals for the exact tail)");
+    free(prob);
+    return 0;
+}
+
+double battery_law_p(const uint64_t *h, const double *law, size_t k,
+                     double alpha, double *stat)
+{
+    test_result r;
+    if (gof(&r, "law", h, law, k, alpha) != 0 || r.status == T_SKIP)
+        return NAN;
+    *stat = r.stat;
+    return r.p;
+}
+
+double battery_cells_p(const uint64_t *c, size_t k, double alpha,
+                       double *stat)
+{
+    test_result r;
+    if (uniform_cells(&r, "cells", c, k, 1, alpha) != 0 ||
+        r.status == T_SKIP)
+        return NAN;
+    *stat = r.stat;
+    return r.p;
 }
 
 int battery_run(battery *b, double alpha, test_result *out)
 {
     size_t n = b->n, i = 0;
+    int rc = 0;
     double dn = (double)n, t = (double)b->t;
     test_result *r;
 
@@ -338,7 +494,8 @@ int battery_run(battery *b, double alpha, test_result *out)
         size_t f = 1;
         for (size_t j = 2; j <= n; j++)
             f *= j;
-        uniform_cells(r, "full permutation", b->full, f, 1);
+        if (uniform_cells(r, "full permutation", b->full, f, 1, alpha) != 0)
+            return -1;
     }
 
     /* 2. Position by value: Y = X (n-1)/n ~ chi2((n-1)^2). */
@@ -382,10 +539,21 @@ int battery_run(battery *b, double alpha, test_result *out)
         r = &out[i++];
         if (fsh_stats_chi2_sf(worst, dn - 1, &pw) != FSH_OK)
             pw = NAN;
-        pw = fmin(1, pw * 2 * dn);
         ran(r, "worst row or column", worst, dn - 1, pw);
         snprintf(r->note, sizeof r->note,
                  "largest single-line chi-square, p = 2n x its tail");
+        /* Each line is multinomial(T, uniform over n): its exact tail
+           where that is quick (exact_p, at level alpha / 2n). */
+        double *prob = malloc(n * sizeof *prob);
+        if (prob == NULL)
+            return -1;
+        for (size_t v = 0; v < n; v++)
+            prob[v] = 1 / dn;
+        if (exact_fits(b->t, prob, n, x_decides(dn - 1, alpha, 2 * dn)))
+            pw = exact_p(b->t, prob, n, worst, pw, alpha / (2 * dn), r->note,
+                         sizeof r->note);
+        free(prob);
+        r->p = fmin(1, pw * 2 * dn);
     }
 
     /* 4-6. Successions, fixed points, inversions against exact laws. */
@@ -397,19 +565,20 @@ int battery_run(battery *b, double alpha, test_result *out)
         return -1;
     r = &out[i++];
     if (fsh_stats_successions_law(n, law) == FSH_OK)
-        gof(r, "successor pairs", b->succ, law, n);
+        rc |= gof(r, "successor pairs", b->succ, law, n, alpha);
     else
         skip(r, "successor pairs", "no law");
     r = &out[i++];
     if (fsh_stats_fixed_points_law(n, law) == FSH_OK)
-        gof(r, "fixed points", b->fix, law, n + 1);
+        rc |= gof(r, "fixed points", b->fix, law, n + 1, alpha);
     else
         skip(r, "fixed points", "no law");
     /* Independence 1: agreements within pairs of consecutive deals have the
        fixed-point law. */
     test_result *rmatch = &out[i++];
     if (b->t >= 2)
-        gof(rmatch, "consecutive deals: matches", b->match, law, n + 1);
+        rc |= gof(rmatch, "consecutive deals: matches", b->match, law,
+                  n + 1, alpha);
     else
         skip(rmatch, "consecutive deals: matches", "needs 2 deals");
     r = &out[i++];
@@ -422,10 +591,10 @@ int battery_run(battery *b, double alpha, test_result *out)
         free(law);
         return -1;
     } else {
-        gof(r, "inversions", b->inv, law, b->kmax + 1);
+        rc |= gof(r, "inversions", b->inv, law, b->kmax + 1, alpha);
         if (b->t >= 2)
-            gof(rkend, "consecutive deals: Kendall distance", b->kend, law,
-                b->kmax + 1);
+            rc |= gof(rkend, "consecutive deals: Kendall distance", b->kend,
+                      law, b->kmax + 1, alpha);
         else
             skip(rkend, "consecutive deals: Kendall distance",
                  "needs 2 deals");
@@ -433,10 +602,12 @@ int battery_run(battery *b, double alpha, test_result *out)
     free(law);
 
     /* Independence 2: differences of the first and of the last card. */
-    uniform_cells(&out[i++], "consecutive deals: first-card difference",
-                  b->dtop, n, 2);
-    uniform_cells(&out[i++], "consecutive deals: last-card difference",
-                  b->dbot, n, 2);
+    rc |= uniform_cells(&out[i++], "consecutive deals: first-card difference",
+                        b->dtop, n, 2, alpha);
+    rc |= uniform_cells(&out[i++], "consecutive deals: last-card difference",
+                        b->dbot, n, 2, alpha);
+    if (rc != 0)
+        return -1;
 
     /* Duplicate decks: pairs of equal deals vs Poisson(C(T,2)/N), N = n!
        (a shoe: its distinct orders). */

@@ -48,6 +48,18 @@ typedef struct test_result {
    -1 when memory runs out. */
 int battery_run(battery *b, double alpha, test_result *out);
 
+/* The p-value the battery gives a histogram h[0..k) of a count against its
+   exact law (the pooled tests: successor pairs, fixed points, matches,
+   inversions, Kendall distance), and the one it gives counts of k equally
+   likely cells (full permutation, first- and last-card differences), at
+   family-wise level alpha; *stat = the statistic. NAN when the test would
+   be skipped. For tests/test_audit_pvalues.c, which computes the exact
+   rate at which they fall below u. */
+double battery_law_p(const uint64_t *h, const double *law, size_t k,
+                     double alpha, double *stat);
+double battery_cells_p(const uint64_t *c, size_t k, double alpha,
+                       double *stat);
+
 /* The duplicate-deck (birthday) figures: pairs of equal deals seen, and
    expected under a uniform shuffle and under a k-bit seed (bits = 24, 32,
    48, 64). Valid after battery_run. */

@@ -453,68 +453,106 @@ static int inversions_law(size_t n, double *pmf, size_t len)
     return FSH_OK;
 }
 
-static int chi2_gof(const uint64_t *obs, const double *prob, size_t k,
-                    double min_expected, double *stat, double *df, double *p)
+/* Pools obs[0..k) against prob[0..k) as fsh_stats_chi2_gof says: adjacent
+   categories from the left until a group expects at least min_expected
+   and more than 0, a short last group joined to the one before. Returns
+   the number of groups; *x = Pearson's statistic over them; the groups'
+   counts and probabilities into gobs and gprob when not NULL (k each).
+   *impossible: a count in a category of probability 0. */
+static size_t pool(const uint64_t *obs, const double *prob, size_t k,
+                   long double total, double min_expected, long double *x,
+                   uint64_t *gobs, double *gprob, int *impossible)
 {
-    if (obs == NULL || prob == NULL || k == 0 || isnan(min_expected) ||
-        isinf(min_expected) || min_expected < 0)
-        return FSH_EINVAL;
-    long double psum = 0, total = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (isnan(prob[i]) || prob[i] < 0 || prob[i] > 1)
-            return FSH_EINVAL;
-        psum += prob[i];
-        total += (long double)obs[i];
-    }
-    if (fabsl(psum - 1) > 1e-9L)
-        return FSH_EINVAL;
-    long double x = 0;
     size_t groups = 0;
-    int impossible = 0;
+    *x = 0;
+    *impossible = 0;
     /* The group being filled and the last closed group (for the short
-       remainder), as observed and expected counts. */
-    long double go = 0, ge = 0, lo = 0, le = 0;
+       remainder), as observed and expected counts and probability. */
+    long double go = 0, ge = 0, gp = 0, lo = 0, le = 0, lp = 0;
     int have_last = 0;
     for (size_t i = 0; i < k; i++) {
         if (prob[i] == 0) {
             if (obs[i] > 0)
-                impossible = 1;
+                *impossible = 1;
             continue;
         }
         go += (long double)obs[i];
         ge += total * prob[i];
+        gp += prob[i];
         if (ge > 0 && ge >= min_expected) {
             if (have_last) {
-                x += (lo - le) * (lo - le) / le;
+                *x += (lo - le) * (lo - le) / le;
+                if (gobs != NULL) {
+                    gobs[groups] = (uint64_t)lo;
+                    gprob[groups] = (double)lp;
+                }
                 groups++;
             }
             lo = go;
             le = ge;
+            lp = gp;
             have_last = 1;
-            go = ge = 0;
+            go = ge = gp = 0;
         }
     }
     if (ge > 0) {
         if (have_last) {
             lo += go;
             le += ge;
+            lp += gp;
         } else {
             lo = go;
             le = ge;
+            lp = gp;
             have_last = 1;
         }
     }
     if (have_last && le > 0) {
-        x += (lo - le) * (lo - le) / le;
+        *x += (lo - le) * (lo - le) / le;
+        if (gobs != NULL) {
+            gobs[groups] = (uint64_t)lo;
+            gprob[groups] = (double)lp;
+        }
         groups++;
     }
+    return groups;
+}
+
+static int gof_args(const uint64_t *obs, const double *prob, size_t k,
+                    double min_expected, long double *total)
+{
+    if (obs == NULL || prob == NULL || k == 0 || isnan(min_expected) ||
+        isinf(min_expected) || min_expected < 0)
+        return FSH_EINVAL;
+    long double psum = 0;
+    *total = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (isnan(prob[i]) || prob[i] < 0 || prob[i] > 1)
+            return FSH_EINVAL;
+        psum += prob[i];
+        *total += (long double)obs[i];
+    }
+    if (fabsl(psum - 1) > 1e-9L)
+        return FSH_EINVAL;
+    return FSH_OK;
+}
+
+static int chi2_gof(const uint64_t *obs, const double *prob, size_t k,
+                    double min_expected, double *stat, double *df, double *p)
+{
+    long double total, x;
+    int impossible, rc = gof_args(obs, prob, k, min_expected, &total);
+    if (rc != FSH_OK)
+        return rc;
+    size_t groups =
+        pool(obs, prob, k, total, min_expected, &x, NULL, NULL, &impossible);
     double st = (double)x, dfv = groups > 1 ? (double)(groups - 1) : 0, pv = 1;
     if (impossible) {
         st = INFINITY;
         pv = 0;
     } else if (dfv > 0) {
         long double lp;
-        int rc = chi2_sf_l(st, dfv, &lp);
+        rc = chi2_sf_l(st, dfv, &lp);
         if (rc != FSH_OK)
             return rc;
         pv = (double)lp;
@@ -526,6 +564,307 @@ static int chi2_gof(const uint64_t *obs, const double *prob, size_t k,
     if (p != NULL)
         *p = pv;
     return FSH_OK;
+}
+
+/* The exact upper tail of Pearson's statistic over a multinomial
+   (fsh_stats_pearson_sf). The counts O_1..O_g of groups of probability
+   pi_1 <= ... <= pi_g are drawn one group at a time, O_j given the counts
+   m so far being binomial(total - m, pi_j / (pi_j + ... + pi_g)); the last
+   group takes what is left. The state is (m, s), s the statistic so far
+   in units of 1/PEARSON_GRID, each group's term (O - E)^2 / E rounded up
+   to a unit, so the computed tail is at least the exact one. States
+   whose s reaches L = ceil(x * GRID) leave for the tail with their mass,
+   as does every count whose own term does (its binomial tail, summed
+   directly). A state with s < L has sum (O - E)^2 / E < x, hence
+   |m - M| < sqrt(x M) (Cauchy-Schwarz, M the expected count so far):
+   the m kept are a window of that width, each group's counts one of
+   width 2 sqrt(x E). */
+#define PEARSON_GRID 64.0L
+
+typedef struct pearson_plan {
+    size_t g;          /* groups of positive probability */
+    long double *pr;   /* their probabilities, ascending, summing to psum */
+    long double psum, x, total;
+    long L;            /* units of the threshold */
+} pearson_plan;
+
+static int cmp_ld(const void *a, const void *b)
+{
+    long double x = *(const long double *)a, y = *(const long double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The term (o - e)^2 / e in units, rounded up (and nudged up, so that a
+   rounding error in the division never lowers it). */
+static long pearson_units(long double o, long double e, long L)
+{
+    long double t = (o - e) * (o - e) / e * PEARSON_GRID;
+    t = t * (1 + 1e-15L) + 1e-12L;
+    return t >= (long double)L ? L : (long)ceill(t);
+}
+
+/* m window after the groups of expected count so far mm (clamped to
+   0..total). */
+static void pearson_rows(const pearson_plan *pl, long double mm, long *lo,
+                         long *hi)
+{
+    long double xs = (long double)pl->L / PEARSON_GRID;
+    long double r = sqrtl(xs * mm) + 2;
+    long double a = floorl(mm - r), b = ceill(mm + r);
+    *lo = a < 0 ? 0 : (long)a;
+    *hi = b > pl->total ? (long)pl->total : (long)b;
+}
+
+/* The count window of a group of expected count e: |o - e| < sqrt(x e). */
+static void pearson_counts(const pearson_plan *pl, long double e, long R,
+                           long *lo, long *hi)
+{
+    long double xs = (long double)pl->L / PEARSON_GRID;
+    long double w = sqrtl(xs * e) + 1;
+    long double a = floorl(e - w), b = ceill(e + w);
+    *lo = a < 0 ? 0 : (long)a;
+    *hi = b > (long double)R ? R : (long)b;
+}
+
+static double pearson_work(const pearson_plan *pl)
+{
+    double steps = 0, rows = 1;
+    long double mm = 0;
+    for (size_t j = 0; j + 1 < pl->g; j++) {
+        long double e = pl->total * pl->pr[j] / pl->psum;
+        long olo, ohi, nlo, nhi;
+        pearson_counts(pl, e, (long)pl->total, &olo, &ohi);
+        double l = j + 2 == pl->g ? 1 : (double)pl->L;
+        steps += rows * ((double)(ohi - olo + 1) * l + (double)pl->L + 64);
+        mm += e;
+        pearson_rows(pl, mm, &nlo, &nhi);
+        rows = (double)(nhi - nlo + 1);
+    }
+    return steps;
+}
+
+/* log of the binomial(R, q) probability of o. */
+static long double lbinom(long R, long o, long double q)
+{
+    return lgammal((long double)R + 1) - lgammal((long double)o + 1) -
+           lgammal((long double)(R - o) + 1) + (long double)o * logl(q) +
+           (long double)(R - o) * log1pl(-q);
+}
+
+static int pearson_tail(const pearson_plan *pl, long double *out)
+{
+    long L = pl->L, T = (long)pl->total, mlo = 0, mhi = 0;
+    long double tail = 0, rem = pl->psum, mm = 0;
+    long double *cur = calloc((size_t)L, sizeof *cur),
+                *suf = malloc(((size_t)L + 1) * sizeof *suf);
+    if (cur == NULL || suf == NULL) {
+        free(cur);
+        free(suf);
+        return FSH_ENOMEM;
+    }
+    cur[0] = 1;
+    for (size_t j = 0; j + 1 < pl->g; j++) {
+        long double e = pl->total * pl->pr[j] / pl->psum,
+                    q = pl->pr[j] / rem;
+        /* q <= 1/2: the groups come in increasing order, the largest
+           last. */
+        rem -= pl->pr[j];
+        long nlo, nhi;
+        pearson_rows(pl, mm + e, &nlo, &nhi);
+        /* Before the last group, whose count is then known: no new
+           states, each count closes its row's (m, s) at once. */
+        int closing = j + 2 == pl->g;
+        long double elast = pl->total * pl->pr[pl->g - 1] / pl->psum;
+        long double *nxt =
+            closing ? NULL
+                    : calloc((size_t)(nhi - nlo + 1) * (size_t)L, sizeof *nxt);
+        if (nxt == NULL && !closing) {
+            free(cur);
+            free(suf);
+            return FSH_ENOMEM;
+        }
+        for (long m = mlo; m <= mhi; m++) {
+            const long double *row = cur + (size_t)(m - mlo) * (size_t)L;
+            suf[L] = 0;
+            for (long s = L - 1; s >= 0; s--)
+                suf[s] = suf[s + 1] + row[s];
+            if (suf[0] == 0)
+                continue;
+            long R = T - m, olo, ohi;
+            pearson_counts(pl, e, R, &olo, &ohi);
+            if (olo > ohi) { /* every count leaves for the tail */
+                tail += suf[0];
+                continue;
+            }
+            /* The binomial(R, q) law over the window, from its first
+               count by the ratio of successive terms; the counts outside
+               it, summed outward until their terms no longer matter. */
+            long double mode = floorl((long double)(R + 1) * q), away = 0;
+            long double p0 = expl(lbinom(R, olo, q)), pk = p0,
+                        up = q / (1 - q);
+            for (long o = olo - 1; o >= 0; o--) {
+                pk = pk * (long double)(o + 1) / (long double)(R - o) / up;
+                away += pk;
+                if ((long double)o < mode && pk <= 1e-24L * away)
+                    break;
+            }
+            long double pw = p0;
+            for (long o = olo; o <= ohi; o++) {
+                if (o > olo)
+                    pw = pw * (long double)(R - o + 1) / (long double)o * up;
+                long c = pearson_units((long double)o, e, L);
+                if (closing) {
+                    c += pearson_units((long double)(R - o), elast, L);
+                    tail += pw * suf[c >= L ? 0 : L - c];
+                    continue;
+                }
+                if (c >= L) {
+                    tail += pw * suf[0];
+                    continue;
+                }
+                tail += pw * suf[L - c];
+                if (m + o < nlo || m + o > nhi) {
+                    /* Unreachable with s + c < L (the window): kept in
+                       the tail all the same. */
+                    tail += pw * (suf[0] - suf[L - c]);
+                    continue;
+                }
+                long double *dst = nxt + (size_t)(m + o - nlo) * (size_t)L + c;
+                for (long s = 0; s < L - c; s++)
+                    dst[s] += pw * row[s];
+            }
+            pk = pw;
+            for (long o = ohi + 1; o <= R; o++) {
+                pk = pk * (long double)(R - o + 1) / (long double)o * up;
+                away += pk;
+                if ((long double)o > mode && pk <= 1e-24L * away)
+                    break;
+            }
+            tail += away * suf[0];
+        }
+        free(cur);
+        cur = nxt;
+        mlo = nlo;
+        mhi = nhi;
+        mm += e;
+    }
+    free(cur);
+    free(suf);
+    *out = tail > 1 ? 1 : tail;
+    return FSH_OK;
+}
+
+/* Checks the arguments and plans: *done = 1 with *p set when the answer
+   needs no dynamic program. pl->pr is allocated otherwise. */
+static int pearson_plan_new(uint64_t total, const double *prob, size_t k,
+                            double x, pearson_plan *pl, int *done, double *p)
+{
+    if (prob == NULL || k == 0 || bad(x))
+        return FSH_EINVAL;
+    /* Counts index arrays and windows as long: 2^52 keeps them exact. */
+    if (total > ((uint64_t)1 << 52))
+        return FSH_EINVAL;
+    long double psum = 0;
+    size_t g = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (isnan(prob[i]) || prob[i] < 0 || prob[i] > 1)
+            return FSH_EINVAL;
+        psum += prob[i];
+        g += prob[i] > 0;
+    }
+    if (fabsl(psum - 1) > 1e-9L)
+        return FSH_EINVAL;
+    *done = 1;
+    if (!(x > 0)) {
+        *p = 1;
+        return FSH_OK;
+    }
+    if (g < 2 || total == 0) {
+        *p = 0; /* X = 0 */
+        return FSH_OK;
+    }
+    long double L = ceill((long double)x * PEARSON_GRID);
+    if (L > 1e9L) /* x above 1.5e7: no state array could hold it */
+        return FSH_EINVAL;
+    pl->pr = malloc(g * sizeof *pl->pr);
+    if (pl->pr == NULL)
+        return FSH_ENOMEM;
+    g = 0;
+    for (size_t i = 0; i < k; i++)
+        if (prob[i] > 0)
+            pl->pr[g++] = prob[i];
+    qsort(pl->pr, g, sizeof *pl->pr, cmp_ld);
+    pl->g = g;
+    pl->psum = psum;
+    pl->x = x;
+    pl->total = (long double)total;
+    pl->L = (long)L;
+    *done = 0;
+    return FSH_OK;
+}
+
+int fsh_stats_pearson_steps(uint64_t total, const double *prob, size_t k,
+                            double x, double *steps)
+{
+    if (steps == NULL)
+        return FSH_EINVAL;
+    int e = errno, done;
+    double p;
+    pearson_plan pl;
+    int rc = pearson_plan_new(total, prob, k, x, &pl, &done, &p);
+    if (rc == FSH_OK) {
+        *steps = done ? 0 : pearson_work(&pl);
+        if (!done)
+            free(pl.pr);
+    }
+    errno = e;
+    return rc;
+}
+
+int fsh_stats_pearson_sf(uint64_t total, const double *prob, size_t k,
+                         double x, double *p)
+{
+    if (p == NULL)
+        return FSH_EINVAL;
+    int e = errno, done;
+    pearson_plan pl;
+    double v;
+    int rc = pearson_plan_new(total, prob, k, x, &pl, &done, &v);
+    if (rc == FSH_OK && !done) {
+        long double t;
+        rc = pearson_tail(&pl, &t);
+        free(pl.pr);
+        v = (double)t;
+        /* Rounded to double upward, so the bound stays one. */
+        if (rc == FSH_OK && (long double)v < t)
+            v = nextafter(v, 2);
+    }
+    if (rc == FSH_OK)
+        *p = v;
+    errno = e;
+    return rc;
+}
+
+int fsh_stats_chi2_pool(const uint64_t *obs, const double *prob, size_t k,
+                        double min_expected, uint64_t *gobs, double *gprob,
+                        size_t *groups)
+{
+    long double total, x;
+    int impossible, rc;
+    if (gobs == NULL || gprob == NULL || groups == NULL)
+        return FSH_EINVAL;
+    int e = errno;
+    rc = gof_args(obs, prob, k, min_expected, &total);
+    if (rc == FSH_OK) {
+        size_t g = pool(obs, prob, k, total, min_expected, &x, gobs, gprob,
+                        &impossible);
+        if (impossible)
+            rc = FSH_EINVAL;
+        else
+            *groups = g;
+    }
+    errno = e;
+    return rc;
 }
 
 int fsh_stats_fixed_points_law(size_t n, double *pmf)
