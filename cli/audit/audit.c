@@ -212,6 +212,12 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* "s" for a count other than 1: "1 value", "2 values". */
+static const char *plural(uint64_t count)
+{
+    return count == 1 ? "" : "s";
+}
+
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
@@ -241,7 +247,7 @@ static _Noreturn void help(void)
            "      --trials=T        number of deals (file: exactly T; command: stop\n"
            "                        after T; default 10000 with --per-run)\n"
            "      --base=0|1        values start at 0 or 1 (default: 0 if the first\n"
-           "                        deal holds 0, else 1)\n"
+           "                        deal holds 0, else 1); numbers only\n"
            "      --jobs=J          with --per-run, run COMMAND J at a time\n"
            "      --time-limit=S    stop collecting after S seconds; test what came\n"
            "      --alpha=A         family-wise false-failure rate (default 0.01)\n"
@@ -616,9 +622,11 @@ static void first_deal(dealer *d, unsigned long line)
     if (d->len == 0)
         bad_input(d, line, "empty deal");
     if (d->len != n)
-        bad_input(d, line, "%zu values, expected %zu (--n)", d->len, n);
+        bad_input(d, line, "%zu value%s, expected %zu (--n)", d->len,
+                  plural(d->len), n);
     if (n < 2 || n > AUDIT_MAX_N)
-        bad_input(d, line, "%zu values in a deal (2 to %d)", n, AUDIT_MAX_N);
+        bad_input(d, line, "%zu value%s in a deal (2 to %d)", n, plural(n),
+                  AUDIT_MAX_N);
     d->n = n;
     if (d->mode == MODE_NUMBER) {
         d->base = d->o->base;
@@ -629,6 +637,9 @@ static void first_deal(dealer *d, unsigned long line)
                     d->base = 0;
         }
     } else {
+        /* --base numbers values; card names have none to number. */
+        if (d->o->base >= 0)
+            bad_input(d, line, "--base applies to numbers, not card names");
         /* The first deal defines the deck: its cards, in code order. A
            shoe: every card the same number of times. */
         uint32_t *s = amalloc(n * sizeof *s);
@@ -709,7 +720,8 @@ static void end_deal(dealer *d, unsigned long line)
         first_deal(d, line);
     size_t n = d->n;
     if (d->len != n)
-        bad_input(d, line, "%zu values, expected %zu", d->len, n);
+        bad_input(d, line, "%zu value%s, expected %zu", d->len,
+                  plural(d->len), n);
     if (d->copies > 1) {
         shoe_labels(d, line);
         battery_add(d->bat, d->deal, d->seq);
@@ -1106,8 +1118,8 @@ static int collect_stream(dealer *d, const aopts *o, int fd, pbar *pb,
         bad_input(d, ln, "last deal incomplete: %zu of %zu values", d->len,
                   o->n);
     if (!stopped && !*cut && o->trials && d->deals < o->trials)
-        bad_input(d, 0, "%llu deals, expected %llu (--trials)",
-                  (unsigned long long)d->deals,
+        bad_input(d, 0, "%llu deal%s, expected %llu (--trials)",
+                  (unsigned long long)d->deals, plural(d->deals),
                   (unsigned long long)o->trials);
     free(r.buf);
     return stopped;
@@ -1310,8 +1322,16 @@ static void write_json(FILE *f, const char *path, const aopts *o,
         fprintf(f, ", \"expected_%u_bit_seed\": ", bits[i]);
         jnum(f, battery_dup_expected(d->bat, bits[i]));
     }
-    fprintf(f, "},\n  \"passed\": %d,\n  \"failed\": %d\n}\n", passed,
-            failed);
+    /* The verdict, as the report gives it: NONE (exit status 2) with
+       its reason, so that a reader of the file alone knows why. */
+    int ran = 0;
+    for (int i = 0; i < k; i++)
+        ran += r[i].status != T_SKIP;
+    fprintf(f, "},\n  \"passed\": %d,\n  \"failed\": %d,\n  \"verdict\": \"%s\"",
+            passed, failed, failed ? "FAIL" : ran ? "PASS" : "NONE");
+    if (!ran)
+        fputs(",\n  \"reason\": \"too few deals for any test\"", f);
+    fputs("\n}\n", f);
     close_out(f, path);
 }
 
@@ -1398,8 +1418,8 @@ int cmd_audit(int argc, char **argv)
         ran += r[i].status != T_SKIP;
     }
 
-    printf("fairshuf audit: %llu deals of %zu %s from %s (%.2f s)\n",
-           (unsigned long long)d.deals, d.n,
+    printf("fairshuf audit: %llu deal%s of %zu %s from %s (%.2f s)\n",
+           (unsigned long long)d.deals, plural(d.deals), d.n,
            d.mode == MODE_CARD ? "cards"
            : d.base == 0       ? "values (0-based)"
                                : "values (1-based)",
@@ -1412,8 +1432,8 @@ int cmd_audit(int argc, char **argv)
     if (stopped)
         printf("time limit of %g s reached: testing the deals collected\n",
                o.time_limit);
-    printf("%d tests, Holm's correction, family-wise alpha = %g\n\n", ran,
-           o.alpha);
+    printf("%d test%s, Holm's correction, family-wise alpha = %g\n\n", ran,
+           plural((uint64_t)ran), o.alpha);
     for (int i = 0; i < k; i++) {
         if (r[i].status == T_SKIP) {
             printf("SKIP  %-42s (%s)\n", r[i].name, r[i].note);
@@ -1424,10 +1444,11 @@ int cmd_audit(int argc, char **argv)
                r[i].status == T_PASS ? "PASS" : "FAIL", r[i].name,
                r[i].stat, r[i].df, r[i].p, r[i].p_holm);
     }
-    printf("\nduplicate decks: %.0f pairs of equal deals; expected %.3g with "
+    double pairs = battery_dup_pairs(d.bat);
+    printf("\nduplicate decks: %.0f pair%s of equal deals; expected %.3g with "
            "a uniform shuffle, %.3g with 24-bit seeds, %.3g with 32-bit, "
            "%.3g with 64-bit\n",
-           battery_dup_pairs(d.bat), battery_dup_expected(d.bat, 0),
+           pairs, pairs == 1 ? "" : "s", battery_dup_expected(d.bat, 0),
            battery_dup_expected(d.bat, 24), battery_dup_expected(d.bat, 32),
            battery_dup_expected(d.bat, 64));
     if (o.power > 0) {
@@ -1452,9 +1473,16 @@ int cmd_audit(int argc, char **argv)
     printf("%d passed, %d failed\n", passed, failed);
     if (jf != NULL)
         write_json(jf, o.json, &o, &d, r, k, passed, failed, stopped);
-    if (pf != NULL) {
+    if (pf != NULL && ran) {
         plot_write(pf, d.bat, r, k);
         close_out(pf, o.plot);
+    } else if (pf != NULL) {
+        /* No test ran: a picture of nothing is not written; the old file
+           stays, as when an audit fails. */
+        fclose(pf);
+        outfile_drop(o.plot);
+        error_msg(0, "%s: no plot written: no test ran (too few deals)",
+                  quotef(o.plot));
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         fail("write error: %s", strerror(errno));

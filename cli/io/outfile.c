@@ -466,6 +466,26 @@ int outfile_open_named(const char *path, const char *tmpdir,
     return fd;
 }
 
+void outfile_drop(const char *path)
+{
+    sigset_t old;
+    block_all(&old);
+    for (sig_atomic_t i = 0; i < nslots; i++) {
+        tmpslot *s = &slots[i];
+        if (strcmp(s->final, path) != 0)
+            continue;
+        if (s->kind == OUT_COPY && s->target >= 0) {
+            close(s->spool);
+            close(s->target);
+            s->target = s->spool = -1;
+        } else if (s->live) {
+            s->live = 0;
+            unlink(s->tmp);
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* Copy src (all of it) over dst and cut dst there: 0 or an errno. The
    space is reserved first, so a full disk leaves dst untouched. */
 static int copy_over(int src, int dst)

@@ -25,6 +25,11 @@ int outfile_open_named(const char *path, const char *tmpdir,
    the space reserved first. Dies with "write error: ..." if a copy
    fails. */
 void outfile_commit(void);
+/* FILE, opened by outfile_open, is not to be written after all: its
+   temporary goes, and outfile_commit leaves FILE as it was (the caller
+   closes its fd). A FILE written directly (a device, a FIFO) keeps what
+   was written. */
+void outfile_drop(const char *path);
 /* Remove the temporaries, if any (async-signal-safe). */
 void outfile_abort(void);
 /* Install the handlers that remove temporaries on fatal signals (once). */

@@ -331,6 +331,53 @@ printf '1 2 3\n2 1 3\n' >e_few3
 audit e_few3 --input e_few3
 check "no test ran: verdict NONE, exit 2" sh -c \
     '[ "$(cat e_few3.rc)" = 2 ] && grep -q "^verdict: NONE" e_few3.out && ! grep -q PASS e_few3.out'
+# With verdict NONE the JSON is written, with the verdict and why; the
+# plot is not (a map of no test), its old file kept, and stderr says so
+# (both were written as if tests had run, the JSON without a verdict).
+echo old >none.svg
+audit e_none --input e_few3 --json none.json --plot none.svg
+check "verdict NONE: JSON with verdict NONE and its reason" python3 -c '
+import json
+j = json.load(open("none.json"))
+assert j["verdict"] == "NONE" and "too few deals" in j["reason"], j
+assert j["passed"] == 0 and j["failed"] == 0
+assert all(t["result"] == "SKIP" for t in j["tests"])
+'
+check "verdict NONE: no plot, the old file kept, and said" sh -c \
+    '[ "$(cat e_none.rc)" = 2 ] && [ "$(cat none.svg)" = old ] &&
+     grep -q "none.svg.*no test ran" e_none.err && [ -z "$(ls -A | grep fairshuf-tmp)" ]'
+"$A/naive" 2000 10 >naive2000
+audit j_verdict --input naive2000 --json v.json
+check "the JSON says the verdict: FAIL" python3 -c '
+import json
+j = json.load(open("v.json"))
+assert j["verdict"] == "FAIL" and "reason" not in j, j
+'
+# --base applies to numbers: with card names it is refused (it was
+# ignored), at the first deal.
+printf 'As Kd\nKd As\n' >cards2
+audit e_base --input cards2 --base=1
+check "--base with card names: refused" err_is e_base "cards2:1: --base applies to numbers, not card names"
+audit ok_nobase --input cards2
+check "card names without --base: read" sh -c '[ "$(cat ok_nobase.rc)" = 2 ] && grep -q "2 deals of 2 cards" ok_nobase.out'
+# Counts in messages agree with their number (it said "1 values", "1
+# deals", "1 tests", "1 pairs").
+printf '1\n' >one1
+audit e_one --input one1
+check "one value: singular" err_is e_one "one1:1: 1 value in a deal (2 to 4096)"
+printf '1 2 3\n2 1\n' >e_short1
+audit e_short --input e_short1 --n 3
+check "a deal of one value short: '2 values, expected 3'" err_is e_short "e_short1:2: 2 values, expected 3"
+printf '1 2 3\n1\n' >e_short2
+audit e_short2 --input e_short2
+check "a deal of 1 value: singular" err_is e_short2 "e_short2:2: 1 value, expected 3"
+printf '1 2 3 4 5 6 7 8\n8 7 6 5 4 3 2 1\n1 2 3 4 5 6 7 8\n' >dup1
+audit dup1 --input dup1
+check "one test, one pair: singular" sh -c \
+    'grep -q "^1 test, Holm" dup1.out && grep -q "^duplicate decks: 1 pair of equal deals;" dup1.out'
+printf '1 2 3\n' >e_trials1
+audit e_trials --input e_trials1 --trials 2
+check "one deal of --trials=2: singular" err_is e_trials "1 deal, expected 2 (--trials)"
 # The time limit holds during a run (--per-run waited for the run to end:
 # a shuffler that hangs hung the audit).
 s0=$(date +%s)
