@@ -1148,10 +1148,10 @@ static double deals_needed(size_t n, double bias, double alpha, int tests)
 }
 
 /* Deals a test with df degrees of freedom at level alpha needs when each
-   deal (or pair of deals: pairs = 2) adds per_deal to the noncentrality:
-   power 1/2 where the noncentrality reaches the critical value minus df,
-   as deals_needed does. */
-static double deals_for(double df, double per_deal, double alpha, int pairs)
+   deal (or each pair of consecutive deals, one more than a deal)
+   adds per_deal to the noncentrality: power 1/2 where the noncentrality
+   reaches the critical value minus df, as deals_needed does. */
+static double deals_for(double df, double per_deal, double alpha)
 {
     double crit;
     if (fsh_stats_chi2_isf(alpha, df, &crit) != FSH_OK)
@@ -1160,24 +1160,97 @@ static double deals_for(double df, double per_deal, double alpha, int pairs)
        double holds, as deals_needed says. */
     if (!(per_deal > 0))
         return INFINITY;
-    return (crit - df) / per_deal * pairs;
+    return (crit - df) / per_deal;
+}
+
+/* Per deal, the noncentrality that a shift of a count's mean by the
+   relative bias adds to the battery's two-group test of the count (the
+   law pmf[0..k) split at the category whose cumulative probability is
+   nearest 1/2, battery.c's gof, which the counts use at the sizes where
+   power matters): with the shift made by tilting the law, the upper
+   group's probability p moves by bias mu cov(X, upper) / var X, so
+   (bias mu)^2 cov^2 / (var^2 p (1 - p)) per deal, the mean test's
+   (bias mu)^2 / var times the squared correlation of X with the split
+   (2/pi for a near-normal law, 0.58 for Poisson(1)). NAN without
+   memory. */
+static double split_noncentrality(const double *pmf, size_t k, double bias)
+{
+    double cum = 0, best = 2, mu = 0, m2 = 0, p = 0, up = 0;
+    size_t cut = 0;
+    for (size_t i = 0; i + 1 < k; i++) {
+        cum += pmf[i];
+        if (cum > 0 && cum < 1 && fabs(cum - 0.5) < best) {
+            best = fabs(cum - 0.5);
+            cut = i + 1;
+        }
+    }
+    for (size_t i = 0; i < k; i++) {
+        double x = (double)i;
+        mu += x * pmf[i];
+        m2 += x * x * pmf[i];
+        if (i >= cut) {
+            p += pmf[i];
+            up += x * pmf[i];
+        }
+    }
+    double var = m2 - mu * mu, cov = up - mu * p;
+    if (!(var > 0 && p > 0 && p < 1))
+        return NAN;
+    return bias * bias * mu * mu * cov * cov / (var * var * p * (1 - p));
+}
+
+/* The same for a count whose law is laws(n, pmf) with k cells. */
+static double count_noncentrality(int (*laws)(size_t, double *), size_t n,
+                                  size_t k, double bias)
+{
+    double *pmf = malloc(k * sizeof *pmf), v = NAN;
+    if (pmf != NULL && laws(n, pmf) == FSH_OK)
+        v = split_noncentrality(pmf, k, bias);
+    free(pmf);
+    return v;
+}
+
+/* The inversions' law (Kendall distances too), up to AUDIT_MAX_N_INV
+   cards (beyond, the tests do not run: the near-normal law's 2/pi). */
+static double inv_noncentrality(size_t n, double bias)
+{
+    double dn = (double)n, mu = dn * (dn - 1) / 4,
+           var = dn * (dn - 1) * (2 * dn + 5) / 72;
+    if (n > AUDIT_MAX_N_INV)
+        return bias * bias * mu * mu / var * 2 / 3.141592653589793;
+    size_t k = n * (n - 1) / 2 + 1;
+    double *pmf = malloc(k * sizeof *pmf), v = NAN;
+    if (pmf != NULL && fsh_stats_inversions_law(n, pmf, k) == FSH_OK)
+        v = split_noncentrality(pmf, k, bias);
+    free(pmf);
+    return v;
+}
+
+static int succ_law(size_t n, double *pmf)
+{
+    return fsh_stats_successions_law(n, pmf);
+}
+
+static int fix_law(size_t n, double *pmf)
+{
+    return fsh_stats_fixed_points_law(n, pmf);
 }
 
 /* --power for every test: the deals each needs to see a relative bias in
    what it measures, at power 1/2 and level alpha / tests (Holm's first
-   step, its strictest). Counts with mean mu and variance var (fixed
-   points, successions, matches: about Poisson(1); inversions and Kendall
-   distances: n(n-1)/4 and n(n-1)(2n+5)/72) are tested through their
-   distribution, whose power against a shift of the mean by bias * mu is
-   at least that of the 1-df test of the mean: per deal (bias mu)^2 / var.
-   One cell bias more likely among k equally likely ones (an order of n!,
-   a difference of consecutive first or last cards among n, one value at
-   one position in a row): per deal bias^2 / k. */
+   step, its strictest). Counts (fixed points, successions, matches,
+   inversions, Kendall distances): a shift of the mean by bias * mu, seen
+   by the two-group split (split_noncentrality). One cell bias more
+   likely among k equally likely ones (an order of n!, a difference of
+   consecutive first or last cards among n, one value at one position in
+   a row): per deal bias^2 / k. The tests of consecutive deals take every
+   consecutive pair: as many pairs as deals, less one. */
 static void print_power(size_t n, double bias, double alpha, int tests)
 {
     double dn = (double)n, a = alpha / tests, b2 = bias * bias;
-    double mu_inv = dn * (dn - 1) / 4, var_inv = dn * (dn - 1) * (2 * dn + 5) / 72;
-    double mu_suc = (dn - 1) / dn;
+    double nc_fix = count_noncentrality(fix_law, n, n + 1, bias),
+           nc_suc = count_noncentrality(succ_law, n, n, bias),
+           nc_inv = inv_noncentrality(n, bias);
     printf("power: deals each test needs to see a %g%% bias in what it "
            "measures (power 1/2,\n       level alpha/%d):\n",
            bias * 100, tests);
@@ -1186,26 +1259,25 @@ static void print_power(size_t n, double bias, double alpha, int tests)
         for (size_t i = 2; i <= n; i++)
             f *= (double)i;
         printf("  %-40s %10.3g  (one order more likely)\n",
-               "full permutation", deals_for(f - 1, b2 / f, a, 1));
+               "full permutation", deals_for(f - 1, b2 / f, a));
     }
     printf("  %-40s %10.3g  (one card at one position)\n",
            "position by value", deals_needed(n, bias, alpha, tests));
     printf("  %-40s %10.3g  (one card at one position)\n",
-           "worst row or column", deals_for(dn - 1, b2 / dn, a / (2 * dn), 1));
+           "worst row or column", deals_for(dn - 1, b2 / dn, a / (2 * dn)));
     printf("  %-40s %10.3g  (mean successor pairs)\n", "successor pairs",
-           deals_for(1, b2 * mu_suc * mu_suc, a, 1));
+           deals_for(1, nc_suc, a));
     printf("  %-40s %10.3g  (mean fixed points)\n", "fixed points",
-           deals_for(1, b2, a, 1));
+           deals_for(1, nc_fix, a));
     printf("  %-40s %10.3g  (mean inversions)\n", "inversions",
-           deals_for(1, b2 * mu_inv * mu_inv / var_inv, a, 1));
+           deals_for(1, nc_inv, a));
     printf("  %-40s %10.3g  (mean matches)\n", "consecutive deals: matches",
-           deals_for(1, b2, a, 2));
+           deals_for(1, nc_fix, a));
     printf("  %-40s %10.3g  (mean distance)\n",
-           "consecutive deals: Kendall distance",
-           deals_for(1, b2 * mu_inv * mu_inv / var_inv, a, 2));
+           "consecutive deals: Kendall distance", deals_for(1, nc_inv, a));
     printf("  %-40s %10.3g  (one difference of n)\n",
            "consecutive deals: first/last-card diff.",
-           deals_for(dn - 1, b2 / dn, a, 2));
+           deals_for(dn - 1, b2 / dn, a));
 }
 
 static void jstr(FILE *f, const char *s)
