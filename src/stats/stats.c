@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics for audits: chi-square, normal and Poisson tails, the exact
    laws of fixed points, successions and inversions of uniform permutations,
-   and the pooled chi-square goodness of fit. Above common/ only (pure
+   the pooled chi-square goodness of fit and the exact tail of Pearson's
+   statistic over a multinomial. Above common/ only (pure
    computation; docs/AUDIT.md states each null distribution).
 
    Precision: everything is computed in long double (x87 80-bit on x86-64,
