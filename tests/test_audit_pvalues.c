@@ -448,6 +448,50 @@ static void test_exact_rates(void)
     exact_rates("fixed points of 5 values, 60 deals (4 groups)", 6, 60, fix5);
 }
 
+/* The duplicate test's p-value is never below the exact tail of the
+   pairs: 400 deals of 12 values, one of them three times (3 pairs). Three
+   equal deals have probability at least C(T,3) q^2 (1 - 3 T q - C(T,3)
+   q^2), q = 1/12!, 4.6e-11 (Bonferroni over the triples), where the
+   Poisson tail gave 7.7e-13. */
+static void test_dup_triple(fsh_rng *rng, uint32_t *a)
+{
+    battery *b = battery_new(12);
+    CHECK(b != NULL);
+    if (b == NULL)
+        return;
+    CHECK_EQ(fsh_rng_seed(rng, "dup triple", 10), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    uint32_t keep[12];
+    int ok = 1;
+    for (int d = 0; d < 400; d++) {
+        if (d == 100 || d == 300) {
+            memcpy(a, keep, sizeof keep);
+        } else {
+            for (uint32_t i = 0; i < 12; i++)
+                a[i] = i;
+            ok &= fsh_shuffle_u32(rng, a, 12) == FSH_OK;
+            if (d == 0)
+                memcpy(keep, a, sizeof keep);
+        }
+        battery_add(b, a, NULL);
+    }
+    CHECK(ok);
+    test_result r[BATTERY_TESTS];
+    int k = battery_run(b, 0.01, r);
+    double q = exp(-lfact(12)), c3 = 400.0 * 399 * 398 / 6,
+           low = c3 * q * q * (1 - 3 * 400 * q - c3 * q * q);
+    for (int i = 0; i < k; i++) {
+        if (strcmp(r[i].name, "duplicate decks") != 0)
+            continue;
+        printf("  400 deals of 12, one three times: %g pairs, p = %.3g "
+               "(exact tail at least %.3g)\n",
+               r[i].stat, r[i].p, low);
+        CHECK(r[i].status != T_SKIP && r[i].stat == 3);
+        CHECK(r[i].p >= low);
+    }
+    battery_free(b);
+}
+
 /* The battery's one realloc (the deals' hashes) fails when armed
    (-Wl,--wrap=realloc, Makefile). */
 static int realloc_fail;
@@ -560,6 +604,7 @@ int main(void)
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++)
         run_config(&configs[i], rng, a);
     test_exact_rates();
+    test_dup_triple(rng, a);
     test_hash_memory(rng, a);
     test_hash_moot(rng, a);
     fsh_rng_free(rng);
