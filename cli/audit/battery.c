@@ -342,8 +342,13 @@ static double exact_p(uint64_t total, const double *prob, size_t k, double x,
                  "what the exact computation reaches)",
                  xe);
     }
-    if (fsh_stats_pearson_sf(total, prob, k, xe, &p) != FSH_OK)
-        return p_lim > 0 ? 1 : p_lim; /* no memory: nothing to claim */
+    if (fsh_stats_pearson_sf(total, prob, k, xe, &p) != FSH_OK) {
+        /* No memory: the limit's p-value cannot be vouched for, and no
+           other is known (NaN: the test cannot fail, Holm's adjusted
+           value is 1). */
+        snprintf(note, nsize, "no memory for the exact tail: p unknown");
+        return NAN;
+    }
     return p;
 }
 
@@ -461,6 +466,12 @@ static int uniform_cells(test_result *r, const char *name, const uint64_t *c,
                  "chi-square limit (too many deals for the exact tail)");
     free(prob);
     return 0;
+}
+
+/* Holm's order: x after y (NaN after every number). */
+static int p_after(double x, double y)
+{
+    return isnan(y) ? 0 : isnan(x) || x > y;
 }
 
 double battery_law_p(const uint64_t *h, const double *law, size_t k,
@@ -666,8 +677,11 @@ int battery_run(battery *b, double alpha, test_result *out)
     for (size_t j = 0; j < i; j++)
         if (out[j].status != T_SKIP)
             order[m++] = (int)j;
+    /* Ascending, an unknown (NaN) p-value last: sorted first, its
+       adjusted value 1 would have been every later test's too. */
     for (int a = 1; a < m; a++)
-        for (int c = a; c > 0 && !(out[order[c - 1]].p <= out[order[c]].p);
+        for (int c = a; c > 0 && p_after(out[order[c - 1]].p,
+                                          out[order[c]].p);
              c--) {
             int tmp = order[c];
             order[c] = order[c - 1];
