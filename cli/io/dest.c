@@ -41,6 +41,14 @@ static int open_outfile(dest *d)
     return fd;
 }
 
+/* -o FILE's temporary filled the file system: FILE's own space may do
+   (outfile_respool). */
+static int dest_full(void *ctx, int fd, uint64_t written)
+{
+    const dest *d = ctx;
+    return outfile_respool(fd, written, d->tmpdir);
+}
+
 outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
 {
     if (d->shards != 0) {
@@ -68,6 +76,8 @@ outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
             fd = open_outfile(d);
         d->out = d->cap != 0 ? out_new_cap(fd, d->cap) : out_new(fd);
         d->is_stdout = d->outfile == NULL;
+        if (d->outfile != NULL && !d->direct)
+            out_on_full(d->out, dest_full, d);
     }
     out_header(d->out, hdr, hdr_len);
     return d->out;

@@ -6,6 +6,7 @@
 #include "common/quote.h"
 #include "common/sysio.h"
 #include "common/xalloc.h"
+#include "io/output.h"
 #include "io/tmpfile.h"
 
 #include <errno.h>
@@ -16,8 +17,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -50,6 +53,7 @@ typedef struct tmpslot {
     char *tmp;         /* RENAME: the temporary beside FILE */
     const char *final;
     int kind;
+    int wfd;           /* RENAME: the fd the writer has on tmp */
     int target;        /* COPY: FILE, opened without O_TRUNC */
     int spool;         /* COPY: the unlinked spool (the writer has a dup) */
     volatile sig_atomic_t live; /* RENAME: tmp exists and is ours */
@@ -156,7 +160,7 @@ static tmpslot *slot_add(void)
     }
     tmpslot *s = &slots[nslots];
     memset(s, 0, sizeof *s);
-    s->target = s->spool = -1;
+    s->wfd = s->target = s->spool = -1;
     return s;
 }
 
@@ -197,6 +201,7 @@ static int temp_beside(const char *path, mode_t mode)
                 s->live = 1;
                 nslots++;
                 fd = fd_high(fd);
+                s->wfd = fd;
                 if (fd < 0) {
                     s->live = 0;
                     unlink(tmp);
@@ -486,17 +491,9 @@ void outfile_drop(const char *path)
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Copy src (all of it) over dst and cut dst there: 0 or an errno. The
-   space is reserved first, so a full disk leaves dst untouched. */
-static int copy_over(int src, int dst)
+/* Copy src[0..size) to dst at the same offsets: 0 or an errno. */
+static int copy_bytes(int src, int dst, off_t size)
 {
-    struct stat s;
-    if (fstat(src, &s) != 0)
-        return errno;
-    off_t size = s.st_size;
-    if (size > 0 && fallocate(dst, FALLOC_FL_KEEP_SIZE, 0, size) != 0 &&
-        (errno == ENOSPC || errno == EDQUOT || errno == EFBIG))
-        return errno;
     enum { CHUNK = 1 << 20 };
     char *buf = xmalloc(CHUNK);
     int err = 0;
@@ -510,9 +507,79 @@ static int copy_over(int src, int dst)
         off += r;
     }
     free(buf);
+    return err;
+}
+
+/* Copy src (all of it) over dst and cut dst there: 0 or an errno. The
+   space is reserved first, so a full disk leaves dst untouched. */
+static int copy_over(int src, int dst)
+{
+    struct stat s;
+    if (fstat(src, &s) != 0)
+        return errno;
+    off_t size = s.st_size;
+    if (size > 0 && fallocate(dst, FALLOC_FL_KEEP_SIZE, 0, size) != 0 &&
+        (errno == ENOSPC || errno == EDQUOT || errno == EFBIG))
+        return errno;
+    int err = copy_bytes(src, dst, size);
     if (err == 0 && ftruncate(dst, size) != 0)
         err = errno;
     return err;
+}
+
+int outfile_respool(int fd, uint64_t written, const char *tmpdir)
+{
+    tmpslot *s = NULL;
+    for (sig_atomic_t i = 0; i < nslots; i++)
+        if (slots[i].kind == OUT_RENAME && slots[i].live && slots[i].wfd == fd)
+            s = &slots[i];
+    if (s == NULL || written > (uint64_t)INT64_MAX)
+        return -1;
+    /* FILE as it is now: a new FILE (created meanwhile or not) frees no
+       space, and one replaced by another kind of file is left alone. */
+    int target = open_safer(s->final, O_WRONLY, 0);
+    struct stat st;
+    if (target < 0)
+        return -1;
+    if (fstat(target, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        close(target);
+        return -1;
+    }
+    /* The spool: TMPDIR, else memory (TMPDIR may be the full file
+       system). */
+    int spool = -1;
+    for (int where = 0; spool < 0 && where < 2; where++) {
+        spool = where == 0 ? tmp_unlinked(tmpdir)
+                           : fd_high(memfd_create("fairshuf-output",
+                                                  MFD_CLOEXEC));
+        if (spool >= 0 && copy_bytes(fd, spool, (off_t)written) != 0) {
+            close(spool);
+            spool = -1;
+        }
+    }
+    int keep = spool < 0 ? -1 : fcntl(spool, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    sigset_t old;
+    block_all(&old);
+    /* The writer's fd becomes the spool, positioned after its bytes. */
+    if (keep < 0 || dup3(spool, fd, O_CLOEXEC) < 0 ||
+        lseek(fd, (off_t)written, SEEK_SET) < 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        if (keep >= 0)
+            close(keep);
+        if (spool >= 0)
+            close(spool);
+        close(target);
+        return -1;
+    }
+    close(spool);
+    s->live = 0;
+    unlink(s->tmp);
+    s->kind = OUT_COPY;
+    s->wfd = -1;
+    s->target = target;
+    s->spool = keep;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return 0;
 }
 
 /* A rename that failed after all (e.g. EPERM where we predicted none):
@@ -537,6 +604,25 @@ static int rename_fallback(tmpslot *s)
     return 0;
 }
 
+/* What GNU's in-place write of FILE (open as fd) could have put in it
+   before it failed: the free space of its file system (the reserve too,
+   for root) and FILE's own blocks, which its truncation frees, or the
+   file size limit if lower. */
+static uint64_t room(int fd)
+{
+    struct statvfs v;
+    struct stat st;
+    struct rlimit lim;
+    if (fstatvfs(fd, &v) != 0 || fstat(fd, &st) != 0)
+        return 0;
+    uint64_t blocks = geteuid() == 0 ? v.f_bfree : v.f_bavail;
+    uint64_t r = blocks * v.f_frsize + (uint64_t)st.st_blocks * 512;
+    if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+        lim.rlim_cur < r)
+        r = lim.rlim_cur;
+    return r;
+}
+
 void outfile_commit(void)
 {
     /* With every signal blocked, FILE holds either all of the old or all
@@ -546,13 +632,24 @@ void outfile_commit(void)
     for (sig_atomic_t i = 0; i < nslots; i++) {
         tmpslot *s = &slots[i];
         if (s->kind == OUT_COPY && s->target >= 0) {
+            struct stat sp;
+            uint64_t size = fstat(s->spool, &sp) == 0 ? (uint64_t)sp.st_size : 0;
+            uint64_t bufsize = out_stdio_bufsize(s->target);
+            uint64_t took = room(s->target);
             int err = copy_over(s->spool, s->target);
             close(s->spool);
             if (close(s->target) != 0 && err == 0)
                 err = errno;
             s->target = s->spool = -1;
-            if (err != 0)
+            if (err != 0) {
+                /* As GNU's in-place write reports it (out_finish): a
+                   second, bare line when stdio failed before fclose. */
+                if (out_stdio_mid(size, took, bufsize)) {
+                    error_msg(err, "write error");
+                    die(0, "write error");
+                }
                 die(err, "write error");
+            }
             continue;
         }
         if (!s->live)

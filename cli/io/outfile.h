@@ -3,6 +3,8 @@
 #ifndef FSH_CLI_OUTFILE_H
 #define FSH_CLI_OUTFILE_H
 
+#include <stdint.h>
+
 /* FILE, called once all input is read. Returns the fd to write: a
    temporary beside FILE, renamed over it at commit, when the rename keeps
    FILE's owner, group, mode, extended attributes (ACLs) and links; else a
@@ -21,6 +23,13 @@ int outfile_open_ex(const char *path, const char *tmpdir, int *direct);
    fairshuf-mpi, whose ranks share one -o temporary. */
 int outfile_open_named(const char *path, const char *tmpdir,
                        const char **tmp);
+/* The temporary beside FILE, written through fd, filled its file system
+   after `written` bytes: when FILE exists (its own space then counts),
+   move those bytes to a spool (TMPDIR, else memory) that fd now writes,
+   at that offset, to be copied over FILE at commit (the space reserved
+   first, so FILE survives if it is still too little), and remove the
+   temporary. 0, or -1 with nothing changed. */
+int outfile_respool(int fd, uint64_t written, const char *tmpdir);
 /* Put every output in place: rename, or copy with all signals blocked and
    the space reserved first. Dies with "write error: ..." if a copy
    fails. */

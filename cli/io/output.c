@@ -26,6 +26,9 @@ struct outw {
     int any;           /* a logical write happened */
     int failed;        /* a write(2) failed; err holds its errno */
     int err;
+    uint64_t written;  /* bytes write(2) took */
+    int (*on_full)(void *ctx, int fd, uint64_t written); /* see out_on_full */
+    void *full_ctx;
     outw **kids;       /* shards: records go round-robin to these */
     size_t nkids, next;
 };
@@ -86,9 +89,48 @@ uint64_t out_total(const outw *o)
     return t;
 }
 
+void out_on_full(outw *o, int (*fn)(void *ctx, int fd, uint64_t written),
+                 void *ctx)
+{
+    o->on_full = fn;
+    o->full_ctx = ctx;
+}
+
+/* write(2) all of p[0..n), counting in o->written what the fd took:
+   0 or an errno. */
+static int write_all(outw *o, const char *p, size_t n)
+{
+    while (n > 0) {
+        size_t chunk = n < ((size_t)1 << 30) ? n : (size_t)1 << 30;
+        ssize_t w = write(o->fd, p, chunk);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (w == 0) /* should not happen for n > 0; treat as full */
+            return ENOSPC;
+        o->written += (uint64_t)w;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
 static int write_to(outw *o, const void *p, size_t n)
 {
-    int e = write_full(o->fd, p, n, -1);
+    uint64_t before = o->written;
+    int e = write_all(o, p, n);
+    if ((e == ENOSPC || e == EDQUOT) && o->on_full != NULL) {
+        /* Once: the hook moves the output where it fits (the fd then
+           writes there, after what it took) and the rest goes again. */
+        int (*fn)(void *, int, uint64_t) = o->on_full;
+        o->on_full = NULL;
+        if (fn(o->full_ctx, o->fd, o->written) == 0) {
+            size_t done = (size_t)(o->written - before);
+            e = write_all(o, (const char *)p + done, n - done);
+        }
+    }
     if (e != 0) {
         o->failed = 1;
         o->err = e;
@@ -187,8 +229,7 @@ void out_flush_quiet(outw *o)
         (void)out_flush(o);
 }
 
-/* glibc's stdio buffer for fd: st_blksize when below BUFSIZ, else BUFSIZ. */
-static uint64_t stdio_bufsize(int fd)
+uint64_t out_stdio_bufsize(int fd)
 {
     struct stat st;
     if (fstat(fd, &st) == 0 && st.st_blksize > 0 && st.st_blksize < BUFSIZ)
@@ -196,12 +237,37 @@ static uint64_t stdio_bufsize(int fd)
     return BUFSIZ;
 }
 
+/* Whether GNU shuf's stdio, writing o's bytes to a file that took only
+   o->written of them, would have failed before its final fclose: stdio
+   writes its buffer in bufsize blocks (a first fwrite of bufsize bytes
+   or more straight out, block-aligned) and the last block, partial or
+   full, only at fclose. A device that takes nothing (/dev/full, a closed
+   or broken pipe) fails mid-stream once the output outgrew the buffer;
+   a file system that fills up, only if it did so before the last block.
+   (When the output stopped at our failure, o->total counts what was
+   written until then.) */
+static int gnu_mid(const outw *o, uint64_t bufsize)
+{
+    uint64_t pre = o->total > 0 ? (o->total - 1) / bufsize * bufsize : 0;
+    uint64_t direct = o->first >= bufsize ? o->first - o->first % bufsize : 0;
+    return o->written < (direct > pre ? direct : pre);
+}
+
+int out_stdio_mid(uint64_t total, uint64_t took, uint64_t bufsize)
+{
+    outw o;
+    memset(&o, 0, sizeof o);
+    o.total = total;
+    o.written = took;
+    return gnu_mid(&o, bufsize);
+}
+
 int out_flush_before_error(outw *o, int *close_err)
 {
     if (o->kids != NULL || out_flush(o) == 0)
         return 0;
-    uint64_t bufsize = stdio_bufsize(o->fd);
-    if (o->total > bufsize || o->first >= bufsize)
+    uint64_t bufsize = out_stdio_bufsize(o->fd);
+    if (gnu_mid(o, bufsize))
         out_finish(o, 1); /* reports the write error and exits */
     /* stdio drops what it failed to write: fclose only closes the fd. */
     *close_err = close(o->fd) != 0 ? errno : 0;
@@ -219,17 +285,17 @@ void out_finish(outw *o, int close_fd)
         o->kids = NULL;
         return;
     }
-    uint64_t bufsize = stdio_bufsize(o->fd);
+    uint64_t bufsize = out_stdio_bufsize(o->fd);
     (void)out_flush(o);
     free(o->buf);
     o->buf = NULL;
     if (o->failed) {
         /* GNU shuf writes through stdio: the failure shows mid-stream (then
            die() reports it and close_stdout() adds a bare "write error")
-           once stdio has had to write, i.e. when the output outgrew the
-           buffer or its first fwrite alone filled it; otherwise it shows
-           only when stdout is closed, as one message. */
-        int mid = o->total > bufsize || o->first >= bufsize;
+           when one of stdio's writes before fclose fails (gnu_mid);
+           otherwise it shows only when stdout is closed, as one
+           message. */
+        int mid = gnu_mid(o, bufsize);
         error_msg(o->err, "write error");
         if (mid) {
             int cerr = close(o->fd) != 0 ? errno : 0;

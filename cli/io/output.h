@@ -46,6 +46,19 @@ int out_flush(outw *o);
 int out_error(const outw *o);
 /* Bytes logically written so far. */
 uint64_t out_total(const outw *o);
+/* When a write fails for lack of space (ENOSPC, EDQUOT), call
+   fn(ctx, fd, written) once, written being the bytes the fd took before;
+   if it returns 0 (the fd now writes elsewhere, at that offset), the write
+   is made again. */
+void out_on_full(outw *o, int (*fn)(void *ctx, int fd, uint64_t written),
+                 void *ctx);
+/* glibc's stdio buffer for fd (GNU shuf's output buffer): st_blksize when
+   below BUFSIZ, else BUFSIZ. */
+uint64_t out_stdio_bufsize(int fd);
+/* Whether GNU shuf would report a failure to write `total` bytes, of
+   which the file took `took`, mid-stream (two lines) rather than at
+   close (one): see out_finish. */
+int out_stdio_mid(uint64_t total, uint64_t took, uint64_t bufsize);
 /* Free a writer without flushing or closing. */
 void out_free(outw *o);
 
