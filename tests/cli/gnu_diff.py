@@ -35,10 +35,11 @@ document that states it:
   * a failed run leaves -o FILE as it was where GNU shuf truncates it
     (docs/fairshuf.1, DIFFERENCES FROM GNU SHUF): after an error, FILE
     must be unchanged instead of equal to GNU's;
-  * -o naming the --random-source file with -r: GNU truncates the source
-    before its draws and fails with "end of file"; fairshuf draws from the
-    file as it was (docs/fairshuf.1, DIFFERENCES FROM GNU SHUF): such cases
-    are not generated;
+  * -o naming the --random-source file with -r (or the input FILE, with
+    --random-source=/dev/stdin): GNU truncates the source before its draws
+    and fails with "end of file"; fairshuf draws from the file as it was
+    (docs/fairshuf.1, DIFFERENCES FROM GNU SHUF): such cases are not
+    generated;
   * the extension options (--seed, --memory, -T, ...) and any abbreviation
     that is a prefix of one (docs/fairshuf.1: "the extensions to any prefix
     that is unique among all options") are never generated as "unknown
@@ -67,6 +68,10 @@ TIMEOUT = 30         # seconds a run may take
 
 # ---------------------------------------------------------------------------
 # Fixtures: the same files in each program's directory.
+
+
+PREFIXES = list(range(0, 25)) + [31, 32, 33, 63, 64, 65, 255, 256, 257,
+                                 4095, 4096, 4097]
 
 
 def fixtures():
@@ -108,6 +113,11 @@ def fixtures():
         "rszero": bytes(5000),
         "rsff": b"\xff" * 5000,
     }
+    # Prefixes of one stream: a run that needs exactly L bytes succeeds
+    # with rpL and ends in "end of file" with rp(L-1).
+    stream = bytes(r.randrange(256) for _ in range(4097))
+    for n in PREFIXES:
+        f["rp%d" % n] = stream[:n]
     return f
 
 
@@ -118,6 +128,7 @@ INPUTS = ["e0", "e1", "nl3", "nofinal", "odd", "crlf", "dups", "long", "s2",
           "a b", "it's"]
 SOURCES = ["rs0", "rs1", "rs2", "rs3", "rs7", "rs16", "rs33", "rs100",
            "rs257", "rs4097", "rs70k", "rszero", "rsff"]
+SOURCES_ALL = SOURCES + ["rp%d" % n for n in PREFIXES]
 FIFO = "fifo"
 
 
@@ -235,6 +246,8 @@ class Case:
             s += " <&-"
         elif kind == "file":
             s += " <%s" % shlex.quote(name)
+        elif kind == "fileoff":
+            s += " <%s (at byte %d)" % (shlex.quote(name), len(FIX[name]) // 3)
         elif kind == "pipe":
             s = "cat %s | %s" % (shlex.quote(name), s)
         s += {"pipe": "", "file": " >FILE", "full": " >/dev/full",
@@ -367,9 +380,9 @@ def gen_case(r):
             operands = [r.choice(INPUTS)]
         elif x < 0.7:
             operands = []
-            c.stdin = (r.choice(["pipe", "file"]), r.choice(INPUTS))
+            c.stdin = (r.choice(["pipe", "file", "fileoff"]), r.choice(INPUTS))
         elif x < 0.75:
-            operands = ["-"]
+            operands = [r.choice(["-", "-", "/dev/stdin", "/dev/null"])]
             c.stdin = (r.choice(["pipe", "file", "closed"]), r.choice(INPUTS))
         elif x < 0.8:
             operands = [r.choice(INPUTS), r.choice(INPUTS + MISSING)]
@@ -385,6 +398,9 @@ def gen_case(r):
             c.stdin = (r.choice(["null", "closed"]), None)
     if mode != "file" and r.random() < 0.2:
         c.stdin = (r.choice(["pipe", "closed"]), r.choice(INPUTS))
+    if c.stdin[0] == "null" and r.random() < 0.05:
+        # for --random-source=/dev/stdin
+        c.stdin = ("pipe", r.choice(SOURCES_ALL))
     huge = mode == "range" and opts[0][1] in RANGES_HUGE
     # -n
     for _ in range(r.choices([0, 1, 2], [5, 5, 1])[0]):
@@ -398,9 +414,15 @@ def gen_case(r):
         opts.append(("z", None))
     if r.random() < 0.7:
         x = r.random()
-        src = (r.choice(SOURCES) if x < 0.85 else
+        src = (r.choice(SOURCES) if x < 0.5 else
+               r.choice(SOURCES_ALL) if x < 0.85 else
                r.choice(["missing", "adir", "/dev/null", "/dev/zero", FIFO,
+                         "/dev/stdin", "", "-", "rs3/",
                          r.choice(INPUTS)]))
+        if src == "/dev/stdin" and c.fifo is not None:
+            # The FIFO operand becomes standard input: a second open of
+            # it would wait for a writer for ever.
+            src = "rs3"
         if src == FIFO:
             if c.fifo is not None:
                 src = "rs70k"
@@ -412,6 +434,7 @@ def gen_case(r):
     if r.random() < 0.25:
         tgt = r.choice(["out", "oexist", "oexist", "/dev/full", "adir",
                         "nodir/x", "ro", "", "/dev/null", "it's",
+                        "/dev/stdout", "/dev/stderr", "/dev/stdin",
                         operands[0] if operands else "out2",
                         dict(opts).get("rs", "rs3")])
         if tgt == FIFO:  # no reader: both would wait for ever
@@ -433,10 +456,16 @@ def gen_case(r):
     c.rs = "rs" in kinds
     c.outs = [v for k, v in opts if k == "o"]
     srcs = [v for k, v in opts if k == "rs"]
-    if c.r and any(o in srcs for o in c.outs):
-        # Not generated: the documented difference (module comment).
+    if c.r and c.outs and (any(o in srcs for o in c.outs) or
+                           "/dev/stdin" in srcs):
+        # Not generated: the documented difference (module comment); a
+        # source /dev/stdin is the input FILE (GNU reopens it there), which
+        # -o may name.
         c.outs = []
         opts = [(k, v) for k, v in opts if k != "o"]
+    if "/dev/stdin" in c.outs and c.stdin[0] == "pipe":
+        # Written to, a pipe our feeder fills would block both for ever.
+        c.stdin = ("file", c.stdin[1])
 
     # Spell the options: some bundled, the rest one by one.
     chunks = []
@@ -581,8 +610,10 @@ def run(prog, d, c, scratch):
     elif kind == "closed":
         stdin = subprocess.DEVNULL
         wrap.append("exec 0<&-")
-    elif kind == "file":
+    elif kind in ("file", "fileoff"):
         stdin = open(os.path.join(d, name), "rb")
+        if kind == "fileoff":
+            stdin.seek(len(FIX[name]) // 3)
     else:
         rfd, stdin_w = os.pipe()
         stdin = rfd
@@ -628,7 +659,7 @@ def run(prog, d, c, scratch):
         t = threading.Thread(target=feed_pipe, args=(stdin_w, FIX[name]))
         t.start()
         th.append(t)
-    elif kind == "file":
+    elif kind in ("file", "fileoff"):
         stdin.close()
     if outf is not None:
         outf.close()
@@ -739,7 +770,12 @@ def compare(c, g, m, new_g, new_m):
     if c.stdout in ("sigpipe", "epipe") or not trunc:
         if g.rc != m.rc:
             why.append("exit status %s vs %s" % (g.rc, m.rc))
-        if err_rule(c, g.err) != err_rule(c, m.err):
+        if "/dev/stderr" in c.outs and not c.rs:
+            # The random output went to standard error.
+            w = same_output(c, g.err, m.err, "stderr (-o /dev/stderr)")
+            if w:
+                why.append(w)
+        elif err_rule(c, g.err) != err_rule(c, m.err):
             why.append("stderr differs:\n      gnu : %r\n      mine: %r"
                        % (g.err[:400], m.err[:400]))
     if c.stdout in ("sigpipe", "epipe"):
