@@ -39,6 +39,8 @@ enum {
     OPT_PLAYERS,
     OPT_CARDS,
     OPT_LAYOUT,
+    OPT_HAND,
+    OPT_REST,
     OPT_JSON,
     OPT_PRINT,
     OPT_HELP,
@@ -62,7 +64,7 @@ static void *keep(void *p)
 
 static _Noreturn void help(void)
 {
-    static char text[4096];
+    static char text[5120];
     snprintf(
         text, sizeof text,
         "Usage: %s [OPTION]... [CARD]...\n"
@@ -90,6 +92,10 @@ static _Noreturn void help(void)
         "      --cards=K               cards per hand (with --players)\n"
         "      --layout=L              how hands were dealt: round-robin (default)\n"
         "                              or blocks\n"
+        "      --hand=H                the CARDs are hand H's alone (1 to P; with\n"
+        "                              --players), in the order it got them\n"
+        "      --rest                  the CARDs are the rest alone (the board):\n"
+        "                              the cards after the burn cards and hands\n"
         "      --json=FILE             read the deal from the JSON that\n"
         "                              'fairshuf deal --format json' printed\n"
         "                              (- for standard input)\n"
@@ -100,6 +106,9 @@ static _Noreturn void help(void)
         "Without --players, the CARDs are in deal order. With it, they are the\n"
         "B burn cards, then hand 1's K cards, hand 2's, ..., then the rest in\n"
         "deal order. Fewer CARDs than the shoe check that prefix.\n"
+        "With --hand=H, the CARDs are hand H's cards (at most K), as that player\n"
+        "received them; with --rest, the cards after the B burn cards and the P\n"
+        "hands, in deal order: a player checks his own hand, or the board, alone.\n"
         "Only a server seed's hex (the JSON's server_seed too) skips blanks:\n"
         "numbers are decimal digits only, a CARD is its name exactly, and\n"
         "blanks in a client seed are part of it.\n"
@@ -339,6 +348,8 @@ typedef struct {
     /* The deal as given: names in printed order, mapped to positions. */
     size_t burn, players, cards;
     int layout, have_players;
+    size_t hand;             /* --hand: 1 to players; 0 without it */
+    int rest;                /* --rest */
     char **given;            /* names as printed */
     size_t ngiven;
 } round_t;
@@ -349,11 +360,21 @@ static void round_free(round_t *r)
     r->seed = NULL;
 }
 
-/* Deal position of the t-th given card (printed order: burn, hands, rest). */
+/* Deal position of the t-th given card (printed order: burn, hands, rest;
+   with --hand, hand H's cards alone; with --rest, the rest alone). */
 static size_t given_position(const round_t *r, size_t t, char *where,
                              size_t wlen)
 {
     size_t hands = r->players * r->cards;
+    if (r->hand) {
+        snprintf(where, wlen, "hand %zu card %zu", r->hand, t + 1);
+        return r->burn + hand_position(r->hand - 1, t, r->players, r->cards,
+                                       r->layout);
+    }
+    if (r->rest) {
+        snprintf(where, wlen, "rest card %zu", t + 1);
+        return r->burn + hands + t;
+    }
     if (!r->have_players || t < r->burn) {
         if (r->have_players && t < r->burn)
             snprintf(where, wlen, "burn card %zu", t + 1);
@@ -620,6 +641,8 @@ int cmd_verify(int argc, char **argv)
         {"players", required_argument, NULL, OPT_PLAYERS},
         {"cards", required_argument, NULL, OPT_CARDS},
         {"layout", required_argument, NULL, OPT_LAYOUT},
+        {"hand", required_argument, NULL, OPT_HAND},
+        {"rest", no_argument, NULL, OPT_REST},
         {"json", required_argument, NULL, OPT_JSON},
         {"print-order", no_argument, NULL, OPT_PRINT},
         {"help", no_argument, NULL, OPT_HELP},
@@ -629,8 +652,9 @@ int cmd_verify(int argc, char **argv)
     const char *seed_arg = NULL, *seed_file = NULL, *commit_arg = NULL,
                *client_arg = NULL, *nonce_arg = NULL, *json = NULL;
     const char *decks_arg = NULL, *jokers_arg = NULL, *burn_arg = NULL,
-               *players_arg = NULL, *cards_arg = NULL, *layout_arg = NULL;
-    int print_order = 0, c;
+               *players_arg = NULL, *cards_arg = NULL, *layout_arg = NULL,
+               *hand_arg = NULL;
+    int print_order = 0, rest = 0, c;
     argv[0] = (char *)(uintptr_t)program_name; /* for getopt's messages */
     set_die_hook(NULL, NULL);
     optvals = keep(xmalloc((size_t)argc * sizeof *optvals));
@@ -648,11 +672,13 @@ int cmd_verify(int argc, char **argv)
         case OPT_PLAYERS:
         case OPT_CARDS:
         case OPT_LAYOUT:
+        case OPT_HAND:
         case OPT_JSON:
             optvals[noptvals].opt = c;
             optvals[noptvals++].arg = optarg;
             break;
         case OPT_PRINT: print_order = 1; break;
+        case OPT_REST: rest = 1; break;
         case OPT_HELP: help();
         case OPT_VERSION: print_version();
         default: usage_error();
@@ -676,6 +702,11 @@ int cmd_verify(int argc, char **argv)
     players_arg = opt_arg(OPT_PLAYERS, 0);
     cards_arg = opt_arg(OPT_CARDS, 0);
     layout_arg = opt_arg(OPT_LAYOUT, 0);
+    hand_arg = opt_arg(OPT_HAND, 0);
+    if (hand_arg && rest) {
+        error_msg(0, "cannot combine --hand and --rest options");
+        usage_error();
+    }
 
     /* The server seed: from one of the two options (even the same seed
        from both is refused: which one was meant?). */
@@ -702,9 +733,10 @@ int cmd_verify(int argc, char **argv)
     jval *doc = NULL;
     if (json) {
         if (decks_arg || jokers_arg || burn_arg || players_arg || cards_arg ||
-            layout_arg || optind < argc) {
+            layout_arg || hand_arg || rest || optind < argc) {
             error_msg(0, "--json gives the deal: no --decks, --jokers, --burn, "
-                         "--players, --cards, --layout or CARD arguments");
+                         "--players, --cards, --layout, --hand, --rest or CARD "
+                         "arguments");
             usage_error();
         }
         doc = read_json(&r, json, commit_arg, client_arg, nonce_arg,
@@ -739,6 +771,17 @@ int cmd_verify(int argc, char **argv)
         } else if (cards_arg) {
             die(0, "--cards needs --players");
         }
+        if (hand_arg) {
+            if (!players_arg)
+                die(0, "--hand needs --players and --cards");
+            (void)num_once(OPT_HAND, "hand number", "hand numbers", 1,
+                           r.players, &v);
+            r.hand = (size_t)v;
+        }
+        if (rest && !burn_arg && !players_arg)
+            die(0, "--rest needs --burn or --players (what comes before "
+                   "the rest)");
+        r.rest = rest;
         /* Every --layout given is a layout; then they are one name. */
         const char *arg;
         for (size_t k = 0; (arg = opt_arg(OPT_LAYOUT, k)) != NULL; k++)
@@ -778,6 +821,12 @@ int cmd_verify(int argc, char **argv)
     fair_seed_check(r.seed_len, r.decks, r.jokers);
     if (r.ngiven > n)
         die(0, "%zu cards given, more than the shoe holds (%zu)", r.ngiven, n);
+    if (r.hand && r.ngiven > r.cards)
+        die(0, "%zu cards given, more than hand %zu holds (%zu)", r.ngiven,
+            r.hand, r.cards);
+    if (r.rest && r.ngiven > n - r.burn - r.players * r.cards)
+        die(0, "%zu cards given, more than the rest holds (%zu)", r.ngiven,
+            n - r.burn - r.players * r.cards);
     uint32_t *given = keep(xmalloc((r.ngiven ? r.ngiven : 1) * sizeof *given));
     for (size_t t = 0; t < r.ngiven; t++) {
         int st = parse_card(r.given[t], faces, &given[t]);

@@ -33,7 +33,7 @@ v --help
 check "--help exits 0" rc 0
 check "--help lists --server-seed-file" out_has "--server-seed-file=F"
 for opt in server-seed server-seed-file commitment client-seed nonce decks jokers \
-    burn players cards layout json print-order; do
+    burn players cards layout hand rest json print-order; do
     check "--help lists --$opt" out_has "--$opt"
     check "man page documents verify --$opt" sh -c "sed 's/\\\\-/-/g' '$(dirname "$0")/../../docs/fairshuf.1' | grep -q -e '--$opt'"
 done
@@ -89,6 +89,47 @@ v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=2 5h 7c 2d
 check "burn only VALID" rc 0
 v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 9d
 check "wrong burn card named" out_has "burn card 1 (deal position 1) differs: dealt 9d, the server seed gives 5h"
+# One hand alone (--hand=H), the rest alone (--rest): a player checks his
+# own cards, or the board, without the other hands. Rest (vector 1, after
+# 1 burn and 2 hands of 3): 3s Qs Qd Jd ...
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --hand=2 2d 7h Jc
+check "--hand=2 alone VALID" sh -c "[ \$(cat '$T/v.rc') = 0 ] && grep -q '^VALID: .* 3 of 52 cards checked' '$T/v.out'"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --hand=1 7c 5s
+check "--hand=1, its first 2 cards VALID" rc 0
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --layout=blocks --hand=2 7h Td Jc
+check "--hand=2 blocks VALID" rc 0
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --hand=2 2d 7h Jd
+check "--hand: changed card NOT VALID" rc 1
+check "--hand: the card of the hand named" out_has "^NOT VALID: hand 2 card 3 (deal position 7) differs: dealt Jd, the server seed gives Jc; 1 of 3 cards differ$"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --layout=blocks --hand=2 2d 7h Jc
+check "--hand: round-robin hand under blocks NOT VALID" out_has "^NOT VALID: hand 2 card 1 (deal position 5) differs: dealt 2d, the server seed gives 7h; 2 of 3 cards differ$"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --hand=2 --hand=02 2d 7h Jc
+check "--hand twice, same value" rc 0
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --rest 3s Qs Qd Jd
+check "--rest VALID" sh -c "[ \$(cat '$T/v.rc') = 0 ] && grep -q '^VALID: .* 4 of 52 cards checked' '$T/v.out'"
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=2 --rest 2d 5s
+check "--rest after burn cards only VALID" rc 0
+v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 --burn=1 --players=2 --cards=3 --rest --rest 3s Qs Qh
+check "--rest: changed card named" out_has "^NOT VALID: rest card 3 (deal position 10) differs: dealt Qh, the server seed gives Qd; 1 of 3 cards differ$"
+check "--rest: NOT VALID exit 1" rc 1
+while IFS='|' read -r args msg; do
+    # shellcheck disable=SC2086
+    v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 $args
+    check "bad --hand/--rest: $args" err_is "$msg"
+    check "bad --hand/--rest: $args: exit 1, no output" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ]"
+done <<CASES
+--players=2 --cards=3 --hand=3 2d|fairshuf verify: invalid hand number: '3' (1 to 2)
+--players=2 --cards=3 --hand=0 2d|fairshuf verify: invalid hand number: '0' (1 to 2)
+--players=2 --cards=3 --hand=x 2d|fairshuf verify: invalid hand number: 'x' (1 to 2)
+--players=2 --cards=3 --hand=1 --hand=2 2d|fairshuf verify: multiple hand numbers specified
+--players=2 --cards=3 --hand=1 --hand=9 2d|fairshuf verify: invalid hand number: '9' (1 to 2)
+--burn=1 --hand=1 2d|fairshuf verify: --hand needs --players and --cards
+--rest 2d|fairshuf verify: --rest needs --burn or --players (what comes before the rest)
+--burn=1 --players=2 --cards=3 --hand=2 2d 7h Jc 3s|fairshuf verify: 4 cards given, more than hand 2 holds (3)
+--burn=50 --rest 2d 3d 4d|fairshuf verify: 3 cards given, more than the rest holds (2)
+CASES
+v --server-seed=$S1 --commitment=$C1 --players=2 --cards=3 --hand=1 --rest 2d
+check "--hand and --rest: not both" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ \"\$(head -n 1 '$T/v.err')\" = 'fairshuf verify: cannot combine --hand and --rest options' ]"
 v --server-seed=$S1 --commitment=$C1 --client-seed=player-1 A♥ 7♣
 check "unicode names accepted" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q 'card 1 (deal position 1) differs: dealt Ah, the server seed gives 5h' '$T/v.out'"
 
@@ -196,6 +237,12 @@ if command -v python3 >/dev/null 2>&1; then
     check "JSON: the revealed seed is not the seed given" out_has "^NOT VALID: server seed mismatch"
     v --server-seed=$S1 --json="$T/j1.json" 5h
     check "JSON and CARDs: usage error" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q \"Try 'fairshuf verify --help'\" '$T/v.err'"
+    # The JSON holds every hand and the rest: --hand and --rest do not
+    # combine with it (the whole deal is checked).
+    for opt in --hand=1 --rest; do
+        v --server-seed=$S1 --json="$T/j1.json" $opt
+        check "JSON and $opt: usage error" sh -c "[ \$(cat '$T/v.rc') = 1 ] && [ ! -s '$T/v.out' ] && grep -q '^fairshuf verify: --json gives the deal: no --decks, --jokers, --burn, --players, --cards, --layout, --hand, --rest or CARD arguments$' '$T/v.err'"
+    done
     printf '{"schema":"fairshuf-deal/1","decks":1' >"$T/bad.json"
     v --server-seed=$S1 --json="$T/bad.json"
     check "malformed JSON" sh -c "[ \$(cat '$T/v.rc') = 1 ] && grep -q '^fairshuf verify: .*bad.json: malformed JSON at byte' '$T/v.err'"
