@@ -393,7 +393,8 @@ def once(values, many, read=lambda v: v):
 # fairshuf verify's options (cli/verify/verify.c), name: takes a value.
 VERIFY_OPTIONS = {"server-seed": True, "server-seed-file": True, "commitment": True,
                   "client-seed": True, "nonce": True, "decks": True, "jokers": True,
-                  "burn": True, "players": True, "cards": True, "layout": True, "json": True,
+                  "burn": True, "players": True, "cards": True, "layout": True,
+                  "hand": True, "rest": False, "json": True,
                   "print-order": False, "help": False, "version": False}
 # This script's own: a numbered set, and --order (--print-order's old name).
 OWN_OPTIONS = {"faces": True, "copies": True, "order": False}
@@ -426,6 +427,10 @@ NOT VALID and exactly what does not match, as 'fairshuf verify' does.
       --cards=K               cards per hand (with --players)
       --layout=L              how hands were dealt: round-robin (default)
                               or blocks
+      --hand=H                the CARDs are hand H's alone (1 to P; with
+                              --players), in the order it got them
+      --rest                  the CARDs are the rest alone (the board):
+                              the cards after the burn cards and hands
       --json=FILE             read the deal from the JSON that
                               'fairshuf deal --format json' printed
                               (- for standard input)
@@ -442,6 +447,9 @@ options and CARDs may come in any order; '--' ends the options.
 Without --players, the CARDs are in deal order. With it, they are the
 B burn cards, then hand 1's K cards, hand 2's, ..., then the rest in
 deal order. Fewer CARDs than the shoe check that prefix.
+With --hand=H, the CARDs are hand H's cards (at most K), as that player
+received them; with --rest, the cards after the B burn cards and the P
+hands, in deal order: a player checks his own hand, or the board, alone.
 An option given twice must have the same value both times.
 Exit status: 0 if VALID, 1 if NOT VALID or on bad input.
 """
@@ -544,10 +552,20 @@ class Shape:
 
     def __init__(self, burn=0, players=0, cards=0, layout="round-robin"):
         self.burn, self.players, self.cards, self.layout = burn, players, cards, layout
+        self.hand = 0     # --hand: the given cards are hand 1 to players alone
+        self.rest = False  # --rest: the given cards are the rest alone
 
     def position(self, t):
         """(deal position, name) of the t-th given card, as fairshuf verify
         names it in a NOT VALID line."""
+        hands = self.players * self.cards
+        if self.hand:
+            c = t
+            p = self.hand - 1
+            at = p * self.cards + c if self.layout == "blocks" else c * self.players + p
+            return self.burn + at, "hand %d card %d" % (self.hand, c + 1)
+        if self.rest:
+            return self.burn + hands + t, "rest card %d" % (t + 1)
         if t < self.burn:
             return t, "burn card %d" % (t + 1)
         players = self.players
@@ -588,6 +606,8 @@ def run(opts, operands):
             client.encode("utf-8")
         except UnicodeEncodeError:
             raise BadInput("the client seed is not valid UTF-8 (the verifiers take text)") from None
+    if values("hand") and "rest" in given_opts:
+        raise Usage("cannot combine --hand and --rest options")
     if values("server-seed") and seed_file is not None:
         raise Usage("cannot combine --server-seed and --server-seed-file options")
     if values("server-seed"):
@@ -603,10 +623,10 @@ def run(opts, operands):
     problems = []
 
     if json_file is not None:
-        if given_opts & {"decks", "jokers", "burn", "players", "cards", "layout", "faces",
-                         "copies"} or operands:
+        if given_opts & {"decks", "jokers", "burn", "players", "cards", "layout", "hand",
+                         "rest", "faces", "copies"} or operands:
             raise Usage("--json gives the deal: no --decks, --jokers, --burn, --players, "
-                        "--cards, --layout or CARD arguments")
+                        "--cards, --layout, --hand, --rest or CARD arguments")
         doc, fair, given, shape = order_from_json(read_json(read_file(json_file, json_file),
                                                             json_file))
         # What the command line repeats (what the player noted) must agree
@@ -659,12 +679,22 @@ def run(opts, operands):
             shape = Shape(burn, players, cards)
         elif values("cards"):
             raise BadInput("--cards needs --players")
+        hand = 0
+        if values("hand"):
+            if not values("players"):
+                raise BadInput("--hand needs --players and --cards")
+            hand = once(values("hand"), "hand numbers", decimal("hand number", 1, players))
+        rest = "rest" in given_opts
+        if rest and not values("burn") and not values("players"):
+            raise BadInput("--rest needs --burn or --players (what comes before the rest)")
         for v in values("layout") or []:
             if v not in ("round-robin", "blocks"):
                 raise BadInput("invalid layout: %s (round-robin or blocks)" % quote(v))
         layout = once(values("layout"), "layouts")
         if shape is not None and layout is not None:
             shape.layout = layout
+        if shape is not None:
+            shape.hand, shape.rest = hand, rest
         commitment = once(values("commitment"), "commitments",
                           lambda v: parse_commitment(v, "--commitment"))
         given = operands
@@ -690,6 +720,13 @@ def run(opts, operands):
                                      "s" if decks == 1 else "", need))
     if len(given) > n:
         raise BadInput("%d cards given, more than the shoe holds (%d)" % (len(given), n))
+    if shape is not None and shape.hand and len(given) > shape.cards:
+        raise BadInput("%d cards given, more than hand %d holds (%d)"
+                       % (len(given), shape.hand, shape.cards))
+    if shape is not None and shape.rest:
+        left = n - shape.burn - shape.players * shape.cards
+        if len(given) > left:
+            raise BadInput("%d cards given, more than the rest holds (%d)" % (len(given), left))
     # Compared as faces, named in poker notation (A\u2660 is As), as fairshuf verify.
     given = [card_name(card_parse(name, faces)) for name in given]
     order = [card_name(f) for f in deal_order(seed, client, nonce, faces, decks)]

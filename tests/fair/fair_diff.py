@@ -145,16 +145,19 @@ def py_answer(args):
     return rc, out, err
 
 
-def same_answer(name, args, want=None):
+def same_answer(name, args, want=None, says=None):
     """fairshuf verify and verify_deal.py give the same exit status, the
     same VALID or NOT VALID lines and the same message for args (and the
-    verdict want, if given)."""
+    verdict want, if given; with says, a line of the answer that starts
+    "fairshuf verify: " or "NOT VALID: " then says)."""
     c, p = c_answer(args), py_answer(args)
     rc, out, err = c
     verdict = "VALID" if rc == 0 and out.startswith("VALID: ") and not err else \
         "NOT VALID" if rc == 1 and out.startswith("NOT VALID: ") and not err else \
         "bad" if rc == 1 and not out and err.startswith("fairshuf verify: ") else "exit %d" % rc
-    good = c == p and (want is None or verdict == want)
+    good = c == p and (want is None or verdict == want) and \
+        (says is None or any(l.startswith(("fairshuf verify: " + says, "NOT VALID: " + says))
+                             for l in (out + err).splitlines()))
     report(name, good, "want %s, C %r, py %r" % (want, c, p))
     return verdict
 
@@ -165,20 +168,23 @@ def styled(args, rnd):
     name abbreviated to a prefix that names one option, options after the
     cards."""
     names = ["server-seed-file", "server-seed", "commitment", "client-seed", "nonce", "decks",
-             "jokers", "burn", "players", "cards", "layout", "json"]
+             "jokers", "burn", "players", "cards", "layout", "hand", "rest", "json"]
     # the shortest prefix of each that no other option of fairshuf verify shares
     short = {"server-seed-file": "server-seed-", "server-seed": "server-seed",
              "commitment": "co", "client-seed": "cl", "nonce": "n", "decks": "d",
              "jokers": "jo", "burn": "b", "players": "pl", "cards": "ca", "layout": "l",
-             "json": "js"}
+             "hand": "ha", "rest": "r", "json": "js"}
     opts, cards = [], []
     for k, a in enumerate(args):
         if a == "--":
             cards = args[k + 1:]
             break
-        name, _, value = a[2:].partition("=")
+        name, eq, value = a[2:].partition("=")
         assert name in names, a
         n = name if rnd.random() < 0.5 else name[:rnd.randint(len(short[name]), len(name))]
+        if not eq:  # an option without a value (--rest)
+            opts.append(["--" + n])
+            continue
         opts.append(["--%s=%s" % (n, value)] if rnd.random() < 0.5 else ["--" + n, value])
     if cards and not any(c.startswith("-") for c in cards) and rnd.random() < 0.5:
         cut = rnd.randint(0, len(cards))
@@ -500,10 +506,35 @@ def check_round(k, r, in_browser):
                 v = {"package": pkg_verify(r["seed"], commit, bad[:t + 1], r["client"], r["nonce"],
                                            r["decks"], r["jokers"], partial=True, **pshape)}
                 agree(tag + ": fair_verify, a hand card changed", v, "NOT VALID")
+            # One hand alone (--hand=H): honest, a card of it changed, H
+            # past the last hand.
+            h = RND.randrange(r["players"])
+            hand = hands[h][:RND.randint(1, r["cards"])]
+            same_answer(tag + ": hand %d alone (%d cards), options" % (h + 1, len(hand)),
+                        styled(base + ["--hand=%d" % (h + 1), "--"] + hand, RND), "VALID")
+            c = RND.randrange(len(hand))
+            other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != hand[c]])
+            same_answer(tag + ": hand %d alone, its card %d changed, options" % (h + 1, c + 1),
+                        styled(base + ["--hand=%d" % (h + 1), "--"] + hand[:c] + [other] +
+                               hand[c + 1:], RND), "NOT VALID", "hand %d card %d (deal position " % (h + 1, c + 1))
+            same_answer(tag + ": hand %d of %d players, options" % (r["players"] + 1, r["players"]),
+                        styled(base + ["--hand=%d" % (r["players"] + 1), "--"] + hand, RND), "bad",
+                        "invalid hand number: '%d' (1 to %d)" % (r["players"] + 1, r["players"]))
             swapped = r["layout"] == "blocks" and "round-robin" or "blocks"
             same_answer(tag + ": the other layout, options",
                         styled(base[:-1] + ["--layout=" + swapped, "--"] + laid, RND),
                         "VALID" if laid == printed_laid(order, r, swapped) else "NOT VALID")
+    if dealable:
+        # The rest alone (--rest, the board): honest, a card changed.
+        k = RND.randint(0, len(rest))
+        same_answer(tag + ": the first %d cards of the rest alone, options" % k,
+                    styled(base + ["--rest", "--"] + rest[:k], RND), "VALID")
+        if rest:
+            c = RND.randrange(len(rest))
+            other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != rest[c]])
+            same_answer(tag + ": the rest alone, its card %d changed, options" % (c + 1),
+                        styled(base + ["--rest", "--"] + rest[:c] + [other] + rest[c + 1:], RND),
+                        "NOT VALID", "rest card %d (deal position %d)" % (c + 1, len(order) - len(rest) + c + 1))
     text = raw.decode()
     if in_browser:
         to_browser(tag + ": genuine JSON", "VALID", text, order=order)
@@ -944,6 +975,42 @@ def shape_edges():
         ("--json with --players and --cards", ["--json=" + jf, "--players=3", "--cards=2"], "bad"),
         ("--json with --layout", ["--json=" + jf, "--layout=blocks"], "bad"),
         ("--json, blocks", ["--json=" + jf], "VALID"),
+        # one hand alone, the rest alone
+        ("hand 2 alone, round-robin", R + ["--burn=1", "--players=3", "--cards=2", "--hand=2"] + rr[3:5],
+         "VALID"),
+        ("hand 3 alone, blocks", R + ["--burn=1", "--players=3", "--cards=2", "--layout=blocks",
+                                      "--hand=3"] + bl[5:7], "VALID"),
+        ("hand 2 alone, its first card", R + ["--burn=1", "--players=3", "--cards=2", "--hand=2"] + rr[3:4],
+         "VALID"),
+        ("hand 2 alone, its second card changed", R + ["--burn=1", "--players=3", "--cards=2", "--hand=2"] +
+         [rr[3], rr[3]], "NOT VALID", "hand 2 card 2 (deal position 6) differs"),
+        ("hand 1's cards as hand 2", R + ["--burn=1", "--players=3", "--cards=2", "--hand=2"] + rr[1:3],
+         "NOT VALID", "hand 2 card 1 (deal position 3) differs"),
+        ("hand 0", R + ["--players=3", "--cards=2", "--hand=0"], "bad", "invalid hand number: '0' (1 to 3)"),
+        ("hand 4 of 3", R + ["--players=3", "--cards=2", "--hand=4"], "bad", "invalid hand number: '4' (1 to 3)"),
+        ("hand x", R + ["--players=3", "--cards=2", "--hand=x"], "bad", "invalid hand number: 'x'"),
+        ("hand twice, the same", R + ["--burn=1", "--players=3", "--cards=2", "--hand=2", "--hand=02"] +
+         rr[3:5], "VALID"),
+        ("hand twice, not the same", R + ["--players=3", "--cards=2", "--hand=2", "--hand=1"], "bad",
+         "multiple hand numbers specified"),
+        ("hand without players", R + ["--burn=1", "--hand=1"], "bad", "--hand needs --players"),
+        ("hand, 3 cards of a hand of 2", R + ["--burn=1", "--players=3", "--cards=2", "--hand=1"] + rr[1:4],
+         "bad", "3 cards given, more than hand 1 holds (2)"),
+        ("the rest alone", R + ["--burn=1", "--players=3", "--cards=2", "--rest"] + rr[7:12], "VALID"),
+        ("the rest alone, a card changed", R + ["--burn=1", "--players=3", "--cards=2", "--rest"] +
+         rr[7:9] + [rr[6]], "NOT VALID", "rest card 3 (deal position 10) differs"),
+        ("the rest after burn cards only", R + ["--burn=2", "--rest"] + o[2:10], "VALID"),
+        ("the rest, more cards than it holds", R + ["--burn=50", "--rest"] + o[:3], "bad",
+         "3 cards given, more than the rest holds (2)"),
+        ("the rest without burn or players", R + ["--rest"] + o[:3], "bad", "--rest needs --burn"),
+        ("hand and rest", R + ["--players=3", "--cards=2", "--hand=1", "--rest"], "bad",
+         "cannot combine --hand and --rest"),
+        ("--rest=1", R + ["--burn=1", "--rest=1"], "bad", "option '--rest' doesn't allow an argument"),
+        ("--json with --hand", ["--json=" + jf, "--hand=1"], "bad", "--json gives the deal: no --decks, --jokers, --burn, --players, --cards, --layout, --hand, --rest or"),
+        ("--json with --rest", ["--json=" + jf, "--rest"], "bad", "--json gives the deal: no --decks, --jokers, --burn, --players, --cards, --layout, --hand, --rest or"),
+        ("--h: ambiguous", R + ["--h"], "bad", "option '--h' is ambiguous; possibilities: '--hand' '--help'"),
+        ("--ha 2 abbreviated", R + ["--b=1", "--pl=3", "--ca=2", "--ha", "2"] + rr[3:5], "VALID"),
+        ("--r abbreviated", R + ["--b=1", "--pl=3", "--ca=2", "--r"] + rr[7:9], "VALID"),
         # getopt_long's reading
         ("--client -x", R + ["--client", "-x"] + sx[:3], "VALID"),
         ("--cl=-x", R + ["--cl=-x"] + sx[:3], "VALID"),
@@ -970,8 +1037,8 @@ def shape_edges():
         ("the nonce x", R + ["--nonce=x"], "bad"),
         ("a joker in a shoe without", R + ["RJ"], "bad"),
     ]
-    for name, args, want in cases:
-        same_answer("shape and options: %s" % name, args, want)
+    for name, args, want, *says in cases:
+        same_answer("shape and options: %s" % name, args, want, *says)
 
 
 # ---- custom faces: the package, the library and the Python text -------------

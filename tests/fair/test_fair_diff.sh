@@ -16,13 +16,15 @@
 # tampered rounds (a bit of the seed, a digit of the commitment, a card
 # changed, two swapped, the nonce, the client seed, the decks, the jokers),
 # which all must reject with the same verdict, and three random one-byte
-# changes of the JSON, on which all must agree. Then hostile JSON (strict
+# changes of the JSON, on which all must agree; one hand alone (--hand:
+# honest, a card changed, past the last hand) and the rest alone (--rest),
+# where the command and verify_deal.py give the same lines and messages. Then hostile JSON (strict
 # reading: duplicate names, NaN, numbers as 1.0, 1e1, -0, 5000 digits,
 # surrogates, NUL, BOM, trailing data, nesting and member limits, bytes
 # that are no UTF-8, the 8 MiB cap), the options at their limits (client
 # seeds of 256/257 bytes and not UTF-8, nonces and decks past their range,
 # seeds one byte short), the round's shape (--burn, --players, --cards,
-# --layout) and getopt's reading, where fairshuf verify and verify_deal.py
+# --layout, --hand, --rest) and getopt's reading, where fairshuf verify and verify_deal.py
 # must give the same lines and messages, and custom faces (package,
 # library, Python text).
 # A verdict is VALID, NOT VALID or bad input; a traceback, a signal or
