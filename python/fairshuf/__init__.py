@@ -951,11 +951,16 @@ def _parse_commitment(commitment):
     return commitment.lower()
 
 
-def _laid_out(n, burn, players, cards, layout):
-    """The deal position of the t-th card given as fairshuf verify takes its
-    CARDs (a function of t): burn cards, then players hands of cards cards,
-    hand 1 first, then the rest in deal order; ValueError where the command
-    says bad input (a count past the shoe, players without cards)."""
+def _laid_out(n, burn, players, cards, layout, hand=None, rest=False):
+    """(position, size): the deal position of the t-th card given as
+    fairshuf verify takes its CARDs (a function of t), and how many cards
+    there are to give: burn cards, then players hands of cards cards, hand
+    1 first, then the rest in deal order (n); hand H's cards alone (cards);
+    the rest alone (what follows the burn cards and hands). ValueError
+    where the command says bad input (a count past the shoe, players
+    without cards, a hand past the last, hand and rest both)."""
+    if hand is not None and rest:
+        raise ValueError("cannot combine hand and rest")
     b = 0 if burn is None else _int_arg(burn, "burn")
     if not 0 <= b <= n:
         raise ValueError("burn must be in 0..%d (the shoe's cards), not %d" % (n, b))
@@ -964,7 +969,13 @@ def _laid_out(n, burn, players, cards, layout):
     if players is None:
         if cards is not None:
             raise ValueError("cards (per hand) needs players")
-        return lambda t: t
+        if hand is not None:
+            raise ValueError("hand needs players and cards")
+        if rest:
+            if burn is None:
+                raise ValueError("rest needs burn or players (what comes before the rest)")
+            return (lambda t: b + t), n - b
+        return (lambda t: t), n
     p = _int_arg(players, "players")
     if not 1 <= p <= n:
         raise ValueError("players must be in 1..%d, not %d" % (n, p))
@@ -975,21 +986,28 @@ def _laid_out(n, burn, players, cards, layout):
         raise ValueError("more cards than the shoe holds: %d burned and %d hands of %d, the "
                          "shoe holds %d" % (b, p, k, n))
     blocks = _LAYOUTS[layout] == 1
+    if hand is not None:
+        h = _int_arg(hand, "hand")
+        if not 1 <= h <= p:
+            raise ValueError("hand must be in 1..%d (the players), not %d" % (p, h))
+        return (lambda t: b + ((h - 1) * k + t if blocks else t * p + h - 1)), k
+    if rest:
+        return (lambda t: b + p * k + t), n - b - p * k
 
     def position(t):
         if t < b or t >= b + p * k:
             return t
         h, c = divmod(t - b, k)
         return b + (h * k + c if blocks else c * p + h)
-    return position
+    return position, n
 
 
 def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, decks=1,
                 jokers=0, faces=None, notation="unicode", burn=None, players=None, cards=None,
-                layout="round_robin", partial=False):
+                layout="round_robin", hand=None, rest=False, partial=False):
     """fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, decks=1,
     jokers=0, faces=None, notation="unicode", burn=None, players=None, cards=None,
-    layout="round_robin", partial=False)
+    layout="round_robin", hand=None, rest=False, partial=False)
 
     True if the revealed server seed hashes to commitment (64 hex digits,
     either case, nothing else: what ``fairshuf verify`` accepts) and the
@@ -1006,14 +1024,23 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
       "blocks", at B + p*K + c), then the rest in deal order, as
       ``fairshuf deal`` prints them and rng.deal lays them out. burn alone:
       B burn cards, then the rest.
+    * hand=H (1 to P, with players and cards): order is hand H's K cards
+      alone, in the order that hand received them (``fairshuf verify
+      --hand``): a player checks his own hand without the others.
+    * rest=True (with burn or players): order is the rest alone, the cards
+      dealt after the burn cards and the hands, in deal order (``fairshuf
+      verify --rest``; the board).
     * partial=True: order may hold fewer cards than the shoe, and its
       first len(order) cards are checked (the burn card and hand 1; the
-      first k cards dealt; none: the commitment alone). Without it, an
-      order that does not hold the whole shoe is False.
+      first k cards dealt; the first cards of the hand or of the rest;
+      none: the commitment alone). Without it, an order that does not
+      hold the whole shoe (the whole hand, the whole rest) is False, and
+      so is an order longer than that.
 
     burn past the shoe, players without cards (or cards without players),
-    hands that do not fit in the shoe and an unknown layout raise
-    ValueError, as ``fairshuf verify`` refuses them."""
+    hands that do not fit in the shoe, an unknown layout, hand outside
+    1..P or without players, rest without burn or players, and hand with
+    rest raise ValueError, as ``fairshuf verify`` refuses them."""
     sb = _server_seed_arg(server_seed)
     commitment = _parse_commitment(commitment)
     order = list(order)
@@ -1028,12 +1055,12 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
                                 % type(x).__name__) from None
     faces = _faces_arg(faces)
     m, c = _set_shape(decks, jokers, faces)
-    position = _laid_out(m * c, burn, players, cards, layout)
+    position, size = _laid_out(m * c, burn, players, cards, layout, hand, rest)
     if fair_commit(sb) != commitment:
         return False
     use_names = any(isinstance(x, str) for x in order)
     mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces,
                       names=use_names, notation=notation)
-    if len(order) > len(mine) or (len(order) < len(mine) and not partial):
+    if len(order) > size or (len(order) < size and not partial):
         return False
     return all(mine[position(t)] == x for t, x in enumerate(order))

@@ -356,6 +356,67 @@ def test_fair_round_matches_command(command, tmp_path):
     assert len(s) == 279
 
 
+def test_fair_verify_one_hand_or_the_rest_as_the_command(command, tmp_path):
+    """hand=H checks hand H's cards alone (fairshuf verify --hand), and
+    rest=True the cards after the burn cards and hands (--rest): the same
+    verdict as the command on each case, honest or with a card changed, in
+    both layouts; the whole hand or rest unless partial=True. fair_verify
+    had neither keyword."""
+    seed = bytes(range(40))
+    c = fairshuf.fair_commit(seed)
+    (tmp_path / "s").write_text(seed.hex())
+    shape = ["--burn=1", "--players=3", "--cards=2"]
+    for layout, cl in (("round_robin", "round-robin"), ("blocks", "blocks")):
+        out = subprocess.run([command, "deal", "--server-seed-file=%s" % (tmp_path / "s"),
+                              "--client-seed=me", "--nonce=4", "--layout=" + cl,
+                              "--format=json"] + shape, check=True, stdout=subprocess.PIPE).stdout
+        j = json.loads(out)
+        kw = dict(notation="poker", burn=1, players=3, cards=2, layout=layout)
+        cases = []
+        for h, hand in enumerate(j["hands"], 1):
+            other = ["As" if hand[0] != "As" else "Ks", hand[1]]
+            cases += [(hand, dict(hand=h), True), (hand[:1], dict(hand=h, partial=True), True),
+                      (other, dict(hand=h), False), (hand[::-1], dict(hand=h), False)]
+        rest = j["rest"]
+        changed = rest[:4] + [rest[5]]
+        cases += [(rest, dict(rest=True), True), (rest[:5], dict(rest=True, partial=True), True),
+                  (changed, dict(rest=True, partial=True), False), ([], dict(rest=True, partial=True), True)]
+        for cards, extra, want in cases:
+            got = fairshuf.fair_verify(seed, c, cards, "me", 4, **kw, **extra)
+            opt = ["--hand=%d" % extra["hand"]] if "hand" in extra else ["--rest"]
+            p = subprocess.run([command, "verify", "--server-seed=" + seed.hex(), "--commitment=" + c,
+                                "--client-seed=me", "--nonce=4", "--layout=" + cl] + shape + opt +
+                               ["--"] + cards, capture_output=True)
+            assert got is want, (layout, cards, extra)
+            assert p.returncode == (0 if got else 1) and p.stdout.startswith(
+                b"VALID" if got else b"NOT VALID"), (layout, cards, extra, got, p)
+        # The whole hand or rest unless partial; no more than it holds.
+        hand2 = j["hands"][1]
+        assert not fairshuf.fair_verify(seed, c, hand2[:1], "me", 4, hand=2, **kw)
+        assert not fairshuf.fair_verify(seed, c, hand2 + [rest[0]], "me", 4, hand=2, partial=True, **kw)
+        assert not fairshuf.fair_verify(seed, c, rest[:3], "me", 4, rest=True, **kw)
+        assert not fairshuf.fair_verify(seed, "0" * 64, hand2, "me", 4, hand=2, **kw)
+        codes = fairshuf.card_names(notation="poker")
+        assert fairshuf.fair_verify(seed, c, [codes.index(x) for x in hand2], "me", 4, hand=2,
+                                    burn=1, players=3, cards=2, layout=layout)
+    # The rest after burn cards alone.
+    order = fairshuf.fair_order(seed, "me", 4, names=True, notation="poker")
+    assert fairshuf.fair_verify(seed, c, order[2:], "me", 4, notation="poker", burn=2, rest=True)
+    assert fairshuf.fair_verify(seed, c, order[2:9], "me", 4, notation="poker", burn=2, rest=True,
+                                partial=True)
+    # What the command refuses raises.
+    for kw, what in ((dict(players=3, cards=2, hand=0), "hand must be in 1..3"),
+                     (dict(players=3, cards=2, hand=4), "hand must be in 1..3"),
+                     (dict(burn=1, hand=1), "hand needs players"),
+                     (dict(rest=True), "rest needs burn or players"),
+                     (dict(players=3, cards=2, hand=1, rest=True), "cannot combine hand and rest")):
+        with pytest.raises(ValueError, match=what):
+            fairshuf.fair_verify(seed, c, order[:1], "me", 4, notation="poker", partial=True, **kw)
+    with pytest.raises(TypeError, match="hand must be an int"):
+        fairshuf.fair_verify(seed, c, order[:1], "me", 4, notation="poker", partial=True, players=3,
+                             cards=2, hand="2")
+
+
 def test_fair_verify_partial_deal_as_the_command(command, tmp_path):
     """fair_verify takes the cards as `fairshuf verify` takes its CARDs:
     burn, players, cards and layout lay them out as deal prints them (burn

@@ -197,7 +197,7 @@ def styled(args, rnd):
 
 def pkg_verify(seed, commitment, order, client, nonce, decks, jokers, **shape):
     """fairshuf.fair_verify: True is VALID, False NOT VALID, ValueError bad.
-    shape: its burn, players, cards, layout and partial."""
+    shape: its burn, players, cards, layout, hand, rest and partial."""
     try:
         ok = pkg.fair_verify(seed, commitment, order, client, nonce, decks=decks,
                              jokers=jokers, notation="poker", **shape)
@@ -206,6 +206,14 @@ def pkg_verify(seed, commitment, order, client, nonce, decks, jokers, **shape):
     except Exception as e:  # noqa: BLE001
         return "crash (%s: %s)" % (type(e).__name__, e), ""
     return ("VALID" if ok is True else "NOT VALID" if ok is False else "crash (%r)" % ok), ""
+
+
+def pkg_exact(name, verdict, want, says=None):
+    """The package's verdict is exactly want (its NOT VALID is False, not
+    a raise; its bad is a ValueError whose message holds says)."""
+    good = verdict[0] == want and (says is None or says in verdict[1])
+    report(name, good, "want %s%s, the package: %s %s" % (want, " (%s)" % says if says else "",
+                                                           verdict[0], verdict[1][:200]))
 
 
 # ---- rounds ----------------------------------------------------------------
@@ -520,6 +528,21 @@ def check_round(k, r, in_browser):
             same_answer(tag + ": hand %d of %d players, options" % (r["players"] + 1, r["players"]),
                         styled(base + ["--hand=%d" % (r["players"] + 1), "--"] + hand, RND), "bad",
                         "invalid hand number: '%d' (1 to %d)" % (r["players"] + 1, r["players"]))
+            if pkg is not None:
+                whole = hands[h]
+                bad_hand = whole[:c] + [other] + whole[c + 1:]
+                for what, cards, kw, want in (
+                        ("hand %d alone" % (h + 1), whole, dict(hand=h + 1), "VALID"),
+                        ("hand %d alone, its first %d cards" % (h + 1, len(hand)), hand,
+                         dict(hand=h + 1, partial=True), "VALID"),
+                        ("hand %d alone, its card %d changed" % (h + 1, c + 1), bad_hand,
+                         dict(hand=h + 1), "NOT VALID"),
+                        ("hand %d of %d players" % (r["players"] + 1, r["players"]), whole,
+                         dict(hand=r["players"] + 1), "bad")):
+                    pkg_exact(tag + ": fair_verify, " + what,
+                              pkg_verify(r["seed"], commit, cards, r["client"], r["nonce"], r["decks"],
+                                         r["jokers"], **pshape, **kw), want,
+                              "hand must be in 1..%d" % r["players"] if want == "bad" else None)
             swapped = r["layout"] == "blocks" and "round-robin" or "blocks"
             same_answer(tag + ": the other layout, options",
                         styled(base[:-1] + ["--layout=" + swapped, "--"] + laid, RND),
@@ -535,6 +558,17 @@ def check_round(k, r, in_browser):
             same_answer(tag + ": the rest alone, its card %d changed, options" % (c + 1),
                         styled(base + ["--rest", "--"] + rest[:c] + [other] + rest[c + 1:], RND),
                         "NOT VALID", "rest card %d (deal position %d)" % (c + 1, len(order) - len(rest) + c + 1))
+        if pkg is not None:
+            v = {"package, rest": pkg_verify(r["seed"], commit, rest, r["client"], r["nonce"], r["decks"],
+                                             r["jokers"], rest=True, **pshape),
+                 "package, rest, partial": pkg_verify(r["seed"], commit, rest[:k], r["client"], r["nonce"],
+                                                      r["decks"], r["jokers"], rest=True, partial=True,
+                                                      **pshape)}
+            agree(tag + ": fair_verify, the rest alone, whole and the first %d cards" % k, v, "VALID")
+            if rest:
+                pkg_exact(tag + ": fair_verify, the rest alone, a card changed",
+                          pkg_verify(r["seed"], commit, rest[:c] + [other] + rest[c + 1:], r["client"],
+                                     r["nonce"], r["decks"], r["jokers"], rest=True, **pshape), "NOT VALID")
     text = raw.decode()
     if in_browser:
         to_browser(tag + ": genuine JSON", "VALID", text, order=order)
