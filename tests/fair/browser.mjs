@@ -56,7 +56,8 @@ try {
       }, { json: (v.json || "") + " ".repeat(v.pad || 0), seed: v.seed, commitment: field(v.commitment),
            client: field(v.client), nonce: field(v.nonce), decks: field(v.decks), jokers: field(v.jokers),
            dealt: field(v.dealt), burn: field(v.burn), players: field(v.players), "per-hand": field(v.per_hand),
-           layout: field(v.layout), "client-escapes": v.client_escapes ? "1" : "" });
+           layout: field(v.layout), "client-escapes": v.client_escapes ? "1" : "", hand: field(v.hand),
+           rest: v.rest ? "1" : "" });
     } else {
       await page.fill("#json", "");
       // A long JSON as a paste puts it (page.fill takes seconds for 300 KB).
@@ -81,6 +82,8 @@ try {
       await set("#per-hand", field(v.per_hand), page.fill.bind(page));
       await set("#layout", field(v.layout), page.selectOption.bind(page));
       await set("#client-escapes", !!v.client_escapes, page.setChecked.bind(page));
+      await set("#hand", field(v.hand), page.fill.bind(page));
+      await set("#rest", !!v.rest, page.setChecked.bind(page));
       await page.click("#verify");
       await page.waitForSelector('#status[data-done="1"]', { timeout: 60000 });
     }

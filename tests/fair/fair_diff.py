@@ -595,6 +595,19 @@ def check_round(k, r, in_browser):
             fields.update(burn=r["burn"], players=r["players"], per_hand=r["cards"], layout=r["layout"])
             to_browser(tag + ": fields, hand card %d changed" % (t + 1), "NOT VALID", None, order=order,
                        dealt=" ".join(laid[:t] + [other] + laid[t + 1:t + 3]), **fields)
+            # One hand alone (the hand number field), honest and a card changed.
+            h = RND.randrange(r["players"])
+            hand = hands[h][:RND.randint(1, r["cards"])]
+            to_browser(tag + ": fields, hand %d alone" % (h + 1), "VALID", None, order=order,
+                       dealt=" ".join(hand), hand=h + 1, **fields)
+            c = RND.randrange(len(hand))
+            other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != hand[c]])
+            to_browser(tag + ": fields, hand %d alone, its card %d changed" % (h + 1, c + 1), "NOT VALID", None,
+                       order=order, dealt=" ".join(hand[:c] + [other] + hand[c + 1:]), hand=h + 1, **fields)
+        if rest and RND.random() < 0.5:
+            fields.update(burn=r["burn"], players=r["players"], per_hand=r["cards"], layout=r["layout"])
+            to_browser(tag + ": fields, the rest alone", "VALID", None, order=order,
+                       dealt=" ".join(rest[:RND.randint(1, min(len(rest), 20))]), rest=True, **fields)
 
     # 3. Tampered: one byte of the seed, the commitment, a card, the
     # nonce, the client seed, the shoe. Never VALID, and all say the same.

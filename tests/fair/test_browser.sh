@@ -8,7 +8,8 @@
 # must show NOT VALID with what differs; and about 60 rounds and deal JSONs
 # (noted fields that differ from the JSON, strict JSON, malformed deals, 101
 # decks, the 8 MiB cap), client seeds entered escaped (a line break),
-# burn cards and hands through the fields, and the largest shoe (1000
+# burn cards and hands through the fields, one hand alone and the rest
+# alone (the hand number field and the rest box), and the largest shoe (1000
 # decks, fields and JSON) that `fairshuf verify` also answers, where the
 # page must say what it says. FSH_VERIFY_HTML=file runs another copy of the page
 # (e.g. an older one). Keeps a screenshot in $T (set
@@ -332,6 +333,42 @@ V = [
                                             "layout mismatch: the JSON says round-robin, the layout field blocks"]),
   dict(name="JSON, the hands noted agree", seed=S1, burn=1, players=3, per_hand=2, layout="round-robin", json=J(deal1),
        want="VALID", c=False, order=O1),
+  # One hand alone (--hand), the rest alone (--rest): a player checks his
+  # own cards, or the board. Round-robin after 1 burn, 3 hands of 2: hand
+  # 2 is LAID_RR[3:5]; the rest starts at deal position 8.
+  dict(name="hand 2 alone, round-robin", seed=S1, commitment=C1, client="player-1", burn=1, players=3, per_hand=2,
+       hand=2, dealt=" ".join(LAID_RR[3:5]), want="VALID", order=O1),
+  dict(name="hand 3 alone, blocks", seed=S1, commitment=C1, client="player-1", burn=1, players=3, per_hand=2,
+       layout="blocks", hand=3, dealt=" ".join(LAID_BL[5:7]), want="VALID", order=O1),
+  dict(name="hand 2 alone, its card 2 changed", seed=S1, commitment=C1, client="player-1", burn=1, players=3,
+       per_hand=2, hand=2, dealt=" ".join([LAID_RR[3], "7d" if LAID_RR[4] != "7d" else "8d"]), want="NOT VALID"),
+  dict(name="hand 1's cards as hand 2", seed=S1, commitment=C1, client="player-1", burn=1, players=3, per_hand=2,
+       hand=2, dealt=" ".join(LAID_RR[1:3]), want="NOT VALID"),
+  dict(name="hand 4 of 3", seed=S1, commitment=C1, client="player-1", burn=1, players=3, per_hand=2, hand=4,
+       dealt=LAID_RR[3], want="bad"),
+  dict(name="hand 0", seed=S1, commitment=C1, client="player-1", players=3, per_hand=2, hand=0, want="bad"),
+  dict(name="hand x", seed=S1, commitment=C1, client="player-1", players=3, per_hand=2, hand="x", want="bad"),
+  dict(name="hand, 3 cards of a hand of 2", seed=S1, commitment=C1, client="player-1", burn=1, players=3, per_hand=2,
+       hand=1, dealt=" ".join(LAID_RR[1:4]), want="bad"),
+  dict(name="a hand number without hands", seed=S1, commitment=C1, client="player-1", burn=1, hand=1, want="bad",
+       c=False, problems=["bad input: the hand number needs the hands and cards per hand fields"]),
+  dict(name="the rest alone", seed=S1, commitment=C1, client="player-1", burn=1, players=3, per_hand=2, rest=True,
+       dealt=" ".join(LAID_RR[7:12]), want="VALID", order=O1),
+  dict(name="the rest alone, a card changed", seed=S1, commitment=C1, client="player-1", burn=1, players=3,
+       per_hand=2, rest=True, dealt=" ".join(LAID_RR[7:9] + [LAID_RR[6]]), want="NOT VALID"),
+  dict(name="the rest after 2 burn cards", seed=S1, commitment=C1, client="player-1", burn=2, rest=True,
+       dealt=" ".join(d1[2:6]), want="VALID", order=O1),
+  dict(name="the rest, more cards than it holds", seed=S1, commitment=C1, client="player-1", burn=50, rest=True,
+       dealt=" ".join(d1[:3]), want="bad"),
+  dict(name="the rest box without burn cards or hands", seed=S1, commitment=C1, client="player-1", rest=True,
+       dealt=d1[0], want="bad", c=False,
+       problems=["bad input: the rest box needs the burn cards or the hands field (what comes before the rest)"]),
+  dict(name="a hand number and the rest box", seed=S1, commitment=C1, client="player-1", players=3, per_hand=2,
+       hand=1, rest=True, want="bad", c=False, problems=["bad input: cannot combine --hand and --rest"]),
+  dict(name="JSON and a hand number", seed=S1, hand=1, json=J(deal1), want="bad", c=False,
+       problems=["bad input: the JSON gives the whole deal: leave the hand number empty and the rest box unticked"]),
+  dict(name="JSON and the rest box", seed=S1, rest=True, json=J(deal1), want="bad", c=False,
+       problems=["bad input: the JSON gives the whole deal"]),
   # The largest shoe: 1000 decks with 2 jokers (54,000 cards), fields and JSON.
   dict(name="1000 decks, 2 jokers", seed=SBIG, commitment=CBIG, client="big \\u{1F0A1}", client_escapes=True,
        nonce="18446744073709551615", decks=1000, jokers=2, burn=3, players=10, per_hand=7,
@@ -371,11 +408,13 @@ for k, v in enumerate(V):
         else:
             path = None
             args += ["--server-seed=" + v["seed"], "--client-seed=" + client]
-            for f in "commitment", "nonce", "decks", "jokers", "burn", "players", "layout":
+            for f in "commitment", "nonce", "decks", "jokers", "burn", "players", "layout", "hand":
                 if given(f):
                     args.append("--%s=%s" % (f, v[f]))
             if given("per_hand"):
                 args.append("--cards=%s" % v["per_hand"])
+            if v.get("rest"):
+                args.append("--rest")
             args += ["--"] + v.get("dealt", "").split()
         p = subprocess.run(args, capture_output=True)
         out, err = p.stdout.decode(), p.stderr.decode()
