@@ -98,11 +98,15 @@ export OMPI_MCA_btl_base_warn_component_unused OMPI_MCA_btl_vader_single_copy_me
 # the others SIGCONT, then SIGTERM, then SIGKILL, sleeping
 # odls_base_sigkill_timeout (1 s) between them: 0 here, where every rank
 # has said what it had to and is exiting anyway; the checks of what ranks
-# do on mpirun's SIGTERM (together, kill_rank) keep the 1 s ($SIG1).
+# do on mpirun's SIGTERM keep 1 s ($SIG1), kill_rank 3 s ($SIG3).
 OMPI_MCA_pml=ob1
 OMPI_MCA_odls_base_sigkill_timeout=0
 export OMPI_MCA_pml OMPI_MCA_odls_base_sigkill_timeout
 SIG1="--mca odls_base_sigkill_timeout 1"
+# kill_rank checks that rank 0's SIGTERM handler removed its temporary:
+# under load (6-8 on two cores, niced) 1 s was once too short for it to
+# run before mpirun's SIGKILL, and the temporary stayed. 3 s there.
+SIG3="--mca odls_base_sigkill_timeout 3"
 TO=timeout
 command -v timeout >/dev/null 2>&1 || TO=
 tmo() { if [ -n "$TO" ]; then timeout "$@"; else shift; "$@"; fi; }
@@ -847,7 +851,7 @@ kill_rank() {
     fi
     (
         FSH_MPI_TEST_PIDS=$PWD/pids FSH_MPI_TEST_PAUSE_AT=$1 \
-            tmo 60 $MPIRUN $SIG1 -x FSH_MPI_TEST_PIDS -x FSH_MPI_TEST_PAUSE_AT \
+            tmo 60 $MPIRUN $SIG3 -x FSH_MPI_TEST_PIDS -x FSH_MPI_TEST_PAUSE_AT \
             -np 3 "$MPIBIN" --seed=k -o victim abc </dev/null >"$T/k.out" 2>"$T/k.err"
         echo $? >"$T/k.rc"
     ) &
