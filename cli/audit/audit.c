@@ -1175,15 +1175,8 @@ static double deals_for(double df, double per_deal, double alpha)
    memory. */
 static double split_noncentrality(const double *pmf, size_t k, double bias)
 {
-    double cum = 0, best = 2, mu = 0, m2 = 0, p = 0, up = 0;
-    size_t cut = 0;
-    for (size_t i = 0; i + 1 < k; i++) {
-        cum += pmf[i];
-        if (cum > 0 && cum < 1 && fabs(cum - 0.5) < best) {
-            best = fabs(cum - 0.5);
-            cut = i + 1;
-        }
-    }
+    double mu = 0, m2 = 0, p = 0, up = 0;
+    size_t cut = battery_median_cut(pmf, k);
     for (size_t i = 0; i < k; i++) {
         double x = (double)i;
         mu += x * pmf[i];

@@ -389,17 +389,8 @@ static int gof(test_result *r, const char *name, const uint64_t *h,
         uint64_t t = (uint64_t)total;
         const char *how = "";
         if (!exact_fits(t, gprob, g, x_decides(df, alpha, 1))) {
-            /* Two groups: the categories up to the one whose cumulative
-               probability is nearest 1/2, and the rest. */
-            double cum = 0, best = 2;
-            size_t cut = 0;
-            for (size_t i = 0; i + 1 < k; i++) {
-                cum += law[i];
-                if (cum > 0 && cum < 1 && fabs(cum - 0.5) < best) {
-                    best = fabs(cum - 0.5);
-                    cut = i + 1;
-                }
-            }
+            /* Two groups: below battery_median_cut and the rest. */
+            size_t cut = battery_median_cut(law, k);
             uint64_t o[2] = {0, 0};
             double pr[2] = {0, 0};
             for (size_t i = 0; i < k; i++) {
@@ -472,6 +463,20 @@ static int uniform_cells(test_result *r, const char *name, const uint64_t *c,
 static int p_after(double x, double y)
 {
     return isnan(y) ? 0 : isnan(x) || x > y;
+}
+
+size_t battery_median_cut(const double *law, size_t k)
+{
+    double cum = 0, best = 2;
+    size_t cut = 0;
+    for (size_t i = 0; i + 1 < k; i++) {
+        cum += law[i];
+        if (cum > 0 && cum < 1 && fabs(cum - 0.5) < best) {
+            best = fabs(cum - 0.5);
+            cut = i + 1;
+        }
+    }
+    return cut;
 }
 
 double battery_law_p(const uint64_t *h, const double *law, size_t k,

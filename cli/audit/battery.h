@@ -48,6 +48,12 @@ typedef struct test_result {
    -1 when memory runs out. */
 int battery_run(battery *b, double alpha, test_result *out);
 
+/* Where the pooled tests split a law of k cells in two when its exact
+   tail is too slow (battery_run), and where --power assumes they do: the
+   cells below the one whose cumulative probability is nearest 1/2 (0 if
+   none lies strictly between 0 and 1). */
+size_t battery_median_cut(const double *law, size_t k);
+
 /* The p-value the battery gives a histogram h[0..k) of a count against its
    exact law (the pooled tests: successor pairs, fixed points, matches,
    inversions, Kendall distance), and the one it gives counts of k equally
