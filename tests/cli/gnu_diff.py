@@ -572,14 +572,7 @@ def feed_fifo(path, data, stop):
     if fd < 0:
         return
     os.set_blocking(fd, True)
-    try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
-    except OSError:
-        pass
-    os.close(fd)
+    feed_pipe(fd, data)
 
 
 def feed_pipe(fd, data):
