@@ -72,20 +72,35 @@ dynamic() {
     fi
     echo "$FAIRSHUF"
 }
+# FSH_CHECK_TIMES=FILE: each check appends "SECONDS NAME: DESCRIPTION" to
+# FILE, the time since the one before (or since the script started), to
+# find where a slow test spends it (sort -rn FILE).
+if [ -n "${FSH_CHECK_TIMES:-}" ]; then
+    _stamp_t=$(date +%s.%N)
+    _stamp() {
+        _stamp_n=$(date +%s.%N)
+        echo "$(echo "$_stamp_n - $_stamp_t" | bc) $NAME: $*" >>"$FSH_CHECK_TIMES"
+        _stamp_t=$_stamp_n
+    }
+else
+    _stamp() { :; }
+fi
 ok() { pass=$((pass + 1)); }
 bad() {
     fail=$((fail + 1))
     echo "$NAME: FAIL: $*" >&2
+    _stamp "FAIL: $*"
 }
 skipped() {
     skip=$((skip + 1))
     echo "$NAME: skip: $*" >&2
+    _stamp "skip: $*"
 }
 # check DESCRIPTION COMMAND...: pass when COMMAND succeeds.
 check() {
     _d=$1
     shift
-    if "$@"; then ok; else bad "$_d"; fi
+    if "$@"; then ok; _stamp "$_d"; else bad "$_d"; fi
 }
 finish() {
     echo "$NAME: $pass passed, $fail failed, $skip skipped"
