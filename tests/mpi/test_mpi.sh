@@ -53,8 +53,26 @@ if [ -n "${FSH_SANITIZE:-}" ]; then
     # its components kept loaded so that they have names); ours are not.
     OMPI_MCA_mca_base_component_disable_dlclose=1
     LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp"
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-    export OMPI_MCA_mca_base_component_disable_dlclose LSAN_OPTIONS ASAN_OPTIONS
+    export OMPI_MCA_mca_base_component_disable_dlclose LSAN_OPTIONS
+    # leaks on|off: the launches after it check leaks or not. The full
+    # unwind at each of Open MPI's allocations costs about a second a
+    # launch (1.3-2.5 s against 0.45 at 3 ranks; 88 launches were most of
+    # test_mpi's 187 s in CI's sanitizer run). So leaks are checked in the
+    # library's runs and in every run that succeeds (the paths a
+    # long-lived caller repeats); the runs that end in an error exit or a
+    # signal run without the leak check, with ASan and UBSan still on.
+    _asan_base=${ASAN_OPTIONS:-}
+    leaks() {
+        if [ "$1" = on ]; then
+            ASAN_OPTIONS="${_asan_base:+$_asan_base:}fast_unwind_on_malloc=0"
+        else
+            ASAN_OPTIONS="${_asan_base:+$_asan_base:}detect_leaks=0"
+        fi
+        export ASAN_OPTIONS
+    }
+    leaks on
+else
+    leaks() { :; }
 fi
 # nosan DESCRIPTION COMMAND...: check, except under ASan, whose binaries
 # cannot run under ulimit -v or -d (its shadow memory is terabytes of
@@ -559,6 +577,8 @@ if [ "$ncpu" -ge 2 ] && command -v taskset >/dev/null 2>&1 && [ -r /proc/self/st
 else
     skipped "--threads' default on pinned ranks: needs 2 CPUs, taskset and /proc"
 fi
+# From here to external mode's outputs: runs that fail (see leaks).
+leaks off
 # -T: external mode's temporaries go there (a missing one fails the job).
 tdir() {
     mpi 2 "$MPIBIN" --seed=s1 --memory=1M -T "$PWD/no/such" big >"$T/m.out" 2>"$T/m.err"
@@ -795,6 +815,7 @@ memory() {
 check "--memory too small for a small input: a clear error" memory
 
 # External mode (a rank's share beyond --memory): the same bytes.
+leaks on
 for p in $RANKS3; do
     check "external mode (--memory=2M) = fairshuf --seed, P=$p" \
         same $p ref.big --seed=s1 --memory=2M big
@@ -833,6 +854,8 @@ ext_shards() {
         cat xs.0 xs.1 | cmp -s - ref.big && no_temp
 }
 check "external mode into shards, P=2" ext_shards
+# From here on: ranks killed or signalled (see leaks).
+leaks off
 
 # kill_rank WHERE [link|file [SIG RANK]]: SIGKILL rank 1 (or send SIG to
 # RANK, a rank number or mpirun) while it pauses (after reading, or with
