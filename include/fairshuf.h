@@ -23,6 +23,12 @@
  *   be given); a count n means the n values 0..n-1 or n items.
  * - Functions are reentrant; use each object from one thread at a time.
  *   There is no hidden global state: give each thread its own fsh_rng.
+ * - A caller's callback (fsh_rng_from_words, fsh_rng_from_randint) may
+ *   call the library, but not on what the call it interrupts is using:
+ *   drawing from, keying or setting its own rng, or dealing from,
+ *   resetting or drawing from the deck or range permutation being dealt
+ *   or drawn, is refused with FSH_EINVAL and changes nothing. It must not
+ *   free any of them.
  * - A seeded run replays exactly, on every platform and in every later
  *   version: the streams and the algorithms that consume them are fixed in
  *   docs/STREAMS.md.

@@ -115,7 +115,7 @@ static void forget_pending(fsh_deck *d)
 
 int fsh_deck_reset(fsh_deck *deck)
 {
-    if (deck == NULL)
+    if (deck == NULL || deck->busy)
         return FSH_EINVAL;
     /* Any order would deal uniformly, but replay needs the made order. */
     take_back(deck, deck->n);
@@ -201,7 +201,7 @@ typedef struct deal_snap {
    out of range, a forked child that could not rekey), the deck takes
    those cards back, the last first, and forgets the dice drawn ahead, so
    the call deals nothing. */
-static int deal_draws(fsh_rng *rng, fsh_deck *deck, size_t k)
+static int deal_draws_busy(fsh_rng *rng, fsh_deck *deck, size_t k)
 {
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
@@ -261,6 +261,18 @@ static int deal_draws(fsh_rng *rng, fsh_deck *deck, size_t k)
         deck->reach = saved;
         drop_pending(deck, rng);
     }
+    return rc;
+}
+
+/* deal_draws_busy with the deck marked busy: a call on it from inside the
+   rng's callback (a caller's word or [1, k] source) is refused. */
+static int deal_draws(fsh_rng *rng, fsh_deck *deck, size_t k)
+{
+    if (deck->busy)
+        return FSH_EINVAL;
+    deck->busy = 1;
+    int rc = deal_draws_busy(rng, deck, k);
+    deck->busy = 0;
     return rc;
 }
 
@@ -338,7 +350,7 @@ int fsh_deck_deal_hands(fsh_rng *rng, fsh_deck *deck, uint32_t *out,
 
 int fsh_deck_set_cut(fsh_deck *deck, size_t cards_before_cut)
 {
-    if (deck == NULL || cards_before_cut > deck->n)
+    if (deck == NULL || deck->busy || cards_before_cut > deck->n)
         return FSH_EINVAL;
     deck->cut = cards_before_cut;
     return FSH_OK;

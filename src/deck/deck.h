@@ -26,6 +26,12 @@ struct fsh_deck {
     /* Reachability of the prefix dealt since the last reset: the group
        state of a mixing rng (rng/rng.h, fsh_rng_reach_begin). */
     fsh_reach_state reach;
+    /* Nonzero while a deal draws (deal_draws): the rng's callback, a
+       caller's word or [1, k] source, may call back into the library, and
+       a deal, burn, reset or cut of this deck from there is refused
+       (FSH_EINVAL) instead of moving cards under the running deal, which
+       then dealt one of them twice. */
+    int busy;
     uint32_t cards[]; /* dealt cards sit at the end, last dealt first;
                          undo follows the n cards */
 };

@@ -452,7 +452,7 @@ int fsh_rng_reach_subset(fsh_rng *rng, uint64_t last, uint64_t k)
 
 int fsh_rng_set_reach(fsh_rng *rng, unsigned flags)
 {
-    if (rng == NULL ||
+    if (rng == NULL || rng->in_cb ||
         (flags & ~(FSH_REACH_FULL | FSH_REACH_KEY | FSH_REACH_KEY_LARGE)) != 0)
         return FSH_EINVAL;
     rng->reach_x = flags ^ FSH_REACH_DEFAULT;
@@ -466,7 +466,7 @@ unsigned fsh_rng_get_reach(const fsh_rng *rng)
 
 int fsh_rng_set_hw_cap(fsh_rng *rng, uint64_t bits)
 {
-    if (rng == NULL)
+    if (rng == NULL || rng->in_cb)
         return FSH_EINVAL;
     rng->hw_cap_x = bits ^ FSH_HW_CAP_DEFAULT;
     return FSH_OK;
@@ -479,7 +479,7 @@ uint64_t fsh_rng_get_hw_cap(const fsh_rng *rng)
 
 int fsh_rng_set_direct(fsh_rng *rng, int on)
 {
-    if (rng == NULL)
+    if (rng == NULL || rng->in_cb)
         return FSH_EINVAL;
     rng->direct = on != 0;
     return FSH_OK;
@@ -487,7 +487,7 @@ int fsh_rng_set_direct(fsh_rng *rng, int on)
 
 int fsh_rng_set_stream_version(fsh_rng *rng, unsigned version)
 {
-    if (rng == NULL || version > FSH_STREAM_LATEST)
+    if (rng == NULL || rng->in_cb || version > FSH_STREAM_LATEST)
         return FSH_EINVAL;
     rng->stream_v = version;
     return FSH_OK;

@@ -93,6 +93,8 @@ static int handle_fork(fsh_rng *rng)
 
 int fsh_rng_guard(fsh_rng *rng)
 {
+    if (rng->in_cb)
+        return FSH_EINVAL;
     if (forked(rng)) {
         int rc = handle_fork(rng);
         if (rc != FSH_OK)
@@ -113,6 +115,24 @@ int fsh_rng_fork_check(fsh_rng *rng)
     return rc != FSH_OK ? rc : 1;
 }
 
+/* Mark rng busy while the caller's callback runs (in_cb): guard set, so
+   every operation's fsh_rng_ready reaches fsh_rng_guard, which refuses it,
+   and the keying and setting functions check in_cb. Returns the guard to
+   put back. */
+static int cb_enter(fsh_rng *rng)
+{
+    int guard = rng->guard;
+    rng->guard = 1;
+    rng->in_cb = 1;
+    return guard;
+}
+
+static void cb_leave(fsh_rng *rng, int guard)
+{
+    rng->in_cb = 0;
+    rng->guard = guard;
+}
+
 void fsh_rng_refill(fsh_rng *rng)
 {
     if (rng->guard && forked(rng))
@@ -126,14 +146,17 @@ void fsh_rng_refill(fsh_rng *rng)
     case FSH_SRC_XOSHIRO:
         fsh_xoshiro_fill(rng->xs, rng->buf, FSH_BUF_WORDS);
         break;
-    case FSH_SRC_WORDS:
+    case FSH_SRC_WORDS: {
         /* Read ahead only FSH_CB_WORDS, as fairshuf.h promises: fill the
            tail of the buffer. */
+        int guard = cb_enter(rng);
         for (unsigned i = FSH_BUF_WORDS - FSH_CB_WORDS; i < FSH_BUF_WORDS; i++)
             rng->buf[i] = rng->words_fn(rng->ctx);
+        cb_leave(rng, guard);
         rng->words_made += FSH_CB_WORDS;
         rng->pos = FSH_BUF_WORDS - FSH_CB_WORDS;
         return;
+    }
     case FSH_SRC_NONE:
         /* Unreachable through the public API (fsh_rng_ready refuses
            first); if a draw gets here anyway, it fails the operation and
@@ -188,7 +211,9 @@ unsigned long fsh_rng_ahead_stale(void)
 
 uint64_t fsh_randint_draw(fsh_rng *rng, uint64_t k)
 {
+    int guard = cb_enter(rng);
     uint64_t r = rng->randint_fn(rng->ctx, k);
+    cb_leave(rng, guard);
     if (FSH_UNLIKELY(r < 1 || r > k)) {
         rng->err = FSH_ECALLBACK;
         return 0;
@@ -382,7 +407,8 @@ int fsh_rng_rekey(fsh_rng *rng)
 
 int fsh_rng_rekey_gen(fsh_rng *rng, fsh_gen gen)
 {
-    if (rng == NULL || (gen_rounds(gen) == 0 && gen != FSH_GEN_XOSHIRO256PP))
+    if (rng == NULL || rng->in_cb ||
+        (gen_rounds(gen) == 0 && gen != FSH_GEN_XOSHIRO256PP))
         return FSH_EINVAL;
     reset(rng);
     rng->gen = gen;
@@ -409,7 +435,7 @@ int fsh_rng_seed(fsh_rng *rng, const void *seed, size_t len)
 int fsh_rng_seed_gen(fsh_rng *rng, fsh_gen gen, const void *seed, size_t len)
 {
     uint8_t d[32];
-    if (rng == NULL || (seed == NULL && len > 0) ||
+    if (rng == NULL || rng->in_cb || (seed == NULL && len > 0) ||
         (gen_rounds(gen) == 0 && gen != FSH_GEN_XOSHIRO256PP))
         return FSH_EINVAL;
     int rc = fsh_seed_digest(seed, len, d);
@@ -434,7 +460,7 @@ int fsh_rng_seed_gen(fsh_rng *rng, fsh_gen gen, const void *seed, size_t len)
 int fsh_rng_key_chacha(fsh_rng *rng, int rounds, const uint8_t key[32],
                    uint64_t stream, uint64_t counter)
 {
-    if (rng == NULL || key == NULL ||
+    if (rng == NULL || rng->in_cb || key == NULL ||
         (rounds != 8 && rounds != 12 && rounds != 20))
         return FSH_EINVAL;
     reset(rng);
@@ -468,7 +494,7 @@ void fsh_rng_stack_wipe(fsh_rng *r)
 
 int fsh_rng_key_xoshiro(fsh_rng *rng, uint64_t seed)
 {
-    if (rng == NULL)
+    if (rng == NULL || rng->in_cb)
         return FSH_EINVAL;
     reset(rng);
     rng->src = FSH_SRC_XOSHIRO;
@@ -482,7 +508,7 @@ int fsh_rng_key_xoshiro(fsh_rng *rng, uint64_t seed)
 
 int fsh_rng_from_words(fsh_rng *rng, uint64_t (*fn)(void *ctx), void *ctx)
 {
-    if (rng == NULL || fn == NULL)
+    if (rng == NULL || rng->in_cb || fn == NULL)
         return FSH_EINVAL;
     reset(rng);
     rng->src = FSH_SRC_WORDS;
@@ -502,7 +528,7 @@ int fsh_rng_from_words(fsh_rng *rng, uint64_t (*fn)(void *ctx), void *ctx)
 int fsh_rng_from_randint(fsh_rng *rng,
                          uint64_t (*randint)(void *ctx, uint64_t k), void *ctx)
 {
-    if (rng == NULL || randint == NULL)
+    if (rng == NULL || rng->in_cb || randint == NULL)
         return FSH_EINVAL;
     reset(rng);
     rng->src = FSH_SRC_RANDINT;
@@ -514,7 +540,7 @@ int fsh_rng_from_randint(fsh_rng *rng,
 
 int fsh_rng_set_simulation(fsh_rng *rng, int on)
 {
-    if (rng == NULL)
+    if (rng == NULL || rng->in_cb)
         return FSH_EINVAL;
     rng->simulation = on != 0;
     set_entropy(rng, rng->entropy_bits);

@@ -40,6 +40,14 @@ struct fsh_rng {
     uint64_t (*words_fn)(void *ctx);
     uint64_t (*randint_fn)(void *ctx, uint64_t k);
     void *ctx;
+    /* Nonzero while one of those callbacks runs (cb_enter in rng.c, with
+       guard set meanwhile): a call it makes back into the library that
+       would draw from this rng or change it is refused, FSH_EINVAL
+       (fsh_rng_guard and every keying or setting function), instead of
+       re-keying under the running call (a crash: the callback it was
+       calling is gone) or serving the running call the words the inner
+       draw was given. */
+    int in_cb;
     int err; /* sticky status for the end of the operation: FSH_ECALLBACK
                 (a randint callback went out of range) or FSH_ESYSRAND */
     /* Accounting: words produced by all refills, and randint bits. */
@@ -343,7 +351,8 @@ FSH_HIDDEN int fsh_rng_take_error(fsh_rng *rng);
 /* The slow half of fsh_rng_ready: in a forked child, rekey an OS-keyed rng
    (FSH_ESYSRAND and unkeyed if the OS fails) or drop a word callback's
    read-ahead, with a new key id either way; an unkeyed rng gives
-   FSH_ESYSRAND with errno set to the failed keying's errno. */
+   FSH_ESYSRAND with errno set to the failed keying's errno; a call from
+   inside the rng's own callback, FSH_EINVAL. */
 FSH_HIDDEN int fsh_rng_guard(fsh_rng *rng);
 
 /* fsh_rng_forked_during's slow half. */
@@ -365,7 +374,8 @@ static inline int fsh_rng_forked_during(fsh_rng *rng)
 
 /* Call at the start of every public operation that takes an rng to draw
    (after its argument checks), before any other check: FSH_OK, or
-   FSH_ESYSRAND if the rng is unkeyed. The refill alone would let a child
+   FSH_ESYSRAND if the rng is unkeyed, or FSH_EINVAL from inside one of its
+   callbacks (in_cb). The refill alone would let a child
    replay the words the parent had buffered. */
 static inline int fsh_rng_ready(fsh_rng *rng)
 {

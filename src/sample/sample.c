@@ -150,6 +150,11 @@ struct fsh_rangeperm {
     size_t cap;     /* power of two (sparse) */
     size_t count;
     fsh_reach_state reach; /* the prefix's groups (hardware reseeds) */
+    /* Nonzero while fsh_rangeperm_next_n draws: a draw from this
+       permutation made from inside the rng's callback (a caller's word or
+       [1, k] source) is refused (FSH_EINVAL) instead of stepping it, or
+       growing its storage, under the running steps. */
+    int busy;
 };
 
 /*
@@ -461,7 +466,7 @@ uint64_t fsh_rangeperm_drawn(const fsh_rangeperm *perm)
 
 int fsh_rangeperm_next_at(fsh_rangeperm *perm, uint64_t *out, uint64_t r)
 {
-    if (perm == NULL || out == NULL)
+    if (perm == NULL || out == NULL || perm->busy)
         return FSH_EINVAL;
     if (perm->done)
         return FSH_EEMPTY;
@@ -769,13 +774,13 @@ int fsh_sample_range(fsh_rng *rng, uint64_t *out, size_t k, uint64_t lo,
  * the reachability of the whole batch's prefix and the map's room for its
  * keys come before the first draw.
  */
-int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
-                         size_t k)
+static int next_n_busy(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
+                       size_t k)
 {
     /* k past the values left is an argument error: reported before an
        unkeyed rng's FSH_ESYSRAND, as every FSH_EINVAL is (none left is
        FSH_EEMPTY, after it). */
-    if (rng == NULL || perm == NULL || (out == NULL && k > 0) ||
+    if (rng == NULL || (out == NULL && k > 0) ||
         (k > 0 && !perm->done &&
          (uint64_t)(k - 1) > perm->last - perm->next))
         return FSH_EINVAL;
@@ -854,5 +859,18 @@ int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
         else
             perm->next = p + 1;
     }
+    return rc;
+}
+
+int fsh_rangeperm_next_n(fsh_rng *rng, fsh_rangeperm *perm, uint64_t *out,
+                         size_t k)
+{
+    /* Marked busy while it draws: a call on it from inside the rng's
+       callback is refused. */
+    if (perm == NULL || perm->busy)
+        return FSH_EINVAL;
+    perm->busy = 1;
+    int rc = next_n_busy(rng, perm, out, k);
+    perm->busy = 0;
     return rc;
 }
