@@ -1056,11 +1056,14 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
     faces = _faces_arg(faces)
     m, c = _set_shape(decks, jokers, faces)
     position, size = _laid_out(m * c, burn, players, cards, layout, hand, rest)
-    if fair_commit(sb) != commitment:
-        return False
+    # the round's arguments (nonce, client seed, the seed's length) are
+    # checked by fair_order before the commitment is compared: a bad one
+    # raises whether or not the seed hashes to the commitment
     use_names = any(isinstance(x, str) for x in order)
     mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces,
                       names=use_names, notation=notation)
+    if fair_commit(sb) != commitment:
+        return False
     if len(order) > size or (len(order) < size and not partial):
         return False
     return all(mine[position(t)] == x for t, x in enumerate(order))

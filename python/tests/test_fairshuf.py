@@ -2049,6 +2049,33 @@ def test_fair_verify_order_of_floats_refused():
             fairshuf.fair_verify(seed, r.commitment, bad, b"c", 3)
 
 
+def test_fair_verify_bad_arguments_raise_whatever_the_commitment():
+    """A bad nonce, client seed or server seed raises as fair_order does
+    (and ``fairshuf verify`` says bad input) whether or not the seed hashes
+    to the commitment: they were checked only after a matching commitment,
+    so against a mismatched one they gave False, a verdict on arguments no
+    round can have."""
+    s = bytes(range(32))
+    order = fairshuf.fair_order(s)
+    bad_args = [
+        (dict(nonce=-1), ValueError, "nonce must be in"),
+        (dict(nonce=2 ** 64), ValueError, "nonce must be in"),
+        (dict(nonce=True), TypeError, "nonce must be an int"),
+        (dict(nonce=1.5), TypeError, "nonce must be an int"),
+        (dict(client_seed=b"c" * 257), ValueError, "client_seed must be at most 256"),
+        (dict(client_seed=5), TypeError, "client_seed must be bytes or str"),
+    ]
+    for commitment in (fairshuf.fair_commit(s), "0" * 64):
+        for kw, exc, msg in bad_args:
+            with pytest.raises(exc, match=msg):
+                fairshuf.fair_verify(s, commitment, order, **kw)
+        with pytest.raises(ValueError, match="server seed too short"):
+            fairshuf.fair_verify(s[:31], commitment, order)
+    # good arguments still give the verdict
+    assert fairshuf.fair_verify(s, fairshuf.fair_commit(s), order)
+    assert not fairshuf.fair_verify(s, "0" * 64, order)
+
+
 def test_masked_arrays_move_data_and_mask_together():
     """A masked array's data and mask move together, as numpy's shuffle
     moves them; the buffer shuffled was the data alone, so values moved
