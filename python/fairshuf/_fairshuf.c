@@ -151,6 +151,10 @@ typedef struct {
     fsh_rng *rng;
     PyThread_type_lock lock;
     unsigned long lock_gen; /* fork_gen when lock was made */
+    /* The thread holding lock (held set): gen_lock refuses a second call
+       from it. Read and written with the GIL held. */
+    int held;
+    unsigned long owner;
     int src;
     int os_keyed; /* keyed from the OS (no seed): its reach policy applies */
     /* private test sources (_set_words, _set_randint) */
@@ -168,9 +172,22 @@ static void after_fork_child(void) { fork_gen++; }
 
 /* Take the generator's lock: 0, or -1 with the exception set when a
    signal handler raised one (Ctrl-C) while this thread waited for a call
-   another thread is making, as threading.Lock.acquire is interrupted. */
+   another thread is making, as threading.Lock.acquire is interrupted, or
+   when this thread holds it already: Python code run inside one of the
+   generator's calls (a numpy hook while a masked array's rows move, a
+   __del__, a signal handler) used the generator again, and waiting would
+   wait for itself for ever (RuntimeError). */
 static int gen_lock(GenObject *g)
 {
+    unsigned long me = PyThread_get_thread_ident();
+    if (g->held && g->owner == me) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Generator used from inside one of its own calls "
+                        "(code run while it shuffles, such as a numpy hook "
+                        "or a signal handler); use it after that call "
+                        "returns");
+        return -1;
+    }
     if (g->lock_gen != fork_gen) {
         /* A forked child: the old lock is abandoned (another thread of
            the parent may have held it), never waited for. */
@@ -180,15 +197,21 @@ static int gen_lock(GenObject *g)
             g->lock_gen = fork_gen;
         }
     }
-    if (PyThread_acquire_lock(g->lock, NOWAIT_LOCK))
+    if (PyThread_acquire_lock(g->lock, NOWAIT_LOCK)) {
+        g->held = 1;
+        g->owner = me;
         return 0;
+    }
     for (;;) {
         PyLockStatus r;
         Py_BEGIN_ALLOW_THREADS
         r = PyThread_acquire_lock_timed(g->lock, -1, 1);
         Py_END_ALLOW_THREADS
-        if (r == PY_LOCK_ACQUIRED)
+        if (r == PY_LOCK_ACQUIRED) {
+            g->held = 1;
+            g->owner = me;
             return 0;
+        }
         if (Py_MakePendingCalls() < 0) /* runs the signal handlers */
             return -1;
     }
@@ -198,7 +221,11 @@ static int gen_lock(GenObject *g)
    library status; the exception is set. */
 enum { OP_INTERRUPTED = 2 };
 
-static void gen_unlock(GenObject *g) { PyThread_release_lock(g->lock); }
+static void gen_unlock(GenObject *g)
+{
+    g->held = 0;
+    PyThread_release_lock(g->lock);
+}
 
 /* The rng, or NULL with RuntimeError set (an unkeyed _Generator). */
 static fsh_rng *gen_rng(GenObject *g)

@@ -2076,6 +2076,47 @@ def test_fair_verify_bad_arguments_raise_whatever_the_commitment():
     assert not fairshuf.fair_verify(s, "0" * 64, order)
 
 
+def test_generator_used_inside_its_own_call_raises_instead_of_hanging():
+    """Python code that runs inside one of a generator's calls while it
+    holds the generator's lock (here numpy's __array_finalize__ of an
+    ndarray subclass, run while a masked array's rows are moved) and uses
+    the same generator, or closes or reads a permutation drawn from it,
+    raises RuntimeError; it waited for the lock its own thread held, for
+    ever. The outer shuffle still completes, and the generator and the
+    permutation work afterwards. Run in a child with a timeout, so the old
+    hang fails the test."""
+    code = (
+        "import numpy as np, fairshuf\n"
+        "g = fairshuf.Generator(seed=b'reentry' * 5)\n"
+        "p = g.range_permutation(100)\n"
+        "inner = [lambda: g.integers(10), lambda: g.deal(),\n"
+        "         lambda: g.shuffle(np.arange(5)), lambda: p.drawn,\n"
+        "         lambda: next(p), lambda: p.close()]\n"
+        "for f in inner:\n"
+        "    seen, armed = [], []\n"
+        "    class Sub(np.ndarray):\n"
+        "        def __array_finalize__(self, obj):\n"
+        "            if armed and not seen:  # the first view the move makes\n"
+        "                try:\n"
+        "                    f()\n"
+        "                    seen.append('no error')\n"
+        "                except RuntimeError as e:\n"
+        "                    seen.append('RuntimeError')\n"
+        "    m = np.ma.array(np.arange(10).view(Sub), mask=[0, 1] * 5)\n"
+        "    armed.append(1)\n"
+        "    g.shuffle(m)\n"
+        "    armed.clear()\n"
+        "    d = np.ma.getdata(m)\n"
+        "    print(seen[0], sorted(d.tolist()) == list(range(10)),\n"
+        "          (m.mask == (d % 2 == 1)).all())\n"
+        "print(0 <= g.integers(10) < 10, next(p) in range(100), p.drawn)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, timeout=30,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:-1] == ["RuntimeError True True"] * 6 + ["True True 1"]
+
+
 def test_masked_arrays_move_data_and_mask_together():
     """A masked array's data and mask move together, as numpy's shuffle
     moves them; the buffer shuffled was the data alone, so values moved
