@@ -25,6 +25,10 @@
 # is /dev/null and SIGINT and SIGQUIT have their default actions, as in a
 # serial run. A program whose source has a line containing "run.sh: alone"
 # (one that measures time or memory) runs by itself, after the others.
+# The others start longest first: a line "run.sh: weight N" gives a
+# program's usual wall time in seconds (the larger of make check's and make
+# sanitize's), 0 without one; equal weights keep the order below. Two long
+# programs started last would otherwise leave one core idle at the end.
 # FSH_TIMES=1: before the totals, each program's wall time, longest first.
 build=${1:-build}
 FAIRSHUF=$(cd "$(dirname "${2:-./fairshuf}")" && pwd)/$(basename "${2:-./fairshuf}")
@@ -48,7 +52,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The programs, as "KIND NAME ALONE PATH" lines (ALONE: 1 or 0).
+# The programs, as "KIND NAME ALONE WEIGHT PATH" lines (ALONE: 1 or 0).
 list() {
     for t in "$build"/tests/test_*; do
         [ -f "$t" ] && [ -x "$t" ] || continue
@@ -58,16 +62,20 @@ list() {
         *) src=tests/$n.c kind=c ;;
         esac
         if [ -f "$src" ]; then
-            echo "$kind $n $(alone "$src") $t"
+            echo "$kind $n $(alone "$src") $(weight "$src") $t"
         else
             echo "run.sh: not running $t: no $src (left from a renamed test)" >&2
         fi
     done
     for t in tests/cli/test_*.sh tests/fair/test_*.sh tests/mpi/test_*.sh tests/python/test_*.sh; do
-        [ -f "$t" ] && echo "cli $(basename "$t" .sh) $(alone "$t") $t"
+        [ -f "$t" ] && echo "cli $(basename "$t" .sh) $(alone "$t") $(weight "$t") $t"
     done
 }
 alone() { if grep -q 'run\.sh: alone' "$1"; then echo 1; else echo 0; fi; }
+weight() {
+    _w=$(sed -n 's/.*run\.sh: weight \([0-9][0-9]*\).*/\1/p' "$1" | head -n 1)
+    echo "${_w:-0}"
+}
 list >"$d/list"
 dups=$(awk '{ print $2 }' "$d/list" | sort | uniq -d)
 if [ -n "$dups" ]; then
@@ -121,7 +129,7 @@ tally() {
 
 # One program at a time: its standard error goes straight to ours.
 serial() {
-    while read -r kind name _ path <&3; do
+    while read -r kind name _ _ path <&3; do
         t0=$(now)
         if [ "$kind" = cli ]; then
             sh "$path" >"$out" 3<&-
@@ -164,7 +172,7 @@ finished() {
     read -r _j <&4
     eval "wait \$job_$_j"
     running=$((running - 1))
-    _line=$(sed -n "${_j}p" "$d/plist") # "KIND NAME ALONE PATH"
+    _line=$(sed -n "${_j}p" "$d/plist") # "KIND NAME ALONE WEIGHT PATH"
     _kind=${_line%% *}
     _name=${_line#* }
     _name=${_name%% *}
@@ -179,7 +187,7 @@ parallel() {
     cp "$1" "$d/plist"
     running=0
     i=0
-    while read -r kind name _ path <&3; do
+    while read -r kind name _ _ path <&3; do
         i=$((i + 1))
         [ "$running" -ge "$jobs" ] && finished
         start "$i" "$kind" "$name" "$path"
@@ -193,7 +201,7 @@ parallel() {
 if [ "$jobs" = 1 ]; then
     serial "$d/list"
 else
-    awk '$3 == 0' "$d/list" >"$d/many"
+    awk '$3 == 0' "$d/list" | sort -s -k4,4nr >"$d/many"
     awk '$3 == 1' "$d/list" >"$d/alone"
     parallel "$d/many"
     serial "$d/alone"

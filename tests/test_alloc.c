@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* run.sh: weight 27 (its usual wall time in s: longest first) */
 /* Allocation-failure injection (as SQLite's tests do): every public call
    that can return FSH_ENOMEM is run with its 1st, 2nd, 3rd, ... allocation
    failing ("one-shot"), then with every allocation from the Nth on failing

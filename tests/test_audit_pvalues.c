@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* run.sh: weight 17 (its usual wall time in s: longest first) */
 /* The audit's p-values on a correct shuffler: many audits of fsh_shuffle
  * with fixed seeds through the battery fairshuf audit runs
  * (cli/audit/battery.c), per test and for the family.

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* run.sh: weight 37 (its usual wall time in s: longest first) */
 /* The beyond-cache kernels of src/scatter.c: the scatter shuffle (exact by
  * enumeration at tiny sizes, position-by-value chi-square at sizes that use
  * every path, identical output for 1, 2, 3, 4 and 7 threads), the

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 120 (its usual wall time in s: longest first)
 # fairshuf audit: fairshuf's own shuffles pass, each classic flawed
 # shuffler (tests/audit/*.c) fails with the test that should catch it,
 # a small calibration, input formats (numbers 0/1-based, commas, card

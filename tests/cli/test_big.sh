@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 48 (its usual wall time in s: longest first)
 # Part B: --memory and external mode, the seeded permutation defined by the
 # record count only (same output in memory and external, for any --memory,
 # --threads, contents), --header, --shards, --progress, abbreviations of

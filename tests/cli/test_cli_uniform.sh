@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 16 (its usual wall time in s: longest first)
 # Uniformity audit of the command itself (the whole path: options, input,
 # draws, output), by chi-square over many seeded runs:
 #   full permutations    fairshuf -i 1-4             24 orders, 2400 runs

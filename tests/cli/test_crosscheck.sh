@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 20 (its usual wall time in s: longest first)
 # The independent Python implementations of the seeded streams agree with
 # the values the C tests hold: tests/gen/crosscheck_seed.py (docs/
 # STREAMS.md sections 1-6) against tests/gen/golden_seed.h, and

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 23 (its usual wall time in s: longest first)
 # A randomized differential test against GNU shuf 9.1: tests/cli/gnu_diff.py
 # builds command lines from a grammar over all of GNU shuf's options (and
 # its abbreviations, bundles, operands, unknown options, missing values),

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 23 (its usual wall time in s: longest first)
 # --random-source=FILE gives byte-identical output to GNU shuf 9.1: a
 # differential test over files, stdin (regular and pipe), -e, -i, -n, -r, -z,
 # the reservoir path (pipes, files over 8 MiB) and many random sources,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 11 (its usual wall time in s: longest first)
 # Seeded outputs of the command that must never change (issue 10, "What
 # must not change"): the first 16 hex digits of the sha256 of stdout, as
 # the command gave them at 0.1. Covers the sparse range (-i), the dense

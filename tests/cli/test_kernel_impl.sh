@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 42 (its usual wall time in s: longest first)
 # The in-cache kernel's two builds give the same permutations: on an x86-64
 # CPU with BMI2 the 4- and 8-byte kernels multiply the dice with MULX, and
 # FSH_FY_IMPL=plain forces the plain kernels. The seeded golden tests, the

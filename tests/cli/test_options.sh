@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 11 (its usual wall time in s: longest first)
 # Options, usage errors and messages, compared with GNU shuf 9.1 case by case
 # (exit status and stderr byte for byte; stdout as a multiset when random).
 NAME=test_options

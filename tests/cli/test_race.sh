@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 18 (its usual wall time in s: longest first)
 # Files that change while they are read (issue 9, item 1): a file that
 # grows, shrinks or is edited in place between or during the reads, in
 # external mode (small --memory; 2^20 records or fewer, and more) and in

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 11 (its usual wall time in s: longest first)
 # The CLI under valgrind memcheck: no invalid reads or writes, no use of
 # uninitialised values, no leaks, on every main path (file, pipe, -e, -i
 # sparse, -n reservoir, -r, -z, --seed, -o, external mode, deal, errors).

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 16 (its usual wall time in s: longest first)
 # fairshuf verify: the vectors of docs/FAIRNESS.md, hands and burns in both
 # layouts, the deal JSON (file, stdin, with the revealed seed, tampered),
 # and every bad input (GNU-style "fairshuf verify: ..." message, exit 1).

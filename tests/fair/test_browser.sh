@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 63 (its usual wall time in s: longest first)
 # web/verify.html in a real headless browser: Debian's chromium driven by
 # tests/fair/browser.mjs (playwright-core from npm, installed by .ci/run
 # into tests/fair/node_modules). Vectors come from the C library (`fairshuf

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 66 (its usual wall time in s: longest first)
 # Differential and hostile tests of fairshuf-deal-v1's five implementations:
 # the library (through `fairshuf deal` and the test_fair helper), the
 # command (`fairshuf deal`, JSON and text, and `fairshuf verify`),

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 37 (its usual wall time in s: longest first)
 # examples/verify_deal.py (Python standard library, written from the text of
 # docs/FAIRNESS.md) against the C library (fsh_fair_order through
 # `test_fair order`) and `fairshuf verify`: random sets (numbered faces,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# run.sh: weight 39 (its usual wall time in s: longest first)
 # The Python package's pytest suite (python/tests), run with Debian's
 # Python (FSH_PYTHON, default /usr/bin/python3) against the extension make
 # builds into build/python/lib (mk/python.mk), or, when that is missing or
