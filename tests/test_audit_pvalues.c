@@ -435,6 +435,103 @@ static void exact_rates(const char *name, size_t k, uint64_t total,
     free(e.cur);
 }
 
+/* 3b. Equal cells beyond the enumeration: k cells of T counts, 5
+   expected each, where the exact tail is too slow for the battery (it
+   used the chi-square limit there: at 52 cells P(p <= 1e-6) was 3.0e-6).
+   The battery's p-value depends on the counts through S = sum O_i^2
+   only (X = k S / T - T) and falls as S grows, so P(p <= u) = P(S >= s)
+   for the least s whose p is at most u (bisection over the integers).
+   The law of S, exactly: a dynamic program over the cells with the
+   state (counts so far m, S so far), each cell weighted 1/o! (the
+   multinomial is T! / k^T prod 1/o_i!); states whose S, plus the least
+   the other cells can add, reach the largest s needed are left out, and
+   their mass is what the others miss of the total (c^m / m! after c
+   cells): P(S >= s) is the mass kept from s on plus that. */
+static void equal_rates(size_t k, unsigned T)
+{
+    static const double ue[] = {1e-3, 1e-6, 1e-9};
+    enum { NUE = sizeof ue / sizeof ue[0] };
+    clock_t t0 = clock();
+    long s_at[NUE], cap = 0;
+    for (size_t j = 0; j < NUE; j++) {
+        long lo = (long)((double)T * T / (double)k), hi = (long)T * T;
+        while (lo < hi) { /* the least s with p(s) <= u */
+            long mid = lo + (hi - lo) / 2;
+            double x = (double)k * (double)mid / T - T;
+            double p = battery_cells_px(T, k, x, 0.01);
+            if (p <= ue[j])
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        s_at[j] = lo;
+        if (lo + 1 > cap)
+            cap = lo + 1;
+    }
+    size_t cells = (size_t)(T + 1) * (size_t)cap;
+    long double *cur = calloc(cells, sizeof *cur),
+                *nxt = calloc(cells, sizeof *nxt), inv_fact[4096];
+    if (cur == NULL || nxt == NULL || T >= 4096) {
+        CHECK(0);
+        free(cur);
+        free(nxt);
+        return;
+    }
+    inv_fact[0] = 1;
+    for (unsigned o = 1; o <= T; o++)
+        inv_fact[o] = inv_fact[o - 1] / o;
+    cur[0] = 1;
+    for (size_t c = 0; c < k; c++) {
+        size_t rem = k - c - 1; /* cells after this one */
+        memset(nxt, 0, cells * sizeof *nxt);
+        for (unsigned m = 0; m <= T; m++)
+            for (long s = 0; s < cap; s++) {
+                long double w = cur[(size_t)m * (size_t)cap + (size_t)s];
+                if (w == 0)
+                    continue;
+                for (unsigned o = rem == 0 ? T - m : 0; o <= T - m; o++) {
+                    long s2 = s + (long)o * (long)o;
+                    if (s2 >= cap)
+                        break;
+                    unsigned m2 = m + o;
+                    double least = rem == 0 ? 0
+                                            : (double)(T - m2) * (T - m2) /
+                                                  (double)rem;
+                    if ((double)s2 + least >= (double)cap)
+                        continue;
+                    nxt[(size_t)m2 * (size_t)cap + (size_t)s2] +=
+                        w * inv_fact[o];
+                }
+            }
+        long double *t = cur;
+        cur = nxt;
+        nxt = t;
+    }
+    /* P(S = s) = cur[T][s] T! / k^T. */
+    long double scale = expl(lgammal((long double)T + 1) -
+                             (long double)T * logl((long double)k)),
+                kept = 0, *row = cur + (size_t)T * (size_t)cap;
+    for (long s = 0; s < cap; s++)
+        kept += row[s] * scale;
+    long double beyond = 1 - kept;
+    printf("  %zu equal cells, %u counts (exact law of the sum of squares): "
+           "P(p <= u) / u:",
+           k, T);
+    CHECK(beyond >= -1e-15L && beyond < 1e-6L);
+    for (size_t j = 0; j < NUE; j++) {
+        long double rate = beyond;
+        for (long s = s_at[j]; s < cap; s++)
+            rate += row[s] * scale;
+        printf(" %.3Lg", rate / ue[j]);
+        if (rate > ue[j])
+            printf("(> 1 at u = %g)", ue[j]);
+        CHECK(rate <= ue[j]);
+    }
+    printf(" (%.1f s)\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
+    free(cur);
+    free(nxt);
+}
+
 static void test_exact_rates(void)
 {
     double fix5[6];
@@ -447,6 +544,7 @@ static void test_exact_rates(void)
     exact_rates("3 cells, 60 counts (20 each)", 3, 60, NULL);
     exact_rates("fixed points of 3 values, 30 deals", 4, 30, fix3);
     exact_rates("fixed points of 5 values, 60 deals (4 groups)", 6, 60, fix5);
+    equal_rates(52, 260);
 }
 
 /* The duplicate test's p-value is never below the exact tail of the

@@ -608,6 +608,111 @@ static void test_pearson(void)
     CHECK_EQ(fsh_stats_chi2_pool(o, pr, 6, -1, go, gp, &g), FSH_EINVAL);
 }
 
+/* The bound on Pearson's tail over equally likely cells
+   (fsh_stats_pearson_equal_bound): never below the exact tail (brute
+   force, and fsh_stats_pearson_sf at x + k/64, which is at most it), and
+   within the Chernoff bound's excess: at most 100 times the tail where
+   that is above 1e-6 (its factor is (x - k + 1) sqrt(pi / (k - 1)) for
+   the chi-square limit, about 20 to 90 at these sizes; further out, where
+   the tail is a few outcomes, up to about 250 here). */
+static void test_pearson_equal(void)
+{
+    static const struct {
+        size_t k;
+        long total;
+    } cases[] = {{2, 10}, {2, 31}, {3, 30}, {4, 25}, {5, 24}, {6, 18}};
+    double pr[8];
+    int ok = 1, sharp = 0;
+    double worst = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t k = cases[c].k;
+        for (size_t i = 0; i < k; i++)
+            pr[i] = 1 / (double)k;
+        for (double x = 0.3; x < 400; x *= 1.3) {
+            double p;
+            if (fsh_stats_pearson_equal_bound((uint64_t)cases[c].total, k, x,
+                                              &p) != FSH_OK) {
+                ok = 0;
+                continue;
+            }
+            brute_tail = 0;
+            brute(pr, k, 0, cases[c].total, cases[c].total, 0, 0, x);
+            long double ex = brute_tail;
+            if (p < (double)(ex * (1 - 1e-12L)) ||
+                (ex > 1e-6L && p > (double)(100 * ex))) {
+                fprintf(stderr, "  k %zu total %ld x %g: bound %g, exact %Lg\n",
+                        k, cases[c].total, x, p, ex);
+                ok = 0;
+            }
+            if (ex > 1e-6L && ex < 1e-3L) {
+                sharp++;
+                worst = fmax(worst, p / (double)ex);
+            }
+        }
+    }
+    printf("  equal cells, brute force: %d tails in [1e-6, 1e-3], bound at "
+           "most "
+           "%.3g times the tail\n",
+           sharp, worst);
+    CHECK(ok);
+    CHECK(sharp > 10);
+    /* Beyond brute force: against the exact program at x + k/64 (a lower
+       bound on the tail at x), at the limit's 1e-3, 1e-6 and 1e-9. */
+    static const struct {
+        size_t k;
+        uint64_t total;
+    } big[] = {{3, 1000}, {6, 60}, {8, 48}};
+    for (size_t c = 0; c < sizeof big / sizeof big[0]; c++) {
+        size_t k = big[c].k;
+        for (size_t i = 0; i < k; i++)
+            pr[i] = 1 / (double)k;
+        for (double u = 1e-3; u > 1e-10; u *= 1e-3) {
+            double x, p, lo;
+            CHECK_EQ(fsh_stats_chi2_isf(u, (double)k - 1, &x), FSH_OK);
+            CHECK_EQ(fsh_stats_pearson_equal_bound(big[c].total, k, x, &p),
+                     FSH_OK);
+            CHECK_EQ(fsh_stats_pearson_sf(big[c].total, pr, k,
+                                          x + (double)k / 64, &lo),
+                     FSH_OK);
+            CHECK(p >= lo && p <= 100 * lo);
+        }
+    }
+    /* Any size: 10^6 counts over 52 cells and over 40320 (8! orders), at
+       the limit's 1e-6 quantile: near the limit's Chernoff bound (1.6e-5
+       and 1.3e-5; the exact tails are near 1e-6). */
+    double x, p = 42;
+    CHECK_EQ(fsh_stats_chi2_isf(1e-6, 51, &x), FSH_OK);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(1000000, 52, x, &p), FSH_OK);
+    CHECK(p > 1e-6 && p < 3e-5);
+    CHECK_EQ(fsh_stats_chi2_isf(1e-6, 40319, &x), FSH_OK);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(1000000, 40320, x, &p), FSH_OK);
+    CHECK(p > 1e-6 && p < 3e-5);
+    /* Edges: x <= 0 and x at most k - 1 give 1; one cell, no counts or x
+       above total (k - 1) give 0. */
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 3, 0, &p), FSH_OK);
+    CHECK(p == 1);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 3, 2, &p), FSH_OK);
+    CHECK(p == 1);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 1, 1, &p), FSH_OK);
+    CHECK(p == 0);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(0, 3, 1, &p), FSH_OK);
+    CHECK(p == 0);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 3, 20.5, &p), FSH_OK);
+    CHECK(p == 0);
+    /* X = 20 when all 10 counts fall in one of 3 cells: 3 / 3^10. */
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 3, 20, &p), FSH_OK);
+    CHECK(p >= 3 / 59049.0 * (1 - 1e-12) && p < 1);
+    /* Bad arguments, output unchanged. */
+    p = 42;
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 3, 1, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 0, 1, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 3, NAN, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(10, 3, INFINITY, &p), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_equal_bound(((uint64_t)1 << 52) + 1, 3, 1, &p),
+             FSH_EINVAL);
+    CHECK(p == 42);
+}
+
 int main(void)
 {
     test_gamma();
@@ -617,6 +722,7 @@ int main(void)
     test_laws_exact();
     test_gof();
     test_pearson();
+    test_pearson_equal();
     test_gamma_extreme();
     test_errno();
     test_infinities();

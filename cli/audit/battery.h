@@ -65,6 +65,9 @@ double battery_law_p(const uint64_t *h, const double *law, size_t k,
                      double alpha, double *stat);
 double battery_cells_p(const uint64_t *c, size_t k, double alpha,
                        double *stat);
+/* The p-value battery_cells_p gives k equally likely cells of total counts
+   whose statistic is x (it depends on the counts through x only). */
+double battery_cells_px(uint64_t total, size_t k, double x, double alpha);
 
 /* The duplicate-deck (birthday) figures: pairs of equal deals seen, and
    expected under a uniform shuffle and under a k-bit seed (bits = 24, 32,

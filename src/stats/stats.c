@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics for audits: chi-square, normal and Poisson tails, the exact
    laws of fixed points, successions and inversions of uniform permutations,
-   the pooled chi-square goodness of fit and the exact tail of Pearson's
-   statistic over a multinomial. Above common/ only (pure
+   the pooled chi-square goodness of fit, the exact tail of Pearson's
+   statistic over a multinomial and a bound on it for equally likely
+   cells at any size. Above common/ only (pure
    computation; docs/AUDIT.md states each null distribution).
 
    Precision: everything is computed in long double (x87 80-bit on x86-64,
@@ -842,6 +843,315 @@ int fsh_stats_pearson_sf(uint64_t total, const double *prob, size_t k,
     }
     if (rc == FSH_OK)
         *p = v;
+    errno = e;
+    return rc;
+}
+
+/* Pearson's statistic over k equally likely cells, any size
+   (fsh_stats_pearson_equal_bound). A Chernoff bound: for t >= 0 and any
+   set B of outcomes, P(X >= x) <= E[e^(t X); B] e^(-t x) + P(not B).
+   B = every count within [olo, ohi], P(not B) <= k (the two binomial
+   tails of one count), each tail bounded by e^(-total KL) (Chernoff and
+   Hoeffding). The expectation is exact: given their sum, independent
+   Poisson(E) counts are multinomial, so E[e^(t X); B] =
+   (w * ... * w)(total) / P(Poisson(total) = total), the k-fold
+   convolution of w(o) = P(Poisson(E) = o) e^(t (o - E)^2 / E) on the box,
+   read at total from a discrete Fourier transform of length n. A
+   transform shorter than the convolution folds other sums onto total:
+   w >= 0, so that only adds (a bound still). The rounding of the
+   transform and of the powers is at most about k log2(n) ulps of the
+   total mass, which EQ_ROUND allows for (the coefficient itself is
+   about 1/(2.5 sd) of it, sd the tilted sum's spread, at most n / 24
+   below EQ_FFT_MAX). */
+#define EQ_FFT_MAX (1L << 20)
+#define EQ_ROUND(k, lg) (64.0L * ((k) + 1) * ((lg) + 4) * LDBL_EPSILON + 1e-30L)
+
+typedef struct eq_plan {
+    long double lam, q, x, k, T; /* mean per cell, 1/k, threshold */
+    long olo, ohi, oc;           /* box of counts, its centre */
+    long double *lrho;           /* log P(o) / P(oc) over the box */
+    long double *re, *im, *cs, *sn;
+    long n, lg, r;               /* transform length, log2, T - k oc mod n */
+    long double delta;           /* log of k P(oc) / P_T(T) */
+    long double pbox;            /* the bound on P(not B) */
+} eq_plan;
+
+/* log Gamma(m + 1) - ((m + 1/2) log m - m + log(2 pi)/2): Stirling's
+   remainder, m >= 1, without the cancellation of lgammal for large m. */
+static long double stirling_rem(long double m)
+{
+    if (m >= 10)
+        return logl(gamma_star(m));
+    return lgammal(m + 1) - ((m + 0.5L) * logl(m) - m + 0.5L * logl(2 * PI_L));
+}
+
+/* Kullback-Leibler divergence of Bernoulli(a) from Bernoulli(q). */
+static long double kl_bern(long double a, long double q)
+{
+    long double s = 0;
+    if (a > 0)
+        s += a * logl(a / q);
+    if (a < 1)
+        s += (1 - a) * (log1pl(-a) - log1pl(-q));
+    return s;
+}
+
+/* log of k x the Chernoff bound on P(O >= o) (up) or P(O <= o), O
+   binomial(T, q); -INFINITY when impossible. */
+static long double eq_ltail(const eq_plan *pl, long double o, int up)
+{
+    if (up ? o > pl->T : o < 0)
+        return -INFINITY;
+    return logl(pl->k) - pl->T * kl_bern(o / pl->T, pl->q);
+}
+
+/* The FFT, forward (w-hat_j = sum w_u e^(-2 pi i j u / n)), radix 2. */
+static void eq_fft(const eq_plan *pl)
+{
+    long double *re = pl->re, *im = pl->im;
+    long n = pl->n;
+    for (long i = 1, j = 0; i < n; i++) {
+        long bit = n >> 1;
+        for (; j & bit; bit >>= 1)
+            j ^= bit;
+        j ^= bit;
+        if (i < j) {
+            long double t = re[i];
+            re[i] = re[j];
+            re[j] = t;
+            t = im[i];
+            im[i] = im[j];
+            im[j] = t;
+        }
+    }
+    for (long len = 2; len <= n; len <<= 1) {
+        long half = len / 2, step = n / len;
+        for (long i = 0; i < n; i += len)
+            for (long j = 0; j < half; j++) {
+                long double wr = pl->cs[j * step], wi = pl->sn[j * step];
+                long double *ar = re + i + j, *ai = im + i + j;
+                long double br = ar[half] * wr - ai[half] * wi,
+                            bi = ar[half] * wi + ai[half] * wr;
+                ar[half] = *ar - br;
+                ai[half] = *ai - bi;
+                *ar += br;
+                *ai += bi;
+            }
+    }
+}
+
+/* log of the bound at t, without P(not B). */
+static long double eq_log_bound(const eq_plan *pl, long double t)
+{
+    long width = pl->ohi - pl->olo + 1, n = pl->n;
+    long double top = -INFINITY;
+    for (long i = 0; i < width; i++) {
+        long double d = (long double)(pl->olo + i) - pl->lam;
+        long double v = pl->lrho[i] + t * d * d / pl->lam;
+        if (v > top)
+            top = v;
+    }
+    memset(pl->re, 0, (size_t)n * sizeof *pl->re);
+    memset(pl->im, 0, (size_t)n * sizeof *pl->im);
+    long double v0 = 0;
+    for (long i = 0; i < width; i++) {
+        long double d = (long double)(pl->olo + i) - pl->lam;
+        long double v = expl(pl->lrho[i] + t * d * d / pl->lam - top);
+        long u = (pl->olo + i - pl->oc) % n;
+        pl->re[u < 0 ? u + n : u] += v;
+        v0 += v;
+    }
+    eq_fft(pl);
+    /* c = (1/n) sum_j Re((w-hat_j / v0)^k e^(2 pi i j r / n)); terms
+       below 1e-40 of the mass are left out (at most 1e-40 in all). */
+    long double c = 0, m2min = expl(-184 / pl->k) * v0 * v0;
+    for (long j = 0; j < n; j++) {
+        long double m2 = pl->re[j] * pl->re[j] + pl->im[j] * pl->im[j];
+        if (!(m2 > m2min))
+            continue;
+        m2 /= v0 * v0;
+        long double lm = 0.5L * pl->k * logl(m2);
+        long double ph = pl->k * atan2l(pl->im[j], pl->re[j]) +
+                         2 * PI_L *
+                             (long double)(((int64_t)j * pl->r) % n) /
+                             (long double)n;
+        c += expl(lm) * cosl(ph);
+    }
+    c = (c > 0 ? c / (long double)n : 0) + EQ_ROUND(pl->k, pl->lg) + 1e-40L;
+    return pl->delta + pl->k * (logl(v0) + top) + logl(c) - t * pl->x;
+}
+
+static void eq_plan_free(eq_plan *pl)
+{
+    free(pl->lrho);
+    free(pl->re);
+    free(pl->im);
+    free(pl->cs);
+    free(pl->sn);
+}
+
+static int eq_plan_new(uint64_t total, size_t k, double x, eq_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->T = (long double)total;
+    pl->k = (long double)k;
+    pl->q = 1 / pl->k;
+    pl->lam = pl->T / pl->k;
+    pl->x = x;
+    /* P(not B) small against the limit's tail (within 1e-6 of it, and
+       never below 1e-300): a smaller box lowers the bound's other part. */
+    long double lim;
+    if (chi2_sf_l(x, (double)k - 1, &lim) != FSH_OK)
+        return FSH_EINVAL;
+    long double ld = lim > 0 ? logl(lim) + logl(1e-6L) : -700;
+    if (ld < -700)
+        ld = -700;
+    ld -= logl(2);
+    long lo = (long)ceill(pl->lam), hi = (long)total;
+    while (lo < hi) { /* smallest ohi with k P(O >= ohi + 1) <= delta/2 */
+        long mid = lo + (hi - lo) / 2;
+        if (eq_ltail(pl, (long double)mid + 1, 1) <= ld)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    pl->ohi = lo;
+    lo = 0;
+    hi = (long)floorl(pl->lam);
+    while (lo < hi) { /* largest olo with k P(O <= olo - 1) <= delta/2 */
+        long mid = lo + (hi - lo + 1) / 2;
+        if (eq_ltail(pl, (long double)mid - 1, 0) <= ld)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    pl->olo = lo;
+    pl->pbox = expl(eq_ltail(pl, (long double)pl->ohi + 1, 1)) +
+               expl(eq_ltail(pl, (long double)pl->olo - 1, 0));
+    pl->oc = (long)floorl(pl->lam + 0.5L);
+    if (pl->oc < pl->olo)
+        pl->oc = pl->olo;
+    if (pl->oc > pl->ohi)
+        pl->oc = pl->ohi;
+    /* The transform: 16 standard deviations of the sum at the limit's
+       tilt (variance E x / (k - 1) a cell: the sums folded onto total
+       are 8 of them away, about 1e-14 of its mass), or the whole
+       convolution. */
+    long double var = pl->T * fmaxl(1, (long double)x / (pl->k - 1));
+    long double want = fminl(16 * sqrtl(var) + 64,
+                             pl->k * (long double)(pl->ohi - pl->olo) + 1);
+    pl->n = 64;
+    pl->lg = 6;
+    while ((long double)pl->n < want && pl->n < EQ_FFT_MAX) {
+        pl->n <<= 1;
+        pl->lg++;
+    }
+    long double rr = fmodl(pl->T - pl->k * (long double)pl->oc,
+                           (long double)pl->n);
+    pl->r = (long)(rr < 0 ? rr + (long double)pl->n : rr);
+    long width = pl->ohi - pl->olo + 1;
+    pl->lrho = malloc((size_t)width * sizeof *pl->lrho);
+    pl->re = malloc((size_t)pl->n * sizeof *pl->re);
+    pl->im = malloc((size_t)pl->n * sizeof *pl->im);
+    pl->cs = malloc((size_t)pl->n / 2 * sizeof *pl->cs);
+    pl->sn = malloc((size_t)pl->n / 2 * sizeof *pl->sn);
+    if (!pl->lrho || !pl->re || !pl->im || !pl->cs || !pl->sn) {
+        eq_plan_free(pl);
+        return FSH_ENOMEM;
+    }
+    for (long j = 0; j < pl->n / 2; j++) {
+        long double a = 2 * PI_L * (long double)j / (long double)pl->n;
+        pl->cs[j] = cosl(a);
+        pl->sn[j] = -sinl(a);
+    }
+    /* log P(o)/P(oc) by the ratios of successive Poisson terms. */
+    long ic = pl->oc - pl->olo;
+    pl->lrho[ic] = 0;
+    for (long i = ic + 1; i < width; i++)
+        pl->lrho[i] = pl->lrho[i - 1] +
+                      logl(pl->lam / (long double)(pl->olo + i));
+    for (long i = ic; i-- > 0;)
+        pl->lrho[i] = pl->lrho[i + 1] -
+                      logl(pl->lam / (long double)(pl->olo + i + 1));
+    /* delta = k log P_E(oc) - log P_T(T), Stirling's form, in which the
+       terms of size T log T cancel exactly (docs: lgammal's would lose
+       T log T ulps). */
+    long double oc = (long double)pl->oc;
+    if (pl->oc >= 1) {
+        long double d = oc - pl->lam;
+        pl->delta = pl->k * (-0.5L * logl(pl->lam) -
+                             (pl->lam + d + 0.5L) * log1pl(d / pl->lam) + d -
+                             0.5L * logl(2 * PI_L) - stirling_rem(oc)) +
+                    0.5L * logl(pl->T) + 0.5L * logl(2 * PI_L) +
+                    stirling_rem(pl->T);
+    } else {
+        pl->delta = pl->k * -pl->lam -
+                    (-pl->T + pl->T * logl(pl->T) - lgammal(pl->T + 1));
+    }
+    return FSH_OK;
+}
+
+int fsh_stats_pearson_equal_bound(uint64_t total, size_t k, double x,
+                                  double *p)
+{
+    if (p == NULL || k == 0 || bad(x) || total > ((uint64_t)1 << 52))
+        return FSH_EINVAL;
+    int e = errno, rc = FSH_OK;
+    long double kd = (long double)k, td = (long double)total;
+    if (!(x > 0)) {
+        *p = 1;
+    } else if (k == 1 || total == 0 || (long double)x > td * (kd - 1)) {
+        *p = 0; /* X never exceeds total (k - 1) */
+    } else if ((long double)x <= kd - 1) {
+        *p = 1; /* at most the mean: the bound's best is 1 */
+    } else {
+        /* X >= x needs a cell with (O - E)^2 / E >= x / k: k times the
+           two tails of one count, quick. Where that is below 1e-20 the
+           transform (which would give less, at a cost growing with x) is
+           skipped: such a p-value decides at any alpha. */
+        eq_plan pl;
+        long double one = sqrtl((long double)x * td / (kd * kd)), lam = td / kd;
+        pl.T = td;
+        pl.k = kd;
+        pl.q = 1 / kd;
+        long double v = expl(eq_ltail(&pl, ceill(lam + one), 1)) +
+                        expl(eq_ltail(&pl, floorl(lam - one), 0));
+        if (!(v <= 1e-20L))
+            rc = eq_plan_new(total, k, x, &pl);
+        if (rc == FSH_OK && !(v <= 1e-20L)) {
+            /* log bound is convex in t: golden section over [0, 1/2),
+               to within 2e-4 (which changes the bound by about
+               Var(X) 2e-8 in its log, X tilted: below 1e-5). */
+            const long double g = 0.6180339887498948482L;
+            long double a = 0, b = 0.5L, c1 = b - g * (b - a),
+                        c2 = a + g * (b - a);
+            long double f1 = eq_log_bound(&pl, c1), f2 = eq_log_bound(&pl, c2);
+            for (int it = 0; it < 16; it++) {
+                if (f1 <= f2) {
+                    b = c2;
+                    c2 = c1;
+                    f2 = f1;
+                    c1 = b - g * (b - a);
+                    f1 = eq_log_bound(&pl, c1);
+                } else {
+                    a = c1;
+                    c1 = c2;
+                    f1 = f2;
+                    c2 = a + g * (b - a);
+                    f2 = eq_log_bound(&pl, c2);
+                }
+            }
+            v = fminl(v, pl.pbox + expl(fminl(f1, f2)));
+            eq_plan_free(&pl);
+        }
+        /* Rounded up to a double; a bound that underflowed (the tail is
+           below 1e-4900) is the least positive double. */
+        double d = v >= 1 ? 1 : (double)v;
+        if (d < 1 && (long double)d < v)
+            d = nextafter(d, 2);
+        if (rc == FSH_OK)
+            *p = d > 0 ? d : nextafter(0, 1);
+    }
     errno = e;
     return rc;
 }
