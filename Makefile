@@ -234,10 +234,11 @@ $(BUILD)/tests/test_cli_rng: tests/test_cli_rng.c $(CLI_RNG_SRC) $(LIBA) $(wildc
 	$(CC) $(ALL_CFLAGS) -Isrc -Icli -o $@ $< $(CLI_RNG_SRC) $(LIBA) $(LIBS)
 
 # The audit's p-values on a correct shuffler (tests/test_audit_pvalues.c):
-# with the battery that computes them, whose realloc the test can fail.
+# with the battery that computes them, whose allocations (and
+# libfairshuf.a's) the test can fail.
 $(BUILD)/tests/test_audit_pvalues: tests/test_audit_pvalues.c cli/audit/battery.c $(LIBA) $(wildcard tests/*.h) $(CLI_HDRS) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Icli -o $@ $< cli/audit/battery.c $(LIBA) $(LIBS) -Wl,--wrap=realloc
+	$(CC) $(ALL_CFLAGS) -Icli -o $@ $< cli/audit/battery.c $(LIBA) $(LIBS) -Wl,--wrap=realloc,--wrap=malloc,--wrap=calloc
 
 # Allocation-failure injection (tests/test_alloc.c): the program's and
 # libfairshuf.a's malloc, calloc, realloc, free and pthread_create go

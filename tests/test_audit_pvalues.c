@@ -607,6 +607,130 @@ void *__wrap_realloc(void *p, size_t size)
     return __real_realloc(p, size);
 }
 
+/* malloc and calloc, the battery's and libfairshuf.a's (-Wl,--wrap,
+   Makefile): while armed, the alloc_fail_at-th call fails, once. */
+static int alloc_armed;
+static unsigned long alloc_calls, alloc_fail_at, alloc_injected;
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+static int alloc_fails(void)
+{
+    if (!alloc_armed)
+        return 0;
+    if (++alloc_calls != alloc_fail_at)
+        return 0;
+    alloc_injected++;
+    return 1;
+}
+void *__wrap_malloc(size_t size)
+{
+    return alloc_fails() ? NULL : __real_malloc(size);
+}
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return alloc_fails() ? NULL : __real_calloc(n, size);
+}
+
+/* A p-value the battery cannot compute (no memory for its exact tail: the
+   Nth allocation of battery_run failing, N = 1, 2, ... until a run makes
+   fewer than N) is NaN: the test is T_NONE, its adjusted p-value 1, and
+   Holm's procedure sorts it after every number, so each other test keeps
+   the adjusted p-value and decision of the procedure over the others with
+   m the tests that ran (sorted first, as NaN compares to nothing, it made
+   every later adjusted value 1). Every other test's p-value is the clean
+   run's; a failure outside an exact tail makes battery_run return -1.
+   300 deals of 3 values, every 8th the identity (p-values from 1e-5 to
+   0.6, so that Holm's adjusted values differ: with NaN sorted first they
+   were all 1 after it), at alpha 0.5: every p-value at most 0.5 is an
+   exact tail (or a two-group split), each with allocations to fail. */
+static void test_unknown_p(fsh_rng *rng, uint32_t *a)
+{
+    battery *b = battery_new(3);
+    CHECK(b != NULL);
+    if (b == NULL)
+        return;
+    CHECK_EQ(fsh_rng_seed(rng, "unknown p", 9), FSH_OK);
+    CHECK_EQ(fsh_rng_set_simulation(rng, 1), FSH_OK);
+    int shuffled = 1;
+    for (int d = 0; d < 300; d++) {
+        for (uint32_t i = 0; i < 3; i++)
+            a[i] = i;
+        if (d % 8 != 0) /* every 8th deal the identity: p-values 1e-5 to 0.6 */
+            shuffled &= fsh_shuffle_u32(rng, a, 3) == FSH_OK;
+        battery_add(b, a, NULL);
+    }
+    CHECK(shuffled);
+    const double alpha = 0.5;
+    test_result ref[BATTERY_TESTS], r[BATTERY_TESTS];
+    int k = battery_run(b, alpha, ref), runs = 0, fatal = 0, nan_runs = 0;
+    int ok = k > 0, holm_ok = 1, notes_ok = 1;
+    for (unsigned long n = 1; ok && n < 10000; n++) {
+        alloc_calls = alloc_injected = 0;
+        alloc_fail_at = n;
+        alloc_armed = 1;
+        int kk = battery_run(b, alpha, r);
+        alloc_armed = 0;
+        runs++;
+        if (alloc_injected == 0) { /* nothing failed: the clean run */
+            for (int i = 0; i < k; i++)
+                ok &= kk == k && r[i].status == ref[i].status &&
+                      (r[i].p == ref[i].p || isnan(ref[i].p));
+            break;
+        }
+        if (kk < 0) {
+            fatal++;
+            continue;
+        }
+        ok &= kk == k;
+        /* The expected Holm values: the numbers ascending, NaN last. */
+        double ps[BATTERY_TESTS];
+        int m = 0, nn = 0, unknown = 0;
+        for (int i = 0; i < k; i++) {
+            if (r[i].status == T_SKIP)
+                continue;
+            m++;
+            if (isnan(r[i].p)) {
+                unknown++;
+                notes_ok &= r[i].status == T_NONE && r[i].p_holm == 1 &&
+                            strstr(r[i].note, "no memory") != NULL;
+            } else {
+                ps[nn++] = r[i].p;
+                ok &= r[i].p == ref[i].p && r[i].status != T_NONE;
+            }
+        }
+        nan_runs += unknown > 0;
+        for (int i = 0; i < k; i++) {
+            if (r[i].status == T_SKIP || isnan(r[i].p))
+                continue;
+            /* Its rank among the numbers (ties: the adjusted value is the
+               running maximum, the same for equal p-values). */
+            double run_max = 0, sorted[BATTERY_TESTS];
+            memcpy(sorted, ps, (size_t)nn * sizeof *ps);
+            for (int x = 1; x < nn; x++)
+                for (int y = x; y > 0 && sorted[y - 1] > sorted[y]; y--) {
+                    double t = sorted[y];
+                    sorted[y] = sorted[y - 1];
+                    sorted[y - 1] = t;
+                }
+            for (int j = 0; j < nn && sorted[j] <= r[i].p; j++)
+                run_max = fmax(run_max, fmin(1, (m - j) * sorted[j]));
+            holm_ok &= fabs(r[i].p_holm - run_max) <= 1e-12 * run_max &&
+                       r[i].status == (run_max <= alpha ? T_FAIL : T_PASS);
+        }
+    }
+    printf("  allocation failures in battery_run: %d runs, %d out of memory, "
+           "%d with unknown p-values\n",
+           runs, fatal, nan_runs);
+    CHECK(ok);
+    CHECK(notes_ok);
+    CHECK(holm_ok);
+    CHECK(nan_runs > 0);
+    CHECK(fatal > 0);
+    battery_free(b);
+}
+
 /* The hash array grows at 4096 deals; when that fails once and the next
    growth succeeds, a deal's hash was never stored: the duplicate test
    must be skipped (it ran, on an unset slot). */
@@ -706,6 +830,7 @@ int main(void)
     test_dup_triple(rng, a);
     test_hash_memory(rng, a);
     test_hash_moot(rng, a);
+    test_unknown_p(rng, a);
     fsh_rng_free(rng);
     return check_done("test_audit_pvalues");
 }

@@ -1393,6 +1393,7 @@ static void write_json(FILE *f, const char *path, const aopts *o,
         fprintf(f, ", \"result\": \"%s\", \"statistic\": ",
                 r[i].status == T_PASS   ? "PASS"
                 : r[i].status == T_FAIL ? "FAIL"
+                : r[i].status == T_NONE ? "NONE"
                                         : "SKIP");
         jnum(f, r[i].stat);
         fputs(", \"df\": ", f);
@@ -1416,13 +1417,19 @@ static void write_json(FILE *f, const char *path, const aopts *o,
     }
     /* The verdict, as the report gives it: NONE (exit status 2) with
        its reason, so that a reader of the file alone knows why. */
-    int ran = 0;
-    for (int i = 0; i < k; i++)
+    int ran = 0, unknown = 0;
+    for (int i = 0; i < k; i++) {
         ran += r[i].status != T_SKIP;
+        unknown += r[i].status == T_NONE;
+    }
     fprintf(f, "},\n  \"passed\": %d,\n  \"failed\": %d,\n  \"verdict\": \"%s\"",
-            passed, failed, failed ? "FAIL" : ran ? "PASS" : "NONE");
+            passed, failed,
+            failed ? "FAIL" : ran && !unknown ? "PASS" : "NONE");
     if (!ran)
         fputs(",\n  \"reason\": \"too few deals for any test\"", f);
+    else if (unknown && !failed)
+        fputs(",\n  \"reason\": \"memory exhausted: a test's p-value is "
+              "unknown\"", f);
     fputs("\n}\n", f);
     close_out(f, path);
 }
@@ -1503,11 +1510,12 @@ int cmd_audit(int argc, char **argv)
     int k = battery_run(d.bat, o.alpha, r);
     if (k < 0)
         fail("memory exhausted");
-    int passed = 0, failed = 0, ran = 0;
+    int passed = 0, failed = 0, ran = 0, unknown = 0;
     for (int i = 0; i < k; i++) {
         passed += r[i].status == T_PASS;
         failed += r[i].status == T_FAIL;
         ran += r[i].status != T_SKIP;
+        unknown += r[i].status == T_NONE;
     }
 
     printf("fairshuf audit: %llu deal%s of %zu %s from %s (%.2f s)\n",
@@ -1529,6 +1537,11 @@ int cmd_audit(int argc, char **argv)
     for (int i = 0; i < k; i++) {
         if (r[i].status == T_SKIP) {
             printf("SKIP  %-42s (%s)\n", r[i].name, r[i].note);
+            continue;
+        }
+        if (r[i].status == T_NONE) {
+            printf("NONE  %-42s stat = %-11.6g df = %-7g p = unknown (%s)\n",
+                   r[i].name, r[i].stat, r[i].df, r[i].note);
             continue;
         }
         printf("%s  %-42s stat = %-11.6g df = %-7g p = %-10.4g p(Holm) = "
@@ -1557,24 +1570,31 @@ int cmd_audit(int argc, char **argv)
            "birthday test; unpredictability needs a source review "
            "(docs/AUDIT.md)\n");
     printf("verdict: %s\n",
-           failed  ? "FAIL: the output is not that of a uniform shuffle with "
-                     "independent deals"
-           : !ran  ? "NONE: too few deals for any test (exit status 2)"
-                   : "PASS: no evidence against a uniform shuffle with "
-                     "independent deals");
+           failed    ? "FAIL: the output is not that of a uniform shuffle with "
+                       "independent deals"
+           : !ran    ? "NONE: too few deals for any test (exit status 2)"
+           : unknown ? "NONE: memory exhausted: a test's p-value is unknown "
+                       "(exit status 2)"
+                     : "PASS: no evidence against a uniform shuffle with "
+                       "independent deals");
     printf("%d passed, %d failed\n", passed, failed);
+    if (unknown)
+        error_msg(0, "memory exhausted: the p-value of %d test%s is unknown%s",
+                  unknown, plural((uint64_t)unknown),
+                  failed ? " (the failures stand)" : "");
     if (jf != NULL)
         write_json(jf, o.json, &o, &d, r, k, passed, failed, stopped);
-    if (pf != NULL && ran) {
+    if (pf != NULL && ran && (failed || !unknown)) {
         plot_write(pf, d.bat, r, k);
         close_out(pf, o.plot);
     } else if (pf != NULL) {
-        /* No test ran: a picture of nothing is not written; the old file
-           stays, as when an audit fails. */
+        /* Verdict NONE: no picture is written; the old file stays, as
+           when an audit fails. */
         fclose(pf);
         outfile_drop(o.plot);
-        error_msg(0, "%s: no plot written: no test ran (too few deals)",
-                  quotef(o.plot));
+        error_msg(0, "%s: no plot written: %s", quotef(o.plot),
+                  ran ? "a test's p-value is unknown (memory exhausted)"
+                      : "no test ran (too few deals)");
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         fail("write error: %s", strerror(errno));
@@ -1587,5 +1607,5 @@ int cmd_audit(int argc, char **argv)
     free(d.used);
     free(d.seq);
     fsh_rng_free(d.ties);
-    return failed ? 1 : ran ? 0 : EXIT_TROUBLE;
+    return failed ? 1 : ran && !unknown ? 0 : EXIT_TROUBLE;
 }

@@ -310,13 +310,21 @@ static double x_decides(double df, double alpha, double lines)
     return x;
 }
 
+/* 1 when the exact tail at x fits EXACT_STEPS, 0 when not, -1 when its
+   plan finds no memory (then the p-value is unknown: choosing the other
+   branch would make the test depend on the memory left). */
 static int exact_fits(uint64_t total, const double *prob, size_t k, double x)
 {
     double steps;
-    return isfinite(x) &&
-           fsh_stats_pearson_steps(total, prob, k, x, &steps) == FSH_OK &&
-           steps <= EXACT_STEPS;
+    if (!isfinite(x))
+        return 0;
+    int rc = fsh_stats_pearson_steps(total, prob, k, x, &steps);
+    if (rc == FSH_ENOMEM)
+        return -1;
+    return rc == FSH_OK && steps <= EXACT_STEPS;
 }
+
+static const char no_memory[] = "no memory for the exact tail: p unknown";
 
 /* The p-value of Pearson's statistic x (limit tail p_lim) over the cells
    prob[0..k) of total counts, for a test on which exact_fits said yes at
@@ -328,11 +336,13 @@ static double exact_p(uint64_t total, const double *prob, size_t k, double x,
         return p_lim;
     /* The observed counts' own x, a few ulps below so that they count. */
     double xe = x * (1 - 1e-12), p;
-    if (!exact_fits(total, prob, k, xe)) {
+    int fits = exact_fits(total, prob, k, xe);
+    if (fits == 0) {
         double lo = 0, hi = xe;
-        for (int it = 0; it < 60; it++) {
+        for (int it = 0; it < 60 && fits >= 0; it++) {
             double mid = (lo + hi) / 2;
-            if (exact_fits(total, prob, k, mid))
+            fits = exact_fits(total, prob, k, mid);
+            if (fits > 0)
                 lo = mid;
             else
                 hi = mid;
@@ -343,11 +353,11 @@ static double exact_p(uint64_t total, const double *prob, size_t k, double x,
                  "what the exact computation reaches)",
                  xe);
     }
-    if (fsh_stats_pearson_sf(total, prob, k, xe, &p) != FSH_OK) {
+    if (fits < 0 || fsh_stats_pearson_sf(total, prob, k, xe, &p) != FSH_OK) {
         /* No memory: the limit's p-value cannot be vouched for, and no
            other is known (NaN: the test cannot fail, Holm's adjusted
            value is 1). */
-        snprintf(note, nsize, "no memory for the exact tail: p unknown");
+        snprintf(note, nsize, "%s", no_memory);
         return NAN;
     }
     return p;
@@ -389,7 +399,15 @@ static int gof(test_result *r, const char *name, const uint64_t *h,
     } else {
         uint64_t t = (uint64_t)total;
         const char *how = "";
-        if (!exact_fits(t, gprob, g, x_decides(df, alpha, 1))) {
+        int fits = exact_fits(t, gprob, g, x_decides(df, alpha, 1));
+        if (fits < 0) {
+            ran(r, name, st, df, NAN);
+            snprintf(r->note, sizeof r->note, "%s", no_memory);
+            free(gobs);
+            free(gprob);
+            return 0;
+        }
+        if (!fits) {
             /* Two groups: below battery_median_cut and the rest. */
             size_t cut = battery_median_cut(law, k);
             uint64_t o[2] = {0, 0};
@@ -459,10 +477,15 @@ static int cells_p(uint64_t tot, size_t k, double x, double alpha, double *p,
         return -1;
     for (size_t i = 0; i < k; i++)
         prob[i] = 1 / (double)k;
-    if (exact_fits(tot, prob, k, x_decides(df, alpha, 1)))
+    int fits = exact_fits(tot, prob, k, x_decides(df, alpha, 1));
+    if (fits < 0) {
+        *p = NAN;
+        snprintf(note, nsize, "%s", no_memory);
+    } else if (fits) {
         *p = exact_p(tot, prob, k, x, pl, alpha, note, nsize);
-    else
+    } else {
         *p = cells_bound(tot, k, x, pl, alpha, note, nsize);
+    }
     free(prob);
     return 0;
 }
@@ -613,14 +636,19 @@ int battery_run(battery *b, double alpha, test_result *out)
             return -1;
         for (size_t v = 0; v < n; v++)
             prob[v] = 1 / dn;
-        if (exact_fits(b->t, prob, n, x_decides(dn - 1, alpha, 2 * dn)))
+        int fits = exact_fits(b->t, prob, n, x_decides(dn - 1, alpha, 2 * dn));
+        if (fits < 0) {
+            pw = NAN;
+            snprintf(r->note, sizeof r->note, "%s", no_memory);
+        } else if (fits)
             pw = exact_p(b->t, prob, n, worst, pw, alpha / (2 * dn), r->note,
                          sizeof r->note);
         else
             pw = cells_bound(b->t, n, worst, pw, alpha / (2 * dn), r->note,
                              sizeof r->note);
         free(prob);
-        r->p = fmin(1, pw * 2 * dn);
+        /* Unknown stays unknown (fmin would make NaN 1). */
+        r->p = isnan(pw) ? NAN : fmin(1, pw * 2 * dn);
     }
 
     /* 4-6. Successions, fixed points, inversions against exact laws. */
@@ -745,7 +773,9 @@ int battery_run(battery *b, double alpha, test_result *out)
         if (adj > run_max)
             run_max = adj;
         x->p_holm = run_max;
-        x->status = run_max <= alpha ? T_FAIL : T_PASS;
+        x->status = isnan(x->p)         ? T_NONE
+                    : run_max <= alpha ? T_FAIL
+                                       : T_PASS;
     }
     return (int)i;
 }

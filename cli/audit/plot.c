@@ -141,9 +141,10 @@ void plot_write(FILE *f, const battery *b, const test_result *r, int k)
         const test_result *x = &r[i];
         const char *st = x->status == T_PASS   ? "PASS"
                          : x->status == T_FAIL ? "FAIL"
+                         : x->status == T_NONE ? "NONE"
                                                : "SKIP";
         double bar = 0;
-        if (x->status != T_SKIP)
+        if (x->status == T_PASS || x->status == T_FAIL)
             bar = x->p > 0 ? fmin(10, -log10(x->p)) : 10;
         fprintf(f, "<text x=\"40\" y=\"%.0f\" font-size=\"12\" "
                    "fill=\"%s\">%s %s</text>\n",
@@ -151,7 +152,11 @@ void plot_write(FILE *f, const battery *b, const test_result *r, int k)
         fprintf(f, "<rect x=\"340\" y=\"%.0f\" width=\"%.1f\" height=\"14\" "
                    "fill=\"%s\"/>\n",
                 y, bar * 30, x->status == T_FAIL ? "#c00" : "#4a7ab5");
-        if (x->status != T_SKIP)
+        if (x->status == T_NONE)
+            fprintf(f, "<text x=\"350\" y=\"%.0f\" font-size=\"12\">p "
+                       "unknown (no memory)</text>\n",
+                    y + 12);
+        else if (x->status != T_SKIP)
             fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">p = "
                        "%.3g, Holm %.3g</text>\n",
                     350 + bar * 30, y + 12, x->p, x->p_holm);

@@ -576,6 +576,68 @@ audit pwtiny --input fair6 --power=1e-200
 check "--power=1e-200: inf deals for every test, no nan" sh -c \
     '[ "$(grep -c "^  [a-z].*  *inf  (" pwtiny.out)" = 9 ] && ! grep -q nan pwtiny.out'
 
+# --- no memory for a test's exact tail ----------------------------------
+# A test whose exact tail finds no memory has no p-value (NaN): it cannot
+# fail, Holm's procedure sorts it last (adjusted 1). It used to print
+# "PASS ... p = nan" and the verdict PASS with exit status 0, so that a
+# shuffler failing only that test passed. Now: NONE with the note, the
+# verdict NONE (exit 2, the reason in the JSON, no picture) unless
+# another test fails (then FAIL stands: the others' adjusted p-values are
+# at least what any p-value in its place would give). The overcommit
+# shim refuses single requests above 300 kB: at alpha 0.2 a fair 300
+# deals of 3 values (fixed) ask 8 exact tails, the Kendall distance's
+# table beyond that; 3000 deals with one in four the identity fail 7
+# tests and lose 3 tables. Not under ASan (its allocator comes first).
+if [ "$slow" = 1 ]; then
+    skipped "no memory for an exact tail (the overcommit shim; not under ASan)"
+elif ! command -v python3 >/dev/null 2>&1; then
+    skipped "no memory for an exact tail (needs python3 for the fixed input)"
+elif OC=$(shim overcommit) && FD=$(dynamic); then
+    python3 -c "
+import random
+r = random.Random(6)
+for i in range(300):
+    d = [1, 2, 3]; r.shuffle(d); print(' '.join(map(str, d)))" >nomem3
+    python3 -c "
+import random
+r = random.Random(5)
+for i in range(3000):
+    d = [1, 2, 3]
+    if i % 4: r.shuffle(d)
+    print(' '.join(map(str, d)))" >nomem3bad
+    FSH_OVERCOMMIT_MAX=300000 LD_PRELOAD=$OC "$FD" audit --no-progress \
+        --alpha 0.2 --input nomem3 --json nm.json --plot nm.svg >nm.out 2>nm.err
+    echo $? >nm.rc
+    check "no memory for an exact tail: exit 2" rc_is nm 2
+    check "no memory for an exact tail: NONE with its note" \
+        grep -q "^NONE  consecutive deals: Kendall distance .* p = unknown (no memory" nm.out
+    check "no memory for an exact tail: the verdict NONE, not PASS" \
+        grep -q "^verdict: NONE: memory exhausted: a test's p-value is unknown" nm.out
+    check "no memory for an exact tail: 9 passed, 0 failed" \
+        grep -q "^9 passed, 0 failed$" nm.out
+    check "no memory for an exact tail: the messages" sh -c '
+        grep -q "^fairshuf audit: memory exhausted: the p-value of 1 test is unknown$" nm.err &&
+        grep -q "nm.svg.*no plot written: a test.s p-value is unknown" nm.err'
+    check "no memory for an exact tail: no picture" test ! -e nm.svg
+    check "no memory for an exact tail: JSON" python3 -c "
+import json, sys
+j = json.load(open('nm.json'))
+t = [x for x in j['tests'] if x['result'] == 'NONE']
+sys.exit(not (j['verdict'] == 'NONE' and 'memory' in j['reason'] and
+              len(t) == 1 and t[0]['p'] is None and t[0]['p_holm'] == 1 and
+              'no memory' in t[0]['note']))"
+    FSH_OVERCOMMIT_MAX=300000 LD_PRELOAD=$OC "$FD" audit --no-progress \
+        --input nomem3bad --json nmb.json >nmb.out 2>nmb.err
+    echo $? >nmb.rc
+    check "no memory for an exact tail, other tests fail: FAIL, exit 1" sh -c '
+        [ "$(cat nmb.rc)" = 1 ] && grep -q "^verdict: FAIL" nmb.out &&
+        grep -q "^NONE  " nmb.out &&
+        grep -q "unknown (the failures stand)$" nmb.err &&
+        grep -q "\"verdict\": \"FAIL\"" nmb.json'
+else
+    skipped "no memory for an exact tail (no overcommit shim or dynamic binary)"
+fi
+
 # --- the progress bar (forced; on a terminal by default) -----------------
 "$A/fair" 3000 8 pb | $TO "$F" audit --progress --trials 3000 --input - \
     >pb.out 2>pb.err
