@@ -73,6 +73,9 @@ double battery_cells_p(const uint64_t *c, size_t k, double alpha,
 /* The p-value battery_cells_p gives k equally likely cells of total counts
    whose statistic is x (it depends on the counts through x only). */
 double battery_cells_px(uint64_t total, size_t k, double x, double alpha);
+/* The p-value the battery gives the position-by-value statistic y of
+   deals of n values. */
+double battery_pbv_p(size_t n, uint64_t deals, double y, double alpha);
 
 /* The duplicate-deck (birthday) figures: pairs of equal deals seen, and
    expected under a uniform shuffle and under a k-bit seed (bits = 24, 32,
