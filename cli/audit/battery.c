@@ -442,7 +442,7 @@ static int gof(test_result *r, const char *name, const uint64_t *h,
    likely cells of total counts where the exact tail would take too long:
    at most max(alpha, EXACT_BELOW), the Chernoff bound with the exact
    moment generating function (fsh_stats_pearson_equal_bound: never below
-   the exact tail, 5 to 40 times above it), where the limit's tail is too
+   the exact tail, 10 to 50 times above it), where the limit's tail is too
    thin (3.0 times too often at 1e-6 at 52 cells and 5 expected,
    docs/AUDIT.md); above, the limit's. NaN when no memory. */
 static double cells_bound(uint64_t total, size_t k, double x, double p_lim,
