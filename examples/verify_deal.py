@@ -18,7 +18,9 @@ with --burn, --players, --cards and --layout as burn cards, then hands) or
 with the JSON that `fairshuf deal --format json` printed. It takes every
 option of `fairshuf verify`, read as getopt_long reads them there
 (abbreviations, "--client-seed -x", options after the cards), and prints
-its VALID and NOT VALID lines and its messages. Exit status 0 when
+its VALID and NOT VALID lines and its messages, byte for byte in the
+locale of the environment, as the command (glibc) quotes them: 'x' in
+the C locale, \u2018x\u2019 in a UTF-8 one. Exit status 0 when
 everything matches (VALID), 1 when something does not (NOT VALID, with what
 differs) or the input is bad.
 
@@ -34,7 +36,8 @@ The JSON is read as fairshuf verify --json reads it (one rule in every
 verifier: what one calls VALID, the others do): a strict reader (UTF-8,
 whatever the locale; duplicate member names, NaN and Infinity, lone
 surrogates, a NUL in a member name, more than 64 members in an object,
-nesting deeper than 64 and files over 8 MiB refused), the same checks of
+nesting deeper than 64 and files over 8 MiB refused, each with the
+command's reason and byte offset), the same checks of
 the deal (at most 1000 decks), the options it is given beside it compared
 with it (each difference a NOT VALID line), and no --decks, --jokers or
 cards beside it. The client seed is text: bytes that are not UTF-8 are
@@ -43,10 +46,11 @@ refused, as by fairshuf deal and verify.
 
 import hashlib
 import hmac
-import json
 import math
 import os
+import re
 import sys
+import unicodedata
 
 ALGORITHM = "fairshuf-deal-v1"
 DOMAIN = b"fairshuf-deal-v1"  # 16 ASCII bytes
@@ -189,14 +193,8 @@ def parse_commitment(text, what):
     either case, nothing around or between them (no blank of any kind);
     returned in lower case."""
     if len(text) != 64 or not _HEX_DIGITS.issuperset(text):
-        raise BadInput("malformed commitment in %s: %r (64 hex digits)" % (what, text))
+        raise BadInput("malformed commitment in %s: %s (64 hex digits)" % (what, quote(text)))
     return text.lower()
-
-
-def _is_count(v):
-    """A JSON count as fairshuf verify takes one: an integer in
-    [0, 2^64 - 1] (never a boolean or a float; -0 is 0)."""
-    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2 ** 64
 
 
 JSON_MAX_FILE = 8 << 20  # fairshuf verify reads files of up to 8 MiB
@@ -205,154 +203,487 @@ JSON_MAX_MEMBERS = 64    # members of one object
 MAX_DECKS = 1000         # the largest shoe fairshuf deal and verify take
 
 
-def _json_walk(v, depth=1):
-    """Refuse what fairshuf verify's JSON reader refuses and Python's json
-    module takes once parsed: nesting deeper than JSON_MAX_DEPTH and a
-    lone surrogate (a \\u escape that is half of a pair) in any string."""
-    if isinstance(v, (dict, list)):
-        if depth > JSON_MAX_DEPTH:
-            raise ValueError("nesting too deep")
-        for k in v:
-            if isinstance(v, dict):
-                _json_walk(k, depth)
-                k = v[k]
-            _json_walk(k, depth + 1)
-    elif isinstance(v, str):
-        try:
-            v.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError("lone surrogate in \\u escape") from None
+# ---- the deal JSON, read as fairshuf verify --json reads it -----------------
+
+class Number:
+    """A JSON number that is no count (a fraction, an exponent, a minus
+    sign before a non-zero integer, 2^64 or more): the reader keeps only
+    that it is a number, as fairshuf verify does. Counts are ints."""
 
 
-def _json_members(pairs):
-    """An object as fairshuf verify reads one: at most JSON_MAX_MEMBERS
-    members, no NUL in a name, no name twice (json keeps the last)."""
-    if len(pairs) > JSON_MAX_MEMBERS:
-        raise ValueError("too many members in an object")
-    names = set()
-    for name, _ in pairs:
-        if "\0" in name:
-            raise ValueError("NUL in a member name")
-        if name in names:
-            raise ValueError("duplicate member name")
-        names.add(name)
-    return dict(pairs)
+class _JsonError(Exception):
+    def __init__(self, why, at):
+        Exception.__init__(self, why)
+        self.why, self.at = why, at
 
 
-def _json_constant(word):
-    raise ValueError("bad number: %s" % word)  # NaN, Infinity: not JSON
+_JSON_BLANKS = re.compile(rb"[ \t\n\r]*")
+_JSON_PLAIN = re.compile(rb'[^"\\\x00-\x1f\x80-\xff]*')  # string bytes as they are
+_JSON_TO_QUOTE = re.compile(rb'(?:[^"\\]|\\[\x00-\xff])*')  # a backslash skips a byte
+_JSON_ESCAPES = {ord('"'): '"', ord("\\"): "\\", ord("/"): "/", ord("b"): "\b",
+                 ord("f"): "\f", ord("n"): "\n", ord("r"): "\r", ord("t"): "\t"}
 
 
-def _json_int(text):
-    # Past 20 digits no count (2^64 - 1 has 20); int() of a long one would
-    # hit Python's limit on digits, where fairshuf verify reads any number.
-    return int(text) if len(text.lstrip("-")) <= 20 else float("inf")
-
-
-def read_json(data, what):
-    """The deal JSON (bytes) as fairshuf verify --json reads it, a strict
-    RFC 8259 reader: at most 8 MiB of UTF-8, one value, duplicate member
-    names, more than 64 members, nesting deeper than 64, NUL in a member
-    name, lone surrogates, NaN and Infinity refused (BadInput)."""
-    if len(data) > JSON_MAX_FILE:
-        raise BadInput("%s: file too large" % what)
+def _utf8_char_len(d, i):
+    """The length (1 to 4) of the well-formed UTF-8 character (RFC 3629)
+    at d[i], or 0: a stray or missing continuation byte, an overlong form,
+    a surrogate, past U+10FFFF, or cut short by the end."""
+    c = d[i]
+    if c < 0x80:
+        return 1
+    k = 2 if 0xC2 <= c <= 0xDF else 3 if 0xE0 <= c <= 0xEF else 4 if 0xF0 <= c <= 0xF4 else 0
     try:
-        text = data.decode("utf-8")  # the bytes, whatever the locale says
-        doc = json.loads(text, object_pairs_hook=_json_members,
-                         parse_constant=_json_constant, parse_int=_json_int)
-        _json_walk(doc)
-    except (ValueError, RecursionError) as e:
-        raise BadInput("%s: malformed JSON: %s" % (what, e)) from None
+        if k and len(d[i:i + k].decode("utf-8")) == 1:  # Python's decoder: RFC 3629
+            return k
+    except UnicodeDecodeError:
+        pass
+    return 0
+
+
+class _JsonReader:
+    """cli/verify/json.c's reader, step for step, so that it refuses the
+    same documents with the same reason at the same byte offset."""
+
+    def __init__(self, data):
+        self.d, self.p, self.depth = data, 0, 0
+
+    def fail(self, why):
+        raise _JsonError(why, self.p)
+
+    def blanks(self):
+        self.p = _JSON_BLANKS.match(self.d, self.p).end()
+
+    def hex4(self):
+        v = 0
+        for _ in range(4):
+            if self.p >= len(self.d):
+                self.fail("truncated \\u escape")
+            c = chr(self.d[self.p])
+            self.p += 1
+            if c not in _HEX_DIGITS:
+                self.fail("bad \\u escape")
+            v = v << 4 | int(c, 16)
+        return v
+
+    def string(self):
+        """The string at p (after its opening quote), as str."""
+        d = self.d
+        q = _JSON_TO_QUOTE.match(d, self.p).end()  # the closing quote first
+        if q >= len(d) or d[q] != 0x22:
+            self.fail("unterminated string")
+        out = []
+        while d[self.p] != 0x22:
+            m = _JSON_PLAIN.match(d, self.p)
+            if m.end() > self.p:
+                out.append(m.group().decode("ascii"))
+                self.p = m.end()
+                continue
+            c = d[self.p]
+            self.p += 1
+            if c < 0x20:
+                self.fail("control character in a string")
+            if c >= 0x80:
+                k = _utf8_char_len(d, self.p - 1)
+                if k == 0:
+                    self.p -= 1
+                    self.fail("invalid UTF-8 in a string")
+                out.append(d[self.p - 1:self.p - 1 + k].decode("utf-8"))
+                self.p += k - 1
+                continue
+            e = d[self.p]  # after a backslash
+            self.p += 1
+            if e in _JSON_ESCAPES:
+                out.append(_JSON_ESCAPES[e])
+                continue
+            if e != ord("u"):
+                self.fail("bad escape in a string")
+            cp = self.hex4()
+            if 0xD800 <= cp < 0xDC00:
+                if len(d) - self.p < 6 or d[self.p:self.p + 2] != b"\\u":
+                    self.fail("lone surrogate in \\u escape")
+                self.p += 2
+                lo = self.hex4()
+                if not 0xDC00 <= lo <= 0xDFFF:
+                    self.fail("lone surrogate in \\u escape")
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00)
+            elif 0xDC00 <= cp < 0xE000:
+                self.fail("lone surrogate in \\u escape")
+            out.append(chr(cp))
+        self.p += 1  # the closing quote
+        return "".join(out)
+
+    def digits(self):
+        start = self.p
+        while self.p < len(self.d) and 0x30 <= self.d[self.p] <= 0x39:
+            self.p += 1
+        return self.d[start:self.p]
+
+    def number(self):
+        d = self.d
+        neg = self.p < len(d) and d[self.p] == 0x2D
+        self.p += neg
+        if self.p >= len(d) or not 0x30 <= d[self.p] <= 0x39:
+            self.fail("bad number")
+        if d[self.p] == 0x30 and self.p + 1 < len(d) and 0x30 <= d[self.p + 1] <= 0x39:
+            self.fail("leading zero in a number")
+        whole = self.digits().lstrip(b"0")
+        frac = False
+        for mark, sign in ((b".", False), (b"eE", True)):
+            if self.p < len(d) and d[self.p] in mark:
+                frac = True
+                self.p += 1
+                if sign and self.p < len(d) and d[self.p] in b"+-":
+                    self.p += 1
+                if self.p >= len(d) or not 0x30 <= d[self.p] <= 0x39:
+                    self.fail("bad number")
+                self.digits()
+        # a count: no fraction nor exponent, below 2^64, not negative (-0 is 0)
+        u = int(whole or b"0") if len(whole) <= 20 else 2 ** 64
+        return u if not frac and u < 2 ** 64 and not (neg and u) else Number()
+
+    def literal(self, word, value):
+        if not self.d.startswith(word, self.p):
+            self.fail("unexpected character")
+        self.p += len(word)
+        return value
+
+    def container(self, obj):
+        close = 0x7D if obj else 0x5D
+        self.depth += 1
+        if self.depth > JSON_MAX_DEPTH:
+            self.fail("nesting too deep")
+        self.blanks()
+        v = {} if obj else []
+        if self.p < len(self.d) and self.d[self.p] == close:
+            self.p += 1
+            self.depth -= 1
+            return v
+        while True:
+            if obj:
+                self.blanks()
+                if self.p >= len(self.d) or self.d[self.p] != 0x22:
+                    self.fail("expected a member name")
+                self.p += 1
+                name = self.string()
+                if "\0" in name:
+                    self.fail("NUL in a member name")
+                if len(v) + 1 > JSON_MAX_MEMBERS:
+                    self.fail("too many members in an object")
+                if name in v:
+                    self.fail("duplicate member name")
+                self.blanks()
+                if self.p >= len(self.d) or self.d[self.p] != 0x3A:
+                    self.fail("expected ':'")
+                self.p += 1
+                v[name] = self.value()
+            else:
+                v.append(self.value())
+            self.blanks()
+            if self.p < len(self.d) and self.d[self.p] == 0x2C:
+                self.p += 1
+                continue
+            if self.p < len(self.d) and self.d[self.p] == close:
+                self.p += 1
+                self.depth -= 1
+                return v
+            self.fail("expected ',' or '}'" if obj else "expected ',' or ']'")
+
+    def value(self):
+        self.blanks()
+        if self.p >= len(self.d):
+            self.fail("unexpected end of input")
+        c = self.d[self.p]
+        if c in b"{[":
+            self.p += 1
+            return self.container(c == 0x7B)
+        if c == 0x22:
+            self.p += 1
+            return self.string()
+        for word, v in ((b"true", True), (b"false", False), (b"null", None)):
+            if c == word[0]:
+                return self.literal(word, v)
+        return self.number()
+
+
+def read_json(data, file):
+    """The deal JSON (bytes of file) as fairshuf verify --json reads it, a
+    strict RFC 8259 reader: at most 8 MiB of UTF-8 (whatever the locale),
+    one value; duplicate member names, more than 64 members in an object,
+    nesting deeper than 64, a NUL in a member name, lone surrogates, NaN
+    and Infinity refused (BadInput, with the command's reason and byte
+    offset). Objects are dicts, arrays lists, strings str, counts int,
+    other numbers Number."""
+    if len(data) > JSON_MAX_FILE:
+        raise BadInput("%s: file too large" % quotef(file))
+    r = _JsonReader(bytes(data))
+    try:
+        doc = r.value()
+        r.blanks()
+        if r.p != len(r.d):
+            r.fail("extra data after the value")
+    except _JsonError as e:
+        raise BadInput("%s: malformed JSON at byte %d: %s" % (quotef(file), e.at, e.why)) from None
     return doc
 
 
-def order_from_json(doc):
-    """(doc, fair, the dealt cards' names as printed: burn, hands hand by
-    hand, rest; and their Shape) from the JSON
-    `fairshuf deal --format json` printed, checked as fairshuf verify --json
-    checks it (read_json in cli/verify/verify.c), BadInput otherwise."""
-    def bad(why):
-        return BadInput("malformed deal JSON: " + why)
+def order_from_json(doc, file):
+    """(doc, fair, the JSON's commitment, the dealt cards' names as
+    printed: burn, hands hand by hand, rest; and their Shape) from the JSON
+    `fairshuf deal --format json` printed, checked as fairshuf verify
+    --json checks it, in its order and with its messages (read_json in
+    cli/verify/verify.c), BadInput otherwise."""
+    f = quotef(file)
 
-    def need(obj, key, kind, what):
+    def bad(why):
+        return BadInput("%s: malformed deal JSON: %s" % (f, why))
+
+    def need(obj, key, kind):
         v = obj.get(key)
-        # JSON's types as the schema gives them: integers are never
-        # booleans or floats, strings are strings
+        # JSON's types: booleans are no numbers; counts are ints, other
+        # numbers Number
         if not isinstance(v, kind) or isinstance(v, bool):
-            raise bad("no %s %r" % (what, key))
+            what = {list: "array", str: "string", dict: "object"}.get(kind, "value")
+            raise bad("no %s %s" % (what, quote(key)))
         # a \u0000 would end the string for fairshuf verify's comparisons;
         # only the client seed (compared by length) may hold one
         if kind is str and key != "client_seed" and "\0" in v:
-            raise bad("a NUL in %r" % key)
+            raise bad("a NUL in %s" % quote(key))
         return v
 
     def count(obj, key):
-        if not _is_count(obj.get(key)):
-            raise bad("%s is not a non-negative integer" % key)
-        return obj[key]
+        v = need(obj, key, (int, Number))
+        if not isinstance(v, int):
+            raise bad("%s is not a non-negative integer" % quote(key))
+        return v
 
     if not isinstance(doc, dict):
         raise bad("not an object")
-    if need(doc, "schema", str, "string") != "fairshuf-deal/1":
-        raise BadInput("unknown schema %r (fairshuf-deal/1 expected)" % doc["schema"])
+    schema = need(doc, "schema", str)
+    if schema != "fairshuf-deal/1":
+        raise BadInput("%s: unknown schema %s (fairshuf-deal/1 expected)" % (f, quote(schema)))
     fair = doc.get("fair")
     if fair is None:
-        raise BadInput("not a provably fair deal (\"fair\" is null)")
+        mode = doc.get("mode")
+        raise BadInput("%s: not a provably fair deal (\"fair\" is null: mode %s)"
+                       % (f, quote(mode) if isinstance(mode, str) else "unknown"))
     if not isinstance(fair, dict):
         raise bad("\"fair\" is not an object")
-    if need(fair, "algorithm", str, "string") != ALGORITHM:
-        raise BadInput("unknown algorithm %r (%s expected)" % (fair["algorithm"], ALGORITHM))
+    algorithm = need(fair, "algorithm", str)
+    if algorithm != ALGORITHM:
+        raise BadInput("%s: unknown algorithm %s (%s expected)" % (f, quote(algorithm), ALGORITHM))
     decks, jokers = count(doc, "decks"), count(doc, "jokers")
     if not 1 <= decks <= MAX_DECKS or jokers > 2:
-        raise BadInput("decks %d and jokers %d are not a supported shoe" % (decks, jokers))
+        raise BadInput("%s: decks %d and jokers %d are not a supported shoe" % (f, decks, jokers))
     in_shoe = count(doc, "cards_in_shoe")
     if in_shoe != (52 + jokers) * decks:
-        raise BadInput("cards_in_shoe is %d, but %d decks with %d jokers hold %d"
-                       % (in_shoe, decks, jokers, (52 + jokers) * decks))
+        raise BadInput("%s: cards_in_shoe is %d, but %d decks with %d jokers hold %d"
+                       % (f, in_shoe, decks, jokers, (52 + jokers) * decks))
     players = count(doc, "players")
     if players == 0:  # fairshuf deal always deals a hand
-        raise BadInput("zero players")
+        raise BadInput("%s: zero players" % f)
     cards = count(doc, "cards_per_hand")
-    layout = need(doc, "layout", str, "string")
+    layout = need(doc, "layout", str)
     if layout not in ("round-robin", "blocks"):
-        raise bad("unknown layout %r" % layout)
-    burn, hands, rest = (need(doc, key, list, "array") for key in ("burn", "hands", "rest"))
+        raise BadInput("%s: unknown layout %s" % (f, quote(layout)))
+    burn, hands, rest = (need(doc, key, list) for key in ("burn", "hands", "rest"))
     if len(hands) != players:
-        raise BadInput("%d hands for %d players" % (len(hands), players))
+        raise BadInput("%s: %d hands for %d players" % (f, len(hands), players))
     for p, hand in enumerate(hands):
         if not isinstance(hand, list) or len(hand) != cards:
-            raise BadInput("hand %d does not hold %d cards" % (p + 1, cards))
+            raise BadInput("%s: hand %d does not hold %d cards" % (f, p + 1, cards))
     if players > in_shoe or cards > in_shoe // players or len(burn) > in_shoe - players * cards:
-        raise BadInput("more cards dealt than the shoe holds (%d)" % in_shoe)
+        raise BadInput("%s: more cards dealt than the shoe holds (%d)" % (f, in_shoe))
     for key, names in [("burn", burn)] + [("hands", h) for h in hands] + [("rest", rest)]:
         for name in names:
             if not isinstance(name, str):
-                raise bad("a card in %r is not a string" % key)
+                raise bad("a card in %s is not a string" % quote(key))
             if "\0" in name:
-                raise bad("a NUL in a card in %r" % key)
+                raise bad("a NUL in a card in %s" % quote(key))
             # The schema's cards are poker notation, ASCII: the suit
             # symbols the CARD operands also take are not in it.
             if not name.isascii():
-                raise bad("card %r in %r is not in poker notation "
-                          "(fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)" % (name, key))
-    need(fair, "commitment", str, "string")
-    client = need(fair, "client_seed", str, "string")
+                raise bad("card %s in %s is not in poker notation "
+                          "(fairshuf-deal/1 cards are ASCII: As Th 2c RJ BJ)"
+                          % (quote(name), quote(key)))
+    # fairshuf verify names the file as given here, unquoted
+    commitment = parse_commitment(need(fair, "commitment", str), file)
+    client = need(fair, "client_seed", str)
     count(fair, "nonce")
     if len(client.encode("utf-8")) > CLIENT_MAX:
-        raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
-    if "server_seed" in fair and not isinstance(fair["server_seed"], str):
-        raise bad("server_seed is not a string")
+        raise BadInput("%s: client seed longer than %d bytes" % (f, CLIENT_MAX))
     shape = Shape(len(burn), players, cards, layout)
-    return doc, fair, list(burn) + [c for hand in hands for c in hand] + list(rest), shape
+    return doc, fair, commitment, list(burn) + [c for hand in hands for c in hand] + list(rest), shape
+
+
+# ---- quoting, as fairshuf verify quotes values and file names in messages ---
+
+_UTF8 = [False]  # the locale's codeset is UTF-8: set by main() (use_locale)
+
+
+def use_locale():
+    """Quote as fairshuf verify does in this environment's locale: it
+    calls setlocale(LC_ALL, "") and, as GNU programs, quotes 'like this'
+    unless the codeset is UTF-8, then \u2018like this\u2019. Python
+    coerces the C locale to C.UTF-8 at startup (PEP 538; UTF-8 mode, PEP
+    540, tells): the command in the same environment sees the C locale."""
+    import locale
+    forced = "PYTHONUTF8" in os.environ or "utf8" in getattr(sys, "_xoptions", {})
+    if sys.flags.utf8_mode and not forced and not os.environ.get("LC_ALL"):
+        _UTF8[0] = False  # LC_CTYPE was C or POSIX when Python started
+        return
+    try:
+        locale.setlocale(locale.LC_ALL, "")
+        _UTF8[0] = locale.nl_langinfo(locale.CODESET).upper() in ("UTF-8", "UTF8")
+    except (locale.Error, AttributeError):  # no such locale: C, as for the command
+        _UTF8[0] = False
+
+
+_C_ESCAPES = {7: "a", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t", 11: "v"}
+
+
+def _printable(ch):
+    """glibc's iswprint in a UTF-8 locale: every assigned character but
+    the controls and the line and paragraph separators (Python's
+    isprintable also refuses spaces, format characters and private use)."""
+    return unicodedata.category(ch) not in ("Cc", "Cn", "Cs") and ch not in "\u2028\u2029"
+
+
+def _char_at(b, i):
+    """(length, printable) of the character at b[i] as the command's
+    quoting reads it (cli/common/quote.c, char_at): one byte in the C
+    locale (printable if ASCII graphic or space); in a UTF-8 locale what
+    glibc's mbrtowc reads: a byte that starts no character, an overlong
+    form or a surrogate is one unprintable byte; a character cut short by
+    the end runs to the end, unprintable; past U+10FFFF (glibc reads up
+    to 6 bytes) unprintable."""
+    c = b[i]
+    if c < 0x80 or not _UTF8[0]:
+        return 1, 0x20 <= c < 0x7F
+    k = 2 if 0xC2 <= c <= 0xDF else 3 if 0xE0 <= c <= 0xEF else 4 if 0xF0 <= c <= 0xF7 \
+        else 5 if 0xF8 <= c <= 0xFB else 6 if 0xFC <= c <= 0xFD else 0
+    if k == 0:
+        return 1, False
+    cp = c & 0x7F >> k
+    for j in range(1, k):
+        if i + j >= len(b):
+            return len(b) - i, False
+        if b[i + j] & 0xC0 != 0x80:
+            return 1, False
+        cp = cp << 6 | b[i + j] & 0x3F
+    if cp < (0x80, 0x800, 0x10000, 0x200000, 0x4000000)[k - 2] or 0xD800 <= cp < 0xE000:
+        return 1, False
+    return k, cp <= 0x10FFFF and _printable(chr(cp))
+
+
+def _bytes(s):
+    """s as the command has it: bytes (argv's that are no UTF-8 came as
+    surrogate escapes), up to a NUL (it ends a C string)."""
+    if isinstance(s, str):
+        s = s.encode("utf-8", "surrogateescape")
+    return bytes(s).split(b"\0", 1)[0]
+
+
+def _octal(b):
+    return "".join("\\%03o" % c for c in b)
+
+
+def _text(b):
+    return b.decode("utf-8", "surrogateescape")
 
 
 def quote(s):
-    """A value in a message as fairshuf verify quotes it (in the C
-    locale): 'like this', control characters and the backslash escaped."""
-    esc = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "\v": "\\v",
-           "\a": "\\a", "\\": "\\\\", "'": "'\\''"}
-    return "'" + "".join(esc.get(c, "\\%03o" % ord(c) if ord(c) < 32 or ord(c) == 127 else c)
-                         for c in s) + "'"
+    """A value in a message as fairshuf verify quotes it (GNU quote()):
+    'like this' in the C locale, \u2018like this\u2019 in a UTF-8 one;
+    the backslash, C escapes for controls, octal for other unprintable
+    bytes, a backslash before the closing quote inside."""
+    b = _bytes(s)
+    rq = "\u2019".encode() if _UTF8[0] else b"'"
+    out, i = ["\u2018" if _UTF8[0] else "'"], 0
+    while i < len(b):
+        c = b[i]
+        if c == 0x5C:
+            out.append("\\\\")
+            i += 1
+            continue
+        if c in _C_ESCAPES:
+            out.append("\\" + _C_ESCAPES[c])
+            i += 1
+            continue
+        n, printable = _char_at(b, i)
+        if not printable:
+            out.append(_octal(b[i:i + n]))
+        else:
+            if b.startswith(rq, i):
+                out.append("\\")
+            out.append(_text(b[i:i + n]))
+        i += n
+    out.append(_text(rq))
+    return "".join(out)
+
+
+_SHELL_SPECIAL = frozenset(b"!\"$&()*;<=>[^`|?\\")
+
+
+def _shell_char(b, i):
+    """(needs quoting, safe inside double quotes) of ASCII byte b[i] of a
+    file name (GNU's shell-escape style)."""
+    c = b[i]
+    if not 0x20 <= c < 0x7F:
+        return True, False
+    if c in b"{}":
+        return len(b) == 1, len(b) == 1
+    if c in b"#~":
+        return i == 0, i == 0
+    if c in b" ':":
+        return True, True
+    if c in _SHELL_SPECIAL:
+        return True, False
+    return False, True
+
+
+def quotef(s):
+    """A file name in a message as fairshuf verify quotes it (GNU
+    quotef()): as it is when the shell would read it so, else in single
+    quotes (double quotes for a name with a ' and nothing else special),
+    unprintable bytes as $'\\ooo' segments."""
+    b = _bytes(s)
+    needs, squote, all_dq, i = len(b) == 0, False, True, 0
+    while i < len(b):
+        if b[i] < 0x80:
+            need, dq = _shell_char(b, i)
+            needs, squote, all_dq = needs or need, squote or b[i] == 0x27, all_dq and dq
+            i += 1
+        else:
+            n, printable = _char_at(b, i)
+            needs, all_dq = needs or not printable, all_dq and printable
+            i += n
+    if not needs:
+        return _text(b)
+    if squote and all_dq:
+        return '"%s"' % _text(b)
+    out, pending, i = ["'"], False, 0  # pending: inside a $'...' segment
+    while i < len(b):
+        c = b[i]
+        n, printable = (1, 0x20 <= c < 0x7F) if c < 0x80 else _char_at(b, i)
+        if not printable:
+            if not pending:
+                out.append("'$'")
+                pending = True
+            out.append("\\" + _C_ESCAPES[c] if c in _C_ESCAPES else _octal(b[i:i + n]))
+            i += n
+            continue
+        if c == 0x27:
+            out.append("'\\''")
+            pending = False
+            i += 1
+            continue
+        if pending:
+            out.append("''")
+            pending = False
+        out.append(_text(b[i:i + n]))
+        i += n
+    out.append("'")
+    return "".join(out)
 
 
 def plural(k, word):
@@ -516,6 +847,7 @@ def parse_argv(argv):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
+    use_locale()
     try:
         opts, operands = parse_argv(argv)
         return run(opts, operands)
@@ -538,9 +870,9 @@ def read_file(name, what):
             with open(name, "rb") as f:
                 data = f.read(JSON_MAX_FILE + 1)
     except OSError as e:
-        raise BadInput("%s: %s" % (name, e.strerror))
+        raise BadInput("%s: %s" % (quotef(name), e.strerror))
     if len(data) > JSON_MAX_FILE:
-        raise BadInput("%s: file too large" % name)
+        raise BadInput("%s: file too large" % quotef(name))
     return data
 
 
@@ -615,7 +947,7 @@ def run(opts, operands):
     elif seed_file is not None:
         if json_file == "-" and seed_file == "-":
             raise BadInput("--json and --server-seed-file cannot both read standard input")
-        seed = parse_hex(read_file(seed_file, seed_file), seed_file)
+        seed = parse_hex(read_file(seed_file, seed_file), quotef(seed_file))
     else:
         seed = None  # may come from the JSON (a deal printed with --reveal)
     nonce = once(values("nonce"), "nonces", decimal("nonce", 0, 2 ** 64 - 1))
@@ -627,12 +959,11 @@ def run(opts, operands):
                          "rest", "faces", "copies"} or operands:
             raise Usage("--json gives the deal: no --decks, --jokers, --burn, --players, "
                         "--cards, --layout, --hand, --rest or CARD arguments")
-        doc, fair, given, shape = order_from_json(read_json(read_file(json_file, json_file),
-                                                            json_file))
+        doc, fair, jc, given, shape = order_from_json(
+            read_json(read_file(json_file, json_file), json_file), json_file)
         # What the command line repeats (what the player noted) must agree
         # with the JSON: each disagreement is a NOT VALID line, as in
         # fairshuf verify; the round is the JSON's.
-        jc = parse_commitment(fair["commitment"], "the JSON")
         noted = once(values("commitment"), "commitments",
                      lambda v: parse_commitment(v, "--commitment"))
         if noted is not None and noted != jc:
@@ -643,6 +974,9 @@ def run(opts, operands):
         if nonce is not None and nonce != fair["nonce"]:
             problems.append("nonce mismatch: the JSON says %d, --nonce %d" % (fair["nonce"], nonce))
         commitment, client, nonce = jc, fair["client_seed"], fair["nonce"]
+        if "server_seed" in fair and not isinstance(fair["server_seed"], str):
+            raise BadInput("%s: malformed deal JSON: server_seed is not a string"
+                           % quotef(json_file))
         if "server_seed" in fair:
             revealed = parse_hex(fair["server_seed"], "the JSON's server_seed")
             if seed is None:

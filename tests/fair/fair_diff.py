@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import io
 import json
+import locale
 import os
 import random
 import re
@@ -122,20 +123,56 @@ def py_verify_process(args, stdin=None):
                       p.stderr.decode("utf-8", "replace"))
 
 
-def c_answer(args):
-    """fairshuf verify's whole answer, in the C locale (ASCII quotes, as
-    verify_deal.py's): (exit status, stdout, stderr)."""
-    env = dict(os.environ, LC_ALL="C")
+def utf8_locale():
+    """A UTF-8 locale this system has (C.UTF-8, else en_US.UTF-8), or None."""
+    was = locale.setlocale(locale.LC_ALL)
+    for name in ("C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8"):
+        try:
+            locale.setlocale(locale.LC_ALL, name)
+        except locale.Error:
+            continue
+        locale.setlocale(locale.LC_ALL, was)
+        return name
+    return None
+
+
+# The command quotes 'like this' in the C locale, ‘like this’ in a
+# UTF-8 one (and keeps the printable multibyte characters there): every
+# answer is compared in both.
+UTF8 = utf8_locale()
+LOCALES = ["C"] + ([UTF8] if UTF8 else [])
+# The locales same_answer compares in: both, but in the rounds (their
+# lines are VALID, NOT VALID and counts, their messages few) one round in
+# 8 in the UTF-8 locale, for the time.
+answer_locales = LOCALES
+if not UTF8:
+    print("skip verify_deal.py's answers in a UTF-8 locale: none installed (C.UTF-8, en_US.UTF-8)")
+
+
+def c_answer(args, loc="C"):
+    """fairshuf verify's whole answer in locale loc: (exit status, stdout,
+    stderr); stdout and stderr as text (bytes that are no UTF-8 as
+    surrogate escapes, as Python's own output carries them)."""
+    env = dict(os.environ, LC_ALL=loc)
     p = subprocess.run([FS, "verify"] + args, capture_output=True, env=env)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), \
-        p.stderr.decode("utf-8", "replace")
+    return p.returncode, p.stdout.decode("utf-8", "surrogateescape"), \
+        p.stderr.decode("utf-8", "surrogateescape")
 
 
-def py_answer(args):
-    """verify_deal.py's answer as fairshuf verify's: its own lines (the
-    commitment and the deal order it shows) left out, its name as the
-    command's."""
-    rc, out, err = py_run(args)
+def py_answer(args, loc="C"):
+    """verify_deal.py's answer (in this process, in locale loc) as fairshuf
+    verify's: its own lines (the commitment and the deal order it shows)
+    left out, its name as the command's."""
+    old, was = os.environ.get("LC_ALL"), locale.setlocale(locale.LC_ALL)
+    os.environ["LC_ALL"] = loc  # main() reads the locale as the command does
+    try:
+        rc, out, err = py_run(args)
+    finally:
+        if old is None:
+            del os.environ["LC_ALL"]
+        else:
+            os.environ["LC_ALL"] = old
+        locale.setlocale(locale.LC_ALL, was)  # as main() found it
     if out is None:
         return rc, "", ""
     out = "".join(l for l in out.splitlines(True)
@@ -145,20 +182,26 @@ def py_answer(args):
     return rc, out, err
 
 
-def same_answer(name, args, want=None, says=None):
+def same_answer(name, args, want=None, says=None, utf8_says=None):
     """fairshuf verify and verify_deal.py give the same exit status, the
-    same VALID or NOT VALID lines and the same message for args (and the
-    verdict want, if given; with says, a line of the answer that starts
-    "fairshuf verify: " or "NOT VALID: " then says)."""
-    c, p = c_answer(args), py_answer(args)
-    rc, out, err = c
-    verdict = "VALID" if rc == 0 and out.startswith("VALID: ") and not err else \
-        "NOT VALID" if rc == 1 and out.startswith("NOT VALID: ") and not err else \
-        "bad" if rc == 1 and not out and err.startswith("fairshuf verify: ") else "exit %d" % rc
-    good = c == p and (want is None or verdict == want) and \
-        (says is None or any(l.startswith(("fairshuf verify: " + says, "NOT VALID: " + says))
-                             for l in (out + err).splitlines()))
-    report(name, good, "want %s, C %r, py %r" % (want, c, p))
+    same VALID or NOT VALID lines and the same message for args, byte for
+    byte, in the C locale and in a UTF-8 one (and the verdict want, if
+    given; with says, a line of the C locale's answer that starts
+    "fairshuf verify: " or "NOT VALID: " then says; utf8_says, the same in
+    the UTF-8 locale)."""
+    for loc in answer_locales:
+        c, p = c_answer(args, loc), py_answer(args, loc)
+        rc, out, err = c
+        verdict = "VALID" if rc == 0 and out.startswith("VALID: ") and not err else \
+            "NOT VALID" if rc == 1 and out.startswith("NOT VALID: ") and not err else \
+            "bad" if rc == 1 and not out and err.startswith("fairshuf verify: ") else "exit %d" % rc
+        s = [says] if loc == "C" else [utf8_says] if utf8_says is not None else \
+            [says, re.sub(r"'([^']*)'", "\u2018\\1\u2019", says or "")]  # quote()'s or getopt's
+        good = c == p and (want is None or verdict == want) and \
+            (s[0] is None or any(l.startswith(("fairshuf verify: " + x, "NOT VALID: " + x))
+                                 for l in (out + err).splitlines() for x in s))
+        report(name if loc == "C" else "%s (%s)" % (name, loc), good,
+               "want %s, C %r, py %r" % (want, c, p))
     return verdict
 
 
@@ -426,6 +469,8 @@ def meaning(d):
 
 
 def check_round(k, r, in_browser):
+    global answer_locales
+    answer_locales = LOCALES if k % 8 == 0 else LOCALES[:1]
     tag = "round %d (%d deck%s, %d joker%s, seed %d B, client %d B, nonce %d, %s %dx%d burn %d)" % (
         k, r["decks"], "s" * (r["decks"] != 1), r["jokers"], "s" * (r["jokers"] != 1),
         len(r["seed"]), len(r["client"].encode()), r["nonce"], r["layout"], r["players"],
@@ -704,11 +749,14 @@ def main():
         page = "genuine" if r["decks"] >= 100 else "all" if k < 4 or k % 40 == 0 else \
             "genuine" if k < 12 else False
         check_round(k, r, page)
+    global answer_locales
+    answer_locales = LOCALES
     hostile()
+    quoting()
     cli_edges()
     shape_edges()
     faces()
-    json.dump(browser, open(VECTORS, "w"), ensure_ascii=False)
+    json.dump(browser, open(VECTORS, "w", encoding="utf-8"), ensure_ascii=False)
     print("summary %d ok, %d not ok, %d browser vectors" % (results["ok"], results["not ok"], len(browser)))
 
 
@@ -845,6 +893,8 @@ def hostile():
                 pargs.append(x)
         v = {"C": c_verify(cargs), "py": py_verify(pargs)}
         agree("hostile JSON, %s" % name, v, want)
+        # and the same lines and message, the reader's byte offset too
+        same_answer("hostile JSON, %s: the answer" % name, cargs, want)
         if not extra and len(text) < (1 << 20):
             to_browser("hostile JSON, " + name, want, text, order=onul if text is nul else order)
     for name, data, want in raw_cases:
@@ -852,6 +902,7 @@ def hostile():
         v = {"C": c_verify(["--json=" + f]), "py": py_verify(["--json", f]),
              "py (process)": py_verify_process(["--json", f])}
         agree("hostile JSON, %s" % name, v, want)
+        same_answer("hostile JSON, %s: the answer" % name, ["--json=" + f], want)
     # Standard input, as a player pipes it.
     v = {"C": c_verify(["--json=-"], stdin=base.encode()),
          "py": py_verify_process(["--json", "-"], stdin=base.encode())}
@@ -870,6 +921,115 @@ def hostile():
                                   "--nonce", "12", "--jokers", "2"] + order[:5],
                                  stdin=open(sf, "rb").read())}
     agree("the seed file on standard input", v, "VALID")
+
+
+# ---- quoting: the C locale and a UTF-8 one -------------------------------------
+
+def quoting():
+    """Values and file names in messages, quoted as the command quotes them
+    (GNU quote and quotef): 'x' in the C locale, ‘x’ in a UTF-8 one,
+    the printable multibyte characters kept there and octal escapes for
+    the rest; a deal JSON's every refusal, with its byte offset and the
+    member it names. fairshuf verify and verify_deal.py, byte for byte,
+    in both locales; one case also as a process (argv's bytes, the
+    locale from the environment, as a player runs it)."""
+    S = bytes(range(32))
+    C = hashlib.sha256(S).hexdigest()
+    R = ["--server-seed=" + S.hex(), "--commitment=" + C]
+    o = ref_order(S, "", 0, 1, 0)
+    good = json.loads(json.dumps(make_doc(dict(decks=1, jokers=0, seed=S, client="", nonce=0, burn=0,
+                                                players=2, cards=2, layout="round-robin"), o)))
+    d = os.path.join(TMP, "quoting")
+    os.makedirs(d, exist_ok=True)
+
+    NULL = object()
+
+    def doc(**change):  # the deal JSON with members changed (None: removed; NULL: null)
+        x = json.loads(json.dumps(good))
+        for k, v in change.items():
+            t = x["fair"] if k.startswith("fair_") else x
+            k = k[5:] if k.startswith("fair_") else k
+            if v is None:
+                del t[k]
+            else:
+                t[k] = None if v is NULL else v
+        return json.dumps(x, ensure_ascii=False)
+
+    def jf(name, text):
+        return ["--json=" + write(os.path.join(d, name), text)]
+    bad_utf8 = "\udcff"  # the byte 0xff in an argument (a surrogate escape)
+    cases = [  # (name, arguments, verdict, the C locale's message, the UTF-8 one's)
+        ("a layout with a '", R + ["--layout=it's"], "bad", "invalid layout: 'it\\'s'",
+         "invalid layout: \u2018it's\u2019"),
+        ("a layout with a \u2019", R + ["--layout=it\u2019s"], "bad",
+         "invalid layout: 'it\\342\\200\\231s'", "invalid layout: \u2018it\\\u2019s\u2019"),
+        ("a layout with an e-acute", R + ["--layout=bl\u00f6cks"], "bad",
+         "invalid layout: 'bl\\303\\266cks'", "invalid layout: \u2018bl\u00f6cks\u2019"),
+        ("a layout with a tab and a backslash", R + ["--layout=a\tb\\c"], "bad",
+         "invalid layout: 'a\\tb\\\\c'", "invalid layout: \u2018a\\tb\\\\c\u2019"),
+        ("a layout with a byte that is no UTF-8", R + ["--layout=x" + bad_utf8], "bad",
+         "invalid layout: 'x\\377'", "invalid layout: \u2018x\\377\u2019"),
+        ("a layout with a no-break space and U+2028", R + ["--layout=a\u00a0b\u2028"], "bad",
+         "invalid layout: 'a\\302\\240b\\342\\200\\250'",
+         "invalid layout: \u2018a\u00a0b\\342\\200\\250\u2019"),
+        ("a layout cut short in a character", R + ["--layout=x\udce2\udc80"], "bad",
+         "invalid layout: 'x\\342\\200'", "invalid layout: \u2018x\\342\\200\u2019"),
+        ("an unknown card with a suit symbol", R + ["X\u2660"], "bad",
+         "unknown card: 'X\\342\\231\\240'", "unknown card: \u2018X\u2660\u2019"),
+        ("a nonce in Arabic digits", R + ["--nonce=\u0663"], "bad",
+         "invalid nonce: '\\331\\243'", "invalid nonce: \u2018\u0663\u2019"),
+        ("a malformed commitment", ["--server-seed=" + S.hex(), "--commitment=" + "\u00e9" * 64], "bad",
+         "malformed commitment in --commitment: '", "malformed commitment in --commitment: \u2018"),
+        ("a missing seed file with a space", ["--server-seed-file=" + os.path.join(d, "no such.hex"),
+                                              "--commitment=" + C], "bad", "'", "'"),
+        ("a seed file named with an e-acute, malformed",
+         ["--server-seed-file=" + write(os.path.join(d, "s\u00e9ed"), "xyz"), "--commitment=" + C],
+         "bad", "malformed hex in ", "malformed hex in "),
+        ("a missing JSON named with a tab", ["--json=" + os.path.join(d, "a\tb")], "bad", None, None),
+        ("a JSON named with a ' and a space", jf("it's a deal", "{"), "bad", None, None),
+        ("a JSON that is no JSON", jf("x.json", "{\"a\": [1, 2,]}"), "bad", None, None),
+        ("a JSON cut short", jf("x.json", doc()[:100]), "bad", None, None),
+        ("an unknown schema with a ' and an e-acute", jf("x.json", doc(schema="it's \u00e9")), "bad",
+         None, None),
+        ("no schema", jf("x.json", doc(schema=None)), "bad", None, None),
+        ("decks as a string", jf("x.json", doc(decks="1")), "bad", None, None),
+        ("decks -1", jf("x.json", doc(decks=-1)), "bad", None, None),
+        ("fair null, mode with a \u2019", jf("x.json", doc(fair=NULL, mode="f\u2019r")),
+         "bad", None, None),
+        ("fair null, no mode", jf("x.json", doc(fair=NULL, mode=None)), "bad", None, None),
+        ("fair a string", jf("x.json", doc(fair="x")), "bad", None, None),
+        ("an unknown algorithm", jf("x.json", doc(fair_algorithm="v\u00e9")), "bad", None, None),
+        ("an unknown layout", jf("x.json", doc(layout="diagonal\u00e9")), "bad", None, None),
+        ("hands not an array", jf("x.json", doc(hands={})), "bad", None, None),
+        ("a card with a suit symbol", jf("x.json", doc(burn=["A\u2660"])), "bad", None, None),
+        ("a card that is a number", jf("x.json", doc(rest=[1])), "bad", None, None),
+        ("a commitment with an e-acute", jf("x.json", doc(fair_commitment="\u00e9" * 64)), "bad",
+         None, None),
+        ("no client seed", jf("x.json", doc(fair_client_seed=None)), "bad", None, None),
+        ("the nonce 1.5", jf("x.json", doc(fair_nonce=1.5)), "bad", None, None),
+        ("the server seed a number", jf("x.json", doc(fair_server_seed=7)), "bad", None, None),
+        ("a client seed of 257 bytes", jf("x.json", doc(fair_client_seed="\u00e9" * 128 + "x")), "bad",
+         None, None),
+    ]
+    for name, args, want, says, utf8_says in cases:
+        same_answer("quoting: %s" % name, args, want, says, utf8_says)
+    # As a player runs it: a process, argv's bytes, the locale from the
+    # environment (not Python's coercion of the C locale to UTF-8).
+    args = R + ["--layout=bl\u00f6cks\u2019"]
+    for loc in LOCALES + ["POSIX"]:
+        env = dict(os.environ, LC_ALL=loc)
+        c = subprocess.run([FS, "verify"] + args, capture_output=True, env=env)
+        p = subprocess.run([sys.executable, VD] + args, capture_output=True, env=env)
+        report("quoting: verify_deal.py as a process in %s" % loc,
+               (c.returncode, c.stderr) == (p.returncode, p.stderr.replace(b"verify_deal.py: ", b"fairshuf verify: ")),
+               "C %r, py %r" % (c.stderr, p.stderr))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
+    env["LANG"] = "C"  # Python coerces this C locale to C.UTF-8; the command does not
+    c = subprocess.run([FS, "verify"] + args, capture_output=True, env=env)
+    p = subprocess.run([sys.executable, VD] + args, capture_output=True, env=env)
+    report("quoting: verify_deal.py as a process with LANG=C (Python's coercion to UTF-8)",
+           (c.returncode, c.stderr) == (p.returncode, p.stderr.replace(b"verify_deal.py: ", b"fairshuf verify: ")),
+           "C %r, py %r" % (c.stderr, p.stderr))
 
 
 # ---- the command line's edges ------------------------------------------------

@@ -27,7 +27,11 @@
 # seeds one byte short), the round's shape (--burn, --players, --cards,
 # --layout, --hand, --rest) and getopt's reading, where fairshuf verify and verify_deal.py
 # must give the same lines and messages, and custom faces (package,
-# library, Python text).
+# library, Python text). Every comparison of the lines and messages of
+# fairshuf verify and verify_deal.py is made in the C locale and in a
+# UTF-8 one (C.UTF-8, else en_US.UTF-8): quote()'s 'x' and ‘x’, quotef's
+# file names, printable multibyte characters, and every refusal of a deal
+# JSON (the reader's reason and byte offset, the member it names).
 # A verdict is VALID, NOT VALID or bad input; a traceback, a signal or
 # another exit status never agrees. Parts are skipped, with the reason,
 # without the package build (make python-ext), node or chromium.
