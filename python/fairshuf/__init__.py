@@ -1012,8 +1012,12 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
     True if the revealed server seed hashes to commitment (64 hex digits,
     either case, nothing else: what ``fairshuf verify`` accepts) and the
     round (client seed, nonce, shoe) deals exactly order (face codes, or
-    names in the given notation). False otherwise; a malformed commitment
-    and other bad arguments raise as fair_order does.
+    names: of the standard set in either notation, "A♠" or "As", as
+    ``fairshuf verify`` takes its CARDs; of custom faces, the faces). False
+    when the deal does not verify (the commitment, a card or the number of
+    cards is not the round's); ValueError, never False, where ``fairshuf
+    verify`` says the input is bad and exits 1, with its message where it
+    has one, so that a forged deal and a wrong call are told apart.
 
     order is the whole deal order, first card dealt first, unless told
     otherwise, as ``fairshuf verify`` takes its CARDs:
@@ -1037,10 +1041,19 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
       hold the whole shoe (the whole hand, the whole rest) is False, and
       so is an order longer than that.
 
-    burn past the shoe, players without cards (or cards without players),
-    hands that do not fit in the shoe, an unknown layout, hand outside
-    1..P or without players, rest without burn or players, and hand with
-    rest raise ValueError, as ``fairshuf verify`` refuses them."""
+    ValueError (bad input, as ``fairshuf verify`` refuses it): a malformed
+    commitment or hex server seed; a server seed shorter than
+    fair_seed_min (whatever the commitment); a client seed over 256 bytes,
+    a nonce, decks or jokers out of range; burn past the shoe, players
+    without cards (or cards without players), hands that do not fit in
+    the shoe, an unknown layout, hand outside 1..P or without players,
+    rest without burn or players, and hand with rest; more cards than
+    the shoe holds ("53 cards given, more than the shoe holds (52)"),
+    than hand H holds ("3 cards given, more than hand 2 holds (2)") or
+    than the rest holds, partial or not; a name that is no card
+    ("unknown card: 'Xs'") and a card the shoe does not hold ("card 'RJ'
+    is not in this shoe (0 jokers per deck)", a face code past the set's
+    too)."""
     sb = _server_seed_arg(server_seed)
     commitment = _parse_commitment(commitment)
     order = list(order)
@@ -1055,15 +1068,70 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
                                 % type(x).__name__) from None
     faces = _faces_arg(faces)
     m, c = _set_shape(decks, jokers, faces)
-    position, size = _laid_out(m * c, burn, players, cards, layout, hand, rest)
-    # the round's arguments (nonce, client seed, the seed's length) are
-    # checked by fair_order before the commitment is compared: a bad one
-    # raises whether or not the seed hashes to the commitment
-    use_names = any(isinstance(x, str) for x in order)
-    mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces,
-                      names=use_names, notation=notation)
+    n = m * c
+    position, size = _laid_out(n, burn, players, cards, layout, hand, rest)
+    card_names(jokers=0 if faces else jokers, notation=notation, faces=faces)  # a bad notation raises
+    # In fairshuf verify's order: the seed (fair_order raises when it is
+    # too short), the number of cards, each card; then the verdict.
+    mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces)
+    if len(order) > n:
+        raise ValueError("%d cards given, more than the shoe holds (%d)" % (len(order), n))
+    if hand is not None and len(order) > size:
+        raise ValueError("%d cards given, more than hand %d holds (%d)" % (len(order), hand, size))
+    if rest and len(order) > size:
+        raise ValueError("%d cards given, more than the rest holds (%d)" % (len(order), size))
+    given = [_face_of(x, m, faces) for x in order]
     if fair_commit(sb) != commitment:
         return False
-    if len(order) > size or (len(order) < size and not partial):
+    if len(order) < size and not partial:
         return False
-    return all(mine[position(t)] == x for t, x in enumerate(order))
+    return all(mine[position(t)] == x for t, x in enumerate(given))
+
+
+_C_ESCAPES = {7: "a", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t", 11: "v"}
+
+
+def _quote(name):
+    """A name in a message as ``fairshuf verify`` quotes it in the C
+    locale: 'like this', the backslash and the quote escaped, controls as
+    C escapes and other bytes than printable ASCII in octal."""
+    out = []
+    for b in name.encode("utf-8", "surrogatepass"):
+        if b in _C_ESCAPES:
+            out.append("\\" + _C_ESCAPES[b])
+        elif b in (0x5C, 0x27):
+            out.append("\\" + chr(b))
+        else:
+            out.append(chr(b) if 0x20 <= b < 0x7F else "\\%03o" % b)
+    return "'" + "".join(out) + "'"
+
+
+_STANDARD_FACES = {}  # a name of the standard set (either notation) -> its face
+
+
+def _face_of(card, m, faces):
+    """The face code of an order entry of a set of m faces: a code in
+    0..m-1, or a name; ValueError with fairshuf verify's message for a
+    name that is no card and a card the shoe does not hold."""
+    if isinstance(card, str):
+        if faces is not None:
+            if card not in faces:
+                raise ValueError("unknown card: %s" % _quote(card))
+            return faces.index(card)
+        if not _STANDARD_FACES:
+            for notation in ("unicode", "poker"):
+                for face, name in enumerate(_fairshuf.card_names(jokers=2, notation=notation)):
+                    _STANDARD_FACES[name] = face
+        face = _STANDARD_FACES.get(card)
+        if face is None:
+            raise ValueError("unknown card: %s" % _quote(card))
+        if face >= m:
+            raise ValueError("card %s is not in this shoe (%d joker%s per deck)"
+                             % (_quote(card), m - 52, "" if m == 53 else "s"))
+        return face
+    face = _operator.index(card)
+    if not 0 <= face < m:
+        raise ValueError("card %d is not in this shoe (%s)"
+                         % (face, "%d joker%s per deck" % (m - 52, "" if m == 53 else "s")
+                            if faces is None else "faces 0 to %d" % (m - 1)))
+    return face

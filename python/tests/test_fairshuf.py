@@ -393,7 +393,8 @@ def test_fair_verify_one_hand_or_the_rest_as_the_command(command, tmp_path):
         # The whole hand or rest unless partial; no more than it holds.
         hand2 = j["hands"][1]
         assert not fairshuf.fair_verify(seed, c, hand2[:1], "me", 4, hand=2, **kw)
-        assert not fairshuf.fair_verify(seed, c, hand2 + [rest[0]], "me", 4, hand=2, partial=True, **kw)
+        with pytest.raises(ValueError, match=r"^3 cards given, more than hand 2 holds \(2\)$"):
+            fairshuf.fair_verify(seed, c, hand2 + [rest[0]], "me", 4, hand=2, partial=True, **kw)
         assert not fairshuf.fair_verify(seed, c, rest[:3], "me", 4, rest=True, **kw)
         assert not fairshuf.fair_verify(seed, "0" * 64, hand2, "me", 4, hand=2, **kw)
         codes = fairshuf.card_names(notation="poker")
@@ -415,6 +416,107 @@ def test_fair_verify_one_hand_or_the_rest_as_the_command(command, tmp_path):
     with pytest.raises(TypeError, match="hand must be an int"):
         fairshuf.fair_verify(seed, c, order[:1], "me", 4, notation="poker", partial=True, players=3,
                              cards=2, hand="2")
+
+
+def test_fair_verify_bad_input_raises_as_the_command_refuses(command):
+    """Every input `fairshuf verify` calls bad (a message, exit status 1)
+    is a ValueError from fair_verify, never False: the same check of the
+    same case, and for the cards (too many for the shoe, the hand or the
+    rest; a name that is no card; a card the shoe does not hold) the
+    command's message. fair_verify said False for the cards, and for a
+    seed too short when the commitment did not match it: a caller could
+    not tell a forged deal from a wrong call. The honest call next to each
+    case is True, and a forged deal (a card changed, the wrong
+    commitment) still False, not an error."""
+    seed = bytes(range(40))
+    c = fairshuf.fair_commit(seed)
+    order = fairshuf.fair_order(seed, "me", 4, names=True, notation="poker")
+    short = bytes(31)
+    R = ["--server-seed=" + seed.hex(), "--commitment=" + c, "--client-seed=me", "--nonce=4"]
+    P = dict(burn=1, players=3, cards=2)
+    p3 = ["--burn=1", "--players=3", "--cards=2"]
+    hand2 = [order[2], order[5]]  # hand 2 of 3, round-robin, after one burn card
+    cases = [  # (package call, command arguments, the command's message; None: the package's own)
+        (dict(order=order + ["As"]), R + order + ["As"], "53 cards given, more than the shoe holds (52)"),
+        (dict(order=order + ["As"], partial=True, **P), R + p3 + order + ["As"],
+         "53 cards given, more than the shoe holds (52)"),
+        (dict(order=hand2 + ["As"], hand=2, partial=True, **P), R + p3 + ["--hand=2"] + hand2 + ["As"],
+         "3 cards given, more than hand 2 holds (2)"),
+        (dict(order=hand2 + ["As"], hand=2, **P), R + p3 + ["--hand=2"] + hand2 + ["As"],
+         "3 cards given, more than hand 2 holds (2)"),
+        (dict(order=order[:4], burn=50, rest=True), R + ["--burn=50", "--rest"] + order[:4],
+         "4 cards given, more than the rest holds (2)"),
+        (dict(order=order[:2] + ["Xs"], partial=True), R + order[:2] + ["Xs"], "unknown card: 'Xs'"),
+        (dict(order=["it's"], partial=True), R + ["it's"], "unknown card: 'it\\'s'"),
+        (dict(order=["1\u2660"], partial=True), R + ["1\u2660"], "unknown card: '1\\342\\231\\240'"),
+        (dict(order=["RJ"], partial=True), R + ["RJ"], "card 'RJ' is not in this shoe (0 jokers per deck)"),
+        (dict(order=["BJ"], partial=True, jokers=1), R + ["--jokers=1", "BJ"],
+         "card 'BJ' is not in this shoe (1 joker per deck)"),
+        (dict(order=[52], partial=True), None, "card 52 is not in this shoe (0 jokers per deck)"),
+        (dict(order=[-1], partial=True), None, "card -1 is not in this shoe (0 jokers per deck)"),
+        # a seed too short, whatever the commitment (the command checks it first)
+        (dict(server_seed=short, commitment="0" * 64), ["--server-seed=" + short.hex(),
+                                                        "--commitment=" + "0" * 64], None),
+        (dict(server_seed=short), ["--server-seed=" + short.hex(), "--commitment=" + c], None),
+        (dict(server_seed="0g" * 32), ["--server-seed=" + "0g" * 32, "--commitment=" + c], None),
+        (dict(commitment=c + "0"), ["--server-seed=" + seed.hex(), "--commitment=" + c + "0"], None),
+        (dict(commitment=" " + c[1:]), ["--server-seed=" + seed.hex(), "--commitment= " + c[1:]], None),
+        (dict(client_seed="x" * 257), R + ["--client-seed=" + "x" * 257], None),
+        (dict(nonce=2 ** 64), R + ["--nonce=18446744073709551616"], None),
+        (dict(nonce=-1), R + ["--nonce=-1"], None),
+        (dict(decks=0), R + ["--decks=0"], None),
+        (dict(jokers=3), R + ["--jokers=3"], None),
+        (dict(burn=53), R + ["--burn=53"], None),
+        (dict(players=0, cards=1), R + ["--players=0", "--cards=1"], None),
+        (dict(players=53, cards=1), R + ["--players=53", "--cards=1"], None),
+        (dict(players=2), R + ["--players=2"], None),
+        (dict(cards=2), R + ["--cards=2"], None),
+        (dict(burn=1, players=3, cards=18), R + ["--burn=1", "--players=3", "--cards=18"], None),
+        (dict(players=3, cards=2, layout="diagonal"), R + ["--players=3", "--cards=2", "--layout=diagonal"],
+         None),
+        (dict(players=3, cards=2, hand=0), R + ["--players=3", "--cards=2", "--hand=0"], None),
+        (dict(players=3, cards=2, hand=4), R + ["--players=3", "--cards=2", "--hand=4"], None),
+        (dict(burn=1, hand=1), R + ["--burn=1", "--hand=1"], None),
+        (dict(rest=True), R + ["--rest"], None),
+        (dict(players=3, cards=2, hand=1, rest=True), R + ["--players=3", "--cards=2", "--hand=1",
+                                                           "--rest"], None),
+    ]
+    env = dict(os.environ, LC_ALL="C")
+    for call, args, message in cases:
+        kw = dict(dict(server_seed=seed, commitment=c, order=order[:1], client_seed="me", nonce=4,
+                       partial=True, notation="poker"), **call)
+        with pytest.raises(ValueError) as e:
+            fairshuf.fair_verify(kw.pop("server_seed"), kw.pop("commitment"), kw.pop("order"), **kw)
+        if message is not None:
+            assert str(e.value) == message, (call, str(e.value))
+        if args is not None:
+            p = subprocess.run([command, "verify"] + args, capture_output=True, env=env)
+            assert p.returncode == 1 and not p.stdout, (args, p)
+            assert p.stderr.startswith(b"fairshuf verify: "), (args, p)
+            if message is not None:
+                assert p.stderr.decode().splitlines()[0] == "fairshuf verify: " + message, (args, p)
+    # Next to them, the honest calls are True and forged deals False.
+    other = order[:1] + [order[2], order[1]] + order[3:]
+    assert fairshuf.fair_verify(seed, c, order, "me", 4)
+    assert fairshuf.fair_verify(seed, c, [fairshuf.card_names(notation="poker").index(x) for x in order[:5]],
+                                "me", 4, partial=True)  # face codes
+    assert fairshuf.fair_verify(seed, c, hand2, "me", 4, hand=2, **P)
+    assert fairshuf.fair_verify(seed, c, order[-2:], "me", 4, burn=50, rest=True)
+    assert fairshuf.fair_verify(seed, c, fairshuf.fair_order(seed, "me", 4, names=True)[:3], "me", 4,
+                                partial=True)  # the suit symbols, as the command takes them too
+    assert fairshuf.fair_verify(seed, c, fairshuf.fair_order(seed, "me", 4)[:3], "me", 4, partial=True)
+    assert fairshuf.fair_verify(seed, c, order[:3], "me", 4, partial=True)  # poker, notation unicode
+    assert fairshuf.fair_verify(seed, c, order, "me", 4, notation="poker") is True
+    assert fairshuf.fair_verify(seed, c, other, "me", 4, notation="poker") is False
+    assert fairshuf.fair_verify(seed, "0" * 64, order, "me", 4, notation="poker") is False
+    assert fairshuf.fair_verify(seed, c, order[:51], "me", 4, notation="poker") is False  # not the whole
+    assert fairshuf.fair_verify(seed, c, [order[3], order[5]], "me", 4, hand=2, **P) is False
+    with pytest.raises(ValueError, match="unknown card"):  # custom faces: their names only
+        fairshuf.fair_verify(bytes(32), fairshuf.fair_commit(bytes(32)), ["As"], faces=["a", "b"],
+                             partial=True)
+    with pytest.raises(ValueError, match="^card 2 is not in this shoe"):
+        fairshuf.fair_verify(bytes(32), fairshuf.fair_commit(bytes(32)), [2], faces=["a", "b"],
+                             partial=True)
 
 
 def test_fair_verify_partial_deal_as_the_command(command, tmp_path):
@@ -448,7 +550,8 @@ def test_fair_verify_partial_deal_as_the_command(command, tmp_path):
                 b"VALID" if got else b"NOT VALID"), (layout, cards, extra, got, p)
         assert fairshuf.fair_verify(seed, c, laid, "me", 4, **kw)
         assert not fairshuf.fair_verify(seed, c, laid[:3], "me", 4, **kw)  # not the whole shoe
-        assert not fairshuf.fair_verify(seed, c, laid + ["As"], "me", 4, partial=True, **kw)
+        with pytest.raises(ValueError, match=r"^54 cards given, more than the shoe holds \(53\)$"):
+            fairshuf.fair_verify(seed, c, laid + ["As"], "me", 4, partial=True, **kw)
         assert not fairshuf.fair_verify(seed, "0" * 64, laid[:3], "me", 4, partial=True, **kw)
         codes = fairshuf.card_names(jokers=1, notation="poker")
         assert fairshuf.fair_verify(seed, c, [codes.index(x) for x in laid[:5]], "me", 4, partial=True,

@@ -423,15 +423,14 @@ def write(path, data):
 
 def agree(name, verdicts, want=None):
     """All verdicts equal (and equal to want, if given). The package is a
-    function, not a command: it answers True or False, and raises on bad
-    arguments, but a card that is not in the shoe is just not the deal
-    (False); so for it NOT VALID and bad are one answer, rejected."""
+    function, not a command: it answers True or False, and raises
+    ValueError where the command says bad input (a card that is not in the
+    shoe, more cards than it holds, too: not False)."""
     vals = {k: v[0] for k, v in verdicts.items()}
     target = want if want is not None else next(iter(vals.values()))
 
     def same(k, v):
-        return v == target or (k == "package" and v in ("NOT VALID", "bad") and
-                               target in ("NOT VALID", "bad"))
+        return v == target
     good = all(same(k, v) for k, v in vals.items())
     why = ", ".join("%s %s" % (k, v) for k, v in vals.items())
     if not good:
@@ -1112,10 +1111,20 @@ def cli_edges():
     # Cards: more than the shoe, and a joker the shoe has not.
     v = {"C": c_verify(["--server-seed=" + S.hex(), "--commitment=" + C] + o1 + ["As"]),
          "py": py_verify(["--server-seed", S.hex(), "--commitment", C, "--"] + o1 + ["As"])}
+    if pkg is not None:
+        v["package"] = pkg_verify(S, C, o1 + ["As"], "", 0, 1, 0, partial=True)
     agree("edge: 53 cards for a 52-card shoe", v, "bad")
     v = {"C": c_verify(["--server-seed=" + S.hex(), "--commitment=" + C, "RJ"]),
          "py": py_verify(["--server-seed", S.hex(), "--commitment", C, "--", "RJ"])}
+    if pkg is not None:
+        v["package"] = pkg_verify(S, C, ["RJ"], "", 0, 1, 0, partial=True)
     agree("edge: a joker in a shoe without", v, "bad")
+    if pkg is not None:
+        for name, cards, extra in (("an unknown card", ["Xs"], {}),
+                                   ("3 cards for a hand of 2", o1[:3], dict(players=3, cards=2, hand=1)),
+                                   ("3 cards for a rest of 2", o1[:3], dict(burn=50, rest=True))):
+            pkg_exact("edge: fair_verify, %s: bad input, not False" % name,
+                      pkg_verify(S, C, cards, "", 0, 1, 0, partial=True, **extra), "bad")
 
 
 # ---- the round's shape and getopt's reading: fairshuf verify = verify_deal.py -
