@@ -21,6 +21,7 @@
 
 #include "common/msg.h"
 #include "common/number.h"
+#include "common/quote.h"
 #include "io/outfile.h"
 
 #include <dirent.h>
@@ -28,6 +29,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <locale.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -358,7 +360,7 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
         case 'n': {
             if (optarg[0] == '\0' ||
                 optarg[strspn(optarg, "0123456789")] != '\0') {
-                snprintf(err, errn, "invalid line count: '%s'", optarg);
+                snprintf(err, errn, "invalid line count: %s", quote(optarg));
                 return 1;
             }
             if (parse_udec(optarg, 0, UINT64_MAX, &v) != 0)
@@ -373,21 +375,22 @@ static int parse(opts *o, int argc, char **argv, char *err, size_t errn)
         case O_SEED: o->seed = optarg; break;
         case O_HEADER:
             if (parse_udec(optarg, 0, UINT64_MAX, &o->header) != 0) {
-                snprintf(err, errn, "invalid header line count: '%s'", optarg);
+                snprintf(err, errn, "invalid header line count: %s",
+                         quote(optarg));
                 return 1;
             }
             break;
         case O_PREFIX: o->prefix = optarg; break;
         case O_MEMORY:
             if (parse_size(optarg, &o->memory) != 0 || o->memory == 0) {
-                snprintf(err, errn, "invalid memory size: '%s'", optarg);
+                snprintf(err, errn, "invalid memory size: %s", quote(optarg));
                 return 1;
             }
             break;
         case O_THREADS:
             if (parse_udec(optarg, 1, 16, &v) != 0) {
-                snprintf(err, errn, "invalid thread count: '%s' (1 to 16)",
-                         optarg);
+                snprintf(err, errn, "invalid thread count: %s (1 to 16)",
+                         quote(optarg));
                 return 1;
             }
             o->threads = (unsigned)v;
@@ -494,9 +497,9 @@ static int stat_input(const char *path, struct stat *st)
     if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
         (tl = readlink(path, to, sizeof to - 1)) >= 0) {
         to[tl] = '\0';
-        msg("%s: dangling symbolic link (to %s)", path, to);
+        msg("%s: dangling symbolic link (to %s)", quotef(path), quotef(to));
     } else {
-        msg("%s: %s", path, strerror(e));
+        msg("%s: %s", quotef(path), strerror(e));
     }
     return -1;
 }
@@ -513,7 +516,7 @@ static int list_inputs(const opts *o, files *f)
             return -1;
         if (!S_ISDIR(st.st_mode)) {
             if (!S_ISREG(st.st_mode)) {
-                msg("%s: not a regular file or directory", p);
+                msg("%s: not a regular file or directory", quotef(p));
                 return -1;
             }
             if (add_file(f, p, &st) != 0)
@@ -522,7 +525,7 @@ static int list_inputs(const opts *o, files *f)
         }
         DIR *d = opendir(p);
         if (d == NULL) {
-            msg("%s: %s", p, strerror(errno));
+            msg("%s: %s", quotef(p), strerror(errno));
             return -1;
         }
         char **names = NULL;
@@ -625,7 +628,7 @@ static int same_look(files *f, size_t i, const struct stat *st)
     }
     if (memcmp(&l, &f->here[i], sizeof l) == 0)
         return 0;
-    msg("%s: file changed as we read it", f->name[i]);
+    msg("%s: file changed as we read it", quotef(f->name[i]));
     return -1;
 }
 
@@ -638,19 +641,19 @@ static int open_input(files *f, size_t i)
 {
     int fd = open(f->name[i], O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        msg("%s: %s", f->name[i], strerror(errno));
+        msg("%s: %s", quotef(f->name[i]), strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        msg("%s: %s", f->name[i], strerror(errno));
+        msg("%s: %s", quotef(f->name[i]), strerror(errno));
         close(fd);
         return -1;
     }
     if ((uint64_t)st.st_size != f->size[i]) {
         msg("%s: %llu bytes here, %llu on rank 0: the ranks do not see the "
             "same file (or it changed)",
-            f->name[i], (unsigned long long)st.st_size,
+            quotef(f->name[i]), (unsigned long long)st.st_size,
             (unsigned long long)f->size[i]);
         close(fd);
         return -1;
@@ -674,7 +677,7 @@ static int close_input(files *f, size_t i, int fd)
     struct stat st;
     int rc = 0;
     if (fstat(fd, &st) != 0) {
-        msg("%s: %s", f->name[i], strerror(errno));
+        msg("%s: %s", quotef(f->name[i]), strerror(errno));
         rc = -1;
     } else {
         rc = same_look(f, i, &st);
@@ -699,7 +702,7 @@ static int sample_fp(const files *f, size_t i, int fd, uint64_t *out)
         for (size_t got = 0; got < len;) {
             ssize_t r = pread(fd, buf + got, len - got, (off_t)(at[k] + got));
             if (r <= 0) {
-                msg("%s: %s", f->name[i],
+                msg("%s: %s", quotef(f->name[i]),
                     r < 0 ? strerror(errno) : "file shrank as we read it");
                 return -1;
             }
@@ -723,7 +726,7 @@ static int find_delim(int fd, const char *name, uint64_t from, uint64_t size,
                                                : sizeof buf;
         ssize_t got = pread(fd, buf, want, (off_t)from);
         if (got < 0) {
-            msg("%s: %s", name, strerror(errno));
+            msg("%s: %s", quotef(name), strerror(errno));
             return -1;
         }
         if (got == 0)
@@ -785,7 +788,7 @@ static int plan_pieces(files *f, char delim, piece **out, size_t *nout,
             char c;
             ssize_t got = pread(fd, &c, 1, (off_t)(lo - 1));
             if (got != 1) {
-                msg("%s: %s", f->name[i],
+                msg("%s: %s", quotef(f->name[i]),
                     got < 0 ? strerror(errno) : "file shrank as we read it");
                 close(fd);
                 free(pc);
@@ -927,7 +930,7 @@ static void verify_inputs(files *f, const piece *pc, size_t npc)
         if (bad < n)
             msg("%s: the ranks do not see the same file (its contents "
                 "differ between ranks: different files at the same path?)",
-                f->name[bad]);
+                quotef(f->name[bad]));
     }
     free(sp);
     free(all);
@@ -994,7 +997,7 @@ static int read_mine(files *f, char delim, const piece *pc, size_t npc,
                               : (size_t)(pc[k].hi - off);
             ssize_t got = pread(fd, r->data + at, want, (off_t)off);
             if (got <= 0) {
-                msg("%s: %s", name,
+                msg("%s: %s", quotef(name),
                     got < 0 ? strerror(errno) : "file shrank as we read it");
                 close(fd);
                 return -1;
@@ -1008,7 +1011,7 @@ static int read_mine(files *f, char delim, const piece *pc, size_t npc,
         if (pc[k].add_delim && r->data[at - 1] != delim) {
             r->data[at++] = (unsigned char)delim;
         } else if (r->data[at - 1] != delim) {
-            msg("%s: file changed as we read it", name);
+            msg("%s: file changed as we read it", quotef(name));
             return -1;
         }
     }
@@ -1133,7 +1136,7 @@ static size_t out_msg(void)
 static void sink_fail(sink *k, const char *name)
 {
     if (!k->failed)
-        msg("%s%swrite error: %s", name ? name : "", name ? ": " : "",
+        msg("%s%swrite error: %s", name ? quotef(name) : "", name ? ": " : "",
             strerror(errno));
     k->failed = 1;
 }
@@ -1184,7 +1187,7 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
             k->renamed = tmp != NULL;
             if (tmp != NULL &&
                 snprintf(name, sizeof name, "%s", tmp) >= (int)sizeof name) {
-                msg("%s: %s", o->outfile, strerror(ENAMETOOLONG));
+                msg("%s: %s", quotef(o->outfile), strerror(ENAMETOOLONG));
                 failed = 1;
             }
         }
@@ -1197,7 +1200,7 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
         struct stat tst;
         if (rank == 0 && name[0] != '\0') {
             if (fstat(k->fd, &tst) != 0) {
-                msg("%s: %s", name, strerror(errno));
+                msg("%s: %s", quotef(name), strerror(errno));
                 failed = 1;
             } else {
                 id[0] = (uint64_t)tst.st_dev;
@@ -1231,21 +1234,21 @@ static void sink_open(sink *k, const opts *o, uint64_t obytes,
             k->fd = open(name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
             if (k->fd < 0 && errno == ELOOP) {
                 msg("%s: %s is not rank 0's temporary: a symbolic link (was "
-                    "it replaced?)", o->outfile, name);
+                    "it replaced?)", quotef(o->outfile), quotef(name));
                 failed = 1;
             } else if (k->fd < 0) {
                 msg("%s: cannot open rank 0's temporary %s: %s (do the "
                     "ranks share the output's directory?)",
-                    o->outfile, name, strerror(errno));
+                    quotef(o->outfile), quotef(name), strerror(errno));
                 failed = 1;
             } else if (fstat(k->fd, &tst) != 0) {
-                msg("%s: %s: %s", o->outfile, name, strerror(errno));
+                msg("%s: %s: %s", quotef(o->outfile), quotef(name), strerror(errno));
                 failed = 1;
             } else if ((node_has0 && (uint64_t)tst.st_dev != id[0]) ||
                        (uint64_t)tst.st_ino != id[1]) {
                 msg("%s: %s is not rank 0's temporary: another file (was it "
                     "replaced, or do the ranks not share the output's "
-                    "directory?)", o->outfile, name);
+                    "directory?)", quotef(o->outfile), quotef(name));
                 failed = 1;
             }
             if (failed && k->fd >= 0) {
@@ -1288,7 +1291,7 @@ static int sink_commit(sink *k)
     int fd = k->fd;
     k->fd = -1;
     if ((k->renamed && fsync(fd) != 0) || close(fd) != 0) {
-        msg("%s: write error: %s", k->name, strerror(errno));
+        msg("%s: write error: %s", quotef(k->name), strerror(errno));
         return -1;
     }
     return io_commit();
@@ -1506,7 +1509,7 @@ static int chunk_next(chunker *c, fshm_recs *r)
             ssize_t got = pread(fd, buf + have, cap - have,
                                 (off_t)(c->off + have));
             if (got <= 0) {
-                msg("%s: %s", name,
+                msg("%s: %s", quotef(name),
                     got < 0 ? strerror(errno) : "file shrank as we read it");
                 goto fail;
             }
@@ -1533,7 +1536,7 @@ static int chunk_next(chunker *c, fshm_recs *r)
         buf[use++] = (unsigned char)c->delim;
     } else if (buf[use - 1] != c->delim) {
         /* A piece ends after a delimiter, unless it ends its file. */
-        msg("%s: file changed as we read it", name);
+        msg("%s: file changed as we read it", quotef(name));
         free(buf);
         return -1;
     }
@@ -1566,12 +1569,12 @@ static FILE *ext_temp(const char *dir)
             unlink(name);
     }
     if (fd < 0) {
-        msg("%s: %s", dir, strerror(errno));
+        msg("%s: %s", quotef(dir), strerror(errno));
         return NULL;
     }
     FILE *fp = fdopen(fd, "w+");
     if (fp == NULL) {
-        msg("%s: %s", dir, strerror(errno));
+        msg("%s: %s", quotef(dir), strerror(errno));
         close(fd);
     }
     return fp;
@@ -1598,14 +1601,14 @@ static int ext_load(xgroups *x, uint32_t g, fshm_recs *r)
     r->owned = 1;
     FILE *fp = x->fp[g];
     if (fflush(fp) != 0 || fseeko(fp, 0, SEEK_END) != 0) {
-        msg("%s: temporary file: %s", x->dir, strerror(errno));
+        msg("%s: temporary file: %s", quotef(x->dir), strerror(errno));
         return -1;
     }
     off_t sz = ftello(fp);
     rewind(fp);
     unsigned char *raw = malloc(sz > 0 ? (size_t)sz : 1);
     if (raw == NULL || (sz > 0 && fread(raw, 1, (size_t)sz, fp) != (size_t)sz)) {
-        msg("%s: temporary file: %s", x->dir,
+        msg("%s: temporary file: %s", quotef(x->dir),
             raw == NULL ? "memory exhausted" : strerror(errno));
         free(raw);
         return -1;
@@ -1802,7 +1805,7 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
                     (fwrite(&t, sizeof t, 1, x.fp[g]) != 1 ||
                      fwrite(got.data + at, 1, (size_t)t.len, x.fp[g]) !=
                          (size_t)t.len)) {
-                    msg("%s: temporary file: %s", x.dir, strerror(errno));
+                    msg("%s: temporary file: %s", quotef(x.dir), strerror(errno));
                     failed = 1;
                 }
                 at += t.len;
@@ -1874,6 +1877,10 @@ static _Noreturn void run_external(const opts *o, files *f, piece *pc,
 
 int main(int argc, char **argv)
 {
+    /* As fairshuf: the locale decides the quotes in messages (cli/common's
+       quote and quotef, which both commands link) and the printable
+       multibyte characters in file names. */
+    setlocale(LC_ALL, "");
     int prov;
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &prov) !=
         MPI_SUCCESS) {

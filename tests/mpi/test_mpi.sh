@@ -680,6 +680,48 @@ check "an unknown long option: GNU message" \
     usage_err "unrecognized option '--bogus'" --bogus a
 check "an unknown short option: GNU message" usage_err "invalid option -- 'x'" -x a
 check "--threads=17: refused, exit 1" usage_err "invalid thread count: '17' (1 to 16)" --threads=17 a
+# Quoting as fairshuf quotes (cli/common/quote.c, which both link): a
+# value 'x' in the C locale and in curly quotes in a UTF-8 one, a file
+# name as the shell would read it, its printable multibyte characters
+# kept only in a UTF-8 locale: fairshuf-mpi's message is fairshuf's for
+# the same arguments, named "fairshuf-mpi" (and the rank). (It quoted
+# values '...' in every locale and file names not at all.)
+utf8loc=
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    if [ "$(LC_ALL=$l locale charmap 2>/dev/null)" = UTF-8 ]; then
+        utf8loc=$l
+        break
+    fi
+done
+# as_fairshuf LOC ARGS...: fairshuf-mpi's messages for ARGS (exit 1, each
+# rank's "rank R: " dropped, lines once) are fairshuf's in locale LOC.
+as_fairshuf() {
+    _loc=$1
+    shift
+    LC_ALL=$_loc mpi 2 "$MPIBIN" "$@" >"$T/m.out" 2>"$T/m.err"
+    _rc=$?
+    LC_ALL=$_loc "$FAIRSHUF" "$@" >/dev/null 2>"$T/f.err"
+    grep '^fairshuf-mpi: ' "$T/m.err" | sed 's/^fairshuf-mpi: \(rank [0-9]*: \)\{0,1\}/fairshuf: /' |
+        sort -u >"$T/m.msg"
+    grep '^fairshuf: ' "$T/f.err" >"$T/f.msg"
+    [ "$_rc" = 1 ] && [ -s "$T/f.msg" ] && cmp -s "$T/m.msg" "$T/f.msg" && return 0
+    echo "  LC_ALL=$_loc rc=$_rc; fairshuf-mpi, then fairshuf:" >&2
+    cat "$T/m.msg" "$T/f.msg" >&2
+    return 1
+}
+for loc in C $utf8loc; do
+    check "LC_ALL=$loc: --threads=17 quoted as by fairshuf" as_fairshuf "$loc" --threads=17 a
+    check "LC_ALL=$loc: -n x quoted as by fairshuf" as_fairshuf "$loc" -n 'x’' a
+    check "LC_ALL=$loc: --memory=é quoted as by fairshuf" as_fairshuf "$loc" --memory=é a
+    check "LC_ALL=$loc: a missing file named with a space and é, quoted as by fairshuf" \
+        as_fairshuf "$loc" 'no such é'
+done
+[ -n "$utf8loc" ] || skipped "fairshuf-mpi's quotes in a UTF-8 locale: none installed"
+quotes_utf8() {
+    LC_ALL=$utf8loc mpi 2 "$MPIBIN" --threads=17 a >"$T/m.out" 2>"$T/m.err"
+    grep -qx "fairshuf-mpi: invalid thread count: ‘17’ (1 to 16)" "$T/m.err"
+}
+[ -z "$utf8loc" ] || check "LC_ALL=$utf8loc: --threads=17 in curly quotes" quotes_utf8
 help_version() {
     mpi 2 "$MPIBIN" --help >"$T/m.out" 2>"$T/m.err" &&
         [ "$(grep -c '^Usage: mpirun' "$T/m.out")" = 1 ] &&
