@@ -51,6 +51,7 @@ static int dest_full(void *ctx, int fd, uint64_t written)
 
 outw *dest_open(dest *d, const void *hdr, size_t hdr_len)
 {
+    outfile_memory_spool(!d->memory_capped);
     if (d->shards != 0) {
         int width = snprintf(NULL, 0, "%llu", (unsigned long long)(d->shards - 1));
         size_t k = (size_t)d->shards;

@@ -13,6 +13,9 @@ typedef struct dest {
     const char *prefix;     /* --output-prefix with shards > 0 */
     uint64_t shards;
     const char *tmpdir;     /* for -o's spool */
+    int memory_capped;      /* --memory given: -o's spool, the whole
+                               output, is never memory (it would come on
+                               top of the cap; docs/fairshuf.1, -o) */
     size_t cap;             /* the output's buffer; 0: out_new's */
     outw *out;              /* while open */
     int is_stdout;

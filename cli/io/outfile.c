@@ -362,11 +362,20 @@ static int temp_like(const char *path, int fd, const struct stat *st,
     return t;
 }
 
-/* An unlinked spool for COPY: in the -T/TMPDIR directory, else memory. */
+/* outfile_memory_spool: the spool may be memory (no --memory cap). */
+static int memory_spool_ok = 1;
+
+void outfile_memory_spool(int allowed)
+{
+    memory_spool_ok = allowed;
+}
+
+/* An unlinked spool for COPY: in the -T/TMPDIR directory, else memory
+   (when allowed). */
 static int spool_create(const char *tmpdir)
 {
     int fd = tmp_unlinked(tmpdir);
-    if (fd < 0)
+    if (fd < 0 && memory_spool_ok)
         fd = fd_high(memfd_create("fairshuf-output", MFD_CLOEXEC));
     if (fd < 0)
         die(errno, "cannot create temporary file in %s", quotef(tmpdir));
@@ -546,9 +555,10 @@ int outfile_respool(int fd, uint64_t written, const char *tmpdir)
         return -1;
     }
     /* The spool: TMPDIR, else memory (TMPDIR may be the full file
-       system). */
+       system), unless --memory capped it: the whole output in memory
+       would exceed the cap, so the write error stands (FILE is kept). */
     int spool = -1;
-    for (int where = 0; spool < 0 && where < 2; where++) {
+    for (int where = 0; spool < 0 && where < (memory_spool_ok ? 2 : 1); where++) {
         spool = where == 0 ? tmp_unlinked(tmpdir)
                            : fd_high(memfd_create("fairshuf-output",
                                                   MFD_CLOEXEC));

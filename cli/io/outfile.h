@@ -23,9 +23,15 @@ int outfile_open_ex(const char *path, const char *tmpdir, int *direct);
    fairshuf-mpi, whose ranks share one -o temporary. */
 int outfile_open_named(const char *path, const char *tmpdir,
                        const char **tmp);
+/* Whether a spool (for the copy over FILE) may be memory when the tmpdir
+   cannot hold it: 1, the default; 0 under --memory, whose cap a spool of
+   the whole output in memory would exceed. Then the spool is the tmpdir
+   or nothing: outfile_open dies with "cannot create temporary file in
+   DIR", outfile_respool fails (the write error stands). */
+void outfile_memory_spool(int allowed);
 /* The temporary beside FILE, written through fd, filled its file system
    after `written` bytes: when FILE exists (its own space then counts),
-   move those bytes to a spool (TMPDIR, else memory) that fd now writes,
+   move those bytes to a spool (TMPDIR, else memory if allowed) that fd now writes,
    at that offset, to be copied over FILE at commit (the space reserved
    first, so FILE survives if it is still too little), and remove the
    temporary. 0, or -1 with nothing changed. */

@@ -36,6 +36,7 @@ enum {
 void bigopts_defaults(bigopts *b)
 {
     b->memory = default_memory();
+    b->memory_set = 0;
     const char *t = getenv("TMPDIR");
     b->tmpdir = t != NULL && *t != '\0' ? t : "/tmp";
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -422,6 +423,7 @@ void parse_options(opts *o, int argc, char **argv)
             if (parse_size(optarg, &m) != 0 || m == 0)
                 die(0, "invalid memory size: %s", quote(optarg));
             once_u64(&memory_set, &o->big.memory, m, "memory sizes");
+            o->big.memory_set = 1;
             break;
         }
         case 'T':

@@ -8,6 +8,8 @@
 /* Large inputs: --memory, -T, --threads, --progress. */
 typedef struct bigopts {
     uint64_t memory;    /* bytes */
+    int memory_set;     /* --memory was given: a cap on memory the output's
+                           spool must not exceed either */
     const char *tmpdir;
     unsigned threads;
     int progress;       /* -1 auto (stderr a terminal), 0, 1 */

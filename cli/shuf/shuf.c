@@ -58,6 +58,7 @@ int cmd_shuf(int argc, char **argv)
     run.out.prefix = run.o.prefix;
     run.out.shards = run.o.shards;
     run.out.tmpdir = run.o.big.tmpdir;
+    run.out.memory_capped = run.o.big.memory_set;
     int rc = run.o.random_source != NULL ? run_gnu(&run) : run_default(&run);
     progress_end(&run.pg);
     lazy_free(&run.rng);

@@ -229,6 +229,79 @@ else
     skipped "user extended attributes (no python3 or no fs support)"
 fi
 
+# The spool holds the whole output: in memory, it would come on top of an
+# explicit --memory, so with one it is the -T directory's or nothing
+# (docs/fairshuf.1, -o). The copy a hard-linked FILE needs, no usable -T:
+# memory without --memory; with it, "cannot create temporary file in",
+# FILE as it was. (It went to memory whatever the cap.)
+printf 'old\n' >hm1
+ln hm1 hm2
+"$F" -T "$PWD/nodir" -o hm1 abc 2>hm.err
+check "copy spool, no -T directory, no --memory: memory, content" is_perm_of abc hm2
+printf 'old\n' >hm1
+"$F" --memory=1M -T "$PWD/nodir" -o hm1 abc 2>hm.err
+hm_rc=$?
+check "copy spool, no -T directory, --memory: exit 1, GNU-style message ($(cat hm.err))" sh -c \
+    "[ $hm_rc = 1 ] && [ \"\$(cat hm.err)\" = \"fairshuf: cannot create temporary file in $PWD/nodir: No such file or directory\" ]"
+check "copy spool, no -T directory, --memory: FILE as it was" test "$(cat hm2)" = old
+check "copy spool, no -T directory, --memory: no temporary" notmp .
+mkdir hmsp
+"$F" --memory=1M -T "$PWD/hmsp" -o hm1 abc
+check "copy spool, --memory and a -T directory: content" is_perm_of abc hm2
+check "copy spool, --memory and a -T directory: left empty" only hmsp
+# The temporary beside FILE fills its file system, which FILE's own space
+# (110 KiB of 256) makes room enough for (136 KiB of output, as for GNU
+# shuf, which empties FILE first); no -T directory: the spool is memory
+# without --memory, and with it the write error stands, FILE as it was,
+# no temporary left. In a mount namespace of its own, a small tmpfs: root
+# only. fullfs.sh prints "ok NAME" or "not ok NAME" a check.
+cat >fullfs.sh <<'EOF'
+F=$1 fs=$2
+mount -t tmpfs -o size=256k tmpfs "$fs" || exit 1
+seq 25000 >ref
+old() { head -c 112640 /dev/zero | tr '\0' x >"$fs/f"; cp "$fs/f" old.f; }
+old
+head -c 112640 /dev/zero >"$fs/fill"
+res() { if eval "$2"; then echo "ok $1"; else echo "not ok $1"; fi; }
+"$F" -T "$PWD/nodir" -o "$fs/f" -i 1-25000 2>a.err
+rc=$?
+res "full fs, no --memory: exit 0, the output in FILE ($(cat a.err))" \
+    '[ $rc = 0 ] && sort -n "$fs/f" | cmp -s - ref'
+res "full fs, no --memory: no temporary" '[ "$(ls -A "$fs" | tr "\n" " ")" = "f fill " ]'
+old
+"$F" --memory=64M -T "$PWD/nodir" -o "$fs/f" -i 1-25000 2>b.err
+rc=$?
+# (then GNU's bare "write error" of a failure mid-stream, as shuf's close)
+res "full fs, --memory: exit 1, the write error ($(head -n 1 b.err))" \
+    '[ $rc = 1 ] && [ "$(head -n 1 b.err)" = "fairshuf: write error: No space left on device" ] &&
+     ! grep -qv "^fairshuf: write error" b.err'
+res "full fs, --memory: FILE as it was" 'cmp -s "$fs/f" old.f'
+res "full fs, --memory: no temporary" '[ "$(ls -A "$fs" | tr "\n" " ")" = "f fill " ]'
+mkdir -p fsp
+"$F" --memory=64M -T "$PWD/fsp" -o "$fs/f" -i 1-25000 2>c.err
+rc=$?
+res "full fs, --memory and a -T directory elsewhere: exit 0, the output ($(cat c.err))" \
+    '[ $rc = 0 ] && sort -n "$fs/f" | cmp -s - ref'
+res "full fs, --memory and a -T directory: no temporary" \
+    '[ "$(ls -A "$fs" | tr "\n" " ")" = "f fill " ] && [ -z "$(ls -A fsp)" ]'
+umount "$fs"
+EOF
+mkdir fullfs
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare -m sh -c 'mount -t tmpfs -o size=256k tmpfs "$1"' sh "$PWD/fullfs" 2>/dev/null; then
+    unshare -m sh fullfs.sh "$F" "$PWD/fullfs" >fullfs.out 2>&1
+    check "full file system: the script ran ($(tail -n 3 fullfs.out))" \
+        test "$(grep -c '^ok \|^not ok ' fullfs.out)" = 7
+    while IFS= read -r line; do
+        case $line in
+        "ok "*) ok ;;
+        "not ok "*) bad "${line#not ok }" ;;
+        esac
+    done <fullfs.out
+else
+    skipped "-o FILE on a full file system (needs root, unshare -m and a tmpfs mount)"
+fi
+
 # --- Two users: the caller is uid 65534, root the other -----------------
 
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
