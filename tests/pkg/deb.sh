@@ -9,7 +9,10 @@
 # installed package with
 # pkg-config and with CMake, shared and static, run each, check the
 # manual pages and the command (linked against the packaged
-# libfairshuf.so.0, not a copy of the library), run fairshuf-mpi (package
+# libfairshuf.so.0, not a copy of the library), check that no ELF file in
+# the packages has an RPATH or RUNPATH (Debian forbids them into the
+# system's directories; the check is first shown to catch both on
+# programs built with one), run fairshuf-mpi (package
 # fairshuf-mpi: linked against libfairshuf.so.0 too) on two ranks with
 # mpirun, and remove the packages again.
 # Not part of make check (it installs into the system): .ci/run runs it.
@@ -39,6 +42,40 @@ check() { _d=$1; shift; if "$@"; then ok "$_d"; else bad "$_d"; fi; }
 finish() { echo "deb.sh: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
 # dyn BIN: BIN needs libfairshuf.so.0 (NEEDED).
 dyn() { readelf -d "$1" | grep -q 'NEEDED.*libfairshuf\.so\.0'; }
+# no_rpath DIR MIN: at least MIN ELF files (programs, shared libraries)
+# under DIR, and none has an RPATH or RUNPATH in its dynamic section
+# (readelf -d); those that do are named with it.
+no_rpath() {
+    find "$1" -type f | sort >"$W/elf.list"
+    _elf=0 _rp=0
+    while IFS= read -r _f; do
+        [ "$(head -c 4 "$_f" | od -An -c | tr -d ' ')" = 177ELF ] || continue
+        _elf=$((_elf + 1))
+        readelf -d "$_f" 2>/dev/null | grep -E '\((RPATH|RUNPATH)\)' >"$W/elf.rp"
+        if [ -s "$W/elf.rp" ]; then
+            _rp=$((_rp + 1))
+            echo "  ${_f#"$1"}: $(sed 's/.*(\(R[A-Z]*PATH\)).*\(\[.*\]\)/\1 \2/' "$W/elf.rp")" >&2
+        fi
+    done <"$W/elf.list"
+    [ "$_elf" -ge "$2" ] || echo "  $_elf ELF files under ${1##*/}, expected at least $2" >&2
+    [ "$_elf" -ge "$2" ] && [ "$_rp" = 0 ]
+}
+# The check itself: it must fail on a program with a RUNPATH (what the
+# Makefile's CLI_RPATH adds: --enable-new-dtags) and on one with an old
+# RPATH, and pass the same program without.
+mkdir "$W/rp" "$W/rp/runpath" "$W/rp/rpath" "$W/rp/none"
+printf 'int main(void) { return 0; }\n' >"$W/rp/m.c"
+if cc -o "$W/rp/runpath/m" "$W/rp/m.c" -Wl,--enable-new-dtags,-rpath,/opt/x/lib &&
+    cc -o "$W/rp/rpath/m" "$W/rp/m.c" -Wl,--disable-new-dtags,-rpath,'$ORIGIN/../lib' &&
+    cc -o "$W/rp/none/m" "$W/rp/m.c"; then
+    check "the RPATH check's programs: --enable-new-dtags gives a RUNPATH" sh -c \
+        "! readelf -d '$W/rp/runpath/m' | grep -q '(RPATH)' && readelf -d '$W/rp/runpath/m' | grep -q '(RUNPATH)'"
+    if no_rpath "$W/rp/runpath" 1 2>/dev/null; then bad "the RPATH check passes a RUNPATH"; else ok "the RPATH check fails a RUNPATH"; fi
+    if no_rpath "$W/rp/rpath" 1 2>/dev/null; then bad "the RPATH check passes an RPATH"; else ok "the RPATH check fails an RPATH"; fi
+    check "the RPATH check passes a program without" no_rpath "$W/rp/none" 1
+else
+    bad "cc a program with an RPATH (for the RPATH check)"
+fi
 
 version=$(sed -n 's/^#define FSH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
     "$top/include/fairshuf.h" | paste -sd. -)
@@ -58,6 +95,14 @@ fi
 arch=$(dpkg --print-architecture)
 for p in libfairshuf0 libfairshuf-dev fairshuf fairshuf-mpi; do
     check "$p package built" test -f "$W/${p}_${version}_$arch.deb"
+done
+# No RPATH nor RUNPATH in any package's programs and libraries (Debian
+# policy 10.2; lintian names only some): libfairshuf0's library, the two
+# commands (their CLI_RPATH= in debian/rules is what keeps it out).
+for p in libfairshuf0:1 libfairshuf-dev:0 fairshuf:1 fairshuf-mpi:1; do
+    mkdir -p "$W/x/${p%:*}"
+    dpkg-deb -x "$W/${p%:*}_${version}_$arch.deb" "$W/x/${p%:*}" &&
+        check "package ${p%:*}: no RPATH or RUNPATH in its ELF files" no_rpath "$W/x/${p%:*}" "${p#*:}"
 done
 # 2. lintian: nothing left, info tags included (overrides are justified).
 changes=$W/fairshuf_${version}_$arch.changes
