@@ -297,7 +297,11 @@ if [ -n "$PY" ] && [ -f "$VD" ]; then
         's/"decks": *[0-9]*/"decks":true/' 's/"layout": *"[a-z-]*"/"layout":"zigzag"/' \
         's/"burn": *\[[^]]*\]/"burn":[5]/'; do
         tampered "$e" || continue
-        check "verify_deal.py refuses $e" sh -c "[ \$(cat vp.rc) = 1 ] && grep -q '^verify_deal.py: malformed deal JSON' vp.err && ! grep -q Traceback vp.err"
+        # with fairshuf verify's message (the file named, the member quoted)
+        "$F" verify --json=vt.json >v.out 2>v.err
+        sed 's/^fairshuf verify: /verify_deal.py: /' v.err >v.want
+        check "verify_deal.py refuses $e, as fairshuf verify ($(cat vp.err))" sh -c \
+            "[ \$(cat vp.rc) = 1 ] && [ ! -s vp.out ] && cmp -s vp.err v.want && ! grep -q Traceback vp.err"
     done
     # Blanks in a hex seed: the ASCII ones fsh_fair_hex_decode skips, not
     # Unicode spaces (str.split took an em space or a no-break space).
