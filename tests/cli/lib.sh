@@ -74,7 +74,8 @@ dynamic() {
 }
 # FSH_CHECK_TIMES=FILE: each check appends "SECONDS NAME: DESCRIPTION" to
 # FILE, the time since the one before (or since the script started), to
-# find where a slow test spends it (sort -rn FILE).
+# find where a slow test spends it (sort -rn FILE); a bare ok has no
+# description.
 if [ -n "${FSH_CHECK_TIMES:-}" ]; then
     _stamp_t=$(date +%s.%N)
     _stamp() {
@@ -85,7 +86,10 @@ if [ -n "${FSH_CHECK_TIMES:-}" ]; then
 else
     _stamp() { :; }
 fi
-ok() { pass=$((pass + 1)); }
+ok() {
+    pass=$((pass + 1))
+    _stamp "(a check passed by ok)"
+}
 bad() {
     fail=$((fail + 1))
     echo "$NAME: FAIL: $*" >&2
@@ -100,7 +104,12 @@ skipped() {
 check() {
     _d=$1
     shift
-    if "$@"; then ok; _stamp "$_d"; else bad "$_d"; fi
+    if "$@"; then
+        pass=$((pass + 1))
+        _stamp "$_d"
+    else
+        bad "$_d"
+    fi
 }
 finish() {
     echo "$NAME: $pass passed, $fail failed, $skip skipped"
