@@ -953,7 +953,7 @@ FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
  * byte-level specification and test vectors). The operator draws a secret
  * server seed S of L bytes and publishes its commitment, the lowercase hex
  * SHA-256(S), before play; each player supplies a client seed (0 to 256
- * bytes); each round has a 64-bit nonce (0, 1, 2, ...). The deal order is a
+ * bytes of UTF-8 text); each round has a 64-bit nonce (0, 1, 2, ...). The deal order is a
  * deterministic function of (S, client seed, nonce) and the card set, so
  * once S is revealed anyone can recompute every round and check it against
  * the commitment (fairshuf verify, examples/verify_deal.py, web/verify.html).
@@ -1007,8 +1007,10 @@ FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
 
 /* out[0..n) = the deal order of the round (server seed seed[0..len),
    client[0..client_len), nonce) for the set (faces, copies), n = faces *
-   copies: out[0] is the first card dealt. Bad arguments (NULL out or seed,
-   client NULL with client_len > 0, client_len over 256, the set's
+   copies: out[0] is the first card dealt. The client seed is text: its
+   bytes must be well-formed UTF-8 (a NUL is a character), as every
+   verifier takes it. Bad arguments (NULL out or seed, client NULL with
+   client_len > 0, client_len over 256, a client that is no UTF-8, the set's
    arguments as fsh_fair_seed_min, the 2^32 groups included) are
    FSH_EINVAL, reported before FSH_ESEED; a seed shorter than
    fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. out must

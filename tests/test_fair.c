@@ -852,6 +852,34 @@ static void test_bad_input(void)
     CHECK(memcmp(d, e, sizeof e) == 0);
     CHECK_EQ(fsh_fair_order(d, 52, 1, seed, 32, client, 256, 0), FSH_OK);
     CHECK(memcmp(d, e, sizeof e) != 0);
+    /* The client seed is text (docs/FAIRNESS.md, "Inputs"): bytes that are
+       no UTF-8 are refused as every verifier refuses them, before the seed
+       rule, out unchanged; a NUL and a character of each length are text. */
+    static const struct {
+        const char *bytes;
+        size_t len;
+        int want;
+    } text[] = {
+        {"a\xff", 2, FSH_EINVAL},          {"Zo\xeb", 3, FSH_EINVAL},
+        {"\xc0\xaf", 2, FSH_EINVAL},       /* overlong "/" */
+        {"\xed\xa0\x80", 3, FSH_EINVAL},   /* a surrogate */
+        {"\xf4\x90\x80\x80", 4, FSH_EINVAL}, /* past U+10FFFF */
+        {"\xf0\x9f\x82", 3, FSH_EINVAL},   /* cut short */
+        {"\x80", 1, FSH_EINVAL},           {"a\0b", 3, FSH_OK},
+        {"Zo\xc3\xab \xf0\x9f\x82\xa1", 9, FSH_OK}, {"\xe4\xb8\xad", 3, FSH_OK},
+    };
+    for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
+        memcpy(d, e, sizeof e);
+        CHECK_EQ(fsh_fair_order(d, 52, 1, seed, 32, text[k].bytes, text[k].len,
+                                0),
+                 text[k].want);
+        if (text[k].want != FSH_OK)
+            CHECK(memcmp(d, e, sizeof e) == 0);
+        /* Before FSH_ESEED, as every bad argument. */
+        CHECK_EQ(fsh_fair_order(d, 52, 1, seed, 31, text[k].bytes, text[k].len,
+                                0),
+                 text[k].want == FSH_OK ? FSH_ESEED : FSH_EINVAL);
+    }
     /* Seed rule arguments. */
     size_t b = 5;
     CHECK_EQ(fsh_fair_seed_min(NULL, 52, 1), FSH_EINVAL);

@@ -209,11 +209,6 @@ static void fair_record(deal_run *run, deal_round *r, char commit[65])
     r->commitment = commit;
     r->client = o->client_seed != NULL ? o->client_seed : "";
     r->nonce = o->nonce;
-    /* FAIRNESS.md: the client seed is text, dealt and verified as its
-       UTF-8 bytes; other bytes could be checked by no verifier that takes
-       text (web/verify.html, verify_deal.py) nor carried by the JSON. */
-    if (!utf8_valid(r->client))
-        die(0, "the client seed is not valid UTF-8 (the verifiers take text)");
     if (o->reveal) {
         run->seed_hex = xmalloc(2 * run->seed_len + 1);
         for (size_t i = 0; i < run->seed_len; i++) {
@@ -234,6 +229,12 @@ int cmd_deal(int argc, char **argv)
     set_die_hook(run_free, &run);
     deal_parse(&run.o, argc, argv);
     deal_check(&run.o);
+    /* FAIRNESS.md: the client seed is text, dealt and verified as its
+       UTF-8 bytes; other bytes could be checked by no verifier that takes
+       text (web/verify.html, verify_deal.py) nor carried by the JSON, and
+       fsh_fair_order refuses them (said here before it is called). */
+    if (run.o.client_seed != NULL && !utf8_valid(run.o.client_seed))
+        die(0, "the client seed is not valid UTF-8 (the verifiers take text)");
     deal_check_memory(&run.o);
     check_status(fsh_cardset_standard(&run.set, run.o.decks, run.o.jokers));
 

@@ -797,6 +797,32 @@ def _bytes_arg(v, what):
     raise TypeError("%s must be bytes or str, not %s" % (what, type(v).__name__))
 
 
+def _client_seed_arg(v):
+    """A client seed: its bytes (a str: its UTF-8), which must be text,
+    well-formed UTF-8 (a NUL is a character), as fairshuf deal and every
+    verifier take it, and at most 256 bytes; ValueError otherwise (the
+    library says only "invalid argument")."""
+    if isinstance(v, str):
+        try:
+            b = v.encode("utf-8")
+        except UnicodeEncodeError:
+            b = None
+    else:
+        b = _bytes_arg(v, "client_seed")
+        try:
+            b.decode("utf-8")
+        except UnicodeDecodeError:
+            b = None
+    if b is None:
+        raise ValueError("client_seed must be UTF-8 text (every verifier takes text: "
+                         "fairshuf verify, verify_deal.py, the page, the deal JSON), not %r"
+                         % (v[:80] if isinstance(v, str) else bytes(v)[:80],))
+    if len(b) > _FAIR_CLIENT_MAX:  # the library says only "invalid argument"
+        raise ValueError("client_seed must be at most %d bytes, not %d"
+                         % (_FAIR_CLIENT_MAX, len(b)))
+    return b
+
+
 def _server_seed_arg(v):
     """A server seed: bytes as they are, or a str of hex digits (what
     ``fairshuf deal --reveal`` prints and its seed files hold), decoded.
@@ -899,8 +925,9 @@ def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
 
     The deal order of a provably fair round (fairshuf-deal-v1,
     fsh_fair_order): a pure function of the server seed (bytes, or a str
-    of hex digits), the client seed (str: its UTF-8 bytes; at most 256
-    bytes), the nonce and the shoe.
+    of hex digits), the client seed (text: a str, or bytes that are UTF-8;
+    at most 256 bytes; other bytes are a ValueError, as every verifier
+    refuses them), the nonce and the shoe.
     A server seed shorter than fair_seed_min raises ValueError."""
     faces = _faces_arg(faces)
     m, c = _set_shape(decks, jokers, faces)
@@ -909,10 +936,7 @@ def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
         raise ValueError("nonce must be in 0..2**64-1")
     if m < 0 or c < 0:
         raise ValueError("decks and jokers must be non-negative")
-    sb, cb = _server_seed_arg(server_seed), _bytes_arg(client_seed, "client_seed")
-    if len(cb) > _FAIR_CLIENT_MAX:  # the library says only "invalid argument"
-        raise ValueError("client_seed must be at most %d bytes, not %d"
-                         % (_FAIR_CLIENT_MAX, len(cb)))
+    sb, cb = _server_seed_arg(server_seed), _client_seed_arg(client_seed)
     least = _fairshuf.fair_seed_min(m, c)
     if len(sb) < least:
         raise ValueError("server seed too short for this game: %d bytes, at least %d "
@@ -933,7 +957,7 @@ def fair_round(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
     order = fair_order(server_seed, client_seed, nonce, decks=decks, jokers=jokers,
                        faces=faces, names=names, notation=notation)
     return FairRound(fair_commit(_server_seed_arg(server_seed)), order, nonce,
-                     _bytes_arg(client_seed, "client_seed"))
+                     _client_seed_arg(client_seed))
 
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")

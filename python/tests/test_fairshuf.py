@@ -2654,6 +2654,39 @@ def test_fair_round_errors_say_what_is_wrong():
         assert len(fairshuf.fair_order(b"s" * least, decks=decks, jokers=jokers)) == 52 * decks + jokers * decks
 
 
+def test_fair_client_seed_is_text_as_every_verifier_takes_it(command):
+    """A client seed whose bytes are no UTF-8 (or a str with a lone
+    surrogate, which has none) is a ValueError in fair_order, fair_round
+    and fair_verify, as fairshuf deal and fairshuf verify refuse it, the
+    library (FSH_EINVAL) too: the package dealt such a round, and no
+    verifier could check it. A NUL and characters of every length are text,
+    and their rounds verify through the command."""
+    s = bytes(range(32))
+    c = fairshuf.fair_commit(s)
+    for bad in (b"a\xff", b"Zo\xeb", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+                b"\xf0\x9f\x82", b"\x80", bytearray(b"\xfe"), memoryview(b"x\xff"), "a\ud800"):
+        for call in (lambda: fairshuf.fair_order(s, bad), lambda: fairshuf.fair_round(s, bad),
+                     lambda: fairshuf.fair_verify(s, c, [0], bad, partial=True),
+                     lambda: fairshuf.fair_verify(s, "0" * 64, [0], bad, partial=True)):
+            with pytest.raises(ValueError, match="client_seed must be UTF-8 text"):
+                call()
+        with pytest.raises(ValueError, match="invalid argument"):  # the library itself
+            fairshuf._fairshuf.fair_order(52, 1, s, bytes(bad) if not isinstance(bad, str)
+                                          else b"a\xed\xa0\x80", 0)
+        if isinstance(bad, bytes) and b"\0" not in bad:
+            p = subprocess.run([command, "verify", "--server-seed=" + s.hex(), "--commitment=" + c,
+                                b"--client-seed=" + bad], capture_output=True)
+            assert p.returncode == 1 and b"not valid UTF-8" in p.stderr
+    for good in (b"", b"a\0b", "Zo\u00eb \U0001f0a1".encode(), "\u4e2d".encode(), "x" * 256):
+        r = fairshuf.fair_round(s, good, 3, names=True, notation="poker")
+        assert fairshuf.fair_verify(s, c, r.order, good, 3, notation="poker")
+        if isinstance(good, str) or b"\0" not in good:
+            p = subprocess.run([command, "verify", "--server-seed=" + s.hex(), "--commitment=" + c,
+                                b"--client-seed=" + (good.encode() if isinstance(good, str) else good),
+                                "--nonce=3"] + r.order, capture_output=True)
+            assert p.returncode == 0 and p.stdout.startswith(b"VALID"), p
+
+
 def test_masked_shuffles_from_two_threads_keep_every_value():
     """Two threads shuffling one masked array through one generator run
     one at a time, as every call on a generator does: the keys' shuffle

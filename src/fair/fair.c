@@ -6,6 +6,7 @@
    text independently. Uses libsodium for SHA-256 and HMAC-SHA-256. */
 #include "common/wide.h"
 #include "fair/fair.h"
+#include "../../shared/utf8.h"
 
 #include <math.h>
 #include <sodium.h>
@@ -505,6 +506,20 @@ const fsh_fair_source *fsh_fair_stream_source(fsh_fair_stream *s,
     return src;
 }
 
+/* The client seed is text (docs/FAIRNESS.md, "Inputs"): well-formed UTF-8,
+   a NUL included, as every verifier takes it; other bytes could be checked
+   by none of them. */
+static int client_is_text(const unsigned char *c, size_t len)
+{
+    for (size_t k = 0; k < len;) {
+        unsigned step = utf8_char_len(c + k, len - k);
+        if (step == 0)
+            return 0;
+        k += step;
+    }
+    return 1;
+}
+
 int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
                    const uint8_t *seed, size_t len, const void *client,
                    size_t client_len, uint64_t nonce)
@@ -512,6 +527,7 @@ int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
     size_t n, need;
     if (!out || !seed || (!client && client_len > 0) ||
         client_len > FSH_FAIR_CLIENT_MAX ||
+        !client_is_text(client, client_len) ||
         fsh_fair_set_check(faces, copies, &n) != FSH_OK)
         return FSH_EINVAL;
     int st = seed_min(&need, faces, copies, n);

@@ -1066,6 +1066,11 @@ def cli_edges():
         ("client seed Latin-1", [b"--client-seed=Zo\xeb"], "bad", "bad"),
         ("client seed a UTF-8 surrogate", [b"--client-seed=\xed\xa0\x80"], "bad", "bad"),
         ("client seed overlong", [b"--client-seed=\xc0\xaf"], "bad", "bad"),
+        ("client seed past U+10FFFF", [b"--client-seed=\xf4\x90\x80\x80"], "bad", "bad"),
+        ("client seed cut short", [b"--client-seed=\xf0\x9f\x82"], "bad", "bad"),
+        ("client seed a lone continuation byte", [b"--client-seed=\x80"], "bad", "bad"),
+        ("client seed of 4-byte characters", [b"--client-seed=" + "\U0001f0a1".encode() * 64], "dealt",
+         "NOT VALID"),
         ("nonce 2^64 - 1", [b"--nonce=18446744073709551615"], "dealt", "NOT VALID"),
         ("nonce 2^64", [b"--nonce=18446744073709551616"], "bad", "bad"),
         ("nonce of 5000 digits", [b"--nonce=1" + b"0" * 4999], "bad", "bad"),
@@ -1086,6 +1091,23 @@ def cli_edges():
         cargs = ["--server-seed=" + S.hex(), "--commitment=" + C] + args + o1[:3]
         pargs = ["--server-seed", S.hex(), "--commitment", C] + args + ["--"] + o1[:3]
         v = {"C": c_verify(cargs), "py": py_verify_process(pargs)}
+        client = [a[len(b"--client-seed="):] for a in common if a.startswith(b"--client-seed=")]
+        if client:
+            # The round's makers refuse what the verifiers refuse: the
+            # package (a client seed as bytes) and the library (the helper).
+            if pkg is not None:
+                v["package"] = pkg_verify(S, C, o1[:3], client[0], 0, 1, 0, partial=True)
+                try:
+                    pkg.fair_order(S, client[0])
+                    v["package fair_order"] = ("NOT VALID", "") if want == "NOT VALID" else ("dealt", "")
+                except ValueError as e:
+                    v["package fair_order"] = ("bad", str(e))
+            if HELPER != "-":
+                p = subprocess.run([HELPER, "order", "52", "1", S.hex(), client[0], "0"],
+                                   capture_output=True)
+                v["library"] = ("bad", "") if p.stdout.startswith(b"error -1:") else \
+                    ("NOT VALID", "") if want == "NOT VALID" and p.returncode == 0 else \
+                    ("dealt", p.stdout.decode()[:100])
         agree("edge %s: verifiers" % name, v, want)
     # The seed at its bounds.
     for L, want in ((31, "bad"), (32, "VALID"), (0, "bad")):
