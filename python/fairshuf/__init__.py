@@ -24,7 +24,7 @@ import sys as _sys
 from collections import namedtuple as _namedtuple
 
 from . import _fairshuf
-from ._fairshuf import ReachabilityError, fair_commit, hw_entropy_available
+from ._fairshuf import ReachabilityError, hw_entropy_available
 
 try:  # numpy is optional: arrays come back as numpy arrays when present
     import numpy as _np
@@ -789,12 +789,29 @@ seed (lowercase hex SHA-256), the deal order (first card dealt first), the
 nonce and the client seed (bytes)."""
 
 
+_BYTE_FORMATS = frozenset(("B", "b", "c"))
+
+
 def _bytes_arg(v, what):
-    if isinstance(v, str):
-        return v.encode("utf-8")
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v)
-    raise TypeError("%s must be bytes or str, not %s" % (what, type(v).__name__))
+    """The bytes of a seed, one rule for every fair function: bytes as they
+    are; bytearray, memoryview or any other buffer of single bytes
+    (array('B'), a uint8 or int8 numpy array) of any shape, strides or
+    order, read in its logical (C) order, as .tobytes() reads it. A buffer
+    of wider items (an int32 array) is a TypeError: its bytes are the
+    machine's byte order, not the seed's. (A str is the caller's: hex for a
+    server seed, UTF-8 for a client seed.)"""
+    if isinstance(v, bytes):
+        return v
+    try:
+        mv = memoryview(v)
+    except TypeError:
+        raise TypeError("%s must be bytes or str, not %s" % (what, type(v).__name__)) from None
+    with mv:
+        if mv.itemsize != 1 or mv.format.lstrip("@=<>!") not in _BYTE_FORMATS:
+            raise TypeError("%s must be bytes or a buffer of single bytes (uint8), not a buffer "
+                            "of %r items (its bytes would depend on the machine's byte order)"
+                            % (what, mv.format))
+        return mv.tobytes()
 
 
 def _client_seed_arg(v):
@@ -836,6 +853,15 @@ def _server_seed_arg(v):
                              "not %r; pass bytes for a raw seed" % (v[:80],))
         return bytes.fromhex(v)
     return _bytes_arg(v, "server_seed")
+
+
+def fair_commit(server_seed):
+    """fair_commit(server_seed)
+
+    The commitment to a server seed: the lowercase hex SHA-256 of its bytes
+    (fsh_fair_commit). server_seed as fair_order takes it: bytes (or a
+    buffer of single bytes), or a str of hex digits."""
+    return _fairshuf.fair_commit(_server_seed_arg(server_seed))
 
 
 def _faces_arg(faces):

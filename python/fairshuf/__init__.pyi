@@ -6,6 +6,7 @@ _Buffer = Any  # any object with the buffer protocol, or a list
 _Seed = Union[None, bytes, bytearray, memoryview, str, int]
 _Size = Union[None, int, Tuple[int, ...], List[int], Any]  # Any: a 1-d integer numpy array
 _T = TypeVar("_T")
+_FairSeed = Union[bytes, str, Any]  # Any: a buffer of single bytes (bytearray, memoryview, uint8 array)
 
 __version__: str
 __all__: List[str]
@@ -74,18 +75,18 @@ class FairRound(NamedTuple):
     nonce: int
     client_seed: bytes
 
-def fair_commit(server_seed: bytes) -> str: ...
+def fair_commit(server_seed: _FairSeed) -> str: ...
 def fair_seed_min(decks: int = ..., jokers: int = ..., faces: Optional[Sequence[str]] = ...) -> int: ...
 def fair_server_seed(decks: int = ..., jokers: int = ...,
                      faces: Optional[Sequence[str]] = ...) -> bytes: ...
-def fair_order(server_seed: Union[bytes, str], client_seed: Union[bytes, str] = ..., nonce: int = ...,
+def fair_order(server_seed: _FairSeed, client_seed: _FairSeed = ..., nonce: int = ...,
                *, decks: int = ..., jokers: int = ..., faces: Optional[Sequence[str]] = ...,
                names: bool = ..., notation: str = ...) -> List[Any]: ...
-def fair_round(server_seed: Union[bytes, str], client_seed: Union[bytes, str] = ..., nonce: int = ...,
+def fair_round(server_seed: _FairSeed, client_seed: _FairSeed = ..., nonce: int = ...,
                *, decks: int = ..., jokers: int = ..., faces: Optional[Sequence[str]] = ...,
                names: bool = ..., notation: str = ...) -> FairRound: ...
-def fair_verify(server_seed: Union[bytes, str], commitment: str, order: Sequence[Any],
-                client_seed: Union[bytes, str] = ..., nonce: int = ..., *, decks: int = ...,
+def fair_verify(server_seed: _FairSeed, commitment: str, order: Sequence[Any],
+                client_seed: _FairSeed = ..., nonce: int = ..., *, decks: int = ...,
                 jokers: int = ..., faces: Optional[Sequence[str]] = ...,
                 notation: str = ..., burn: Optional[int] = ..., players: Optional[int] = ...,
                 cards: Optional[int] = ..., layout: str = ..., hand: Optional[int] = ...,

@@ -952,9 +952,9 @@ def test_fair_bad_inputs():
         fairshuf.fair_order(bytes(32), nonce=-1)
     with pytest.raises(TypeError):
         fairshuf.fair_order(42)
-    with pytest.raises(TypeError):
-        fairshuf.fair_commit("abc")
-    assert fairshuf.fair_commit(b"") == (
+    with pytest.raises(ValueError, match="hex digits"):
+        fairshuf.fair_commit("abc")  # a str is hex, as fair_order takes it
+    assert fairshuf.fair_commit(b"") == fairshuf.fair_commit("") == (
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
 
 
@@ -2685,6 +2685,56 @@ def test_fair_client_seed_is_text_as_every_verifier_takes_it(command):
                                 b"--client-seed=" + (good.encode() if isinstance(good, str) else good),
                                 "--nonce=3"] + r.order, capture_output=True)
             assert p.returncode == 0 and p.stdout.startswith(b"VALID"), p
+
+
+def test_fair_seeds_one_input_rule():
+    """Every fair function takes a seed the same way (docs/PYTHON.md): bytes,
+    bytearray or any buffer of single bytes (memoryview, array('B'), a
+    uint8 or int8 numpy array) of any layout, read in its logical order (a
+    strided view, a Fortran-order array: as .tobytes() gives it); a server
+    seed also as a str of hex digits. A buffer of wider items (an int32
+    array, array('i')) is a TypeError everywhere: its bytes depend on the
+    machine's byte order. fair_commit hashed an int32 array's raw bytes and
+    refused a strided memoryview, a Fortran-order array and a hex str,
+    all of which fair_order and fair_verify took (or refused) otherwise."""
+    import array
+    raw = bytes((7 * k + 1) % 256 for k in range(64))
+    u8 = np.frombuffer(raw, dtype=np.uint8)
+    fortran = np.asfortranarray(u8.reshape(8, 8))
+    views = [raw, bytearray(raw), memoryview(raw), u8, u8.view(np.int8), array.array("B", raw),
+             memoryview(raw + raw)[::2], u8.reshape(8, 8)[:, ::1], fortran, memoryview(fortran),
+             raw.hex(), raw.hex().upper()]
+    for v in views:
+        want = bytes(memoryview(v).tobytes()) if not isinstance(v, str) else raw
+        assert fairshuf.fair_commit(v) == fairshuf.fair_commit(want), type(v)
+        assert fairshuf.fair_order(v) == fairshuf.fair_order(want)
+        r = fairshuf.fair_round(v, "p", 1)
+        assert r.commitment == fairshuf.fair_commit(want) and r.order == fairshuf.fair_order(want, "p", 1)
+        assert fairshuf.fair_verify(v, r.commitment, r.order, "p", 1)
+    text = b"player one, seat 3"
+    t8 = np.frombuffer(text, dtype=np.uint8)
+    for v in (bytearray(text), memoryview(text), t8, array.array("B", text),
+              memoryview(bytes(x for c in text for x in (c, 0)))[::2],
+              np.asfortranarray(t8.reshape(2, 9)).T.T):
+        assert fairshuf.fair_order(raw, v, 2) == fairshuf.fair_order(raw, memoryview(v).tobytes(), 2)
+        assert fairshuf.fair_round(raw, v, 2).client_seed == memoryview(v).tobytes()
+    # A strided view and a Fortran-order array are read in logical order.
+    assert fairshuf.fair_commit(memoryview(raw + raw)[::2]) == fairshuf.fair_commit((raw + raw)[::2])
+    assert fairshuf.fair_commit(fortran) == fairshuf.fair_commit(fortran.tobytes(order="C"))
+    wide = [u8.view(np.int32), np.arange(16, dtype=np.int32), u8.view(np.uint16),
+            array.array("i", range(16)), memoryview(raw).cast("I"), u8.astype(bool)]
+    for v in wide:
+        for call in (lambda: fairshuf.fair_commit(v), lambda: fairshuf.fair_order(v),
+                     lambda: fairshuf.fair_round(v), lambda: fairshuf.fair_order(raw, v),
+                     lambda: fairshuf.fair_verify(v, "0" * 64, [0], partial=True),
+                     lambda: fairshuf.fair_verify(raw, "0" * 64, [0], v, partial=True)):
+            with pytest.raises(TypeError, match="single bytes"):
+                call()
+    for v in (5, 1.5, None, ["a"]):
+        with pytest.raises(TypeError):
+            fairshuf.fair_commit(v)
+    with pytest.raises(ValueError, match="hex digits"):
+        fairshuf.fair_commit("abc")
 
 
 def test_masked_shuffles_from_two_threads_keep_every_value():
