@@ -2737,6 +2737,34 @@ def test_fair_seeds_one_input_rule():
         fairshuf.fair_commit("abc")
 
 
+def test_fair_verify_reads_card_names_in_either_notation_as_the_command(command):
+    """fair_verify reads names of the standard set in either notation, as
+    fairshuf verify reads its CARDs ("As" or "A\u2660", "Th" or "10\u2665",
+    mixed in one order), whatever notation says: a round printed in poker
+    notation and checked with the default notation="unicode" (or the
+    other way round) gave a silent False."""
+    s = bytes(range(40))
+    c = fairshuf.fair_commit(s)
+    for jokers in (0, 2):
+        poker = fairshuf.fair_order(s, "p", 4, jokers=jokers, names=True, notation="poker")
+        uni = fairshuf.fair_order(s, "p", 4, jokers=jokers, names=True)
+        mixed = [u if k % 2 else p for k, (p, u) in enumerate(zip(poker, uni))]
+        for order in (poker, uni, mixed):
+            for notation in ("unicode", "poker"):
+                assert fairshuf.fair_verify(s, c, order, "p", 4, jokers=jokers, notation=notation)
+                assert fairshuf.fair_verify(s, c, order[:5], "p", 4, jokers=jokers,
+                                            notation=notation, partial=True)
+            p = subprocess.run([command, "verify", "--server-seed=" + s.hex(), "--commitment=" + c,
+                                "--client-seed=p", "--nonce=4", "--jokers=%d" % jokers, "--"] + order,
+                               capture_output=True)
+            assert p.returncode == 0 and p.stdout.startswith(b"VALID"), p
+        # a card changed is still False, in either notation
+        bad = [poker[1]] + poker[1:]
+        assert not fairshuf.fair_verify(s, c, bad, "p", 4, jokers=jokers)
+        assert not fairshuf.fair_verify(s, c, [uni[1]] + uni[1:], "p", 4, jokers=jokers,
+                                        notation="poker")
+
+
 def test_masked_shuffles_from_two_threads_keep_every_value():
     """Two threads shuffling one masked array through one generator run
     one at a time, as every call on a generator does: the keys' shuffle
