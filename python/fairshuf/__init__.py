@@ -680,13 +680,14 @@ class Generator(_fairshuf._Generator):
             if v < 0:
                 raise ValueError("%s must be non-negative" % what)
         faces = _faces_arg(faces)
-        _set_shape(decks, jokers, faces)
+        m, d = _set_shape(decks, jokers, faces)
         np_ = 1 if players is None else _int_arg(players, "players")
         if np_ < 1:
             raise ValueError("players must be at least 1")
         nc = -1 if cards is None else _int_arg(cards, "cards")
         if cards is not None and nc < 0:
             raise ValueError("cards must be non-negative")
+        _deal_counts(m * d, int(burn), players is not None and np_, nc)
         # the names first: a bad notation fails before anything is drawn
         table = card_names(jokers=int(jokers), notation=notation, faces=faces) if names else None
         flat = self._deal(int(decks), int(jokers) if faces is None else 0, faces, int(burn),
@@ -697,6 +698,31 @@ class Generator(_fairshuf._Generator):
             return flat
         k = len(flat) // np_
         return [flat[i * k:(i + 1) * k] for i in range(np_)]
+
+
+def _plural(k, what):
+    return "%d %s%s" % (k, what, "" if k == 1 else "s")
+
+
+def _deal_counts(n, burn, players, cards):
+    """ValueError naming the count the shoe of n cards cannot give, and
+    its limit, as fairshuf deal refuses it (players False: one list of
+    cards cards, or the rest; cards -1: the rest, or shared out)."""
+    if burn > n:
+        raise ValueError("burn must be in 0..%d (the shoe's cards), not %d" % (n, burn))
+    if not players:
+        if cards > n - burn:
+            raise ValueError("cards must be in 0..%d (the cards left after %d burned), not %d"
+                             % (n - burn, burn, cards))
+        return
+    if players > n:
+        raise ValueError("players must be in 1..%d (the shoe's cards), not %d" % (n, players))
+    if cards > n:
+        raise ValueError("cards must be in 0..%d (the shoe's cards), not %d" % (n, cards))
+    if cards >= 0 and players * cards + burn > n:
+        raise ValueError("%s of %s%s need %d cards; the shoe holds %d"
+                         % (_plural(players, "hand"), _plural(cards, "card"),
+                            " and the burn" if burn else "", players * cards + burn, n))
 
 
 class RangePermutation(_fairshuf._RangePermutation):

@@ -934,6 +934,50 @@ def test_deal_and_cards():
         fairshuf.card_names(notation="morse")
 
 
+def test_deal_counts_past_the_shoe_say_what_is_wrong_as_the_command(command):
+    """A burn, card or player count the shoe cannot give names the bad
+    value and the shoe's limit, as fairshuf deal does ("invalid burn
+    count: '53' (0 to 52)"); burn=53 said "nothing left to deal or draw"
+    and too many cards "more cards asked for than the shoe holds". The
+    command refuses the same calls; the limits themselves are dealt."""
+    g = fairshuf.Generator(seed=b"deal-counts" * 3)
+    cases = [  # (deal's arguments, the command's options, what the message says)
+        (dict(burn=53), ["--burn=53"], "burn must be in 0..52 (the shoe's cards), not 53"),
+        (dict(burn=109, decks=2, jokers=1), ["--burn=109", "--decks=2", "--jokers=1"],
+         "burn must be in 0..106 (the shoe's cards), not 109"),
+        (dict(cards=53), ["-n", "53"], "cards must be in 0..52 (the cards left after 0 burned), not 53"),
+        (dict(cards=3, burn=50), ["-n", "3", "--burn=50"],
+         "cards must be in 0..2 (the cards left after 50 burned), not 3"),
+        (dict(players=53), ["--players=53"], "players must be in 1..52 (the shoe's cards), not 53"),
+        (dict(players=53, cards=1), ["--players=53", "--cards=1"],
+         "players must be in 1..52 (the shoe's cards), not 53"),
+        (dict(players=1, cards=53), ["--players=1", "--cards=53"],
+         "cards must be in 0..52 (the shoe's cards), not 53"),
+        (dict(players=27, cards=2), ["--players=27", "--cards=2"],
+         "27 hands of 2 cards need 54 cards; the shoe holds 52"),
+        (dict(players=2, cards=2, burn=50), ["--players=2", "--cards=2", "--burn=50"],
+         "2 hands of 2 cards and the burn need 54 cards; the shoe holds 52"),
+        (dict(players=1, cards=52, burn=1), ["--players=1", "--cards=52", "--burn=1"],
+         "1 hand of 52 cards and the burn need 53 cards; the shoe holds 52"),
+        (dict(players=2, cards=1, burn=51), ["--players=2", "--cards=1", "--burn=51"],
+         "2 hands of 1 card and the burn need 53 cards; the shoe holds 52"),
+        (dict(players=3, cards=1, burn=50, faces=list("AKQ"), decks=17), None,
+         "3 hands of 1 card and the burn need 53 cards; the shoe holds 51"),
+    ]
+    for kw, opts, says in cases:
+        with pytest.raises(ValueError) as e:
+            g.deal(**kw)
+        assert str(e.value) == says
+        if opts is not None:
+            p = subprocess.run([command, "deal", "--seed=1"] + opts, capture_output=True)
+            assert p.returncode == 1 and not p.stdout, (opts, p)
+    # the limits are dealt
+    assert g.deal(burn=52) == []
+    assert len(g.deal(cards=2, burn=50)) == 2
+    assert len(g.deal(52, 1)) == 52
+    assert len(g.deal(1, 51, burn=1)[0]) == 51
+
+
 def test_fair_bad_inputs():
     with pytest.raises(ValueError):
         fairshuf.fair_order(bytes(31))
