@@ -20,6 +20,7 @@ generator refuses calls whose outcomes its seed cannot all reach
 (``ReachabilityError``): a seed of s bytes credits 8*s bits.
 """
 import operator as _operator
+import re as _re
 import sys as _sys
 from collections import namedtuple as _namedtuple
 
@@ -688,6 +689,12 @@ class Generator(_fairshuf._Generator):
         if cards is not None and nc < 0:
             raise ValueError("cards must be non-negative")
         _deal_counts(m * d, int(burn), players is not None and np_, nc)
+        # What the deal holds at once, checked before anything is allocated
+        # as fairshuf deal checks it: the deck (8 bytes a card of the
+        # shoe), the cards dealt (4) and each list returned (8 a card: the
+        # face codes, the names, the hands).
+        total = (nc if nc >= 0 else (m * d - int(burn)) // np_) * np_
+        _check_memory(8 * m * d + total * (4 + 8 * (1 + bool(names) + (players is not None))))
         # the names first: a bad notation fails before anything is drawn
         table = card_names(jokers=int(jokers), notation=notation, faces=faces) if names else None
         flat = self._deal(int(decks), int(jokers) if faces is None else 0, faces, int(burn),
@@ -698,6 +705,115 @@ class Generator(_fairshuf._Generator):
             return flat
         k = len(flat) // np_
         return [flat[i * k:(i + 1) * k] for i in range(np_)]
+
+
+_PROC = "/proc"  # where _memory_room reads (the tests point it at a fake one)
+_CG_FILES = {"cgroup2": ("memory.max", "memory.current", "inactive_file"),
+             "cgroup": ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")}
+
+
+def _slurp(path, cap):
+    try:
+        with open(path, "rb") as f:
+            return f.read(cap - 1).decode("latin-1")
+    except OSError:
+        return None
+
+
+def _file_number(text):
+    """The decimal number that is text, up to a newline; None otherwise
+    ("max", garbage, no file)."""
+    m = _re.match(r"([0-9]+)(?:\n|$)", text or "")
+    return min(int(m.group(1)), (1 << 64) - 1) if m else None
+
+
+def _cgroup_level(d, files):
+    """A cgroup directory's room: its limit less what it holds less its
+    inactive page cache; its limit if it reports no usage; None: no limit."""
+    lim = _file_number(_slurp(d + "/" + files[0], 64))
+    if lim is None:
+        return None
+    used = _file_number(_slurp(d + "/" + files[1], 64))
+    if used is None:
+        return lim
+    cache = 0
+    for line in (_slurp(d + "/memory.stat", 1 << 16) or "").split("\n"):
+        if line.startswith(files[2] + " "):
+            cache = _file_number(line[len(files[2]) + 1:]) or 0
+            break
+    return max(lim - (used - min(cache, used)), 0)
+
+
+def _cgroup_room():
+    """The least room over this process's cgroups with a memory limit and
+    their ancestors (v2 memory.max, v1 memory.limit_in_bytes; their mounts
+    from mountinfo), as fairshuf deal reads it; None: no limit."""
+    cgs, mi = _slurp(_PROC + "/self/cgroup", 1 << 16), _slurp(_PROC + "/self/mountinfo", 1 << 20)
+    if cgs is None or mi is None:
+        return None
+    paths = {}
+    for line in cgs.split("\n"):
+        part = line.split(":", 2)
+        if len(part) == 3 and part[:2] == ["0", ""]:
+            paths["cgroup2"] = part[2]
+        if len(part) == 3 and "memory" in part[1].split(","):
+            paths["cgroup"] = part[2]
+    least = None
+    for line in mi.split("\n"):
+        f = line.split(" ", 5)
+        tail = f[5].split(" - ", 1) if len(f) == 6 else []
+        rest = tail[1].split(" ") if len(tail) == 2 else []
+        kind = rest[0] if rest else None
+        if kind not in paths or (kind == "cgroup" and
+                                 (len(rest) < 3 or "memory" not in rest[2].split(","))):
+            continue
+        root, cg = f[3], paths[kind]
+        if root != "/":
+            if not (cg == root or cg.startswith(root + "/")):
+                continue  # our cgroup is not under this mount
+            cg = cg[len(root):]
+        rel = cg.rstrip("/")
+        while True:
+            v = _cgroup_level(f[4] + rel, _CG_FILES[kind])
+            if v is not None and (least is None or v < least):
+                least = v
+            if not rel:
+                break
+            rel = rel[:rel.rindex("/")].rstrip("/") if "/" in rel else ""
+    return least
+
+
+def _memory_room():
+    """What the system can give (MemAvailable + SwapFree) and the room under
+    the cgroups' limits, the less of the two; None if neither is known."""
+    text = _slurp(_PROC + "/meminfo", 8192) or ""
+    avail = swap = None
+    for line in text.split("\n"):
+        m = _re.match(r"(MemAvailable|SwapFree):\s*([0-9]+)", line)
+        if m and m.group(1) == "MemAvailable":
+            avail = int(m.group(2))
+        elif m:
+            swap = int(m.group(2))
+    can = None if avail is None else (avail + (swap or 0)) * 1024
+    room = _cgroup_room()
+    return room if can is None else can if room is None else min(can, room)
+
+
+_CHECK_MEMORY_FROM = 1 << 20  # bytes: smaller deals skip reading /proc (about 0.2 ms)
+
+
+def _check_memory(need):
+    """MemoryError ("memory exhausted", as fairshuf deal says) when need
+    bytes are more than _memory_room: the kernel's overcommit would grant
+    them and kill the process when it touched the last pages. A deal of
+    at most 1 MiB (some 29,000 cards) is not checked: reading /proc would
+    cost more than the deal, which a program may call for every hand."""
+    if need <= _CHECK_MEMORY_FROM:
+        return
+    room = _memory_room()
+    if room is not None and need > room:
+        raise MemoryError("memory exhausted: the deal needs %d bytes, the system can give %d "
+                          "(MemAvailable + SwapFree, the cgroup's room)" % (need, room))
 
 
 def _plural(k, what):

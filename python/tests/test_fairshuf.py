@@ -978,6 +978,84 @@ def test_deal_counts_past_the_shoe_say_what_is_wrong_as_the_command(command):
     assert len(g.deal(1, 51, burn=1)[0]) == 51
 
 
+def test_deal_checks_memory_before_it_allocates(tmp_path, monkeypatch):
+    """deal refuses a shoe the system cannot hold with MemoryError before
+    anything is allocated, as fairshuf deal does ("memory exhausted"): the
+    deck (8 bytes a card of the shoe), the cards dealt (4) and the lists
+    returned (8 a card each: the face codes, the names, the hands) against
+    MemAvailable + SwapFree and the room under the cgroup's memory limits.
+    Read here from a fake /proc (fairshuf._PROC), as test_deal.sh's shim
+    fakes them for the command; nothing is ever allocated to find out."""
+    g = fairshuf.Generator(seed=b"deal-memory" * 3, simulation=True)
+    fake = tmp_path / "proc"
+    (fake / "self").mkdir(parents=True)
+    monkeypatch.setattr(fairshuf, "_PROC", str(fake))
+
+    def meminfo(avail_kb, swap_kb):
+        (fake / "meminfo").write_text("MemTotal: 1000000 kB\nMemAvailable: %d kB\n"
+                                      "SwapTotal: 4000 kB\nSwapFree: %d kB\n" % (avail_kb, swap_kb))
+    # 2,000 decks: 104,000 cards; names=False, one list: 20 bytes a card,
+    # 2,080,000 bytes; with the names, 28 (2,912,000); in 4 hands, 36.
+    for avail, swap, kw, dealt in (
+            (2000, 0, dict(names=False), False),          # 2,048,000 bytes
+            (2000, 100, dict(names=False), True),         # 2,150,400
+            (2000, 100, dict(), False),
+            (2900, 0, dict(), True),                      # 2,969,600
+            (2900, 0, dict(players=4), False),
+            (2000, 0, dict(names=False, cards=5), True)):  # 832,000 + 60
+        meminfo(avail, swap)
+        if dealt:
+            g.deal(decks=2000, **kw)
+        else:
+            with pytest.raises(MemoryError, match="memory exhausted"):
+                g.deal(decks=2000, **kw)
+    # A deal of at most 1 MiB is not checked (reading /proc would cost
+    # more than it): dealt whatever meminfo says.
+    meminfo(0, 0)
+    assert len(g.deal(4, 13)) == 4 and len(g.deal(decks=1000, names=False)) == 52000
+    # The cgroup's room: its limit less what it holds less its inactive
+    # page cache, the least over it and its ancestors (v2 and v1).
+    meminfo(100000, 0)
+    cg2 = tmp_path / "cg2"
+    (cg2 / "a" / "b").mkdir(parents=True)
+    (fake / "self" / "cgroup").write_text("0::/a/b\n")
+    (fake / "self" / "mountinfo").write_text("30 20 0:26 / %s rw - cgroup2 cgroup2 rw\n" % cg2)
+    (cg2 / "a" / "b" / "memory.max").write_text("max\n")
+
+    def cg(what):
+        with pytest.raises(MemoryError, match="memory exhausted"):
+            g.deal(decks=2000, names=False)               # 2,080,000 bytes
+        g.deal(decks=1900, names=False)                   # 1,976,000
+    (cg2 / "a" / "memory.max").write_text("2000000\n")
+    cg("v2 parent memory.max 2,000,000")
+    (cg2 / "a" / "memory.max").write_text("3000000\n")
+    (cg2 / "a" / "memory.current").write_text("1100000\n")
+    (cg2 / "a" / "memory.stat").write_text("anon 1000000\ninactive_file 100000\n")
+    cg("v2 parent memory.max 3,000,000 holding 1,000,000 besides its inactive cache")
+    cg1 = tmp_path / "cg1"
+    (cg1 / "x" / "y").mkdir(parents=True)
+    (fake / "self" / "cgroup").write_text("5:cpu:/x\n4:memory:/x/y\n0::/\n")
+    (fake / "self" / "mountinfo").write_text("32 20 0:28 / %s rw - cgroup cgroup rw,memory\n" % cg1)
+    (cg1 / "x" / "y" / "memory.limit_in_bytes").write_text("9223372036854771712\n")
+    (cg1 / "x" / "memory.limit_in_bytes").write_text("3000000\n")
+    (cg1 / "x" / "memory.usage_in_bytes").write_text("1100000\n")
+    (cg1 / "x" / "memory.stat").write_text("total_inactive_file 100000\n")
+    cg("v1 parent limit 3,000,000 holding 1,000,000 besides its inactive cache")
+    # No /proc to read: no check (the allocations alone can fail).
+    monkeypatch.setattr(fairshuf, "_PROC", str(tmp_path / "none"))
+    assert len(g.deal(decks=2000, names=False)) == 104000
+    # The real /proc: the largest shoe, 2**32 - 1 cards at most, needs about
+    # 120 GB for the whole of it; refused at once where that is not there.
+    monkeypatch.setattr(fairshuf, "_PROC", "/proc")
+    d = (2 ** 32 - 1) // 52
+    need = 8 * 52 * d + 28 * 52 * d
+    with open("/proc/meminfo") as f:
+        kb = dict((l.split(":")[0], int(l.split()[1])) for l in f if l.split()[1:2])
+    if (kb.get("MemAvailable", 0) + kb.get("SwapFree", 0)) * 1024 < need:
+        with pytest.raises(MemoryError, match="memory exhausted"):
+            g.deal(decks=d)
+
+
 def test_fair_bad_inputs():
     with pytest.raises(ValueError):
         fairshuf.fair_order(bytes(31))
