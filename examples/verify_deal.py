@@ -1053,14 +1053,14 @@ def run(opts, operands):
                        "least %d" % (len(seed), plural(decks, "deck"), plural(jokers, "joker"),
                                      "s" if decks == 1 else "", need))
     if len(given) > n:
-        raise BadInput("%d cards given, more than the shoe holds (%d)" % (len(given), n))
+        raise BadInput("%s given, more than the shoe holds (%d)" % (plural(len(given), "card"), n))
     if shape is not None and shape.hand and len(given) > shape.cards:
-        raise BadInput("%d cards given, more than hand %d holds (%d)"
-                       % (len(given), shape.hand, shape.cards))
+        raise BadInput("%s given, more than hand %d holds (%d)"
+                       % (plural(len(given), "card"), shape.hand, shape.cards))
     if shape is not None and shape.rest:
         left = n - shape.burn - shape.players * shape.cards
         if len(given) > left:
-            raise BadInput("%d cards given, more than the rest holds (%d)" % (len(given), left))
+            raise BadInput("%s given, more than the rest holds (%d)" % (plural(len(given), "card"), left))
     # Compared as faces, named in poker notation (A\u2660 is As), as fairshuf verify.
     given = [card_name(card_parse(name, faces)) for name in given]
     order = [card_name(f) for f in deal_order(seed, client, nonce, faces, decks)]

@@ -819,14 +819,16 @@ int cmd_verify(int argc, char **argv)
 
     size_t faces = 52 + r.jokers, n = faces * r.decks;
     fair_seed_check(r.seed_len, r.decks, r.jokers);
+    const char *cs = r.ngiven == 1 ? "" : "s"; /* "1 card given" */
     if (r.ngiven > n)
-        die(0, "%zu cards given, more than the shoe holds (%zu)", r.ngiven, n);
+        die(0, "%zu card%s given, more than the shoe holds (%zu)", r.ngiven,
+            cs, n);
     if (r.hand && r.ngiven > r.cards)
-        die(0, "%zu cards given, more than hand %zu holds (%zu)", r.ngiven,
-            r.hand, r.cards);
+        die(0, "%zu card%s given, more than hand %zu holds (%zu)", r.ngiven,
+            cs, r.hand, r.cards);
     if (r.rest && r.ngiven > n - r.burn - r.players * r.cards)
-        die(0, "%zu cards given, more than the rest holds (%zu)", r.ngiven,
-            n - r.burn - r.players * r.cards);
+        die(0, "%zu card%s given, more than the rest holds (%zu)", r.ngiven,
+            cs, n - r.burn - r.players * r.cards);
     uint32_t *given = keep(xmalloc((r.ngiven ? r.ngiven : 1) * sizeof *given));
     for (size_t t = 0; t < r.ngiven; t++) {
         int st = parse_card(r.given[t], faces, &given[t]);

@@ -370,6 +370,11 @@ V = [
        dealt=" ".join(d1[2:6]), want="VALID", order=O1),
   dict(name="the rest, more cards than it holds", seed=S1, commitment=C1, client="player-1", burn=50, rest=True,
        dealt=" ".join(d1[:3]), want="bad"),
+  # One card too many is "1 card given", in the singular, in every verifier.
+  dict(name="hand, 1 card of a hand of 0", seed=S1, commitment=C1, client="player-1", players=3, per_hand=0,
+       hand=2, dealt=d1[0], want="bad", problems=["bad input: 1 card given, more than hand 2 holds (0)"]),
+  dict(name="the rest, 1 card when it holds none", seed=S1, commitment=C1, client="player-1", burn=52, rest=True,
+       dealt=d1[0], want="bad", problems=["bad input: 1 card given, more than the rest holds (0)"]),
   dict(name="the rest box without burn cards or hands", seed=S1, commitment=C1, client="player-1", rest=True,
        dealt=d1[0], want="bad", c=False,
        problems=["bad input: the rest box needs the burn cards or the hands field (what comes before the rest)"]),
