@@ -976,8 +976,9 @@ FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
  * FSH_EINVAL, never dealt from a wrapped group number that would repeat
  * group 0's words. No key is ever hashed
  * down (every segment is at most 32 bytes) and each group's outcomes fit in
- * one segment's 2^256 keys, so every byte of a seed of the required length
- * takes part.
+ * a full segment's 2^256 keys (the last segment may be shorter: then the
+ * seed as a whole, by the seed rule, carries the count), so every byte of a
+ * seed of the required length takes part.
  *
  * Seed rule: L >= 32 and 8L >= ceil(log2(n! / (c!)^m)), the number of
  * distinct orders of the set (32 bytes for one deck, 279 for an 8-deck
