@@ -413,8 +413,9 @@ void deal_check(deal_opts *o)
                                   "card count", "card counts");
     uint64_t need = (uint64_t)o->players * o->cards + o->burn;
     if (need > n)
-        die(0, "%zu hands of %zu cards%s need %llu cards; the shoe holds %zu",
-            o->players, o->cards, o->burn ? " and the burn" : "",
+        die(0, "%zu hand%s of %zu card%s%s need %llu cards; the shoe holds %zu",
+            o->players, o->players == 1 ? "" : "s", o->cards,
+            o->cards == 1 ? "" : "s", o->burn ? " and the burn" : "",
             (unsigned long long)need, n);
 }
 

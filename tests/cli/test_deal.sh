@@ -567,6 +567,9 @@ bad_in "too many players" "fairshuf deal: invalid number of players: '53' (1 to 
 bad_in "players not a number" "fairshuf deal: invalid number of players: 'x' (1 to 52)" --players=x
 bad_in "more cards than the shoe" "fairshuf deal: 3 hands of 20 cards need 60 cards; the shoe holds 52" --players=3 --cards=20
 bad_in "hands and burn over the shoe" "fairshuf deal: 2 hands of 26 cards and the burn need 53 cards; the shoe holds 52" --players=2 --cards=26 --burn=1
+# One hand, one card: in the singular.
+bad_in "one hand and the burn over the shoe" "fairshuf deal: 1 hand of 52 cards and the burn need 53 cards; the shoe holds 52" --players=1 --cards=52 --burn=1
+bad_in "hands of one card and the burn over the shoe" "fairshuf deal: 2 hands of 1 card and the burn need 53 cards; the shoe holds 52" --players=2 --cards=1 --burn=51
 bad_in "-n over the shoe" "fairshuf deal: invalid card count: '53' (0 to 52)" -n 53
 bad_in "--cards over the shoe less the burn" "fairshuf deal: invalid card count: '52' (0 to 51)" --cards=52 --burn=1
 bad_in "-n with --players" "fairshuf deal: -n counts all the cards; with --players, give the cards a hand with --cards" -n 4 --players=2
