@@ -1266,12 +1266,13 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
     # In fairshuf verify's order: the seed (fair_order raises when it is
     # too short), the number of cards, each card; then the verdict.
     mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces)
+    given_n = "1 card" if len(order) == 1 else "%d cards" % len(order)
     if len(order) > n:
-        raise ValueError("%d cards given, more than the shoe holds (%d)" % (len(order), n))
+        raise ValueError("%s given, more than the shoe holds (%d)" % (given_n, n))
     if hand is not None and len(order) > size:
-        raise ValueError("%d cards given, more than hand %d holds (%d)" % (len(order), hand, size))
+        raise ValueError("%s given, more than hand %d holds (%d)" % (given_n, hand, size))
     if rest and len(order) > size:
-        raise ValueError("%d cards given, more than the rest holds (%d)" % (len(order), size))
+        raise ValueError("%s given, more than the rest holds (%d)" % (given_n, size))
     given = [_face_of(x, m, faces) for x in order]
     if fair_commit(sb) != commitment:
         return False

@@ -446,6 +446,8 @@ def test_fair_verify_bad_input_raises_as_the_command_refuses(command):
          "3 cards given, more than hand 2 holds (2)"),
         (dict(order=order[:4], burn=50, rest=True), R + ["--burn=50", "--rest"] + order[:4],
          "4 cards given, more than the rest holds (2)"),
+        (dict(order=order[:1], burn=52, rest=True), R + ["--burn=52", "--rest"] + order[:1],
+         "1 card given, more than the rest holds (0)"),
         (dict(order=order[:2] + ["Xs"], partial=True), R + order[:2] + ["Xs"], "unknown card: 'Xs'"),
         (dict(order=["it's"], partial=True), R + ["it's"], "unknown card: 'it\\'s'"),
         (dict(order=["1\u2660"], partial=True), R + ["1\u2660"], "unknown card: '1\\342\\231\\240'"),
