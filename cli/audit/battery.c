@@ -463,11 +463,13 @@ static double cells_bound(uint64_t total, size_t k, double x, double p_lim,
 }
 
 /* The p-value *p of Pearson's statistic x over k equally likely cells of
-   tot counts: exact below EXACT_BELOW while that is quick (exact_p), a
-   bound on the exact tail beyond (cells_bound), the chi-square limit
-   where it is above max(alpha, EXACT_BELOW). -1 when memory runs out. */
-static int cells_p(uint64_t tot, size_t k, double x, double alpha, double *p,
-                   char *note, size_t nsize)
+   tot counts, for a test that is one of `lines` (the worst row or
+   column: 2n, each at level alpha / lines; else 1): exact below
+   EXACT_BELOW while that is quick (exact_p), a bound on the exact tail
+   beyond (cells_bound), the chi-square limit where it is above
+   max(alpha / lines, EXACT_BELOW). -1 when memory runs out. */
+static int cells_p(uint64_t tot, size_t k, double x, double alpha,
+                   double lines, double *p, char *note, size_t nsize)
 {
     double pl, df = (double)(k - 1);
     if (fsh_stats_chi2_sf(x, df, &pl) != FSH_OK)
@@ -477,14 +479,14 @@ static int cells_p(uint64_t tot, size_t k, double x, double alpha, double *p,
         return -1;
     for (size_t i = 0; i < k; i++)
         prob[i] = 1 / (double)k;
-    int fits = exact_fits(tot, prob, k, x_decides(df, alpha, 1));
+    int fits = exact_fits(tot, prob, k, x_decides(df, alpha, lines));
     if (fits < 0) {
         *p = NAN;
         snprintf(note, nsize, "%s", no_memory);
     } else if (fits) {
-        *p = exact_p(tot, prob, k, x, pl, alpha, note, nsize);
+        *p = exact_p(tot, prob, k, x, pl, alpha / lines, note, nsize);
     } else {
-        *p = cells_bound(tot, k, x, pl, alpha, note, nsize);
+        *p = cells_bound(tot, k, x, pl, alpha / lines, note, nsize);
     }
     free(prob);
     return 0;
@@ -512,7 +514,7 @@ static int uniform_cells(test_result *r, const char *name, const uint64_t *c,
         x += d * d / e;
     }
     ran(r, name, x, (double)(k - 1), NAN);
-    return cells_p(tot, k, x, alpha, &r->p, r->note, sizeof r->note);
+    return cells_p(tot, k, x, alpha, 1, &r->p, r->note, sizeof r->note);
 }
 
 /* The p-value *p of the position-by-value statistic y of deals of n
@@ -536,7 +538,7 @@ static int pbv_p(size_t n, uint64_t deals, double y, double alpha, double *p,
     size_t orders = n == 2 ? 2 : 6;
     char how[200];
     how[0] = '\0';
-    if (cells_p(deals, orders, y, alpha, p, how, sizeof how) != 0)
+    if (cells_p(deals, orders, y, alpha, 1, p, how, sizeof how) != 0)
         return -1;
     snprintf(note, nsize,
              "statistic = Pearson X * (n-1)/n; p = the tail of Pearson's X "
@@ -589,7 +591,7 @@ double battery_cells_px(uint64_t total, size_t k, double x, double alpha)
     char note[200];
     double p;
     if ((double)total < 5 * (double)k ||
-        cells_p(total, k, x, alpha, &p, note, sizeof note) != 0)
+        cells_p(total, k, x, alpha, 1, &p, note, sizeof note) != 0)
         return NAN;
     return p;
 }
@@ -663,29 +665,14 @@ int battery_run(battery *b, double alpha, test_result *out)
         /* 3. Worst row or column: each is multinomial, chi2(n-1); Bonferroni
            over the 2n lines. */
         r = &out[i++];
-        if (fsh_stats_chi2_sf(worst, dn - 1, &pw) != FSH_OK)
-            pw = NAN;
-        ran(r, "worst row or column", worst, dn - 1, pw);
+        ran(r, "worst row or column", worst, dn - 1, NAN);
         snprintf(r->note, sizeof r->note,
                  "largest single-line chi-square, p = 2n x its tail");
-        /* Each line is multinomial(T, uniform over n): its exact tail
-           where that is quick (exact_p, at level alpha / 2n). */
-        double *prob = malloc(n * sizeof *prob);
-        if (prob == NULL)
+        /* Each line is multinomial(T, uniform over n): its p-value by
+           cells_p, one of 2n lines (at level alpha / 2n). */
+        if (cells_p(b->t, n, worst, alpha, 2 * dn, &pw, r->note,
+                    sizeof r->note) != 0)
             return -1;
-        for (size_t v = 0; v < n; v++)
-            prob[v] = 1 / dn;
-        int fits = exact_fits(b->t, prob, n, x_decides(dn - 1, alpha, 2 * dn));
-        if (fits < 0) {
-            pw = NAN;
-            snprintf(r->note, sizeof r->note, "%s", no_memory);
-        } else if (fits)
-            pw = exact_p(b->t, prob, n, worst, pw, alpha / (2 * dn), r->note,
-                         sizeof r->note);
-        else
-            pw = cells_bound(b->t, n, worst, pw, alpha / (2 * dn), r->note,
-                             sizeof r->note);
-        free(prob);
         /* Unknown stays unknown (fmin would make NaN 1). */
         r->p = isnan(pw) ? NAN : fmin(1, pw * 2 * dn);
     }
