@@ -71,11 +71,6 @@
  * under 2^60 into each word (the rest of a 52-card order in 4 words). A
  * randint source gets one call per position instead.
  */
-void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size)
-{
-    fsh_swap_inline(x, y, size);
-}
-
 /* Swap elements x and y of size bytes at a. With any == 0, size is a
    constant (1, 2, 4, 8, 12, 16, 24 or 32) wherever this is inlined: the
    memcpys compile to plain loads and stores of any alignment. With any,

@@ -57,6 +57,11 @@ int fsh_shuffle_one_stream(const fsh_rng *rng, size_t n)
     return groups > 1;
 }
 
+void fsh_swap_bytes(unsigned char *x, unsigned char *y, size_t size)
+{
+    fsh_swap_inline(x, y, size);
+}
+
 /* The backward Fisher-Yates with hardware reseeds at the group boundaries
    of m (one exact draw per step: the groups cut at steps, and these sizes
    are small, at most the cap's). */
