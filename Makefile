@@ -167,9 +167,28 @@ $(CLI_LINK_STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(CLI_LINK_MODE)' | cmp -s - $@ || echo '$(CLI_LINK_MODE)' >$@
 
+# The command's link order: the code every shuffle runs first (main, the
+# input, output and stream paths, and of the library the generators, seeding,
+# bounded integers, sampling and the shuffle's dispatch), then the rest
+# (deal, verify, audit; decks, fair rounds, records, the in-cache and large
+# kernels, the statistics). A short run then executes code in fewer pages,
+# and the kernel maps fewer of the binary's pages (it maps the cached pages
+# around each page touched, 64 KiB): issue 13's peak RSS row, `-n 1000` of
+# a stream, 1.83 MB to 1.70 (median of 15; GNU shuf 1.9). Linked from the
+# objects, not libfairshuf.a, whose members ld places in the order it
+# needs them (a member wanted only after the scan passed it comes last).
+# The same objects either way: the command uses every member.
+CLI_HOT := cli/main.c cli/version.c cli/common/%.c cli/io/%.c cli/shuf/%.c
+LIB_HOT := src/common/error.c src/rng/%.c src/uniform/%.c src/sample/%.c \
+           src/shuffle/shuffle.c
+CLI_LINK_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(filter $(CLI_HOT),$(CLI_SRC)) \
+               $(filter $(LIB_HOT),$(LIB_SRC)) $(filter-out $(CLI_HOT),$(CLI_SRC)) \
+               $(filter-out $(LIB_HOT),$(LIB_SRC)))
+CLI_LINK_IN = $(if $(CLI_SHARED),$(CLI_OBJ) $(LIBSO),$(CLI_LINK_OBJ))
+
 $(BIN): $(CLI_OBJ) $(CLI_LIB) $(CLI_LINK_STAMP)
 	$(CC) $(ALL_CFLAGS) -fPIE $(if $(CLI_STATIC),-static-pie,-pie) $(ALL_LDFLAGS) $(CLI_RPATH_LD) \
-	    -o $@ $(CLI_OBJ) $(CLI_LIB) $(LIBS)
+	    -o $@ $(CLI_LINK_IN) $(LIBS)
 
 $(DYN_BIN): $(CLI_OBJ) $(LIBA)
 	@mkdir -p $(@D)
