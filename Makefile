@@ -174,10 +174,11 @@ $(CLI_LINK_STAMP): FORCE
 # kernels, the statistics). A short run then executes code in fewer pages,
 # and the kernel maps fewer of the binary's pages (it maps the cached pages
 # around each page touched, 64 KiB): issue 13's peak RSS row, `-n 1000` of
-# a stream, 1.83 MB to 1.70 (median of 15; GNU shuf 1.9). Linked from the
-# objects, not libfairshuf.a, whose members ld places in the order it
-# needs them (a member wanted only after the scan passed it comes last).
-# The same objects either way: the command uses every member.
+# a stream, median of 30 runs 1.87 MB to 1.80, largest 2.02 to 1.89 (GNU
+# shuf: 1.90 and 2.05). Linked from the objects, not libfairshuf.a, whose
+# members ld places in the order it needs them (a member wanted only after
+# the scan passed it comes last); the same objects either way, as the
+# command uses every member. tests/cli/test_rss.sh checks the order.
 CLI_HOT := cli/main.c cli/version.c cli/common/%.c cli/io/%.c cli/shuf/%.c
 LIB_HOT := src/common/error.c src/rng/%.c src/uniform/%.c src/sample/%.c \
            src/shuffle/shuffle.c
