@@ -60,6 +60,8 @@ SUITS = "cdhs"
 SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"  # the same suits: clubs, diamonds, hearts, spades
 JOKERS = ["RJ", "BJ"]  # faces 52 and 53
 GROUPS = 2 ** 32  # group numbers are u32be(g): g = 0 .. 2^32 - 1
+CARDS_MAX = 2 ** 32 - 1  # the largest set (FSH_FAIR_CARDS_MAX), as every verifier takes it
+EXACT_MAX = 100000  # sets up to this many cards are counted with factorials
 
 
 class BadInput(Exception):
@@ -104,9 +106,78 @@ def seed_min(faces, copies):
     """Shortest server seed in bytes: max(32, ceil(ceil(log2 N) / 8)),
     N = n! / (c!)^m, the number of distinct orders of the set."""
     n = faces * copies
-    orders = math.factorial(n) // math.factorial(copies) ** faces
-    bits = (orders - 1).bit_length()  # ceil(log2 N), 0 for N = 1
+    bits = orders_bits_bounded(faces, copies) if n > EXACT_MAX else None
+    if bits is None:
+        orders = math.factorial(n) // math.factorial(copies) ** faces
+        bits = (orders - 1).bit_length()  # ceil(log2 N), 0 for N = 1
     return max(32, (bits + 7) // 8)
+
+
+def orders_bits_bounded(faces, copies, precision=128):
+    """ceil(log2 N), N = n! / (c!)^m, in O(n) small-integer steps, or None
+    when this cannot tell: the factorials of a large set take time that
+    grows faster than n (hours at 10^8 cards). Bounds lo <= N <= hi are
+    kept as precision-bit integers times powers of two, every product and
+    quotient rounded outwards. For m >= 2 faces and n >= 3 cards N is no
+    power of two (a prime p in (n/2, n] divides n! once and no c!, c <=
+    n/2), so ceil(log2 N) = floor(log2 N) + 1, known when lo and hi have
+    the same bit length; one face has one order (0 bits)."""
+    n = faces * copies
+    if faces == 1:
+        return 0
+    if n < 3:
+        return None
+
+    def kept(m, e, up):  # m * 2^e to precision bits, rounded down or up
+        s = m.bit_length() - precision
+        if s <= 0:
+            return m, e
+        q = m >> s
+        if up and q << s != m:
+            q += 1
+            if q.bit_length() > precision:  # q = 2^precision exactly
+                q, s = q >> 1, s + 1
+        return q, e + s
+    lo = hi = 1
+    elo = ehi = 0
+    for k in range(2, n + 1):
+        lo, elo = kept(lo * k, elo, False)
+        hi, ehi = kept(hi * k, ehi, True)
+    for _ in range(faces):
+        for k in range(2, copies + 1):
+            lo, elo = kept((lo << 64) // k, elo - 64, False)
+            q, r = divmod(hi << 64, k)
+            hi, ehi = kept(q + (r != 0), ehi - 64, True)
+    top_lo, top_hi = lo.bit_length() + elo, hi.bit_length() + ehi
+    return top_lo if top_lo == top_hi else None
+
+
+def check_set(faces, copies, bytes_a_card=120):
+    """A set every verifier takes: at most 2^32 - 1 cards (BadInput), and
+    what this script holds for it (the list of faces, its reverse, the
+    face numbers' ints and their printed text: at most 120 bytes a card)
+    within what the system can give, MemAvailable + SwapFree, read before
+    anything is allocated (BadInput "memory exhausted"), as fairshuf deal
+    and the Python package check it: a set of one face and 2^32 - 1
+    copies needs only a 32-byte seed and was hundreds of GB."""
+    n = faces * copies
+    if n > CARDS_MAX:
+        raise BadInput("%d faces x %d copies are %d cards, more than a set holds (%d)"
+                       % (faces, copies, n, CARDS_MAX))
+    need = n * bytes_a_card
+    if need <= 1 << 20:
+        return
+    room = None
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            info = dict(line.split(b":", 1) for line in f.read().splitlines() if b":" in line)
+        room = sum(int(info[k].split()[0]) * 1024 for k in (b"MemAvailable", b"SwapFree")
+                   if k in info)
+    except (OSError, ValueError):
+        pass
+    if room is not None and need > room:
+        raise BadInput("memory exhausted: %d cards need about %d bytes here, the system "
+                       "can give %d (MemAvailable + SwapFree)" % (n, need, room))
 
 
 def reduce_word(x, r):
@@ -125,6 +196,7 @@ def deal_order(seed, client, nonce, faces, copies, first_group=0):
     wrap the group number. first_group is 0 in every round; the tests
     start at the last group numbers with it."""
     n = faces * copies
+    check_set(faces, copies)
     if len(client) > CLIENT_MAX:
         raise BadInput("client seed longer than %d bytes" % CLIENT_MAX)
     if not 0 <= nonce < 2 ** 64:

@@ -970,11 +970,13 @@ FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
  * "fairshuf-deal-v1" || u32be(client length) || client || u64be(nonce) ||
  * u32be(g) || u64be(block)), block = 0, 1, ..., read as big-endian 64-bit
  * words; j = high half of x * r, redrawing while the low half is below
- * 2^64 mod r. out[t] = a[n-1-t] is the deal order. Group numbers are 32
- * bits: a set whose steps need more than 2^32 groups (from about 3.064e10
- * cards; every set of at most 7 * 2^32 + 1 cards fits) is refused,
- * FSH_EINVAL, never dealt from a wrapped group number that would repeat
- * group 0's words. No key is ever hashed
+ * 2^64 mod r. out[t] = a[n-1-t] is the deal order. A set holds at most
+ * FSH_FAIR_CARDS_MAX (2^32 - 1) cards, as every card set and deck: a
+ * larger one is FSH_EINVAL (it was taken up to about 3e10 cards, whose
+ * order no verifier but this function could rebuild). Group numbers are
+ * 32 bits, and every set of at most 7 * 2^32 + 1 cards fits in 2^32
+ * groups, so none of them is ever dealt from a wrapped group number that
+ * would repeat group 0's words. No key is ever hashed
  * down (every segment is at most 32 bytes) and each group's outcomes fit in
  * a full segment's 2^256 keys (the last segment may be shorter: then the
  * seed as a whole, by the seed rule, carries the count), so every byte of a
@@ -986,6 +988,7 @@ FSH_API FSH_NODISCARD int fsh_reservoir_slot(fsh_rng *rng, size_t *slot,
  */
 
 #define FSH_FAIR_SEED_MIN 32      /* bytes: the floor of the seed rule */
+#define FSH_FAIR_CARDS_MAX 4294967295u /* cards: the largest set, 2^32 - 1 */
 #define FSH_FAIR_CLIENT_MAX 256   /* bytes: longest client seed */
 #define FSH_FAIR_COMMIT_LEN 65    /* hex commitment, NUL included */
 #define FSH_FAIR_ALGORITHM "fairshuf-deal-v1"
@@ -998,11 +1001,13 @@ FSH_API FSH_NODISCARD int fsh_fair_commit(char hex[FSH_FAIR_COMMIT_LEN],
 
 /* *bytes = the shortest server seed fsh_fair_order accepts for the set of
    `faces` faces times `copies` copies: max(32, ceil(ceil(log2(n!/(c!)^m))
-   / 8)), computed exactly. faces or copies 0, faces over 2^32, n over
-   SIZE_MAX / 4, or a set whose steps need more than 2^32 groups (see the
-   stream above) is FSH_EINVAL; FSH_ENOMEM is possible for huge sets. The
-   group count is O(1), except for sets of 7 * 2^32 + 2 to about 3.3e10
-   cards, where the cut is walked (O(n)). */
+   / 8)), computed exactly. faces or copies 0, or n over
+   FSH_FAIR_CARDS_MAX (or SIZE_MAX / 4) is FSH_EINVAL. O(1) for sets of
+   more than 2048 cards, but for the rare one whose count lies within 1e-6
+   bits of a byte boundary: O(n) bounds in 128-bit floating point (12 to
+   100 ns a card: minutes near the limit), and where they cannot settle
+   it, or without 128-bit integers, the exact bignum, for which
+   FSH_ENOMEM is possible. */
 FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
                                             unsigned copies);
 
@@ -1012,11 +1017,14 @@ FSH_API FSH_NODISCARD int fsh_fair_seed_min(size_t *bytes, size_t faces,
    bytes must be well-formed UTF-8 (a NUL is a character), as every
    verifier takes it. Bad arguments (NULL out or seed, client NULL with
    client_len > 0, client_len over 256, a client that is no UTF-8, the set's
-   arguments as fsh_fair_seed_min, the 2^32 groups included) are
+   arguments as fsh_fair_seed_min: n at most FSH_FAIR_CARDS_MAX) are
    FSH_EINVAL, reported before FSH_ESEED; a seed shorter than
    fsh_fair_seed_min is FSH_ESEED; out is unchanged on failure. out must
    not overlap seed or client (it is written before they are read). O(n)
-   time, no allocation except fsh_fair_seed_min's small bignum. */
+   time (an HMAC-SHA-256 every four draws: about 0.4 us a card in a set
+   of 2^26 cards, so half an hour for the largest), no allocation except
+   fsh_fair_seed_min's: the memory is the caller's out, 4 bytes a card
+   (16 GiB for 2^32 - 1 cards). */
 FSH_API FSH_NODISCARD int fsh_fair_order(uint32_t *out, size_t faces,
                                          unsigned copies, const uint8_t *seed,
                                          size_t len, const void *client,

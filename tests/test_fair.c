@@ -578,7 +578,7 @@ static void test_group_limit(void)
     CHECK_EQ(fsh_fair_groups_fit(SIZE_MAX / 4, FSH_FAIR_GROUPS), 0);
     /* The public calls: 2^32 faces x 8 copies (2^35 cards) is refused
        before the seed rule (it said FSH_ESEED: a deal of it would have
-       wrapped), nothing written; x 7 copies is a game. */
+       wrapped), nothing written. */
     size_t bytes = 5;
     uint32_t d[4] = {7, 7, 7, 7};
     CHECK_EQ(fsh_fair_seed_min(&bytes, (size_t)1 << 32, 8), FSH_EINVAL);
@@ -586,10 +586,56 @@ static void test_group_limit(void)
     CHECK_EQ(fsh_fair_order(d, (size_t)1 << 32, 8, seed, 32, "", 0, 0),
              FSH_EINVAL);
     CHECK(d[0] == 7 && d[1] == 7 && d[2] == 7 && d[3] == 7);
-    CHECK_EQ(fsh_fair_seed_min(&bytes, (size_t)1 << 32, 7), FSH_OK);
-    CHECK(bytes > ((size_t)1 << 32) * 7 * 3);
-    CHECK_EQ(fsh_fair_order(d, (size_t)1 << 32, 7, seed, 32, "", 0, 0),
-             FSH_ESEED);
+}
+
+/* ---- the largest set ---------------------------------------------------- */
+
+/* A set holds at most FSH_FAIR_CARDS_MAX = 2^32 - 1 cards, as every card
+   set and deck, and as the Python package, examples/verify_deal.py and
+   the command (1,000 decks) take it: one card more is FSH_EINVAL before
+   the seed rule, nothing written. One face of 2^32 - 1 copies (one
+   order: a 32-byte seed) was a game whose order filled 16 GiB for
+   minutes, and 2^32 faces x 7 copies (3e10 cards) one no verifier but
+   this function could rebuild. Only the answers at the limit are checked
+   here: nothing of the limit's size is dealt. */
+static void test_largest_set(void)
+{
+    static const uint8_t seed[32] = {1};
+    static const struct {
+        size_t faces;
+        unsigned copies;
+        int ok;
+    } rows[] = {
+        {1, UINT32_MAX, 1},          /* 2^32 - 1 cards: one order */
+        {(size_t)UINT32_MAX, 1, 1},  /* 2^32 - 1 distinct faces */
+        {3, 1431655765u, 1},         /* 2^32 - 1 = 3 x 1431655765 */
+        {(size_t)1 << 32, 1, 0},     /* 2^32 cards */
+        {2, 1u << 31, 0},            /* 2^32 cards */
+        {65537, 65537, 0},           /* 2^32 + 2^17 + 1 */
+        {(size_t)1 << 32, 7, 0},     /* about 3e10: it was a game */
+        {(size_t)1 << 32, UINT32_MAX, 0},
+    };
+    CHECK_EQ(FSH_FAIR_CARDS_MAX, UINT32_MAX);
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
+        size_t bytes = 5;
+        uint32_t d[2] = {7, 7};
+        int st = fsh_fair_seed_min(&bytes, rows[k].faces, rows[k].copies);
+        CHECK_EQ(st, rows[k].ok ? FSH_OK : FSH_EINVAL);
+        if (!rows[k].ok) {
+            CHECK_EQ(bytes, 5);
+            /* a 32-byte seed: FSH_EINVAL, not FSH_ESEED, nothing written */
+            CHECK_EQ(fsh_fair_order(d, rows[k].faces, rows[k].copies, seed,
+                                    32, "", 0, 0),
+                     FSH_EINVAL);
+            CHECK(d[0] == 7 && d[1] == 7);
+        } else {
+            CHECK(bytes >= 32);
+        }
+    }
+    size_t bytes = 0;
+    /* One order: 32 bytes. */
+    CHECK_EQ(fsh_fair_seed_min(&bytes, 1, UINT32_MAX), FSH_OK);
+    CHECK_EQ(bytes, 32);
 }
 
 /* ---- enumeration: every draw sequence, every order once ----------------- */
@@ -894,10 +940,13 @@ static void test_bad_input(void)
     CHECK_EQ(fsh_fair_seed_min(&b, (size_t)1 << 31, 1u << 31), FSH_EINVAL);
 #endif
     CHECK_EQ(b, 5);
-    /* 2^32 faces is allowed: log2((2^32)!) = 2^32 (32 - log2 e) + ...,
-       about 1.3e11 bits, so about 1.6e10 bytes. */
+    /* 2^32 - 1 faces is allowed (2^32, one card past FSH_FAIR_CARDS_MAX,
+       is not: it was): log2((2^32 - 1)!) = about 2^32 (32 - log2 e),
+       1.3e11 bits, so about 1.6e10 bytes. */
 #if SIZE_MAX == UINT64_MAX
-    CHECK_EQ(fsh_fair_seed_min(&b, (size_t)1 << 32, 1), FSH_OK);
+    CHECK_EQ(fsh_fair_seed_min(&b, (size_t)1 << 32, 1), FSH_EINVAL);
+    CHECK_EQ(b, 5);
+    CHECK_EQ(fsh_fair_seed_min(&b, ((size_t)1 << 32) - 1, 1), FSH_OK);
     CHECK(b > (size_t)16400000000u && b < (size_t)16410000000u);
 #endif
     /* Commitments. */
@@ -1028,6 +1077,7 @@ int main(int argc, char **argv)
     test_seed_rule();
     test_group_cut();
     test_group_limit();
+    test_largest_set();
     test_reduce();
     test_enumeration();
     test_bad_input();

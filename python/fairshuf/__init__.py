@@ -1109,11 +1109,25 @@ def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, face
     if len(sb) < least:
         raise ValueError("server seed too short for this game: %d bytes, at least %d "
                          "(fair_seed_min)" % (len(sb), least))
+    _check_memory(_fair_need(m, c, names))
     order = _fairshuf.fair_order(m, c, sb, cb, nonce)
     if names:
         table = card_names(jokers=_int_arg(jokers, "jokers"), notation=notation, faces=faces)
         order = [table[x] for x in order]
     return order
+
+
+def _fair_need(m, c, names=False, given=0):
+    """The bytes a round of the set (m faces, c copies) holds at once: the
+    library's n cells (4 bytes a card) and the order's list (8), then the
+    names' list beside it (8 more with names), each face code above 256
+    an int of its own (32: smaller ones are shared), and the given cards'
+    two lists in fair_verify (16 a card given). A set of one face and
+    2**32 - 1 copies takes a 32-byte seed and 51 GB: checked as deal
+    checks its shoe, before anything is allocated (it was allocated, and
+    the process killed, or a MemoryError after minutes)."""
+    n = m * c
+    return (16 if names else 12) * n + 32 * c * max(m - 257, 0) + 16 * given
 
 
 def fair_round(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, faces=None,
@@ -1265,6 +1279,7 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
     card_names(jokers=0 if faces else jokers, notation=notation, faces=faces)  # a bad notation raises
     # In fairshuf verify's order: the seed (fair_order raises when it is
     # too short), the number of cards, each card; then the verdict.
+    _check_memory(_fair_need(m, c, given=len(order)))
     mine = fair_order(sb, client_seed, nonce, decks=decks, jokers=jokers, faces=faces)
     given_n = "1 card" if len(order) == 1 else "%d cards" % len(order)
     if len(order) > n:
@@ -1273,7 +1288,10 @@ def fair_verify(server_seed, commitment, order, client_seed=b"", nonce=0, *, dec
         raise ValueError("%s given, more than hand %d holds (%d)" % (given_n, hand, size))
     if rest and len(order) > size:
         raise ValueError("%s given, more than the rest holds (%d)" % (given_n, size))
-    given = [_face_of(x, m, faces) for x in order]
+    # Each name looked up in a table: faces.index was O(m) a card, hours
+    # for a round of 100,000 named faces.
+    table = None if faces is None else {name: k for k, name in enumerate(faces)}
+    given = [_face_of(x, m, table) for x in order]
     if fair_commit(sb) != commitment:
         return False
     if len(order) < size and not partial:
@@ -1304,13 +1322,16 @@ _STANDARD_FACES = {}  # a name of the standard set (either notation) -> its face
 
 def _face_of(card, m, faces):
     """The face code of an order entry of a set of m faces: a code in
-    0..m-1, or a name; ValueError with fairshuf verify's message for a
-    name that is no card and a card the shoe does not hold."""
+    0..m-1, or a name (faces: None for the standard set, else a dict of
+    the custom names to their faces); ValueError with fairshuf verify's
+    message for a name that is no card and a card the shoe does not
+    hold."""
     if isinstance(card, str):
         if faces is not None:
-            if card not in faces:
+            face = faces.get(card)
+            if face is None:
                 raise ValueError("unknown card: %s" % _quote(card))
-            return faces.index(card)
+            return face
         if not _STANDARD_FACES:
             for notation in ("unicode", "poker"):
                 for face, name in enumerate(_fairshuf.card_names(jokers=2, notation=notation)):

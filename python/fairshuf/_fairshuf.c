@@ -1868,8 +1868,9 @@ static PyObject *mod_fair_order(PyObject *self, PyObject *args)
         goto done;
     }
     size_t n = (size_t)faces * copies, need;
-    /* The set's checks (the 2^32 groups of the stream included) before
-       its n cells are allocated. */
+    /* The set's checks (at most FSH_FAIR_CARDS_MAX cards) before its n
+       cells are allocated; the package's fair_order has checked the
+       memory the round holds. */
     int st = fsh_fair_seed_min(&need, (size_t)faces, copies);
     if (st != FSH_OK) {
         raise_status(st, 0);

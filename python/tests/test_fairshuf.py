@@ -1058,6 +1058,70 @@ def test_deal_checks_memory_before_it_allocates(tmp_path, monkeypatch):
             g.deal(decks=d)
 
 
+def test_fair_rounds_check_memory_before_they_allocate(tmp_path, monkeypatch):
+    """fair_order, fair_round and fair_verify refuse a set the system cannot
+    hold with MemoryError ("memory exhausted", as deal and fairshuf deal
+    say it) before anything is allocated: 12 bytes a card (the library's
+    cells and the order's list), 16 with names, 32 more a card whose face
+    code is above 256, and 16 a card given to fair_verify. One face of
+    2**32 - 1 copies needs only a 32-byte seed and about 51 GB: it was
+    allocated (17 GB filled, for minutes) before a MemoryError or the
+    kernel's kill. Read from a fake /proc, as the deal test does."""
+    fake = tmp_path / "proc"
+    (fake / "self").mkdir(parents=True)
+    monkeypatch.setattr(fairshuf, "_PROC", str(fake))
+
+    def meminfo(avail_kb):
+        (fake / "meminfo").write_text("MemTotal: 1000000 kB\nMemAvailable: %d kB\n"
+                                      "SwapFree: 0 kB\n" % avail_kb)
+    seed = bytes(range(32))
+    one = ["x"]
+    # 10**6 cards of one face: 12,000,000 bytes; 16,000,000 with names
+    for avail, call, fits in (
+            (11700, lambda: fairshuf.fair_order(seed, faces=one, decks=10 ** 6), False),
+            (11800, lambda: fairshuf.fair_order(seed, faces=one, decks=10 ** 6), True),
+            (11800, lambda: fairshuf.fair_order(seed, faces=one, decks=10 ** 6, names=True), False),
+            (15700, lambda: fairshuf.fair_order(seed, faces=one, decks=10 ** 6, names=True), True),
+            (11700, lambda: fairshuf.fair_round(seed, faces=one, decks=10 ** 6), False),
+            # fair_verify: 16 bytes a card given besides the order
+            (11800, lambda: fairshuf.fair_verify(seed, "0" * 64, [0] * 10 ** 5, faces=one,
+                                                 decks=10 ** 6, partial=True), False),
+            (13400, lambda: fairshuf.fair_verify(seed, "0" * 64, [0] * 10 ** 5, faces=one,
+                                                 decks=10 ** 6, partial=True), True)):
+        meminfo(avail)
+        if fits:
+            call()
+        else:
+            with pytest.raises(MemoryError, match="memory exhausted"):
+                call()
+    # The face codes above 256 are ints of their own: 300 faces x 4000
+    # copies (1,200,000 cards) need 14,400,000 + 32 * 4000 * 43 bytes.
+    faces = ["f%d" % k for k in range(300)]
+    seed = bytes(fairshuf.fair_seed_min(decks=4000, faces=faces))
+    meminfo((14400000 + 32 * 4000 * 43) // 1024 - 1)
+    with pytest.raises(MemoryError, match="memory exhausted"):
+        fairshuf.fair_order(seed, faces=faces, decks=4000)
+    meminfo((14400000 + 32 * 4000 * 43) // 1024 + 1)
+    assert len(fairshuf.fair_order(seed, faces=faces, decks=4000)) == 1200000
+
+
+def test_fair_verify_looks_names_up_in_a_table():
+    """fair_verify of a round of many named faces takes time linear in the
+    cards: each name was looked up with list.index, O(faces) a card (40,000
+    named faces: about 8e8 comparisons, tens of seconds; 100,000: minutes)."""
+    import time
+    faces = ["c%05d" % k for k in range(40000)]
+    seed = bytes(fairshuf.fair_seed_min(faces=faces))
+    r = fairshuf.fair_round(seed, "me", 1, faces=faces, names=True)
+    order = ["".join(list(x)) for x in r.order]  # new str objects: no identity shortcut
+    t = time.monotonic()
+    assert fairshuf.fair_verify(seed, r.commitment, order, "me", 1, faces=faces)
+    assert time.monotonic() - t < 5, time.monotonic() - t
+    order[-1] = "nope"
+    with pytest.raises(ValueError, match="unknown card: 'nope'"):
+        fairshuf.fair_verify(seed, r.commitment, order, "me", 1, faces=faces)
+
+
 def test_fair_bad_inputs():
     with pytest.raises(ValueError):
         fairshuf.fair_order(bytes(31))

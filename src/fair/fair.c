@@ -17,13 +17,18 @@ static const char fair_domain[16] = {'f', 'a', 'i', 'r', 's', 'h', 'u', 'f',
 
 /* ---- the seed rule ------------------------------------------------------ */
 
-/* The set's arguments: faces in [1, 2^32], copies >= 1, n = faces * copies
-   at most SIZE_MAX / 4 (out is an array of n uint32_t), and the stream's
-   group numbers, u32be(g), enough for the n - 1 steps: past group 2^32 - 1
-   they would wrap to 0 and the stream repeat group 0's words. */
+/* The set's arguments: faces and copies >= 1, n = faces * copies at most
+   FSH_FAIR_CARDS_MAX (2^32 - 1, the card sets' limit: every verifier
+   rebuilds the whole order, and a larger set was no game any of them, or
+   any fsh_deck, could hold), and at most SIZE_MAX / 4 (out is an array of
+   n uint32_t); and the stream's group numbers, u32be(g), enough for the
+   n - 1 steps (past group 2^32 - 1 they would wrap to 0 and the stream
+   repeat group 0's words; every n up to 7 * 2^32 + 1 fits, so no set
+   under the card limit comes near it: kept as the stream's own guard). */
 FSH_HIDDEN int fsh_fair_set_check(size_t faces, unsigned copies, size_t *n)
 {
-    if (faces == 0 || copies == 0 || (uint64_t)faces > ((uint64_t)1 << 32))
+    if (faces == 0 || copies == 0 ||
+        (uint64_t)faces > FSH_FAIR_CARDS_MAX / copies)
         return FSH_EINVAL;
     if (faces > (SIZE_MAX / 4) / copies)
         return FSH_EINVAL;

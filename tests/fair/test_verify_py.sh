@@ -171,6 +171,58 @@ except v.BadInput as e:
 PYEOF
 check "py: group numbers stop at 2^32 - 1" sh -c "grep -q '^58: 58\$' '$T/wrap.out' && grep -q '^104: refused: the deal needs more than 2^32 groups' '$T/wrap.out'"
 
+# The largest sets: at most 2^32 - 1 cards, as the library
+# (FSH_FAIR_CARDS_MAX) and the Python package take them, and no more
+# memory than the system has. verify_deal.py computed the factorial of
+# every set's card count first: one face of 2^32 - 1 copies (a 32-byte
+# seed) ran for hours, its memory growing, and so did 65537 x 65537.
+# Now: a message and exit 1 at once. The seed rule of a set of more than
+# 100,000 cards comes from O(n) bounds (the factorials grow faster than
+# n): the bounds give the factorials' count wherever they answer, and
+# the library's minimum (test_fair order: a seed of that length is
+# dealt, one byte less refused) on sets of 120,000 and 140,000 cards.
+S32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+for c in "1 4294967295 memory exhausted: 4294967295 cards need about" \
+    "65537 65537 65537 faces x 65537 copies are 4295098369 cards, more than a set holds (4294967295)" \
+    "4294967296 1 4294967296 faces x 1 copies are 4294967296 cards, more than a set holds (4294967295)"; do
+    set -- $c
+    m=$1 k=$2
+    shift 2
+    timeout 30 python3 "$PY" --server-seed $S32 --faces "$m" --copies "$k" >"$T/big.o" 2>"$T/big.e"
+    rc=$?
+    check "py: --faces $m --copies $k refused at once (exit $rc: $(head -c 200 "$T/big.e"))" \
+        sh -c "[ $rc = 1 ] && [ ! -s '$T/big.o' ] && grep -qF 'verify_deal.py: $*' '$T/big.e'"
+done
+python3 - "$PY" "$helper" >"$T/bounds.out" 2>&1 <<'PYEOF'
+import importlib.util, math, subprocess, sys
+spec = importlib.util.spec_from_file_location("verify_deal", sys.argv[1])
+v = importlib.util.module_from_spec(spec); spec.loader.exec_module(v)
+wrong = unsure = 0
+for m in range(1, 41):
+    for c in range(1, 31):
+        exact = (math.factorial(m * c) // math.factorial(c) ** m - 1).bit_length()
+        b = v.orders_bits_bounded(m, c)
+        wrong += b is not None and b != exact
+        unsure += b is None and m * c >= 3
+print("bounds: %d wrong, %d unsure" % (wrong, unsure))
+for m, c in ((2, 60000), (3, 40000), (7, 20000)):  # hex seeds under the 128 KiB of one argument
+    need = v.seed_min(m, c)
+    seed = bytes((13 * k + 1) % 256 for k in range(need))
+    got = []
+    for s in (seed, seed[:-1]):
+        out = subprocess.run([sys.argv[2], "order", str(m), str(c), s.hex(), "", "0"],
+                             capture_output=True, text=True).stdout
+        got.append(out.split(":")[0] if out.startswith("error") else "dealt %d" % len(out.split()))
+    print("%d x %d: %d bytes: %s" % (m, c, need, ", ".join(got)))
+PYEOF
+check "py: the seed rule's bounds agree with the factorials ($(head -1 "$T/bounds.out"))" \
+    grep -q '^bounds: 0 wrong, 0 unsure$' "$T/bounds.out"
+for set in "2 x 60000: [0-9]* bytes: dealt 120000" "3 x 40000: [0-9]* bytes: dealt 120000" \
+    "7 x 20000: [0-9]* bytes: dealt 140000"; do
+    check "py: seed rule of $set, error -7 one byte short ($(grep "^${set%%:*}" "$T/bounds.out"))" \
+        grep -q "^$set, error -7\$" "$T/bounds.out"
+done
+
 # 3. verify_deal.py and `fairshuf verify --print-order` agree.
 # A client seed that starts with "-", or is "--", is the option's value
 # (getopt's reading; argparse took "-x" for an option and refused it).
