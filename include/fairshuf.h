@@ -729,7 +729,8 @@ FSH_API size_t fsh_deck_size(const fsh_deck *deck);
  *   0..51 are the card encoding above, face 52 the red joker "RJ" and face
  *   53 the black joker "BJ" (the same names in both notations), m = 52 + j.
  * - Custom set: the caller's m distinct names (1 to 31 bytes of UTF-8, no
- *   white space, '"', '\\' or control bytes), any number of copies.
+ *   white space, ASCII or Unicode, no '"', '\\' or control character, C1
+ *   included: docs/CARDS.md), any number of copies.
  * n is at most 2^32 - 1.
  */
 typedef struct fsh_cardset fsh_cardset;

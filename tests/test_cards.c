@@ -155,6 +155,59 @@ static void test_custom(void)
         CHECK_EQ(fsh_cardset_custom(&s, two, 2, 1), FSH_EINVAL);
         CHECK(s == NULL);
     }
+
+    /* Unicode white space and C1 controls, inside a name, at its start
+       and at its end: a deal line is the names joined by spaces, and a
+       verifier that splits it at white space (Python's str.split(),
+       JavaScript's \s) read "A<U+00A0>B" as two cards. They were taken.
+       Their neighbours, and invisible characters no reader splits at
+       (U+200B, U+2060, U+00AD), stay names. */
+    static const struct {
+        const char *utf8;
+        int ok;
+    } uni[] = {
+        {"\xC2\x80", 0},         /* U+0080, C1 control */
+        {"\xC2\x85", 0},         /* U+0085 NEXT LINE */
+        {"\xC2\x9F", 0},         /* U+009F */
+        {"\xC2\xA0", 0},         /* U+00A0 NO-BREAK SPACE */
+        {"\xE1\x9A\x80", 0},     /* U+1680 OGHAM SPACE MARK */
+        {"\xE1\xA0\x8E", 0},     /* U+180E MONGOLIAN VOWEL SEPARATOR */
+        {"\xE2\x80\x80", 0},     /* U+2000 EN QUAD */
+        {"\xE2\x80\x83", 0},     /* U+2003 EM SPACE */
+        {"\xE2\x80\x8A", 0},     /* U+200A HAIR SPACE */
+        {"\xE2\x80\xA8", 0},     /* U+2028 LINE SEPARATOR */
+        {"\xE2\x80\xA9", 0},     /* U+2029 PARAGRAPH SEPARATOR */
+        {"\xE2\x80\xAF", 0},     /* U+202F NARROW NO-BREAK SPACE */
+        {"\xE2\x81\x9F", 0},     /* U+205F MEDIUM MATHEMATICAL SPACE */
+        {"\xE3\x80\x80", 0},     /* U+3000 IDEOGRAPHIC SPACE */
+        {"\xEF\xBB\xBF", 0},     /* U+FEFF ZERO WIDTH NO-BREAK SPACE */
+        {"\xC2\xA1", 1},         /* U+00A1 */
+        {"\xC2\xAD", 1},         /* U+00AD SOFT HYPHEN */
+        {"\xE1\x9A\x81", 1},     /* U+1681 */
+        {"\xE1\xA0\x8F", 1},     /* U+180F */
+        {"\xE2\x80\x8B", 1},     /* U+200B ZERO WIDTH SPACE */
+        {"\xE2\x80\xA7", 1},     /* U+2027 */
+        {"\xE2\x80\xB0", 1},     /* U+2030 */
+        {"\xE2\x81\xA0", 1},     /* U+2060 WORD JOINER */
+        {"\xE3\x80\x81", 1},     /* U+3001 */
+        {"\xEF\xBB\xBE", 1},     /* U+FEFE */
+        {"\xF0\x90\x80\x80", 1}, /* U+10000 */
+    };
+    for (size_t i = 0; i < sizeof uni / sizeof uni[0]; i++)
+        for (int where = 0; where < 4; where++) {
+            char name[32];
+            snprintf(name, sizeof name, "%s%s%s",
+                     where == 1 || where == 3 ? "A" : "", uni[i].utf8,
+                     where == 1 ? "B" : where == 2 ? "A" : "");
+            const char *two[2] = {"A", name};
+            s = (fsh_cardset *)&s;
+            int st = fsh_cardset_custom(&s, two, 2, 1);
+            if (st != (uni[i].ok ? FSH_OK : FSH_EINVAL))
+                fprintf(stderr, "custom name %zu (%d): %d\n", i, where, st);
+            CHECK_EQ(st, uni[i].ok ? FSH_OK : FSH_EINVAL);
+            CHECK((s == NULL) == !uni[i].ok);
+            fsh_cardset_free(s);
+        }
     const char *dup[3] = {"a", "b", "a"}, *null_name[2] = {"a", NULL};
     CHECK_EQ(fsh_cardset_custom(&s, dup, 3, 1), FSH_EINVAL);
     CHECK(s == NULL);

@@ -1208,8 +1208,9 @@ static fsh_cardset *make_set(PyObject *faces, unsigned decks, unsigned jokers)
                 names[i] = NULL;
                 PyErr_SetString(PyExc_ValueError,
                                 "faces must be distinct names of 1 to 31 "
-                                "bytes of UTF-8 without white space, '\"', "
-                                "'\\' or control characters");
+                                "bytes of UTF-8 without white space (ASCII "
+                                "or Unicode), '\"', '\\' or control "
+                                "characters");
             }
             if (names[i] == NULL) {
                 if (!PyErr_Occurred())
@@ -1235,8 +1236,8 @@ static fsh_cardset *make_set(PyObject *faces, unsigned decks, unsigned jokers)
             (size_t)m <= (size_t)UINT32_MAX / decks) {
             PyErr_SetString(PyExc_ValueError,
                             "faces must be distinct names of 1 to 31 bytes of "
-                            "UTF-8 without white space, '\"', '\\' or "
-                            "control characters");
+                            "UTF-8 without white space (ASCII or Unicode), "
+                            "'\"', '\\' or control characters");
             return NULL;
         }
     }

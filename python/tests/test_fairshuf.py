@@ -2276,11 +2276,22 @@ def test_shoe_errors_say_what_is_wrong():
             call(decks=2**32 - 1)
     with pytest.raises(ValueError, match="faces must name at least one card"):
         fairshuf.card_names(faces=[])
-    for faces in (["x" * 32], ["\u00e9" * 16], ["a b"], ['a"'], ["a\\b"], ["a\x01"], ["a", "a"], [""]):
+    # Unicode white space too (the library took it, as its documented
+    # limit, while this message said "without white space"): a deal line
+    # is the names joined by spaces, and "A\u00a0B" splits into two cards
+    # in Python's str.split() and JavaScript's \s. And C1 controls.
+    unicode_blanks = [["a\u00a0b"], ["\u2003"], ["a\u3000"], ["\u2028x"], ["x\ufeff"], ["a\u0085"],
+                      ["\u1680"], ["a\u202fb"], ["a\u205f"], ["a\u180e"], ["a\u0080"]]
+    for faces in [["x" * 32], ["\u00e9" * 16], ["a b"], ['a"'], ["a\\b"], ["a\x01"], ["a", "a"],
+                  [""]] + unicode_blanks:
         with pytest.raises(ValueError, match="faces must be distinct names of 1 to 31 bytes"):
             fairshuf.card_names(faces=faces)
         with pytest.raises(ValueError, match="faces must be distinct names of 1 to 31 bytes"):
             g.deal(faces=faces)
+        with pytest.raises(ValueError, match=r"without white space \(ASCII or Unicode\)"):
+            fairshuf.fair_order(b"s" * 64, faces=faces)
+    # what no reader splits at stays a name: a zero width space, a soft hyphen
+    assert fairshuf.card_names(faces=["a\u200bb", "a\u00adb", "\u2060"]) == ["a\u200bb", "a\u00adb", "\u2060"]
     assert fairshuf.card_names(faces=["x" * 31, "\u00e9" * 15]) == ["x" * 31, "\u00e9" * 15]
     assert g.random_raw() == gen().random_raw()  # nothing drawn by the refusals
 

@@ -46,7 +46,23 @@ int fsh_cardset_standard(fsh_cardset **out, unsigned decks, unsigned jokers)
     return FSH_OK;
 }
 
-/* A name the JSON output and the text columns can carry as it is. */
+/* A character no name may hold besides ASCII's (checked bytewise): the
+   C1 controls U+0080..U+009F (U+0085 is a line break) and every character
+   a reader may split a line of names at: Unicode's White_Space (U+00A0,
+   U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000; what
+   Python's str.split() splits at), U+FEFF (JavaScript's \s) and U+180E
+   (white space before Unicode 6.3). A deal line is the names joined by
+   single spaces: with one of these inside, "A B" could be one card or
+   two, whichever way the verifier splits. */
+static int space_or_control(uint32_t cp)
+{
+    return (cp >= 0x80 && cp <= 0xA0) || cp == 0x1680 || cp == 0x180E ||
+           (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
+           cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
+}
+
+/* A name the JSON output, the text columns and a space-separated deal
+   line can carry as it is, and read back as one card. */
 static int name_ok(const char *name)
 {
     if (name == NULL || name[0] == '\0')
@@ -58,7 +74,19 @@ static int name_ok(const char *name)
         if (++len > NAME_MAX_BYTES)
             return 0;
     }
-    return utf8_valid(name);
+    if (!utf8_valid(name))
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p;) {
+        unsigned k = utf8_char_len(p, len);
+        uint32_t cp = k == 1 ? *p : (uint32_t)(*p & (0x7Fu >> k));
+        for (unsigned i = 1; i < k; i++)
+            cp = cp << 6 | (p[i] & 0x3Fu);
+        if (space_or_control(cp))
+            return 0;
+        p += k;
+        len -= k;
+    }
+    return 1;
 }
 
 static int cmp_names(const void *a, const void *b)
