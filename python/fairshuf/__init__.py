@@ -81,22 +81,23 @@ _U64 = (1 << 64) - 1
 
 
 def _seed_bytes(seed):
-    """The bytes a seed stands for: bytes-like as is, str as UTF-8, a
-    non-negative int as its decimal string (so 42 is the command's
-    --seed=42)."""
+    """The bytes a seed stands for: str as UTF-8, a non-negative int (or
+    numpy integer) as its decimal string (so 42 is the command's
+    --seed=42), and bytes or any buffer of single bytes by the fair
+    functions' rule (_bytes_arg: read in logical order; a buffer of wider
+    items, whose bytes are the machine's byte order, is a TypeError)."""
     if seed is None:
         return None
     if isinstance(seed, str):
         return seed.encode("utf-8")
-    if isinstance(seed, bool):
-        raise TypeError("seed must be None, bytes, str or int, not bool")
-    if isinstance(seed, (bytes, bytearray, memoryview)):
-        return bytes(seed)
+    if isinstance(seed, bool) or (_np is not None and isinstance(seed, _np.bool_)):
+        raise TypeError("seed must be None, bytes, str or int, not %s" % type(seed).__name__)
+    # Before the buffers: a numpy integer exports one (its machine bytes).
     if isinstance(seed, int) or (_np is not None and isinstance(seed, _np.integer)):
         if seed < 0:
             raise ValueError("an int seed must be non-negative")
         return _decimal(int(seed)).encode("ascii")
-    raise TypeError("seed must be None, bytes, str or int, not %s" % type(seed).__name__)
+    return _bytes_arg(seed, "seed", "None, bytes, str or int")
 
 
 def _decimal(n):
@@ -284,8 +285,11 @@ class Generator(_fairshuf._Generator):
     A source of exactly uniform shuffles, samples and integers.
 
     seed: None (default) keys the generator from the OS (256 bits);
-        bytes-like, str (its UTF-8 bytes) or a non-negative int (its decimal
-        string) makes a reproducible stream, the C library's fsh_rng_seed:
+        bytes or any buffer of single bytes (bytearray, memoryview, a uint8
+        array: read in logical order, as the fair functions read a seed;
+        a buffer of wider items is a TypeError), str (its UTF-8 bytes) or
+        a non-negative int (its decimal string) makes a reproducible
+        stream, the C library's fsh_rng_seed:
         Generator(seed="42") has the words of ``fairshuf --seed=42``. A seed
         of s bytes is credited 8*s bits (at most 256).
     generator: "chacha20", "chacha12", "chacha8" or "xoshiro256++"
@@ -934,20 +938,21 @@ nonce and the client seed (bytes)."""
 _BYTE_FORMATS = frozenset(("B", "b", "c"))
 
 
-def _bytes_arg(v, what):
+def _bytes_arg(v, what, kinds="bytes or str"):
     """The bytes of a seed, one rule for every fair function: bytes as they
     are; bytearray, memoryview or any other buffer of single bytes
     (array('B'), a uint8 or int8 numpy array) of any shape, strides or
     order, read in its logical (C) order, as .tobytes() reads it. A buffer
     of wider items (an int32 array) is a TypeError: its bytes are the
     machine's byte order, not the seed's. (A str is the caller's: hex for a
-    server seed, UTF-8 for a client seed.)"""
+    server seed, UTF-8 for a client seed.) Generator's seed takes the same
+    rule for bytes and buffers."""
     if isinstance(v, bytes):
         return v
     try:
         mv = memoryview(v)
     except TypeError:
-        raise TypeError("%s must be bytes or str, not %s" % (what, type(v).__name__)) from None
+        raise TypeError("%s must be %s, not %s" % (what, kinds, type(v).__name__)) from None
     with mv:
         if mv.itemsize != 1 or mv.format.lstrip("@=<>!") not in _BYTE_FORMATS:
             raise TypeError("%s must be bytes or a buffer of single bytes (uint8), not a buffer "

@@ -2936,6 +2936,41 @@ def test_fair_seeds_one_input_rule():
         fairshuf.fair_commit("abc")
 
 
+def test_generator_seed_follows_the_fair_seed_rule():
+    """Generator(seed=...) reads bytes and buffers by the fair functions'
+    rule (docs/PYTHON.md): bytes, bytearray or any buffer of single bytes
+    (memoryview, array('B'), a uint8 or int8 numpy array) of any layout,
+    read in logical order; a buffer of wider items is a TypeError, since
+    its bytes depend on the machine's byte order. It took a memoryview of
+    int32 items as its raw bytes (another stream on a big-endian machine),
+    refused array('B') and a uint8 array, and read no other buffer; ints,
+    numpy integers (their decimal string) and str keep their meaning."""
+    import array
+    raw = bytes((11 * k + 5) % 256 for k in range(40))
+    u8 = np.frombuffer(raw, dtype=np.uint8)
+
+    def words(seed):
+        return fairshuf.Generator(seed=seed, simulation=True).random_raw(4).tolist()
+    want = words(raw)
+    for v in (bytearray(raw), memoryview(raw), u8, u8.view(np.int8), array.array("B", raw),
+              memoryview(bytes(x for c in raw for x in (c, 0)))[::2], u8.reshape(5, 8),
+              np.asfortranarray(u8.reshape(5, 8)).T.T,
+              memoryview(raw).cast("c")):
+        assert words(v) == want, type(v)
+    # a Fortran-order array, read in its logical (C) order as .tobytes() gives it
+    f = np.asfortranarray(u8.reshape(5, 8))
+    assert words(f) == words(f.tobytes(order="C")) == want
+    for v in (memoryview(raw).cast("I"), memoryview(bytearray(raw)).cast("H"), u8.view(np.int32),
+              array.array("i", range(10)), np.arange(4, dtype=np.uint16), u8.astype(bool)):
+        with pytest.raises(TypeError, match="single bytes"):
+            fairshuf.Generator(seed=v, simulation=True)
+    # ints and numpy integers are their decimal strings, not their bytes
+    assert words(42) == words(np.int64(42)) == words(np.uint8(42)) == words("42") == words(b"42")
+    for v in (True, np.bool_(True), 1.5, ["a"], object()):
+        with pytest.raises(TypeError, match="seed must be None, bytes, str or int"):
+            fairshuf.Generator(seed=v, simulation=True)
+
+
 def test_fair_verify_reads_card_names_in_either_notation_as_the_command(command):
     """fair_verify reads names of the standard set in either notation, as
     fairshuf verify reads its CARDs ("As" or "A\u2660", "Th" or "10\u2665",
