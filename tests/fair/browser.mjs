@@ -101,6 +101,14 @@ try {
     if (v.order)
       ok(v.name + ": deal order equals the C output", order === v.order,
          "got " + (order || "").slice(0, 80) + "...");
+    // The command's lines, word for word (tests/fair/test_fair_diff.sh and
+    // test_browser.sh take them from `fairshuf verify` in a UTF-8 locale):
+    // NOT VALID, each of its lines; bad input, its message.
+    if (v.lines) {
+      const lines = await page.$$eval("#problems li", (els) => els.map((e) => e.textContent));
+      ok(v.name + ": says what fairshuf verify says", JSON.stringify(lines) === JSON.stringify(v.lines),
+         "page " + JSON.stringify(lines).slice(0, 400) + ", fairshuf verify " + JSON.stringify(v.lines).slice(0, 400));
+    }
     for (const p of v.problems)
       ok(v.name + ": says " + JSON.stringify(p.slice(0, 70)), problems.includes(p), "problems: " + problems.slice(0, 400));
     for (const f of v.facts)

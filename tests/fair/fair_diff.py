@@ -448,7 +448,54 @@ def agree(name, verdicts, want=None):
 browser = []          # vectors for web/verify.html
 
 
-def to_browser(name, verdict, json_text=None, seed="", order=None, **fields):
+def command_says(args, json_file=None):
+    """What `fairshuf verify ARGS` says in a UTF-8 locale, as the page must
+    say it for the same input (in its own layout): {"lines": the page's
+    problem lines} for NOT VALID (each "NOT VALID: X" line is X) and bad
+    input (its one message as "bad input: MESSAGE", without the command's
+    name and the JSON file's name before it), {"valid": the VALID line
+    without "VALID: "} (one of the page's facts)."""
+    # Under the sanitizers (a command starts in about 0.1 s there) the
+    # page gets its vectors without the command's lines: the page is
+    # JavaScript, and make check compares them.
+    if args is None or not UTF8 or SAN:
+        return None
+    rc, out, err = c_answer(args, UTF8)
+    if rc == 0 and out.startswith("VALID: ") and not err:
+        return {"valid": out.splitlines()[0][len("VALID: "):]}
+    if rc == 1 and out.startswith("NOT VALID: ") and not err:
+        return {"lines": [l[len("NOT VALID: "):] for l in out.splitlines()]}
+    if rc == 1 and not out and err.startswith("fairshuf verify: "):
+        msg = err.splitlines()[0][len("fairshuf verify: "):]
+        if json_file is not None and msg.startswith(json_file + ": "):
+            msg = msg[len(json_file) + 2:]
+        return {"lines": ["bad input: " + msg]}
+    return {}
+
+
+def field_args(fields, client, dealt):
+    """fairshuf verify's arguments for the page's fields (the client seed
+    as it is, not escaped; an empty field is an option not given)."""
+    if "\x00" in client:
+        return None  # no argument holds a NUL: the page's escapes alone
+    args = []
+    for key, opt in (("seed", "server-seed"), ("commitment", "commitment"), ("nonce", "nonce"),
+                     ("decks", "decks"), ("jokers", "jokers"), ("burn", "burn"),
+                     ("players", "players"), ("per_hand", "cards"), ("layout", "layout"),
+                     ("hand", "hand")):
+        x = fields.get(key)
+        if x is not None and x != "":
+            args.append("--%s=%s" % (opt, x))
+    if client:
+        args.append("--client-seed=" + client)
+    if fields.get("rest"):
+        args.append("--rest")
+    return args + ["--"] + [c for c in re.split("[ \t\n\v\f\r,]+", dealt) if c]  # the page's split
+
+
+def to_browser(name, verdict, json_text=None, seed="", order=None, says=None, **fields):
+    """A vector for the page; says: command_says() of the same input, the
+    lines the page must show (its problems, exactly; its VALID fact)."""
     if verdict not in ("VALID", "NOT VALID", "bad"):
         return
     v = dict(name=name, seed=seed, status="NOT VALID" if verdict != "VALID" else "VALID",
@@ -457,6 +504,10 @@ def to_browser(name, verdict, json_text=None, seed="", order=None, **fields):
         v["json"] = json_text
     if order is not None and verdict != "bad":
         v["order"] = " ".join(order)
+    if says:
+        v["lines"] = says.get("lines", [])
+        if "valid" in says:
+            v["facts"] = [says["valid"]]
     v.update(fields)
     browser.append(v)
 
@@ -619,7 +670,8 @@ def check_round(k, r, in_browser):
                                      r["nonce"], r["decks"], r["jokers"], rest=True, **pshape), "NOT VALID")
     text = raw.decode()
     if in_browser:
-        to_browser(tag + ": genuine JSON", "VALID", text, order=order)
+        to_browser(tag + ": genuine JSON", "VALID", text, order=order,
+                   says=command_says(["--json=" + jf], jf))
     if in_browser == "all":
         # The fields as the player fills them: the client seed escaped when
         # it holds a line break or a NUL (the field cannot hold them) or
@@ -635,27 +687,34 @@ def check_round(k, r, in_browser):
             cards = laid
         else:
             cards = order
-        to_browser(tag + ": genuine fields", "VALID", None, order=order,
-                   dealt=" ".join(cards[:RND.randint(0, len(cards))]), **fields)
+        dealt = " ".join(cards[:RND.randint(0, len(cards))])
+        to_browser(tag + ": genuine fields", "VALID", None, order=order, dealt=dealt,
+                   says=command_says(field_args(fields, r["client"], dealt)), **fields)
         if r["players"] * r["cards"]:
             t = r["burn"] + RND.randrange(r["players"] * r["cards"])
             other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != laid[t]])
             fields.update(burn=r["burn"], players=r["players"], per_hand=r["cards"], layout=r["layout"])
+            dealt = " ".join(laid[:t] + [other] + laid[t + 1:t + 3])
             to_browser(tag + ": fields, hand card %d changed" % (t + 1), "NOT VALID", None, order=order,
-                       dealt=" ".join(laid[:t] + [other] + laid[t + 1:t + 3]), **fields)
+                       dealt=dealt, says=command_says(field_args(fields, r["client"], dealt)), **fields)
             # One hand alone (the hand number field), honest and a card changed.
             h = RND.randrange(r["players"])
             hand = hands[h][:RND.randint(1, r["cards"])]
             to_browser(tag + ": fields, hand %d alone" % (h + 1), "VALID", None, order=order,
-                       dealt=" ".join(hand), hand=h + 1, **fields)
+                       dealt=" ".join(hand), hand=h + 1,
+                       says=command_says(field_args(dict(fields, hand=h + 1), r["client"], " ".join(hand))),
+                       **fields)
             c = RND.randrange(len(hand))
             other = RND.choice([x for x in names(range(52 + r["jokers"])) if x != hand[c]])
+            dealt = " ".join(hand[:c] + [other] + hand[c + 1:])
             to_browser(tag + ": fields, hand %d alone, its card %d changed" % (h + 1, c + 1), "NOT VALID", None,
-                       order=order, dealt=" ".join(hand[:c] + [other] + hand[c + 1:]), hand=h + 1, **fields)
+                       order=order, dealt=dealt, hand=h + 1,
+                       says=command_says(field_args(dict(fields, hand=h + 1), r["client"], dealt)), **fields)
         if rest and RND.random() < 0.5:
             fields.update(burn=r["burn"], players=r["players"], per_hand=r["cards"], layout=r["layout"])
-            to_browser(tag + ": fields, the rest alone", "VALID", None, order=order,
-                       dealt=" ".join(rest[:RND.randint(1, min(len(rest), 20))]), rest=True, **fields)
+            dealt = " ".join(rest[:RND.randint(1, min(len(rest), 20))])
+            to_browser(tag + ": fields, the rest alone", "VALID", None, order=order, dealt=dealt, rest=True,
+                       says=command_says(field_args(dict(fields, rest=True), r["client"], dealt)), **fields)
 
     # 3. Tampered: one byte of the seed, the commitment, a card, the
     # nonce, the client seed, the shoe. Never VALID, and all say the same.
@@ -718,7 +777,7 @@ def check_round(k, r, in_browser):
         report(tag + ": tampered, " + what + ": rejected", verdict in ("NOT VALID", "bad"),
                "verdict %s" % verdict)
         if in_browser == "all":
-            to_browser(tag + ": tampered " + what, verdict, tj)
+            to_browser(tag + ": tampered " + what, verdict, tj, says=command_says(["--json=" + tf], tf))
 
     # 4. One byte of the JSON changed anywhere: the verifiers must agree
     # (and not crash) on whatever that makes.
@@ -738,7 +797,8 @@ def check_round(k, r, in_browser):
             report(tag + ": a changed byte kept VALID only outside the deal", same, bytes(bb)[:300])
         if in_browser == "all" and t == 0:
             try:
-                to_browser(tag + ": byte %d changed" % i, verdict, bytes(bb).decode("utf-8"))
+                to_browser(tag + ": byte %d changed" % i, verdict, bytes(bb).decode("utf-8"),
+                           says=command_says(["--json=" + mf], mf))
             except UnicodeDecodeError:
                 pass  # the page reads a string: no bytes that are no UTF-8
 
@@ -901,7 +961,8 @@ def hostile():
         # and the same lines and message, the reader's byte offset too
         same_answer("hostile JSON, %s: the answer" % name, cargs, want)
         if not extra and len(text) < (1 << 20):
-            to_browser("hostile JSON, " + name, want, text, order=onul if text is nul else order)
+            to_browser("hostile JSON, " + name, want, text, order=onul if text is nul else order,
+                       says=command_says(cargs, f))
     for name, data, want in raw_cases:
         f = write(os.path.join(TMP, "h.json"), data)
         v = {"C": c_verify(["--json=" + f]), "py": py_verify(["--json", f]),

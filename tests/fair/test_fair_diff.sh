@@ -32,6 +32,10 @@
 # UTF-8 one (C.UTF-8, else en_US.UTF-8): quote()'s 'x' and ‘x’, quotef's
 # file names, printable multibyte characters, and every refusal of a deal
 # JSON (the reader's reason and byte offset, the member it names).
+# The page gets about 130 of the rounds and documents, each with what
+# `fairshuf verify` says of the same input in a UTF-8 locale: its problem
+# lines must be the command's NOT VALID lines, or "bad input: " and its
+# message, word for word (not under the sanitizers).
 # A verdict is VALID, NOT VALID or bad input; a traceback, a signal or
 # another exit status never agrees. Parts are skipped, with the reason,
 # without the package build (make python-ext), node or chromium.
