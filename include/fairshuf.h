@@ -180,8 +180,8 @@ typedef enum fsh_gen {
 } fsh_gen;
 
 /* Fill buf with len bytes of OS entropy: getrandom(2), else /dev/urandom.
-   FSH_ESYSRAND if neither works, with errno from the last failing call;
-   never a weaker source. */
+   FSH_ESYSRAND if neither works, with errno from the last failing call
+   (buf may then be partly written); never a weaker source. */
 FSH_API FSH_NODISCARD int fsh_entropy(void *buf, size_t len);
 
 /* Allocate an rng and key it from the OS like fsh_rng_rekey. *out is NULL
@@ -380,7 +380,9 @@ FSH_API size_t fsh_rng_max_fair_n(const fsh_rng *rng);
    is possible; FSH_ESYSRAND if the rng is unkeyed; otherwise never fails. */
 FSH_API FSH_NODISCARD int fsh_rng_u64(fsh_rng *rng, uint64_t *out);
 
-/* Fill buf with len uniform bytes (the word stream, little-endian). */
+/* Fill buf with len uniform bytes (the word stream, little-endian). A
+   randint callback that fails part-way (FSH_ECALLBACK) leaves buf partly
+   written. */
 FSH_API FSH_NODISCARD int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len);
 
 /* Random bits handed out since keying: 64 per word consumed (for a randint

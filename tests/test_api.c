@@ -274,13 +274,34 @@ static void test_callback_errors(void)
             /* (0.1's fsh_shuffle_randint: fsh_shuffle with a randint rng.) */
             CHECK_EQ(fsh_shuffle(rng, a, 10, sizeof a[0]), FSH_ECALLBACK);
             CHECK(is_perm_u32(a, 10, 100));
+            /* A word or bounded integer whose draw failed is not written
+               ("a call that fails leaves its outputs unchanged"): *out
+               kept its value (before the fix, the word of the draws made,
+               the failed one read as 0). */
             l.calls = 0;
             l.bad_at = 0;
+            u = 777;
             CHECK_EQ(fsh_uniform(rng, &u, 10), FSH_ECALLBACK);
+            CHECK(u == 777);
             l.calls = 0;
             l.bad_at = at % 8; /* a word is 8 byte draws */
             CHECK_EQ(fsh_rng_u64(rng, &u), FSH_ECALLBACK);
+            CHECK(u == 777);
             CHECK_EQ(fsh_rng_u64(rng, &u), FSH_OK);
+            u = 777;
+            l.calls = 0;
+            CHECK_EQ(fsh_uniform_range(rng, &u, 0, UINT64_MAX), FSH_ECALLBACK);
+            CHECK(u == 777);
+            l.calls = 0;
+            l.bad_at = 0; /* one draw */
+            CHECK_EQ(fsh_uniform_range(rng, &u, 5, 1000), FSH_ECALLBACK);
+            CHECK(u == 777);
+            /* Bytes: the error of any of the draws, then a clean call. */
+            uint8_t bytes[20];
+            l.calls = 0;
+            l.bad_at = at * 2; /* draw 0..16 of the 20 bytes */
+            CHECK_EQ(fsh_rng_bytes(rng, bytes, sizeof bytes), FSH_ECALLBACK);
+            CHECK_EQ(fsh_rng_bytes(rng, bytes, sizeof bytes), FSH_OK);
         }
     /* A randint source makes words from 8 draws of k = 256 (8 bits each). */
     struct liar ok = {0, UINT64_MAX, 0};
@@ -343,6 +364,52 @@ static void test_fork(void)
                         "(gen %d, predraw %d)\n", gens[g], predraw);
             fsh_rng_free(rng);
         }
+}
+
+/* fsh_rng_entropy_drawn: *os_bits counts 256 per OS keying, a forked
+   child's automatic rekey included; seeding and raw keys read none. */
+static void test_os_bits(void)
+{
+    fsh_rng *rng;
+    uint64_t os = 1, hw = 1, w;
+    static const uint8_t key[32] = {3};
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_rng_entropy_drawn(rng, &os, NULL), FSH_OK);
+    CHECK_EQ(os, 256);
+    CHECK_EQ(fsh_rng_rekey_gen(rng, FSH_GEN_XOSHIRO256PP), FSH_OK);
+    CHECK_EQ(fsh_rng_seed(rng, "no OS bits", 10), FSH_OK);
+    CHECK_EQ(fsh_rng_key_chacha(rng, 8, key, 0, 0), FSH_OK);
+    CHECK_EQ(fsh_rng_entropy_drawn(rng, &os, &hw), FSH_OK);
+    CHECK_EQ(os, 512);
+    CHECK_EQ(hw, 0);
+    CHECK_EQ(fsh_rng_rekey(rng), FSH_OK);
+    CHECK_EQ(fsh_rng_u64(rng, &w), FSH_OK);
+    int fd[2];
+    CHECK_EQ(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        uint64_t child = 0;
+        close(fd[0]);
+        if (fsh_rng_u64(rng, &w) != FSH_OK ||
+            fsh_rng_entropy_drawn(rng, &child, NULL) != FSH_OK)
+            _exit(2);
+        ssize_t wr = write(fd[1], &child, sizeof child);
+        _exit(wr == (ssize_t)sizeof child ? 0 : 1);
+    }
+    CHECK(pid > 0);
+    close(fd[1]);
+    uint64_t child = 0;
+    ssize_t got = read(fd[0], &child, sizeof child);
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(got == (ssize_t)sizeof child);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK_EQ(child, 1024); /* the parent's 768 and the child's rekey */
+    CHECK_EQ(fsh_rng_entropy_drawn(rng, &os, NULL), FSH_OK);
+    CHECK_EQ(os, 768);
+    fsh_rng_free(rng);
 }
 
 /* A word source that counts its calls (splitmix64 of the count: the
@@ -506,6 +573,59 @@ static void test_policy_args(void)
     CHECK_EQ(hw, 77);
     CHECK_EQ(fsh_rng_reach_plan(rng, &hw, 3, 4), FSH_OK); /* 4! < 2^48 */
     CHECK_EQ(hw, 0);
+    /* The getters give 0 for NULL (fsh_rng_set_reach(3), RETURN VALUE). */
+    CHECK_EQ(fsh_rng_get_reach(NULL), 0);
+    CHECK(fsh_rng_get_hw_cap(NULL) == 0);
+    fsh_rng_free(rng);
+}
+
+/* A keying call refused for its arguments (fsh_rng_rekey(3), ERRORS:
+   NULL rng, unknown gen or rounds, NULL key, NULL seed with len > 0, NULL
+   callback) changes nothing: the rng goes on with the stream, credit and
+   reach it had, word for word as a twin that was never asked. */
+static void test_keying_refused(void)
+{
+    fsh_rng *rng = NULL, *twin = NULL;
+    uint64_t calls = 0;
+    static const uint8_t key[32] = {1};
+    CHECK_EQ(fsh_rng_new_seeded(NULL, "x", 1), FSH_EINVAL);
+    CHECK_EQ(fsh_rng_new_seeded(&rng, "keep", 4), FSH_OK);
+    CHECK_EQ(fsh_rng_new_seeded(&twin, "keep", 4), FSH_OK);
+    if (rng == NULL || twin == NULL)
+        return;
+    uint64_t w, v;
+    CHECK_EQ(fsh_rng_u64(rng, &w), FSH_OK); /* a buffer part-used */
+    CHECK_EQ(fsh_rng_u64(twin, &v), FSH_OK);
+    int refused = 0;
+    refused += fsh_rng_rekey(NULL) == FSH_EINVAL;
+    refused += fsh_rng_rekey_gen(NULL, FSH_GEN_CHACHA8) == FSH_EINVAL;
+    refused += fsh_rng_rekey_gen(rng, (fsh_gen)4) == FSH_EINVAL;
+    refused += fsh_rng_seed(NULL, "x", 1) == FSH_EINVAL;
+    refused += fsh_rng_seed(rng, NULL, 1) == FSH_EINVAL;
+    refused += fsh_rng_seed_gen(NULL, FSH_GEN_CHACHA20, "x", 1) == FSH_EINVAL;
+    refused += fsh_rng_seed_gen(rng, (fsh_gen)4, "x", 1) == FSH_EINVAL;
+    refused += fsh_rng_seed_gen(rng, FSH_GEN_XOSHIRO256PP, NULL, 1) ==
+               FSH_EINVAL;
+    refused += fsh_rng_key_chacha(NULL, 20, key, 0, 0) == FSH_EINVAL;
+    refused += fsh_rng_key_chacha(rng, 10, key, 0, 0) == FSH_EINVAL;
+    refused += fsh_rng_key_chacha(rng, 20, NULL, 0, 0) == FSH_EINVAL;
+    refused += fsh_rng_key_xoshiro(NULL, 1) == FSH_EINVAL;
+    refused += fsh_rng_from_words(NULL, counted_word, &calls) == FSH_EINVAL;
+    refused += fsh_rng_from_words(rng, NULL, &calls) == FSH_EINVAL;
+    refused += fsh_rng_from_randint(NULL, any_randint, NULL) == FSH_EINVAL;
+    refused += fsh_rng_from_randint(rng, NULL, NULL) == FSH_EINVAL;
+    CHECK_EQ(refused, 16);
+    CHECK_EQ(calls, 0);
+    CHECK_EQ(fsh_rng_entropy_bits(rng), 32);
+    CHECK_EQ(fsh_rng_max_fair_n(rng), fsh_rng_max_fair_n(twin));
+    int same = 0;
+    for (int i = 0; i < 200; i++) { /* past the buffer's end */
+        CHECK_EQ(fsh_rng_u64(rng, &w), FSH_OK);
+        CHECK_EQ(fsh_rng_u64(twin, &v), FSH_OK);
+        same += w == v;
+    }
+    CHECK_EQ(same, 200);
+    fsh_rng_free(twin);
     fsh_rng_free(rng);
 }
 
@@ -613,10 +733,12 @@ int main(void)
     test_entropy();
     test_callback_errors();
     test_fork();
+    test_os_bits();
     test_settings_kept();
     test_callback_reach();
     test_read_ahead();
     test_policy_args();
+    test_keying_refused();
     test_errno_kept();
     test_strerror();
     return check_done("test_api");

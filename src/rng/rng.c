@@ -580,8 +580,13 @@ int fsh_rng_u64(fsh_rng *rng, uint64_t *out)
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
         return rc;
-    *out = word_any(rng);
-    return take_cb_error(rng);
+    /* A randint source that answers out of range fails the call: *out is
+       written only on success, as every output (fairshuf.h). */
+    uint64_t w = word_any(rng);
+    rc = take_cb_error(rng);
+    if (rc == FSH_OK)
+        *out = w;
+    return rc;
 }
 
 int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len)

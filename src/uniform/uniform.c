@@ -9,9 +9,13 @@ int fsh_uniform(fsh_rng *rng, uint64_t *out, uint64_t n)
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
         return rc;
-    /* A bound of 1 has one outcome and consumes no randomness. */
-    *out = n == 1 ? 0 : fsh_uniform_fast(rng, n);
-    return fsh_rng_take_error(rng);
+    /* A bound of 1 has one outcome and consumes no randomness. *out is
+       written only on success (a randint source may fail the draw). */
+    uint64_t r = n == 1 ? 0 : fsh_uniform_fast(rng, n);
+    rc = fsh_rng_take_error(rng);
+    if (rc == FSH_OK)
+        *out = r;
+    return rc;
 }
 
 int fsh_uniform_range(fsh_rng *rng, uint64_t *out, uint64_t lo, uint64_t hi)
