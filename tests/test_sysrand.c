@@ -456,8 +456,10 @@ static void child_passed(pid_t pid)
 /* ------------------------------------------------------------------------ */
 
 /* Seeding reads no OS randomness (it used to call sodium_init, which aborts
-   the process when the OS source is gone). Run first, in a child, before
-   anything in this process initialises libsodium. */
+   the process when the OS source is gone), nor do a provably fair
+   round's commitment and deal (which called it until session 25). Run
+   first, in a child, before anything in this process initialises
+   libsodium. */
 static void test_seed_without_os(void)
 {
     fflush(NULL);
@@ -496,6 +498,19 @@ static void test_seed_without_os(void)
         s = (fsh_rng *)1;
         if (fsh_rng_new_seeded(&s, NULL, 1) != FSH_EINVAL || s != NULL)
             _exit(8);
+        /* A provably fair round is a function of its inputs: committing
+           and dealing read no OS randomness either (they called
+           sodium_init, which aborted here: "nothing aborts"). */
+        char hex[FSH_FAIR_COMMIT_LEN];
+        static const uint8_t server[32] = {1, 2, 3};
+        uint32_t deal[52];
+        if (fsh_fair_commit(hex, (const uint8_t *)"abc", 3) != FSH_OK ||
+            strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb4"
+                        "10ff61f20015ad") != 0)
+            _exit(9);
+        if (fsh_fair_order(deal, 52, 1, server, sizeof server, "alice", 5,
+                           0) != FSH_OK)
+            _exit(10);
         fsh_rng_free(r);
         _exit(0);
     }

@@ -303,8 +303,8 @@ int fsh_fair_commit(char hex[FSH_FAIR_COMMIT_LEN], const uint8_t *seed,
     unsigned char h[crypto_hash_sha256_BYTES];
     if (!hex || (!seed && len > 0))
         return FSH_EINVAL;
-    if (sodium_init() < 0)
-        return FSH_ENOMEM; /* cannot happen with a working libsodium */
+    /* No sodium_init(): SHA-256 needs none, and it reads the OS random
+       source, aborting the process when that is gone (src/rng/seed.c). */
     crypto_hash_sha256(h, len ? seed : (const uint8_t *)"", len);
     for (size_t k = 0; k < sizeof h; k++) {
         hex[2 * k] = digits[h[k] >> 4];
@@ -540,8 +540,7 @@ int fsh_fair_order(uint32_t *out, size_t faces, unsigned copies,
         return st;
     if (len < need)
         return FSH_ESEED;
-    if (sodium_init() < 0)
-        return FSH_ENOMEM;
+    /* No sodium_init(), as fsh_fair_commit: HMAC-SHA-256 needs none. */
     /* Canonical order, shuffled in place, then reversed into deal order. */
     for (size_t k = 0, f = 0; k < n; k++) {
         out[k] = (uint32_t)f;
