@@ -421,8 +421,10 @@ FSH_API FSH_NODISCARD int fsh_uniform_range(fsh_rng *rng, uint64_t *out,
  * if that allocation fails the call returns FSH_ENOMEM with the array
  * still a permutation of its input, but not a uniform one (shuffle it
  * again). On
- * FSH_ECALLBACK the array is also a permutation of its input. Every other
- * failure leaves the array unchanged.
+ * FSH_ECALLBACK the array is also a permutation of its input, and so it is
+ * on the FSH_ESYSRAND of a forked child that could not rekey after a fork
+ * in the middle of the call (see fsh_rng_rekey; the order is one the
+ * parent may know). Every other failure leaves the array unchanged.
  */
 
 /* Shuffle n elements of size bytes each at base (qsort-like). */
@@ -612,7 +614,7 @@ FSH_API FSH_NODISCARD int fsh_stats_pearson_steps(uint64_t total,
    FSH_RECORDS_SMALL it allocates a copy of the array, a histogram of
    threads x buckets counts and the bucket starts (bucket ids are
    recomputed in chunks, never stored); FSH_ENOMEM leaves the array
-   unchanged. */
+   unchanged there (where it runs fsh_shuffle, fsh_shuffle's rules). */
 FSH_API FSH_NODISCARD int fsh_shuffle_records(fsh_rng *rng, void *base,
                                               size_t n, size_t size,
                                               unsigned threads);

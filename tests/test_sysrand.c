@@ -878,8 +878,11 @@ static void fork_during(int mode, int fail)
     if (fork_child) {
         res[0] = (uint64_t)(int64_t)rc;
         res[1] = hash64(a, n);
+        /* A permutation of 0..n-1, whether the call succeeded or failed
+           for the child's rekey (fairshuf.h, "Shuffles": the array is
+           then a permutation of its input, not unchanged). */
         int sorted_ok = 1;
-        if (rc == FSH_OK) { /* a permutation of 0..n-1 */
+        {
             unsigned char *seen = calloc(n, 1);
             for (size_t i = 0; seen != NULL && i < n && sorted_ok; i++)
                 sorted_ok = a[i] < n && !seen[a[i]]++;
