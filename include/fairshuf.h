@@ -576,7 +576,8 @@ FSH_API FSH_NODISCARD int fsh_stats_pearson_equal_bound(uint64_t total,
                                                         double *p);
 
 /* *steps = the inner steps fsh_stats_pearson_sf takes for these arguments
-   (0 when it needs none), computed in O(k): callers bound its time. */
+   (0 when it needs none), computed in O(k log k): callers bound its
+   time. It sorts a copy of the probabilities (k doubles: FSH_ENOMEM). */
 FSH_API FSH_NODISCARD int fsh_stats_pearson_steps(uint64_t total,
                                                   const double *prob,
                                                   size_t k, double x,

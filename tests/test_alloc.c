@@ -165,6 +165,10 @@ typedef struct acase {
 
 #define MAX_RUNS 100000L
 
+/* errno as the call under test left it (drive sets EDOM before it), for
+   after_fail checks of calls that keep errno even on FSH_ENOMEM. */
+static int call_errno;
+
 /* Runs the case over every allocation (pt = &allocs) or thread creation
    (pt = &threads_pt), one-shot then persistent. */
 static void drive(acase *c, point *pt)
@@ -202,6 +206,7 @@ static void drive(acase *c, point *pt)
             errno = EDOM;
             rc = c->call(c);
             e = errno;
+            call_errno = e;
             disarm(pt);
             long hit = atomic_load(&pt->injected);
             if (hit == 0) { /* fewer than n calls: done */
@@ -490,6 +495,9 @@ static void inv_fail(acase *c)
     for (size_t i = 0; i < INV_LEN; i++)
         untouched &= x->pmf[i] == -1;
     CHECK(untouched);
+    /* fairshuf.h, "Statistics": "None of them changes errno", FSH_ENOMEM
+       included (the allocator's ENOMEM is not passed on). */
+    CHECK_EQ(call_errno, EDOM);
 }
 static void inv_ok(acase *c)
 {
@@ -517,6 +525,7 @@ static int pearson_call(acase *c)
 static void pearson_fail(acase *c)
 {
     CHECK(((pearsoncase *)c->ctx)->p == -1);
+    CHECK_EQ(call_errno, EDOM); /* errno kept, as inv_fail */
 }
 static void pearson_ok(acase *c)
 {
@@ -524,6 +533,34 @@ static void pearson_ok(acase *c)
     if (!c->have_ref)
         x->ref = x->p;
     CHECK(x->p == x->ref && x->p > 0 && x->p < 1);
+}
+
+static int psteps_call(acase *c)
+{
+    static const double pr[4] = {0.1, 0.2, 0.3, 0.4};
+    return fsh_stats_pearson_steps(40, pr, 4, 12,
+                                   &((pearsoncase *)c->ctx)->p);
+}
+static void psteps_ok(acase *c)
+{
+    pearsoncase *x = c->ctx;
+    if (!c->have_ref)
+        x->ref = x->p;
+    CHECK(x->p == x->ref && x->p > 0);
+}
+
+/* fsh_stats_pearson_equal_bound allocates its transforms (4 n long
+   doubles): FSH_ENOMEM leaves *p unchanged (fsh_stats_chi2_sf(3)). 200
+   counts over 6 cells at the limit's 1e-4 quantile, 20.5: a tail the
+   quick one-cell bound does not settle, so the transform runs. */
+static void peqcase_prepare(acase *c)
+{
+    ((pearsoncase *)c->ctx)->p = -1;
+}
+static int peqcase_call(acase *c)
+{
+    return fsh_stats_pearson_equal_bound(200, 6, 20.5,
+                                         &((pearsoncase *)c->ctx)->p);
 }
 
 /* fsh_rangeperm_new: the hash map (hint 0), the dense array (hint near the
@@ -971,6 +1008,42 @@ int main(void)
     static pearsoncase pearson;
     run_case("fsh_stats_pearson_sf", pearson_prepare, pearson_call,
              pearson_fail, pearson_ok, &pearson, &allocs);
+    /* fsh_stats_pearson_steps sorts a copy of the probabilities, as
+       fsh_stats_pearson_sf (its page said it allocated nothing). */
+    static pearsoncase pst;
+    run_case("fsh_stats_pearson_steps", pearson_prepare, psteps_call,
+             pearson_fail, psteps_ok, &pst, &allocs);
+    static pearsoncase peq;
+    run_case("fsh_stats_pearson_equal_bound", peqcase_prepare, peqcase_call,
+             pearson_fail, pearson_ok, &peq, &allocs);
+
+    /* fsh_stats_chi2_sf(3): "no allocation except in
+       fsh_stats_inversions_law(), fsh_stats_pearson_sf(),
+       fsh_stats_pearson_steps() and fsh_stats_pearson_equal_bound()":
+       every other statistics call, on
+       arguments that take each its longer paths, allocates nothing. */
+    {
+        static const uint64_t obs[6] = {0, 9, 30, 2, 40, 19};
+        static const double pr[6] = {0.01, 0.09, 0.3, 0.05, 0.35, 0.2};
+        double a, b, c, pmf[64], gp[6];
+        uint64_t go[6];
+        size_t g;
+        int ok = 0;
+        arm(&allocs, 0, 0);
+        ok += fsh_stats_gamma_pq(150, 160, &a, &b) == FSH_OK; /* Temme */
+        ok += fsh_stats_gamma_pq(0.5, 3, &a, &b) == FSH_OK;
+        ok += fsh_stats_chi2_sf(75.2, 51, &a) == FSH_OK;
+        ok += fsh_stats_chi2_isf(1e-9, 51, &a) == FSH_OK;
+        ok += fsh_stats_normal_sf(-3, &a) == FSH_OK;
+        ok += fsh_stats_poisson_sf(12, 4.5, &a) == FSH_OK;
+        ok += fsh_stats_fixed_points_law(63, pmf) == FSH_OK;
+        ok += fsh_stats_successions_law(64, pmf) == FSH_OK;
+        ok += fsh_stats_chi2_gof(obs, pr, 6, 5, &a, &b, &c) == FSH_OK;
+        ok += fsh_stats_chi2_pool(obs, pr, 6, 5, go, gp, &g) == FSH_OK;
+        disarm(&allocs);
+        CHECK_EQ(ok, 10);
+        CHECK_EQ(atomic_load(&allocs.seen), 0);
+    }
 
     rpnewcase rpm = {.last = (uint64_t)1 << 40, .hint = 0};
     run_case("fsh_rangeperm_new (map)", rpnew_prepare, rpnew_call, rpnew_fail,

@@ -444,6 +444,93 @@ static void test_infinities(void)
     }
 }
 
+/* fsh_stats_chi2_sf(3), ERRORS: "An argument is NaN, infinite (every
+   infinity, in every function) or out of its range ... or a required
+   output is NULL", and "on failure the outputs are unchanged", with errno
+   untouched: every floating-point argument of every function (a
+   probability array through one of its elements) given NaN, +inf and
+   -inf, and every output that may not be NULL given NULL. */
+static void test_bad_floats(void)
+{
+    static const double sp[3] = {NAN, INFINITY, -INFINITY};
+    static const uint64_t obs[4] = {3, 5, 2, 6};
+    int refused = 0, calls = 0, kept = 1;
+    errno = EDOM;
+    for (int s = 0; s < 3; s++) {
+        double v = sp[s];
+        double pr[4] = {0.25, 0.25, 0.25, 0.25};
+        double bad[4] = {0.25, v, 0.25, 0.25};
+        double o1 = 7, o2 = 7, o3 = 7, gp[4] = {7, 7, 7, 7};
+        uint64_t go[4] = {7, 7, 7, 7};
+        size_t g = 7;
+        const int rc[] = {
+            fsh_stats_gamma_pq(v, 1, &o1, &o2),
+            fsh_stats_gamma_pq(1, v, &o1, &o2),
+            fsh_stats_chi2_sf(v, 3, &o1),
+            fsh_stats_chi2_sf(1, v, &o1),
+            fsh_stats_chi2_isf(v, 3, &o1),
+            fsh_stats_chi2_isf(0.5, v, &o1),
+            fsh_stats_normal_sf(v, &o1),
+            fsh_stats_poisson_sf(3, v, &o1),
+            fsh_stats_chi2_gof(obs, pr, 4, v, &o1, &o2, &o3),
+            fsh_stats_chi2_gof(obs, bad, 4, 0, &o1, &o2, &o3),
+            fsh_stats_chi2_pool(obs, pr, 4, v, go, gp, &g),
+            fsh_stats_chi2_pool(obs, bad, 4, 0, go, gp, &g),
+            fsh_stats_pearson_sf(16, pr, 4, v, &o1),
+            fsh_stats_pearson_sf(16, bad, 4, 20, &o1),
+            fsh_stats_pearson_steps(16, pr, 4, v, &o1),
+            fsh_stats_pearson_steps(16, bad, 4, 20, &o1),
+            fsh_stats_pearson_equal_bound(16, 4, v, &o1),
+        };
+        for (size_t i = 0; i < sizeof rc / sizeof rc[0]; i++) {
+            calls++;
+            refused += rc[i] == FSH_EINVAL;
+            if (rc[i] != FSH_EINVAL)
+                fprintf(stderr, "  bad float %g, call %zu: status %d\n", v,
+                        i, rc[i]);
+        }
+        kept &= o1 == 7 && o2 == 7 && o3 == 7 && g == 7;
+        for (int i = 0; i < 4; i++)
+            kept &= go[i] == 7 && gp[i] == 7;
+    }
+    /* Required outputs. */
+    {
+        static const double pr[4] = {0.25, 0.25, 0.25, 0.25};
+        double gp[4] = {7, 7, 7, 7}, pmf[8] = {7, 7, 7, 7, 7, 7, 7, 7};
+        uint64_t go[4] = {7, 7, 7, 7};
+        size_t g = 7;
+        const int rc[] = {
+            fsh_stats_chi2_isf(0.5, 3, NULL),
+            fsh_stats_normal_sf(1, NULL),
+            fsh_stats_poisson_sf(3, 1, NULL),
+            fsh_stats_pearson_equal_bound(16, 4, 20, NULL),
+            fsh_stats_chi2_pool(obs, pr, 4, 0, NULL, gp, &g),
+            fsh_stats_chi2_pool(obs, pr, 4, 0, go, NULL, &g),
+            fsh_stats_chi2_pool(obs, pr, 4, 0, go, gp, NULL),
+            /* the length must be n(n-1)/2 + 1: 4 for n = 3 */
+            fsh_stats_inversions_law(3, pmf, 3),
+            fsh_stats_inversions_law(3, pmf, 5),
+        };
+        for (size_t i = 0; i < sizeof rc / sizeof rc[0]; i++) {
+            calls++;
+            refused += rc[i] == FSH_EINVAL;
+            if (rc[i] != FSH_EINVAL)
+                fprintf(stderr, "  required output, call %zu: status %d\n",
+                        i, rc[i]);
+        }
+        kept &= g == 7;
+        for (int i = 0; i < 4; i++)
+            kept &= go[i] == 7 && gp[i] == 7;
+        for (int i = 0; i < 8; i++)
+            kept &= pmf[i] == 7;
+    }
+    CHECK_EQ(calls, 3 * 17 + 9);
+    CHECK_EQ(refused, calls);
+    CHECK(kept);
+    CHECK_EQ(errno, EDOM);
+    errno = 0;
+}
+
 /* The bits functions near their limits. References: mpmath loggamma at 80
    digits, (loggamma(n+1) - loggamma(n-k+1) [- loggamma(k+1)]) / ln 2. */
 static void test_bits(void)
@@ -462,6 +549,7 @@ static void test_bits(void)
     CHECK_TOL(fsh_subset_bits(100, 50), 96.348717162879337928, 1e-15);
     CHECK(fsh_ordered_bits(n, 0) == 0 && fsh_subset_bits(n, n) == 0);
     CHECK(fsh_ordered_bits(3, 4) == 0);
+    CHECK(fsh_subset_bits(3, 4) == 0); /* k > n gives 0, both */
     /* Counts summing past 2^64 wrapped: log2 C(2^64, 2^63) and
        log2 C(2^64 + 1, 2) = 127 + 1e-19 (were -1.1e21 and negative). */
     static const uint64_t half[2] = {1ull << 63, 1ull << 63};
@@ -726,6 +814,7 @@ int main(void)
     test_gamma_extreme();
     test_errno();
     test_infinities();
+    test_bad_floats();
     test_bits();
     return check_done("test_statlib");
 }
