@@ -126,6 +126,68 @@ static int in_reach(reentry *r)
     return fsh_rng_set_reach(r->self, FSH_REACH_KEY);
 }
 
+/* The rest of the keying calls and settings, and the other draws: the
+   header refuses every one of them from inside the rng's callback. */
+static int in_rekey_gen(reentry *r)
+{
+    return fsh_rng_rekey_gen(r->self, FSH_GEN_CHACHA20);
+}
+
+static int in_seed_gen(reentry *r)
+{
+    return fsh_rng_seed_gen(r->self, FSH_GEN_CHACHA12, "inner", 5);
+}
+
+static int in_key_chacha(reentry *r)
+{
+    static const uint8_t key[32] = {9};
+    return fsh_rng_key_chacha(r->self, 20, key, 0, 0);
+}
+
+static uint64_t plain_randint(void *ctx, uint64_t k)
+{
+    (void)ctx;
+    return k;
+}
+
+static int in_from_randint(reentry *r)
+{
+    return fsh_rng_from_randint(r->self, plain_randint, NULL);
+}
+
+static int in_hw_cap(reentry *r)
+{
+    return fsh_rng_set_hw_cap(r->self, 0);
+}
+
+static int in_direct(reentry *r)
+{
+    return fsh_rng_set_direct(r->self, 1);
+}
+
+static int in_stream_version(reentry *r)
+{
+    return fsh_rng_set_stream_version(r->self, FSH_STREAM_V3);
+}
+
+static int in_bytes(reentry *r)
+{
+    uint8_t b[5];
+    return fsh_rng_bytes(r->self, b, sizeof b);
+}
+
+static int in_uniform(reentry *r)
+{
+    uint64_t v;
+    return fsh_uniform(r->self, &v, 1000);
+}
+
+static int in_sample(reentry *r)
+{
+    uint64_t v[2];
+    return fsh_sample_range(r->self, v, 2, 0, 9);
+}
+
 static int in_deal_self(reentry *r)
 {
     uint32_t c;
@@ -188,6 +250,16 @@ static const re_case cases[] = {
     {"words, another word callback", OUT_WORDS, in_from_words},
     {"words, simulation grade", OUT_WORDS, in_simulation},
     {"words, reach policy", OUT_WORDS, in_reach},
+    {"words, re-key the rng as ChaCha20", OUT_WORDS, in_rekey_gen},
+    {"words, seed the rng as ChaCha12", OUT_WORDS, in_seed_gen},
+    {"words, raw ChaCha key", OUT_WORDS, in_key_chacha},
+    {"words, a [1, k] callback", OUT_WORDS, in_from_randint},
+    {"words, hardware cap", OUT_WORDS, in_hw_cap},
+    {"words, certified-source mode", OUT_WORDS, in_direct},
+    {"words, stream version", OUT_WORDS, in_stream_version},
+    {"words, bytes from the rng", OUT_WORDS, in_bytes},
+    {"words, a bounded integer", OUT_WORDS, in_uniform},
+    {"words, a sample", OUT_WORDS, in_sample},
     {"deck, nothing (reference)", OUT_DECK, NULL},
     {"deck, draw from the rng", OUT_DECK, in_u64},
     {"deck, re-seed the rng", OUT_DECK, in_seed},
