@@ -567,7 +567,8 @@ FSH_API FSH_NODISCARD int fsh_stats_pearson_sf(uint64_t total,
    Chernoff excess: 10 to 50 at tails of 1e-3 to 1e-9 for k = 3 to
    5040 and many counts; more with few counts a cell, 16 to 320 at 52
    cells of 5).
-   x <= 0 gives 1, x at most k - 1 gives 1, x above total (k - 1) gives 0.
+   x <= 0 gives 1; x above total (k - 1) gives 0 (so every x > 0 does for
+   k = 1 or total = 0); any other x at most k - 1 gives 1.
    Time: about 18 transforms of length n, n a power of 2 near
    16 sqrt(total max(1, x / (k - 1))), at most 2^20 (0.1 s for 10^6
    counts over 52 cells); memory 4 n long doubles (FSH_ENOMEM). */
