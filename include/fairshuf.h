@@ -145,7 +145,9 @@ FSH_API const char *fsh_strerror(int status);
  * - Callback sources (fsh_rng_from_words, fsh_rng_from_randint) are taken
  *   as true sources of independent uniform values: every draw comes from
  *   them (in the scatter shuffle of large arrays, four of a word source's
- *   words key ChaCha streams instead, unless fsh_rng_set_direct).
+ *   words key ChaCha streams instead, and in the record permutation
+ *   above FSH_RECORDS_SMALL the next 32 bytes of either source key its
+ *   buckets, unless fsh_rng_set_direct).
  * Incremental calls check what they have produced so far: see
  * fsh_deck_deal_n, fsh_rangeperm_next, fsh_reservoir_slot; a prefix (or
  * Algorithm R stream) that went bound by the key stays so until it
@@ -248,9 +250,11 @@ FSH_API FSH_NODISCARD int fsh_rng_from_words(fsh_rng *rng,
 /* Indices come from randint(ctx, k), which must return a uniform integer in
    [1, k] for k >= 1: the "uniform random integer source" model. Shuffles
    then use only swaps and one call per position (plain Fisher-Yates at
-   every size); word-level calls (fsh_rng_u64, fsh_rng_bytes) draw bytes
-   with k = 256. A return outside [1, k] makes the call fail with
-   FSH_ECALLBACK. Credited with full entropy. */
+   every size; fsh_shuffle_records above FSH_RECORDS_SMALL keys its
+   buckets from 32 byte draws instead, unless fsh_rng_set_direct);
+   word-level calls (fsh_rng_u64, fsh_rng_bytes) draw bytes with k = 256.
+   A return outside [1, k] makes the call fail with FSH_ECALLBACK.
+   Credited with full entropy. */
 FSH_API FSH_NODISCARD int fsh_rng_from_randint(
     fsh_rng *rng, uint64_t (*randint)(void *ctx, uint64_t k), void *ctx);
 

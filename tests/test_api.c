@@ -439,6 +439,44 @@ static uint64_t record_words(fsh_rng *rng, uint32_t *a)
     return calls;
 }
 
+/* A [1, k] source counting its calls. */
+static uint64_t counted_randint(void *ctx, uint64_t k)
+{
+    uint64_t *calls = ctx, state = (*calls)++ * UINT64_C(0x9E3779B97F4A7C15);
+    return 1 + fake_splitmix64(&state) % k;
+}
+
+/* fsh_rng_from_randint(3): a shuffle makes one call per position at every
+   size (n - 1 calls for FSH_RECORDS_SMALL + 1 elements, far above the
+   scatter threshold), but the record permutation above
+   FSH_RECORDS_SMALL keys its buckets from 32 byte draws (k = 256), unless
+   certified-source mode makes it fsh_shuffle too. */
+static void test_randint_records(void)
+{
+    fsh_rng *rng;
+    uint64_t calls = 0;
+    const size_t n = FSH_RECORDS_SMALL + 1;
+    uint32_t *a = malloc(n * sizeof *a);
+    CHECK(a != NULL);
+    if (a == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        a[i] = (uint32_t)i;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    CHECK_EQ(fsh_rng_from_randint(rng, counted_randint, &calls), FSH_OK);
+    CHECK_EQ(fsh_shuffle_u32(rng, a, n), FSH_OK);
+    CHECK_EQ(calls, n - 1);
+    calls = 0;
+    CHECK_EQ(fsh_shuffle_records(rng, a, n, sizeof *a, 1), FSH_OK);
+    CHECK_EQ(calls, 32);
+    calls = 0;
+    CHECK_EQ(fsh_rng_set_direct(rng, 1), FSH_OK);
+    CHECK_EQ(fsh_shuffle_records(rng, a, n, sizeof *a, 1), FSH_OK);
+    CHECK_EQ(calls, n - 1);
+    fsh_rng_free(rng);
+    free(a);
+}
+
 /* Simulation grade, the reach policy, the hardware cap and certified-source
    mode are kept across every re-keying (fairshuf.h), each set to a
    non-default value first. */
@@ -736,6 +774,7 @@ int main(void)
     test_os_bits();
     test_settings_kept();
     test_callback_reach();
+    test_randint_records();
     test_read_ahead();
     test_policy_args();
     test_keying_refused();
