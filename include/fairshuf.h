@@ -390,7 +390,9 @@ FSH_API FSH_NODISCARD int fsh_rng_u64(fsh_rng *rng, uint64_t *out);
 FSH_API FSH_NODISCARD int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len);
 
 /* Random bits handed out since keying: 64 per word consumed (for a randint
-   callback, ceil(log2 k) per call). */
+   callback, ceil(log2 k) per call). The words of the ChaCha streams the
+   scatter shuffle keys from the rng count as its own; the record
+   permutation's bucket streams do not (only the 32 key bytes it takes). */
 FSH_API uint64_t fsh_rng_bits_used(const fsh_rng *rng);
 
 /* ------------------------------------------------------------------------ */
