@@ -556,8 +556,9 @@ FSH_API FSH_NODISCARD int fsh_stats_chi2_pool(const uint64_t *obs,
    P(X >= x) <= *p <= P(X >= x - k/64): never below the exact tail.
    x <= 0 gives 1; total <= 2^52, x <= 1.5e7. Dynamic programming over
    the categories in long double: time about fsh_stats_pearson_steps (a
-   few ns each; it grows as x^2 total sqrt(k)); memory two tables of at
-   most 2 sqrt(x total) + 5 rows of 64 x long doubles (FSH_ENOMEM). */
+   few ns each; it grows as x^2 total sqrt(k)); memory
+   fsh_stats_pearson_bytes, two tables of at most 2 sqrt(x total) + 7
+   rows of 64 x long doubles (FSH_ENOMEM). */
 FSH_API FSH_NODISCARD int fsh_stats_pearson_sf(uint64_t total,
                                                const double *prob, size_t k,
                                                double x, double *p);
@@ -589,6 +590,14 @@ FSH_API FSH_NODISCARD int fsh_stats_pearson_steps(uint64_t total,
                                                   const double *prob,
                                                   size_t k, double x,
                                                   double *steps);
+
+/* *bytes = the most memory fsh_stats_pearson_sf holds at once for these
+   arguments (its tables; 0 when it needs none), computed in O(k): callers
+   bound its memory, which its steps do not (258 MB within 5e7 steps). */
+FSH_API FSH_NODISCARD int fsh_stats_pearson_bytes(uint64_t total,
+                                                  const double *prob,
+                                                  size_t k, double x,
+                                                  double *bytes);
 
 /* ------------------------------------------------------------------------ */
 /* Record shuffles by key                                                   */

@@ -11,6 +11,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <malloc.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int close_rel(double got, double want, double tol)
 {
@@ -801,6 +805,117 @@ static void test_pearson_equal(void)
     CHECK(p == 42);
 }
 
+/* The process's address space now, in bytes (/proc/self/statm). */
+static double vm_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    int ok = f != NULL && fscanf(f, "%lu", &pages) == 1;
+    if (f != NULL)
+        fclose(f);
+    return ok ? (double)pages * (double)sysconf(_SC_PAGESIZE) : -1;
+}
+
+/* fsh_stats_pearson_sf in a child whose address space may grow by at
+   most room bytes: 1 when it answers, 0 when it finds no memory (or the
+   child fails otherwise). */
+static int pearson_within(uint64_t total, const double *prob, size_t k,
+                          double x, double room)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        /* Large blocks from mmap, none from free heap space the address
+           space already counts (glibc raises the threshold as blocks are
+           freed). */
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+        malloc_trim(0);
+        double vm = vm_bytes(), p;
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)(vm + room);
+        if (vm < 0 || setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        int rc = fsh_stats_pearson_sf(total, prob, k, x, &p);
+        _exit(rc == FSH_OK ? 0 : rc == FSH_ENOMEM ? 1 : 2);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st) == 0 ? 1 : WEXITSTATUS(st) == 1 ? 0 : -1;
+}
+
+/* fsh_stats_pearson_bytes: the memory fsh_stats_pearson_sf holds at once,
+   which its steps do not bound (the audit's 3000 deals of 3 values took
+   258 MB within 5e7 steps). Each case runs in a child whose address
+   space may grow by the bytes said plus 1 MB (it answers) and by half
+   of them (no memory: the figure is not a gross overestimate). Not
+   under the sanitizers, whose shadow memory an address-space limit
+   breaks. */
+static void test_pearson_bytes(void)
+{
+    static const double six[6] = {1. / 6, 1. / 6, 1. / 6,
+                                  1. / 6, 1. / 6, 1. / 6};
+    static const double three[3] = {1. / 3, 1. / 3, 1. / 3};
+    static const double two[2] = {0.4, 0.6};
+    static const double fix3[3] = {1. / 6, 1. / 3, 1. / 2};
+    static const struct {
+        uint64_t total;
+        const double *prob;
+        size_t k;
+        double x, steps_below, mb_above;
+    } cases[] = {
+        /* 6 cells of 100 (the orders of 3 values): 9.4 MB. */
+        {600, six, 6, 25, 1e8, 9},
+        /* 3 equal cells of 10^5 counts (the card differences of 3
+           values): 40 MB in 8.6e6 steps. */
+        {100000, three, 3, 23.4, 1e7, 35},
+        /* Two groups of 10^7 counts at x = 10^4: one row of 640000
+           long doubles and its suffix sums, 20 MB, in 10^6 steps. */
+        {10000000, two, 2, 1e4, 2e6, 19},
+        /* The fixed points of 3 values (0, 1 or 3) of 3000 deals at
+           x = 100: 44 MB in 6e6 steps. */
+        {3000, fix3, 3, 100, 1e7, 40},
+    };
+    double steps, bytes;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        bytes = steps = -1;
+        CHECK_EQ(fsh_stats_pearson_steps(cases[c].total, cases[c].prob,
+                                         cases[c].k, cases[c].x, &steps),
+                 FSH_OK);
+        CHECK_EQ(fsh_stats_pearson_bytes(cases[c].total, cases[c].prob,
+                                         cases[c].k, cases[c].x, &bytes),
+                 FSH_OK);
+        printf("  pearson_sf(%llu counts, %zu groups, x = %g): %.3g steps, "
+               "%.1f MB\n",
+               (unsigned long long)cases[c].total, cases[c].k, cases[c].x,
+               steps, bytes / 1048576);
+        CHECK(steps < cases[c].steps_below);
+        CHECK(bytes > cases[c].mb_above * 1048576);
+        if (getenv("FSH_SANITIZE") != NULL)
+            continue;
+        CHECK_EQ(pearson_within(cases[c].total, cases[c].prob, cases[c].k,
+                                cases[c].x, bytes + 1048576),
+                 1);
+        CHECK_EQ(pearson_within(cases[c].total, cases[c].prob, cases[c].k,
+                                cases[c].x, bytes / 2),
+                 0);
+    }
+    /* None needed: 0 bytes. Bad arguments as for the steps, output
+       unchanged. */
+    double half[2] = {0.5, 0.5}, nanp[2] = {NAN, 1};
+    CHECK_EQ(fsh_stats_pearson_bytes(10, half, 2, 0, &bytes), FSH_OK);
+    CHECK(bytes == 0);
+    CHECK_EQ(fsh_stats_pearson_bytes(0, half, 2, 1, &bytes), FSH_OK);
+    CHECK(bytes == 0);
+    bytes = 42;
+    CHECK_EQ(fsh_stats_pearson_bytes(10, half, 2, 1, NULL), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_bytes(10, nanp, 2, 1, &bytes), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_bytes(10, NULL, 2, 1, &bytes), FSH_EINVAL);
+    CHECK_EQ(fsh_stats_pearson_bytes(10, half, 2, 2e7, &bytes), FSH_EINVAL);
+    CHECK(bytes == 42);
+}
+
 int main(void)
 {
     test_gamma();
@@ -810,6 +925,7 @@ int main(void)
     test_laws_exact();
     test_gof();
     test_pearson();
+    test_pearson_bytes();
     test_pearson_equal();
     test_gamma_extreme();
     test_errno();

@@ -297,6 +297,10 @@ static int ran(test_result *r, const char *name, double stat, double df,
    1e-6 with 52 cells of 5 expected: docs/AUDIT.md). */
 #define EXACT_BELOW 1e-3
 #define EXACT_STEPS 5e7
+/* Its memory too: within EXACT_STEPS the tables reached 258 MB (3000
+   deals of 3 values, a statistic beyond reach searched down to the
+   largest x that fits), and 1.2 GB for two groups of 10^8 deals. */
+#define EXACT_BYTES (64.0 * 1024 * 1024)
 
 /* The statistic that decides at alpha among the tests (the worst line:
    over its 2n lines too): the limit's quantile at alpha / (tests x 100),
@@ -310,18 +314,21 @@ static double x_decides(double df, double alpha, double lines)
     return x;
 }
 
-/* 1 when the exact tail at x fits EXACT_STEPS, 0 when not, -1 when its
-   plan finds no memory (then the p-value is unknown: choosing the other
-   branch would make the test depend on the memory left). */
+/* 1 when the exact tail at x fits EXACT_STEPS and EXACT_BYTES, 0 when
+   not, -1 when its plan finds no memory (then the p-value is unknown:
+   choosing the other branch would make the test depend on the memory
+   left). */
 static int exact_fits(uint64_t total, const double *prob, size_t k, double x)
 {
-    double steps;
+    double steps, bytes;
     if (!isfinite(x))
         return 0;
     int rc = fsh_stats_pearson_steps(total, prob, k, x, &steps);
+    if (rc == FSH_OK)
+        rc = fsh_stats_pearson_bytes(total, prob, k, x, &bytes);
     if (rc == FSH_ENOMEM)
         return -1;
-    return rc == FSH_OK && steps <= EXACT_STEPS;
+    return rc == FSH_OK && steps <= EXACT_STEPS && bytes <= EXACT_BYTES;
 }
 
 static const char no_memory[] = "no memory for the exact tail: p unknown";

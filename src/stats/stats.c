@@ -645,6 +645,26 @@ static double pearson_work(const pearson_plan *pl)
     return steps;
 }
 
+/* The most memory pearson_tail holds at once, in long doubles: the
+   table of the counts so far and the next one (a group's, but before the
+   last two groups, whose table the closing step reads without a new
+   one), the suffix sums of a row and the probabilities. */
+static double pearson_cells(const pearson_plan *pl)
+{
+    double rows = 1, peak = (double)pl->L;
+    long double mm = 0;
+    for (size_t j = 0; j + 2 < pl->g; j++) {
+        long nlo, nhi;
+        mm += pl->total * pl->pr[j] / pl->psum;
+        pearson_rows(pl, mm, &nlo, &nhi);
+        double nrows = (double)(nhi - nlo + 1);
+        if ((rows + nrows) * (double)pl->L > peak)
+            peak = (rows + nrows) * (double)pl->L;
+        rows = nrows;
+    }
+    return peak + (double)pl->L + 1 + (double)pl->g;
+}
+
 /* log of the binomial(R, q) probability of o. */
 static long double lbinom(long R, long o, long double q)
 {
@@ -816,6 +836,24 @@ int fsh_stats_pearson_steps(uint64_t total, const double *prob, size_t k,
     int rc = pearson_plan_new(total, prob, k, x, &pl, &done, &p);
     if (rc == FSH_OK) {
         *steps = done ? 0 : pearson_work(&pl);
+        if (!done)
+            free(pl.pr);
+    }
+    errno = e;
+    return rc;
+}
+
+int fsh_stats_pearson_bytes(uint64_t total, const double *prob, size_t k,
+                            double x, double *bytes)
+{
+    if (bytes == NULL)
+        return FSH_EINVAL;
+    int e = errno, done;
+    double p;
+    pearson_plan pl;
+    int rc = pearson_plan_new(total, prob, k, x, &pl, &done, &p);
+    if (rc == FSH_OK) {
+        *bytes = done ? 0 : pearson_cells(&pl) * sizeof(long double);
         if (!done)
             free(pl.pr);
     }
