@@ -1128,25 +1128,6 @@ static int collect_stream(dealer *d, const aopts *o, int fd, pbar *pb,
 /* ------------------------------------------------------------------------ */
 /* Report                                                                   */
 
-/* Deals the position-by-value test needs to see one value at one position
-   with probability (1 + bias)/n instead of 1/n (the others in its row and
-   column lowered evenly), with power 1/2 at level alpha / tests: the
-   noncentrality T * sum (p - p0)^2 / p0 must reach the critical value
-   minus the degrees of freedom (normal approximation of the noncentral
-   chi-square's median). */
-static double deals_needed(size_t n, double bias, double alpha, int tests)
-{
-    double dn = (double)n, df = (dn - 1) * (dn - 1), crit;
-    if (fsh_stats_chi2_isf(alpha / tests, df, &crit) != FSH_OK)
-        return NAN;
-    /* The cell gains bias/n; its row and column each lose it evenly over
-       n - 1 cells, the rest of the matrix gains bias/(n(n-1)^2) per
-       cell: about bias^2/n * (1 + 2/(n-1)) in sum (p-p0)^2/p0 (p0 = 1/n),
-       scaled by (n-1)/n as the statistic is. */
-    double per_deal = bias * bias / dn * (1 + 2 / (dn - 1)) * (dn - 1) / dn;
-    return (crit - df) / per_deal;
-}
-
 /* Deals a test with df degrees of freedom at level alpha needs when each
    deal (or each pair of consecutive deals, one more than a deal)
    adds per_deal to the noncentrality: power 1/2 where the noncentrality
@@ -1163,19 +1144,17 @@ static double deals_for(double df, double per_deal, double alpha)
     return (crit - df) / per_deal;
 }
 
-/* The same for a test of k equally likely cells, whose p-value where
-   power matters (many deals: beyond the exact tail) is the Chernoff bound
-   on its exact tail (battery.c, fsh_stats_pearson_equal_bound), and with
+/* The critical value at level alpha of a test of k equally likely cells
+   whose p-value is the Chernoff bound on its exact tail (battery.c,
+   fsh_stats_pearson_equal_bound: many deals, beyond the exact tail); with
    many deals that bound tends to the chi-square limit's Chernoff bound
    (x/df)^(df/2) e^((df - x)/2): its critical value is where that is
    alpha (98.3 for the limit's 88.0 at df 51 and 1e-3). */
-static double deals_for_cells(double df, double per_deal, double alpha)
+static double cells_crit(double df, double alpha)
 {
     double la = log(alpha), lo = df, hi = df + 1;
-    if (!(per_deal > 0))
-        return INFINITY;
     if (!(la < 0))
-        return 0;
+        return df;
     while (df / 2 * log(hi / df) + (df - hi) / 2 > la)
         hi = df + 2 * (hi - df);
     for (int it = 0; it < 200 && hi - lo > 1e-9 * hi; it++) {
@@ -1185,7 +1164,57 @@ static double deals_for_cells(double df, double per_deal, double alpha)
         else
             hi = mid;
     }
-    return (hi - df) / per_deal;
+    return hi;
+}
+
+/* The deals a statistic of df_stat degrees of freedom (noncentrality
+   per_deal a deal) needs when its p-value is that of the test of k
+   equally likely cells at the same value, one of `lines` at level a each
+   (family level alpha): the cells tests themselves (df_stat = k - 1),
+   and position by value at 2 and 3 values (df_stat = (n - 1)^2, its
+   p-value that of the n! orders where it decides). Where the battery
+   takes that p-value from the exact tail at the deals found (few cells:
+   battery_cells_exact), whose critical value is the limit's with many
+   deals, from it; else from the bound's (cells_crit). */
+static double deals_for_test(size_t k, double df_stat, double per_deal,
+                             double a, double alpha, double lines)
+{
+    double df = (double)(k - 1), crit;
+    if (!(per_deal > 0))
+        return INFINITY;
+    if (fsh_stats_chi2_isf(a, df, &crit) == FSH_OK) {
+        double t = ceil((crit - df_stat) / per_deal);
+        if (t >= 1 && t < 0x1p52 &&
+            battery_cells_exact((uint64_t)t, k, alpha, lines) == 1)
+            return (crit - df_stat) / per_deal;
+    }
+    return (cells_crit(df, a) - df_stat) / per_deal;
+}
+
+/* Deals the position-by-value test needs to see one value at one position
+   with probability (1 + bias)/n instead of 1/n (the others in its row and
+   column lowered evenly), with power 1/2 at level alpha / tests: the
+   noncentrality T * sum (p - p0)^2 / p0 must reach the critical value
+   minus the degrees of freedom (normal approximation of the noncentral
+   chi-square's median). The critical value is the test's: the
+   chi-square((n-1)^2) limit's, but for 2 and 3 values that of the n!
+   orders' test at the same value (battery.c's pbv_p), exact or the
+   bound (deals_for_test; the limit's was quoted before, 1.7 to 3.6
+   times too few deals at 3 values). */
+static double deals_needed(size_t n, double bias, double alpha, int tests)
+{
+    double dn = (double)n, df = (dn - 1) * (dn - 1), crit;
+    /* The cell gains bias/n; its row and column each lose it evenly over
+       n - 1 cells, the rest of the matrix gains bias/(n(n-1)^2) per
+       cell: about bias^2/n * (1 + 2/(n-1)) in sum (p-p0)^2/p0 (p0 = 1/n),
+       scaled by (n-1)/n as the statistic is. */
+    double per_deal = bias * bias / dn * (1 + 2 / (dn - 1)) * (dn - 1) / dn;
+    if (n <= 3)
+        return deals_for_test(n == 2 ? 2 : 6, df, per_deal, alpha / tests,
+                              alpha, 1);
+    if (fsh_stats_chi2_isf(alpha / tests, df, &crit) != FSH_OK)
+        return NAN;
+    return (crit - df) / per_deal;
 }
 
 /* Per deal, the noncentrality that a shift of a count's mean by the
@@ -1261,8 +1290,9 @@ static int fix_law(size_t n, double *pmf)
    by the two-group split (split_noncentrality). One cell bias more
    likely among k equally likely ones (an order of n!, a difference of
    consecutive first or last cards among n, one value at one position in
-   a row): per deal bias^2 / k, against the bound's critical value
-   (deals_for_cells). The tests of consecutive deals take every
+   a row): per deal bias^2 / k, against the critical value of the p-value
+   the battery computes at those deals, the exact tail's or the bound's
+   (deals_for_test). The tests of consecutive deals take every
    consecutive pair: as many pairs as deals, less one. */
 static void print_power(size_t n, double bias, double alpha, int tests)
 {
@@ -1278,13 +1308,14 @@ static void print_power(size_t n, double bias, double alpha, int tests)
         for (size_t i = 2; i <= n; i++)
             f *= (double)i;
         printf("  %-40s %10.3g  (one order more likely)\n",
-               "full permutation", deals_for_cells(f - 1, b2 / f, a));
+               "full permutation",
+               deals_for_test((size_t)f, f - 1, b2 / f, a, alpha, 1));
     }
     printf("  %-40s %10.3g  (one card at one position)\n",
            "position by value", deals_needed(n, bias, alpha, tests));
     printf("  %-40s %10.3g  (one card at one position)\n",
            "worst row or column",
-           deals_for_cells(dn - 1, b2 / dn, a / (2 * dn)));
+           deals_for_test(n, dn - 1, b2 / dn, a / (2 * dn), alpha, 2 * dn));
     printf("  %-40s %10.3g  (mean successor pairs)\n", "successor pairs",
            deals_for(1, nc_suc, a));
     printf("  %-40s %10.3g  (mean fixed points)\n", "fixed points",
@@ -1297,7 +1328,7 @@ static void print_power(size_t n, double bias, double alpha, int tests)
            "consecutive deals: Kendall distance", deals_for(1, nc_inv, a));
     printf("  %-40s %10.3g  (one difference of n)\n",
            "consecutive deals: first/last-card diff.",
-           deals_for_cells(dn - 1, b2 / dn, a));
+           deals_for_test(n, dn - 1, b2 / dn, a, alpha, 1));
 }
 
 static void jstr(FILE *f, const char *s)

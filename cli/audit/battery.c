@@ -499,6 +499,20 @@ static int cells_p(uint64_t tot, size_t k, double x, double alpha,
     return 0;
 }
 
+int battery_cells_exact(uint64_t total, size_t k, double alpha,
+                        double lines)
+{
+    double *prob = malloc(k * sizeof *prob);
+    if (prob == NULL)
+        return -1;
+    for (size_t i = 0; i < k; i++)
+        prob[i] = 1 / (double)k;
+    int fits = exact_fits(total, prob, k,
+                          x_decides((double)(k - 1), alpha, lines));
+    free(prob);
+    return fits;
+}
+
 /* Uniform multinomial chi-square of k cells (needs 5 per cell), its
    p-value by cells_p. */
 static int uniform_cells(test_result *r, const char *name, const uint64_t *c,

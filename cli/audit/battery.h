@@ -73,6 +73,12 @@ double battery_cells_p(const uint64_t *c, size_t k, double alpha,
 /* The p-value battery_cells_p gives k equally likely cells of total counts
    whose statistic is x (it depends on the counts through x only). */
 double battery_cells_px(uint64_t total, size_t k, double x, double alpha);
+/* 1 when the battery's test of k >= 2 equally likely cells of total
+   counts, one of `lines` (the worst row or column: 2n; else 1), at
+   family-wise level alpha, takes its p-values where they decide from
+   the exact tail, 0 when from the Chernoff bound, -1 when memory runs
+   out (for --power). */
+int battery_cells_exact(uint64_t total, size_t k, double alpha, double lines);
 /* The p-value the battery gives the position-by-value statistic y of
    deals of n values. */
 double battery_pbv_p(size_t n, uint64_t deals, double y, double alpha);

@@ -557,6 +557,43 @@ check "AUDIT.md's power figures are --power's (52 cards)" sh -c '
     grep -q "^  consecutive deals: Kendall distance  *1.41e+03 " pw52.out &&
     grep -q "^  consecutive deals: first/last-card diff.  *2.46e+07 " pw52.out &&
     grep -q "level alpha/10" pw52.out'
+# At 2 and 3 values position by value takes, where it decides, the
+# p-value of the n! orders' test at its statistic (exact, or the bound
+# beyond the exact program): --power quoted the chi-square((n-1)^2)
+# limit's critical value, 3.26e5 deals at 3 values where the test run
+# needs 5.24e5: the 6 orders' Chernoff bound's critical value at
+# alpha/10 (27.30, where (x/5)^(5/2) e^((5-x)/2) = 1e-3), less 4, over
+# the noncentrality 4/9 bias^2 a deal. And the tests of equally likely
+# cells take the exact tail's (the limit's) where the battery computes
+# it at those deals: 2 values, the full permutation (2 orders, exact at
+# any size) needs 1.97e5 deals, not the bound's 3.34e5.
+if command -v python3 >/dev/null 2>&1; then
+    "$A/fair" 2000 3 pw3s >fair3pw
+    "$A/fair" 2000 2 pw2s >fair2pw
+    audit pw3 --input fair3pw --power
+    audit pw2 --input fair2pw --power
+    want3=$(python3 -c "
+import math
+df, a = 5, 0.01 / 10
+lo, hi = df, 100.0
+for _ in range(200):
+    m = (lo + hi) / 2
+    if df / 2 * math.log(m / df) + (df - m) / 2 > math.log(a): lo = m
+    else: hi = m
+print('%.3g' % ((hi - 4) / (1e-4 * 4 / 9)))")
+    want2=$(python3 -c "
+from statistics import NormalDist
+z = NormalDist().inv_cdf(1 - 0.01 / 10 / 2)
+print('%.3g' % ((z * z - 1) / (1e-4 / 2)))")
+    check "--power at 3 values: position by value is the orders' test's ($want3)" sh -c "
+        grep -q 'level alpha/10' pw3.out &&
+        grep -q '^  position by value  *$want3 ' pw3.out"
+    check "--power at 2 values: the full permutation's exact tail ($want2)" sh -c "
+        grep -q 'level alpha/10' pw2.out &&
+        grep -q '^  full permutation  *$want2 ' pw2.out"
+else
+    skipped "--power at 2 and 3 values (needs python3)"
+fi
 audit pw --input fair6 --power=0.05
 check "--power prints the deals needed" sh -c \
     'grep -q "^  position by value  *[0-9.e+]*  (one card at one position)" pw.out &&
