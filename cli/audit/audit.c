@@ -1171,7 +1171,7 @@ static double cells_crit(double df, double alpha)
    per_deal a deal) needs when its p-value is that of the test of k
    equally likely cells at the same value, one of `lines` at level a each
    (family level alpha): the cells tests themselves (df_stat = k - 1),
-   and position by value at 2 and 3 values (df_stat = (n - 1)^2, its
+   and position by value at 2 to 4 values (df_stat = (n - 1)^2, its
    p-value that of the n! orders where it decides). Where the battery
    takes that p-value from the exact tail at the deals found (few cells:
    battery_cells_exact), whose critical value is the limit's with many
@@ -1197,10 +1197,10 @@ static double deals_for_test(size_t k, double df_stat, double per_deal,
    noncentrality T * sum (p - p0)^2 / p0 must reach the critical value
    minus the degrees of freedom (normal approximation of the noncentral
    chi-square's median). The critical value is the test's: the
-   chi-square((n-1)^2) limit's, but for 2 and 3 values that of the n!
+   chi-square((n-1)^2) limit's, but for 2 to 4 values that of the n!
    orders' test at the same value (battery.c's pbv_p), exact or the
-   bound (deals_for_test; the limit's was quoted before, 1.7 to 3.6
-   times too few deals at 3 values). */
+   bound (deals_for_test; the limit's was quoted before: at 3 values,
+   10 tests and alpha 0.01, 1.6 times too few deals). */
 static double deals_needed(size_t n, double bias, double alpha, int tests)
 {
     double dn = (double)n, df = (dn - 1) * (dn - 1), crit;
@@ -1209,9 +1209,9 @@ static double deals_needed(size_t n, double bias, double alpha, int tests)
        cell: about bias^2/n * (1 + 2/(n-1)) in sum (p-p0)^2/p0 (p0 = 1/n),
        scaled by (n-1)/n as the statistic is. */
     double per_deal = bias * bias / dn * (1 + 2 / (dn - 1)) * (dn - 1) / dn;
-    if (n <= 3)
-        return deals_for_test(n == 2 ? 2 : 6, df, per_deal, alpha / tests,
-                              alpha, 1);
+    if (n <= 4)
+        return deals_for_test(n == 2 ? 2 : n == 3 ? 6 : 24, df, per_deal,
+                              alpha / tests, alpha, 1);
     if (fsh_stats_chi2_isf(alpha / tests, df, &crit) != FSH_OK)
         return NAN;
     return (crit - df) / per_deal;
