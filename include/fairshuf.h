@@ -592,8 +592,10 @@ FSH_API FSH_NODISCARD int fsh_stats_pearson_steps(uint64_t total,
                                                   double *steps);
 
 /* *bytes = the most memory fsh_stats_pearson_sf holds at once for these
-   arguments (its tables; 0 when it needs none), computed in O(k): callers
-   bound its memory, which its steps do not (258 MB within 5e7 steps). */
+   arguments (its tables; 0 when it needs none), computed in O(k log k)
+   as fsh_stats_pearson_steps (a sorted copy of the probabilities:
+   FSH_ENOMEM): callers bound its memory, which its steps do not (258 MB
+   within 5e7 steps). */
 FSH_API FSH_NODISCARD int fsh_stats_pearson_bytes(uint64_t total,
                                                   const double *prob,
                                                   size_t k, double x,

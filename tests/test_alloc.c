@@ -549,6 +549,13 @@ static void psteps_ok(acase *c)
     CHECK(x->p == x->ref && x->p > 0);
 }
 
+static int pbytes_call(acase *c)
+{
+    static const double pr[4] = {0.1, 0.2, 0.3, 0.4};
+    return fsh_stats_pearson_bytes(40, pr, 4, 12,
+                                   &((pearsoncase *)c->ctx)->p);
+}
+
 /* fsh_stats_pearson_equal_bound allocates its transforms (4 n long
    doubles): FSH_ENOMEM leaves *p unchanged (fsh_stats_chi2_sf(3)). 200
    counts over 6 cells at the limit's 1e-4 quantile, 20.5: a tail the
@@ -1013,13 +1020,18 @@ int main(void)
     static pearsoncase pst;
     run_case("fsh_stats_pearson_steps", pearson_prepare, psteps_call,
              pearson_fail, psteps_ok, &pst, &allocs);
+    /* fsh_stats_pearson_bytes makes the same plan (a sorted copy). */
+    static pearsoncase pby;
+    run_case("fsh_stats_pearson_bytes", pearson_prepare, pbytes_call,
+             pearson_fail, psteps_ok, &pby, &allocs);
     static pearsoncase peq;
     run_case("fsh_stats_pearson_equal_bound", peqcase_prepare, peqcase_call,
              pearson_fail, pearson_ok, &peq, &allocs);
 
     /* fsh_stats_chi2_sf(3): "no allocation except in
        fsh_stats_inversions_law(), fsh_stats_pearson_sf(),
-       fsh_stats_pearson_steps() and fsh_stats_pearson_equal_bound()":
+       fsh_stats_pearson_steps(), fsh_stats_pearson_bytes() and
+       fsh_stats_pearson_equal_bound()":
        every other statistics call, on
        arguments that take each its longer paths, allocates nothing. */
     {
