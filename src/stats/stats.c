@@ -825,17 +825,20 @@ static int pearson_plan_new(uint64_t total, const double *prob, size_t k,
     return FSH_OK;
 }
 
-int fsh_stats_pearson_steps(uint64_t total, const double *prob, size_t k,
-                            double x, double *steps)
+/* *out = measure(the plan) for these arguments, 0 when the plan needs no
+   tables: fsh_stats_pearson_steps and fsh_stats_pearson_bytes. */
+static int pearson_measure(uint64_t total, const double *prob, size_t k,
+                           double x, double *out,
+                           double (*measure)(const pearson_plan *))
 {
-    if (steps == NULL)
+    if (out == NULL)
         return FSH_EINVAL;
     int e = errno, done;
     double p;
     pearson_plan pl;
     int rc = pearson_plan_new(total, prob, k, x, &pl, &done, &p);
     if (rc == FSH_OK) {
-        *steps = done ? 0 : pearson_work(&pl);
+        *out = done ? 0 : measure(&pl);
         if (!done)
             free(pl.pr);
     }
@@ -843,22 +846,21 @@ int fsh_stats_pearson_steps(uint64_t total, const double *prob, size_t k,
     return rc;
 }
 
+int fsh_stats_pearson_steps(uint64_t total, const double *prob, size_t k,
+                            double x, double *steps)
+{
+    return pearson_measure(total, prob, k, x, steps, pearson_work);
+}
+
+static double pearson_bytes_of(const pearson_plan *pl)
+{
+    return pearson_cells(pl) * (double)sizeof(long double);
+}
+
 int fsh_stats_pearson_bytes(uint64_t total, const double *prob, size_t k,
                             double x, double *bytes)
 {
-    if (bytes == NULL)
-        return FSH_EINVAL;
-    int e = errno, done;
-    double p;
-    pearson_plan pl;
-    int rc = pearson_plan_new(total, prob, k, x, &pl, &done, &p);
-    if (rc == FSH_OK) {
-        *bytes = done ? 0 : pearson_cells(&pl) * sizeof(long double);
-        if (!done)
-            free(pl.pr);
-    }
-    errno = e;
-    return rc;
+    return pearson_measure(total, prob, k, x, bytes, pearson_bytes_of);
 }
 
 int fsh_stats_pearson_sf(uint64_t total, const double *prob, size_t k,
