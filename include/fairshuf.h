@@ -381,12 +381,14 @@ FSH_API unsigned fsh_rng_entropy_bits(const fsh_rng *rng);
 FSH_API size_t fsh_rng_max_fair_n(const fsh_rng *rng);
 
 /* *out = next uniform 64-bit word. With a randint callback, FSH_ECALLBACK
-   is possible; FSH_ESYSRAND if the rng is unkeyed; otherwise never fails. */
+   is possible (the callback is not called again in that call once it has
+   failed); FSH_ESYSRAND if the rng is unkeyed; otherwise never fails. */
 FSH_API FSH_NODISCARD int fsh_rng_u64(fsh_rng *rng, uint64_t *out);
 
 /* Fill buf with len uniform bytes (the word stream, little-endian). A
-   randint callback that fails part-way (FSH_ECALLBACK) leaves buf partly
-   written. */
+   randint callback that fails part-way (FSH_ECALLBACK) is not called again:
+   buf keeps the whole 8-byte words drawn before the failed one (not to be
+   used) and is unchanged from there on. */
 FSH_API FSH_NODISCARD int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len);
 
 /* Random bits handed out since keying: 64 per word consumed (for a randint

@@ -241,6 +241,46 @@ static uint64_t liar_randint(void *ctx, uint64_t k)
     return 1 + (c * 7) % k;
 }
 
+/* fsh_rng_u64(3): a randint callback that fails is not called again in
+   that call (a device or a counter behind it sees no draw after the
+   failure); fsh_rng_bytes keeps the whole words drawn before the failed
+   one and leaves the rest of buf as it was. Byte draw c answers
+   1 + (c * 7) % 256, so byte c of the stream is (c * 7) % 256. */
+static void test_callback_stops(void)
+{
+    fsh_rng *rng;
+    CHECK_EQ(fsh_rng_new(&rng), FSH_OK);
+    for (uint64_t kind = 0; kind < 2; kind++)
+        for (uint64_t at = 0; at < 21; at++) {
+            struct liar l = {0, at, kind};
+            CHECK_EQ(fsh_rng_from_randint(rng, liar_randint, &l), FSH_OK);
+            uint8_t b[21];
+            memset(b, 0xEE, sizeof b);
+            /* 21 bytes: two words and a partial one, 24 draws. */
+            CHECK_EQ(fsh_rng_bytes(rng, b, sizeof b), FSH_ECALLBACK);
+            CHECK_EQ(l.calls, at + 1);
+            size_t kept = (size_t)(at / 8 * 8);
+            int ok = 1;
+            for (size_t i = 0; i < sizeof b; i++)
+                ok &= b[i] == (i < kept ? (uint8_t)(i * 7 % 256) : 0xEE);
+            CHECK(ok);
+            /* The next call starts afresh. */
+            l.calls = 0;
+            l.bad_at = UINT64_MAX;
+            CHECK_EQ(fsh_rng_bytes(rng, b, sizeof b), FSH_OK);
+            CHECK_EQ(l.calls, 24);
+            if (at < 8) {
+                uint64_t u = 777;
+                l.calls = 0;
+                l.bad_at = at;
+                CHECK_EQ(fsh_rng_u64(rng, &u), FSH_ECALLBACK);
+                CHECK_EQ(l.calls, at + 1);
+                CHECK(u == 777);
+            }
+        }
+    fsh_rng_free(rng);
+}
+
 static void test_callback_errors(void)
 {
     fsh_rng *rng;
@@ -819,6 +859,7 @@ int main(void)
     test_settings_kept();
     test_callback_reach();
     test_randint_records();
+    test_callback_stops();
     test_bits_used_streams();
     test_read_ahead();
     test_policy_args();

@@ -19,10 +19,13 @@
 
 static int rekey_from_os(fsh_rng *rng);
 
+/* Eight byte draws, little-endian. The callback is not called again once
+   it has failed (rng->err set): a caller's device or counter sees no draw
+   after the one that failed, and the word is not used. */
 static uint64_t randint_word(fsh_rng *rng)
 {
     uint64_t w = 0;
-    for (int b = 0; b < 8; b++)
+    for (int b = 0; b < 8 && rng->err == FSH_OK; b++)
         w |= fsh_randint_draw(rng, 256) << (8 * b);
     return w;
 }
@@ -597,8 +600,12 @@ int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len)
     int rc = fsh_rng_ready(rng);
     if (rc != FSH_OK)
         return rc;
+    /* Stop at the first callback failure (a randint source's): buf keeps
+       the words drawn before it and is unchanged from the failed word on. */
     while (len >= 8) {
         uint64_t w = word_any(rng);
+        if (FSH_UNLIKELY(rng->err != FSH_OK))
+            return take_cb_error(rng);
         for (int i = 0; i < 8; i++)
             p[i] = (uint8_t)(w >> (8 * i));
         p += 8;
@@ -607,6 +614,8 @@ int fsh_rng_bytes(fsh_rng *rng, void *buf, size_t len)
     if (len > 0) {
         /* A partial word is consumed whole, so the stream stays aligned. */
         uint64_t w = word_any(rng);
+        if (FSH_UNLIKELY(rng->err != FSH_OK))
+            return take_cb_error(rng);
         for (size_t i = 0; i < len; i++)
             p[i] = (uint8_t)(w >> (8 * i));
     }
