@@ -40,8 +40,9 @@ int fsh_entropy(void *buf, size_t len)
     if (p == NULL && len > 0)
         return FSH_EINVAL;
     while (len > 0) {
-        /* getrandom returns at most 32 MiB - 1 per call and may be
-           interrupted; loop over partial reads. */
+        /* getrandom may return less than asked (at most 32 MiB - 1 a
+           call on older kernels; a signal during a large read); loop over
+           partial reads. */
         ssize_t r = getrandom(p, len, 0);
         if (r < 0) {
             if (errno == EINTR)

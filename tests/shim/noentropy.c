@@ -4,8 +4,13 @@
  * FSH_SHIM_ERRNO (default EIO) is the errno getrandom(2), getentropy(3) and
  * opening /dev/urandom or /dev/random fail with. With FSH_SHIM_AFTER=N the
  * first N calls to getrandom/getentropy succeed (real entropy) and later ones
- * fail, to make a re-key fail after a good first keying. Built by the
- * Makefile as BUILD/tests/libnoentropy.so. */
+ * fail, to make a re-key fail after a good first keying. FSH_SHIM_AFTER=+N
+ * counts from the first call that sees this value (a different value
+ * before it): the next N calls succeed, later ones fail, whatever ran
+ * before (a source failing part-way through one fsh_entropy call). With
+ * FSH_SHIM_MAX=N a getrandom call returns at most N bytes, as Linux did
+ * before its random driver's rewrite (33554431) and as a signal can make
+ * it do. Built by the Makefile as BUILD/tests/libnoentropy.so. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,10 +30,21 @@ static int shim_errno(void)
 /* 1 when this call should fail. */
 static int shim_fail(void)
 {
-    static long calls;
+    static long calls, base;
+    static char seen[32]; /* the last "+N" value, to see it change */
     const char *a = getenv("FSH_SHIM_AFTER");
     long after = a != NULL && *a != '\0' ? atol(a) : 0;
-    return __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST) > after;
+    long c = __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST);
+    if (a == NULL || *a != '+') {
+        seen[0] = '\0';
+        return c > after;
+    }
+    /* (A test switches the value from one thread, between calls.) */
+    if (strncmp(seen, a, sizeof seen) != 0) {
+        strncpy(seen, a, sizeof seen - 1);
+        base = c - 1;
+    }
+    return c - base > atol(a + 1);
 }
 
 static int is_random_dev(const char *path)
@@ -43,6 +59,9 @@ ssize_t getrandom(void *buf, size_t len, unsigned flags)
         errno = shim_errno();
         return -1;
     }
+    const char *m = getenv("FSH_SHIM_MAX");
+    if (m != NULL && *m != '\0' && (size_t)atol(m) < len)
+        len = (size_t)atol(m);
     ssize_t (*real)(void *, size_t, unsigned) =
         (ssize_t(*)(void *, size_t, unsigned))dlsym(RTLD_NEXT, "getrandom");
     return real(buf, len, flags);
