@@ -4,6 +4,7 @@
  *                     concatenation, for splits with empty ranks, one
  *                     record, all records on one rank, below and above
  *                     FSH_RECORDS_SMALL; counts kept; rng NULL permutes
+ *                     and fsh_mpi_info's fields
  *   mpi_lib errors    mismatched size / seed / NULL-ness / message size
  *                     limit (FSH_MPI_TEST_CHUNK), bad arguments
  *   mpi_lib enum      exhaustive: every bucket assignment and every
@@ -14,8 +15,9 @@
  *                     be caught
  *   mpi_lib chi       position-by-value chi-square of the keyed bucket
  *                     path (real ChaCha20 ids and streams) at N = 6
- *   mpi_lib finalized fsh_mpi_shuffle after MPI_Finalize: FSH_EINVAL, not
- *                     an abort (each rank prints its own summary)
+ *   mpi_lib finalized fsh_mpi_shuffle before MPI_Init and after
+ *                     MPI_Finalize: FSH_EINVAL, not an abort (each rank
+ *                     prints its own summary)
  * Several parts run one after another in one launch ("mpi_lib perm errors
  * enum"), each with its summary line; PART@BYTES runs PART with
  * FSH_MPI_TEST_CHUNK=BYTES (messages of at most BYTES bytes).
@@ -116,6 +118,19 @@ static unsigned char *gather(const void *p, size_t n, size_t size,
 
 /* ------------------------------------------------------------------------ */
 
+/* fsh_mpi_info: the bucket bits (0 up to FSH_RECORDS_SMALL), bytes as
+   records times size plus the 4-byte tag the exchange sends with each,
+   none in the rebalancing; nothing sent to another rank when P = 1. */
+static void check_info(const fsh_mpi_info *i, uint64_t N, size_t size)
+{
+    CHECK(i->bits == (N > FSH_RECORDS_SMALL ? fsh_records_bits(N) : 0));
+    CHECK(i->sent_bytes == i->sent_records * (size + 4));
+    CHECK(i->rebalance_bytes == i->rebalance_records * size);
+    CHECK(i->sent_records <= N && i->rebalance_records <= N);
+    if (np == 1)
+        CHECK(i->sent_records == 0 && i->rebalance_records == 0);
+}
+
 static void perm_case(uint64_t N, int k, size_t size, const char *seed)
 {
     size_t n = split(k, N, rank);
@@ -128,14 +143,42 @@ static void perm_case(uint64_t N, int k, size_t size, const char *seed)
     }
     fsh_rng *g = seeded(seed);
     fsh_mpi_info info;
+    memset(&info, 0xEE, sizeof info);
     int rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, n, size, 2, &info);
     CHECK(rc == FSH_OK);
     CHECK(info.records == N);
+    check_info(&info, N, size);
     /* The generator advanced as on one machine: same next draw as the
        reference's. */
     uint64_t next;
     CHECK(fsh_rng_u64(g, &next) == FSH_OK);
     unsigned char *all = gather(a, n, size, N);
+    uint64_t sent[2] = {info.sent_records, info.rebalance_records}, *sents =
+        rank == 0 ? malloc(2 * (size_t)np * sizeof *sents) : NULL;
+    MPI_Gather(sent, 2, MPI_UINT64_T, sents, 2, MPI_UINT64_T, 0,
+               MPI_COMM_WORLD);
+    if (rank == 0 && N > 1 && N <= FSH_RECORDS_SMALL) {
+        /* One exchange, no rebalancing: rank q sent exactly its records
+           whose output position another rank owns (the record's first 8
+           bytes are its input index). */
+        uint64_t *want = calloc((size_t)np, sizeof *want);
+        for (uint64_t p = 0; p < N; p++) {
+            uint64_t v;
+            memcpy(&v, all + p * size, sizeof v);
+            int src = 0, dst = 0;
+            while (src + 1 < np && prefix(k, N, src + 1) <= v)
+                src++;
+            while (dst + 1 < np && prefix(k, N, dst + 1) <= p)
+                dst++;
+            want[src] += src != dst;
+        }
+        int ok = 1;
+        for (int q = 0; q < np; q++)
+            ok &= sents[2 * q] == want[q] && sents[2 * q + 1] == 0;
+        CHECK(ok);
+        free(want);
+    }
+    free(sents);
     if (rank == 0) {
         unsigned char *ref = malloc(N * size + 1);
         uint64_t at = 0;
@@ -585,8 +628,16 @@ static void run_stats(uint64_t N)
 
 int main(int argc, char **argv)
 {
+    /* "finalized": before MPI_Init the library must refuse as well
+       (fairshuf_mpi.h: FSH_EINVAL when MPI is not initialized). */
+    uint64_t pre[4] = {1, 2, 3, 4};
+    int pre_rc = FSH_OK;
+    if (argc > 1 && strcmp(argv[1], "finalized") == 0)
+        pre_rc = fsh_mpi_shuffle(MPI_COMM_WORLD, NULL, pre, 4, 8, 0, NULL);
     MPI_Init(&argc, &argv);
     if (argc > 1 && strcmp(argv[1], "finalized") == 0) {
+        CHECK(pre_rc == FSH_EINVAL);
+        CHECK(untouched(pre));
         /* After MPI_Finalize no MPI call may be made (Open MPI aborts the
            process): the library must check and refuse. */
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -183,12 +183,12 @@ check "chunked exchange (3-byte messages), P=4" lib 4 enum@3
 finalized() {
     # shellcheck disable=SC2086
     tmo 120 $MPIRUN -np 2 "$LIBT" finalized </dev/null >"$T/fin.out" 2>"$T/fin.err" &&
-        [ "$(grep -c "^mpi_lib finalized (rank [01]): 2 checks passed, 0 failed$" "$T/fin.out")" = 2 ] &&
+        [ "$(grep -c "^mpi_lib finalized (rank [01]): 4 checks passed, 0 failed$" "$T/fin.out")" = 2 ] &&
         return 0
     tail -n 5 "$T/fin.out" "$T/fin.err" >&2
     return 1
 }
-check "fsh_mpi_shuffle after MPI_Finalize: FSH_EINVAL, P=2" finalized
+check "fsh_mpi_shuffle before MPI_Init and after MPI_Finalize: FSH_EINVAL, P=2" finalized
 
 # ---------------------------------------------------------------------------
 # The command.
