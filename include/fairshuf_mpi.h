@@ -55,7 +55,8 @@ typedef struct fsh_mpi_info {
    initialized, already finalized, or comm is MPI_COMM_NULL or an
    intercommunicator. Errors are
    FSH_EINVAL, FSH_ENOMEM, FSH_MPI_ECOMM,
-   FSH_MPI_EMISMATCH, or the generator's; every rank returns the same
+   FSH_MPI_EMISMATCH, or the generator's (FSH_EENTROPY where
+   fsh_shuffle_records refuses rng for N records); every rank returns the same
    status, and on error the arrays are unchanged unless the status is
    FSH_MPI_ECOMM. MPI calls use a duplicate of comm whose error handler
    returns (MPI_ERRORS_RETURN); comm itself is not changed. */

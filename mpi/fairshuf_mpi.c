@@ -720,6 +720,16 @@ int fshm_shuffle(fshm *m, fsh_rng *rng, fshm_recs *in, uint64_t first,
     }
     if (N < 2) /* nothing to draw */
         return fshm_agree(m, copy_recs(in, out));
+    /* The refusal fsh_shuffle_records makes (FSH_EENTROPY for a generator
+       whose seed reaches too few orders, unless simulation grade): the
+       keyed bucket path draws only fsh_rng_bytes, which is never refused,
+       so ask before it (and before the small path's allocations). */
+    if (rng != NULL) {
+        uint64_t hw;
+        if ((rc = fshm_agree(m, fsh_rng_reach_plan(rng, &hw, N - 1,
+                                                   N - 1))) != FSH_OK)
+            return rc;
+    }
     if (N <= FSH_RECORDS_SMALL)
         return small_path(m, rng, in, first, N, out, info);
     uint8_t key[32];

@@ -6,7 +6,8 @@
  *                     FSH_RECORDS_SMALL; counts kept; rng NULL permutes
  *                     and fsh_mpi_info's fields
  *   mpi_lib errors    mismatched size / seed / NULL-ness / message size
- *                     limit (FSH_MPI_TEST_CHUNK), bad arguments
+ *                     limit (FSH_MPI_TEST_CHUNK), bad arguments, the
+ *                     generator's own error (FSH_EENTROPY) on every rank
  *   mpi_lib enum      exhaustive: every bucket assignment and every
  *                     per-bucket order at tiny N; each output order must
  *                     get weight exactly B^N (uniform), the distributed
@@ -315,6 +316,42 @@ static void run_errors(void)
     rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, d, SIZE_MAX / 4, 8, 0, NULL);
     CHECK(rc == FSH_EINVAL);
     CHECK(untouched(d));
+    /* The generator's own error, on every rank, arrays unchanged: a
+       6-byte seed without simulation grade reaches no order of 100
+       records, nor of more than FSH_RECORDS_SMALL (the keyed bucket path,
+       where fsh_shuffle_records refuses too: it shuffled them). */
+    {
+        const uint64_t Ns[] = {100, FSH_RECORDS_SMALL + 1000};
+        for (size_t t = 0; t < 2; t++) {
+            uint64_t N = Ns[t];
+            size_t n = split(0, N, rank);
+            uint64_t *v = malloc(n * 8 + 8), first = prefix(0, N, rank);
+            for (size_t i = 0; i < n; i++)
+                v[i] = first + i;
+            fsh_rng *w = NULL;
+            CHECK(fsh_rng_new_seeded(&w, "run-42", 6) == FSH_OK);
+            rc = fsh_mpi_shuffle(MPI_COMM_WORLD, w, v, n, 8, 1, NULL);
+            CHECK(rc == FSH_EENTROPY);
+            int same = 1;
+            for (size_t i = 0; i < n; i++)
+                same &= v[i] == first + i;
+            CHECK(same);
+            if (rank == 0) {
+                /* What fsh_shuffle_records says of the same generator. */
+                uint64_t *all = malloc(N * 8);
+                fsh_rng *x = NULL;
+                CHECK(fsh_rng_new_seeded(&x, "run-42", 6) == FSH_OK);
+                for (uint64_t i = 0; i < N; i++)
+                    all[i] = i;
+                CHECK(fsh_shuffle_records(x, all, (size_t)N, 8, 1) ==
+                      FSH_EENTROPY);
+                fsh_rng_free(x);
+                free(all);
+            }
+            fsh_rng_free(w);
+            free(v);
+        }
+    }
     /* No records anywhere, base NULL: nothing to do. */
     rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, NULL, 0, 8, 0, NULL);
     CHECK(rc == FSH_OK);
