@@ -7,7 +7,9 @@
  *                     and fsh_mpi_info's fields
  *   mpi_lib errors    mismatched size / seed / NULL-ness / message size
  *                     limit (FSH_MPI_TEST_CHUNK), bad arguments, the
- *                     generator's own error (FSH_EENTROPY) on every rank
+ *                     generator's own error (FSH_EENTROPY) and a failed
+ *                     allocation on one rank (FSH_ENOMEM) on every rank;
+ *                     fsh_mpi_strerror
  *   mpi_lib enum      exhaustive: every bucket assignment and every
  *                     per-bucket order at tiny N; each output order must
  *                     get weight exactly B^N (uniform), the distributed
@@ -28,6 +30,7 @@
 #include "fairshuf_mpi.h"
 #include "internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +355,21 @@ static void run_errors(void)
             free(v);
         }
     }
+    /* An allocation that fails on one rank: FSH_ENOMEM on every rank,
+       arrays unchanged. The last rank claims 2^46 one-byte records (the
+       keyed path's bucket ids alone would take 256 TiB, beyond any
+       address space, overcommitted or not); the library allocates them
+       before it reads a record, so its small array is never read past. */
+    {
+        uint64_t m[4] = {1, 2, 3, 4};
+        fsh_rng *s = seeded("enomem");
+        rc = fsh_mpi_shuffle(MPI_COMM_WORLD, s, m,
+                             rank == np - 1 ? (size_t)1 << 46 : sizeof m, 1,
+                             1, NULL);
+        CHECK(rc == FSH_ENOMEM);
+        CHECK(untouched(m));
+        fsh_rng_free(s);
+    }
     /* No records anywhere, base NULL: nothing to do. */
     rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, NULL, 0, 8, 0, NULL);
     CHECK(rc == FSH_OK);
@@ -377,6 +395,21 @@ static void run_errors(void)
     MPI_Errhandler_free(&eh1);
     CHECK(strcmp(fsh_mpi_strerror(FSH_MPI_EMISMATCH),
                  "ranks passed different arguments") == 0);
+    /* fsh_mpi_strerror(3): the two codes of its own, fsh_strerror's
+       message for every other value, never NULL. */
+    CHECK(strcmp(fsh_mpi_strerror(FSH_MPI_ECOMM),
+                 "an MPI call failed (a rank may have died)") == 0);
+    {
+        const int other[] = {FSH_OK, FSH_EINVAL, FSH_ENOMEM, FSH_EENTROPY,
+                             FSH_ECALLBACK, FSH_ESYSRAND, -99, -102, 1,
+                             INT_MIN, INT_MAX};
+        int ok = 1;
+        for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+            const char *msg = fsh_mpi_strerror(other[i]);
+            ok &= msg != NULL && strcmp(msg, fsh_strerror(other[i])) == 0;
+        }
+        CHECK(ok);
+    }
     fsh_rng_free(g);
     fsh_rng_free(h);
 }
