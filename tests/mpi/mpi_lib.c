@@ -135,7 +135,13 @@ static void check_info(const fsh_mpi_info *i, uint64_t N, size_t size)
         CHECK(i->sent_records == 0 && i->rebalance_records == 0);
 }
 
-static void perm_case(uint64_t N, int k, size_t size, const char *seed)
+/* direct: the generator passed is in certified-source mode
+   (fsh_rng_set_direct), which fsh_shuffle_records takes as one stream at
+   every size; fsh_mpi_shuffle(3), NOTES: above FSH_RECORDS_SMALL it gets
+   the keyed buckets all the same, so the reference is then the same seed
+   without it. */
+static void perm_case(uint64_t N, int k, size_t size, const char *seed,
+                      int direct)
 {
     size_t n = split(k, N, rank);
     uint64_t first = prefix(k, N, rank);
@@ -146,6 +152,8 @@ static void perm_case(uint64_t N, int k, size_t size, const char *seed)
         memcpy(a + i * size, &v, sizeof v);
     }
     fsh_rng *g = seeded(seed);
+    if (direct && fsh_rng_set_direct(g, 1) != FSH_OK)
+        CHECK(0);
     fsh_mpi_info info;
     memset(&info, 0xEE, sizeof info);
     int rc = fsh_mpi_shuffle(MPI_COMM_WORLD, g, a, n, size, 2, &info);
@@ -242,12 +250,14 @@ static void run_perm(void)
     const uint64_t Ns[] = {0, 1, 2, 3, 10, 1000, 100000};
     for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++)
         for (int k = 0; k < 4; k++)
-            perm_case(Ns[i], k, i % 2 ? 8 : 13, "perm");
+            perm_case(Ns[i], k, i % 2 ? 8 : 13, "perm", 0);
     /* Above FSH_RECORDS_SMALL: the keyed bucket path and the rebalance. */
     uint64_t big = FSH_RECORDS_SMALL + 150000;
-    perm_case(big, 0, 8, "big");
-    perm_case(big, 2, 8, "big");
-    perm_case(big, 3, 12, "big2");
+    perm_case(big, 0, 8, "big", 0);
+    perm_case(big, 2, 8, "big", 0);
+    perm_case(big, 3, 12, "big2", 0);
+    perm_case(1000, 3, 8, "direct", 1);
+    perm_case(FSH_RECORDS_SMALL + 1000, 3, 8, "direct", 1);
     perm_null(1000, 3);
     perm_null(big, 0);
 }
