@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,13 +164,21 @@ static char *bus_msg;
 static size_t bus_len;
 static struct sigaction bus_old;
 
+static atomic_flag bus_once = ATOMIC_FLAG_INIT;
+
 static void on_bus(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
     (void)uc;
     uintptr_t a = (uintptr_t)si->si_addr;
     if (a >= bus_lo && a < bus_hi) {
-        /* The file lost pages we had mapped: a truncation under us. */
+        /* The file lost pages we had mapped: a truncation under us. The
+           writing threads may fault at once, each in this handler: the
+           first reports it, the others wait for its _exit (two messages
+           were printed under ASan's slower threads). */
+        if (atomic_flag_test_and_set(&bus_once))
+            for (;;)
+                pause();
         outfile_abort();
         ssize_t w = write(STDERR_FILENO, bus_msg, bus_len);
         (void)w;
