@@ -607,13 +607,7 @@ static int pbv_p_monotone(size_t n, uint64_t deals, double y, double alpha,
         return 0;
     if (z < xs && fsh_stats_chi2_sf(z, dfx, &lx) == FSH_OK && lx > *p)
         *p = lx;
-    double *prob = malloc(orders * sizeof *prob);
-    if (prob == NULL)
-        return -1;
-    for (size_t i = 0; i < orders; i++)
-        prob[i] = 1 / (double)orders;
-    int fits = exact_fits(deals, prob, orders, x_decides(dfx, alpha, 1));
-    free(prob);
+    int fits = battery_cells_exact(deals, orders, alpha, 1);
     if (fits < 0)
         return -1;
     double cantelli = 2 * dfx / (2 * dfx + (xs - dfx) * (xs - dfx));
