@@ -10,7 +10,10 @@
  *        chacha20 / chacha8 (fsh_rng_seed_gen with "fairshuf-bench-v1")
  *   THREADS: comma-separated thread counts, e.g. 1,2; an entry TvV runs
  *        T threads with the rng pinned to stream version V (1v2,1v3:
- *        versions 2 and 3 side by side, interleaved, one thread)
+ *        versions 2 and 3 side by side, interleaved, one thread); an
+ *        entry TpL runs T threads with the rough pass's prefetch forced
+ *        into L1 (L = 1) or L2 (L = 2) (1p1,1p2: the two hints side by
+ *        side; their outputs must be the same)
  *   bench/bin/large floor     (the rough pass's step alone, see floor_step)
  *   bench/bin/large patterns [N [REPS]]  (the access patterns of the 1e8
  *                             shuffle beside memcpy, see patterns)
@@ -40,6 +43,8 @@
 
 extern double fsh_scatter_phase_ns[10];
 extern int fsh_scatter_phase_clock;
+extern void fsh_scatter_prefetch_force(int hint);
+extern int fsh_scatter_prefetch_l2(void);
 
 #define MAXREPS 64
 #define MAXT 8
@@ -252,12 +257,16 @@ int main(int argc, char **argv)
                                   "leaves: warm", "leaves: shuffle"};
     int tl[MAXT], nt = 0;
     unsigned vl[MAXT];
+    int pl[MAXT];
     for (const char *p = targ; *p != '\0' && nt < MAXT;) {
         vl[nt] = 0;
+        pl[nt] = 0;
         tl[nt++] = atoi(p);
         while (*p != '\0' && *p != ',') {
             if (*p == 'v')
                 vl[nt - 1] = (unsigned)atoi(p + 1);
+            if (*p == 'p')
+                pl[nt - 1] = atoi(p + 1);
             p++;
         }
         if (*p == ',')
@@ -297,6 +306,7 @@ int main(int argc, char **argv)
             }
             for (size_t i = 0; i < n; i++)
                 a[i] = i;
+            fsh_scatter_prefetch_force(pl[w]);
             memset(fsh_scatter_phase_ns, 0, sizeof fsh_scatter_phase_ns);
             fsh_scatter_phase_clock =
                 tl[w] == 1 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
@@ -346,6 +356,13 @@ int main(int argc, char **argv)
         if (vl[w] != 0)
             printf(", stream version %u (hash %016llx)", vl[w],
                    (unsigned long long)hash[w]);
+        if (pl[w] != 0)
+            printf(", rough pass prefetch into L%d", pl[w]);
+        else {
+            fsh_scatter_prefetch_force(0);
+            printf(", rough pass prefetch into L%d (this CPU's)",
+                   fsh_scatter_prefetch_l2() ? 2 : 1);
+        }
         printf(": %.3f ns/el (min %.3f, max %.3f)", m, v[0], v[reps - 1]);
         if (mc > 0) {
             /* Also the median of each repetition's own ratio: the shuffle

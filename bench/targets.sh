@@ -104,8 +104,9 @@ FSH_BENCH_STREAM=3 bench/bin/large "$LN" xoshiro "$LREPS" 1,2 1 0 >>"$OUT/large.
 large_fig() {
     awk -v g="$1" '
         /^n = / { cur = ($0 ~ ", " g ",") }
-        cur && /1 thread\(s\)/ { t1 = $3; match($0, /per repetition [0-9.]+x/); r1 = substr($0, RSTART + 15, RLENGTH - 16) }
-        cur && /2 thread\(s\)/ { t2 = $3 }
+        function nsel() { match($0, /: [0-9.]+ ns\/el/); return substr($0, RSTART + 2, RLENGTH - 8) + 0 }
+        cur && /^ *1 thread\(s\)/ { t1 = nsel(); match($0, /per repetition [0-9.]+x/); r1 = substr($0, RSTART + 15, RLENGTH - 16) }
+        cur && /^ *2 thread\(s\)/ { t2 = nsel() }
         END { if (t1 == "" || t2 == "") print "- -"; else printf "%s %.2f\n", r1, t1 / t2 }' "$OUT/large.txt"
 }
 read -r l8_one l8_two <<<"$(large_fig chacha8)"

@@ -13,6 +13,9 @@
  *
  * Known-bad variant: the same case with the multinomial fix-up skipped
  * (the hook's broken flag) must hash differently.
+ *
+ * The rough pass is built twice for 7- to 9-bit labels, prefetching into
+ * L1 or into L2 (chosen per CPU): the hook cases run under both.
  */
 #include "check.h"
 #include "shuffle/scatter.h"
@@ -123,17 +126,37 @@ int main(void)
         {16, 0x01c92baa95795d67u},
     };
     int print = getenv("FSH_PRINT_HASHES") != NULL;
-    for (size_t c = 0; c < sizeof wide / sizeof wide[0]; c++) {
-        uint64_t h1 = hook_case(wide[c].size, 1, 0);
-        uint64_t h2 = hook_case(wide[c].size, 2, 0);
-        if (print)
-            printf("hook size %zu: 0x%016llxu\n", wide[c].size,
-                   (unsigned long long)h1);
-        CHECK(h1 == wide[c].hash);
-        CHECK(h2 == h1);
-        /* Known-bad: no fix-up gives another permutation. */
-        CHECK(hook_case(wide[c].size, 1, 1) != h1);
+    /* The rough pass's prefetch hint, chosen per CPU (Intel: into L2):
+       FSH_ROUGH_PREFETCH=l1 or l2 forces it, otherwise Intel CPUs take
+       L2 and others L1. */
+    const char *pe = getenv("FSH_ROUGH_PREFETCH");
+    int want_l2 = pe != NULL && strcmp(pe, "l2") == 0;
+    if (pe == NULL || (strcmp(pe, "l1") != 0 && strcmp(pe, "l2") != 0)) {
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+        __builtin_cpu_init();
+        want_l2 = __builtin_cpu_is("intel") != 0;
+#endif
     }
+    CHECK_EQ(fsh_scatter_prefetch_l2(), want_l2);
+    /* Both hints' builds of the rough pass (9-bit labels: the L2 builds
+       run from 7 bits), whatever this CPU is: the same permutations. */
+    for (int hint = 1; hint <= 2; hint++) {
+        fsh_scatter_prefetch_force(hint);
+        CHECK_EQ(fsh_scatter_prefetch_l2(), hint == 2);
+        for (size_t c = 0; c < sizeof wide / sizeof wide[0]; c++) {
+            uint64_t h1 = hook_case(wide[c].size, 1, 0);
+            uint64_t h2 = hook_case(wide[c].size, 2, 0);
+            if (print)
+                printf("hook size %zu: 0x%016llxu\n", wide[c].size,
+                       (unsigned long long)h1);
+            CHECK(h1 == wide[c].hash);
+            CHECK(h2 == h1);
+            /* Known-bad: no fix-up gives another permutation. */
+            CHECK(hook_case(wide[c].size, 1, 1) != h1);
+        }
+    }
+    fsh_scatter_prefetch_force(0);
+    CHECK_EQ(fsh_scatter_prefetch_l2(), want_l2);
     const uint64_t big = 0xb89fa504dc61f207u;
     uint64_t b1 = big_case(1);
     if (print)

@@ -1199,10 +1199,22 @@ FYF_TEXT static __attribute__((noinline)) size_t fyf_short(fy_run f, wsrc *w,
    position (elements of SZ bytes) is prefetched: an untouched leaf comes
    from DRAM in sequence, and at 1e8 this distance was as good as any
    measured (docs/PERFORMANCE.md, issue 13, session 14). */
+/* FYF_PF_DIST and FYF_PF_T (the prefetch's distance in bytes and its
+   PREFETCHTn level) are overridable for measurement builds only
+   (bench/large.mk LARGE_CFLAGS); a hint, the same permutation. */
+#ifndef FYF_PF_DIST
+#define FYF_PF_DIST 512
+#endif
+#ifndef FYF_PF_T
+#define FYF_PF_T 0
+#endif
+#define FYF_STR_(x) #x
+#define FYF_STR(x) FYF_STR_(x)
+#define FYF_PF "prefetcht" FYF_STR(FYF_PF_T) " " FYF_STR(FYF_PF_DIST)
 #define FYA_TAIL_BUFF(SZ)                                                      \
     "add $32, %[p]\n\t"                                                        \
     "add %[kb], %[i]\n\t"                                                      \
-    "prefetcht0 512(%[a],%[i]," SZ ")\n\t"                                     \
+    FYF_PF "(%[a],%[i]," SZ ")\n\t"                                            \
     "cmp %[lk], %[i]\n\t"                                                      \
     "ja 8f\n\t"                                                                \
     "cmp %[pe], %[p]\n\t"                                                      \

@@ -211,16 +211,29 @@ static size_t cut(size_t n, size_t k, size_t j)
 /* The rough pass's prefetch: distance, locality hint, and for measurement
    builds only PF_BURST (0: none; B: the B-byte block ahead, line by line).
    At 1e8 on Zen 4: 512 bytes as fast as 256, none 0.15 ns per element
-   slower, bursts of 128 or 256 bytes 0.7-0.9 slower. */
+   slower, bursts of 128 or 256 bytes 0.7-0.9 slower.
+   The hint is chosen per CPU at run time (rough_pf_l2): PF_LOC (3,
+   PREFETCHT0, into L1) where that was measured best (Zen 4), PF_LOC_L2
+   (2, PREFETCHT1, into L2 only) on Intel CPUs, where the 512 streams'
+   lines prefetched into the 48 KiB L1 evicted the lines in use: at 1e8
+   on a Xeon (family 6 model 207) the pass's step took 1.6-1.7 ns with
+   the L2 hint against 2.1 with the L1 one (docs/PERFORMANCE.md, issue 13,
+   session 26). Each rough function is built for both hints
+   (DEFINE_ROUGH's LOC); the permutation is the same. */
 #ifndef PF_BYTES
 #define PF_BYTES 256 /* prefetch distance in each bucket's stream */
 #endif
 #ifndef PF_LOC
 #define PF_LOC 3
 #endif
+#define PF_LOC_L2 2
+/* ... from this many label bits (128 streams) up; at 64 streams the two
+   hints were as fast there, so the L2 builds leave out the narrower
+   label widths. */
+#define PF_L2_MIN_BITS 7
 #ifndef PF_BURST
 #define ROUGH_PREFETCH(p)                                                      \
-    __builtin_prefetch((const void *)((uintptr_t)(p) + PF_BYTES), 1, PF_LOC)
+    __builtin_prefetch((const void *)((uintptr_t)(p) + PF_BYTES), 1, pf_loc_)
 #elif PF_BURST == 0
 #define ROUGH_PREFETCH(p) (void)0
 #else
@@ -229,7 +242,7 @@ static size_t cut(size_t n, size_t k, size_t j)
         uintptr_t q_ = ((uintptr_t)(p) + PF_BYTES) &                          \
                        ~(uintptr_t)(PF_BURST - 1);                             \
         for (unsigned l_ = 0; l_ < PF_BURST; l_ += 64)                         \
-            __builtin_prefetch((const void *)(q_ + l_), 1, PF_LOC);            \
+            __builtin_prefetch((const void *)(q_ + l_), 1, pf_loc_);           \
     } while (0)
 #endif
 
@@ -343,10 +356,11 @@ static inline size_t least_room(unsigned char *const *P,
 /* T: an element type of SIZE bytes; SELECT(c, y, z): c ? y : z without a
    branch on c. The unchecked runs work on pointer cursors P (on the stack),
    converted back to nx before the checked last steps. */
-#define DEFINE_ROUGH(name, T, SIZE, SELECT, IL, ATTR)                          \
+#define DEFINE_ROUGH(name, T, SIZE, SELECT, IL, ATTR, LOC)                     \
     ATTR static void name(const labeler *L, unsigned char *a, size_t *nx,      \
                           const size_t *en)                                    \
     {                                                                          \
+        enum { pf_loc_ = LOC }; /* ROUGH_PREFETCH's hint: a constant */       \
         fsh_rng *rng = L->rng;                                                 \
         const unsigned bits = L->bits, per = L->per, k = (unsigned)L->k;       \
         unsigned char *P[SC_KMAX];                                             \
@@ -379,6 +393,8 @@ static inline size_t least_room(unsigned char *const *P,
                 n_ = n_ < 8 ? n_ : 8;                                          \
                 n_ = n_ < words ? n_ : words;                                  \
                 words -= n_;                                                   \
+                if (LOC == PF_LOC_L2 && bits < PF_L2_MIN_BITS)                 \
+                    __builtin_unreachable(); /* see rough_stripe */            \
                 switch (bits) {                                                \
                 case 1:                                                        \
                     ROUGH_RUN(rng, n_, P, p0, x, y, z, SIZE, SELECT, 1);       \
@@ -448,16 +464,60 @@ static inline u64x2 select_u64x2(int c, u64x2 y, u64x2 z)
     return r;
 }
 
-DEFINE_ROUGH(rough1, uint8_t, 1, SELECT_INT, 0, )
-DEFINE_ROUGH(rough2, uint16_t, 2, SELECT_INT, 0, )
-DEFINE_ROUGH(rough4, uint32_t, 4, SELECT_INT, 0, )
-DEFINE_ROUGH(rough8, uint64_t, 8, SELECT_INT, 0, )
-DEFINE_ROUGH(rough16, u64x2, 16, select_u64x2, 0, )
+DEFINE_ROUGH(rough1, uint8_t, 1, SELECT_INT, 0, , PF_LOC)
+DEFINE_ROUGH(rough2, uint16_t, 2, SELECT_INT, 0, , PF_LOC)
+DEFINE_ROUGH(rough4, uint32_t, 4, SELECT_INT, 0, , PF_LOC)
+DEFINE_ROUGH(rough8, uint64_t, 8, SELECT_INT, 0, , PF_LOC)
+DEFINE_ROUGH(rough16, u64x2, 16, select_u64x2, 0, , PF_LOC)
+DEFINE_ROUGH(rough4_l2, uint32_t, 4, SELECT_INT, 0, , PF_LOC_L2)
+DEFINE_ROUGH(rough8_l2, uint64_t, 8, SELECT_INT, 0, , PF_LOC_L2)
+DEFINE_ROUGH(rough16_l2, u64x2, 16, select_u64x2, 0, , PF_LOC_L2)
 #if FSH_CHACHA_X86
-DEFINE_ROUGH(rough4_il, uint32_t, 4, SELECT_INT, 1, FSH_AVX512_FN)
-DEFINE_ROUGH(rough8_il, uint64_t, 8, SELECT_INT, 1, FSH_AVX512_FN)
-DEFINE_ROUGH(rough16_il, u64x2, 16, select_u64x2, 1, FSH_AVX512_FN)
+DEFINE_ROUGH(rough4_il, uint32_t, 4, SELECT_INT, 1, FSH_AVX512_FN, PF_LOC)
+DEFINE_ROUGH(rough8_il, uint64_t, 8, SELECT_INT, 1, FSH_AVX512_FN, PF_LOC)
+DEFINE_ROUGH(rough16_il, u64x2, 16, select_u64x2, 1, FSH_AVX512_FN, PF_LOC)
+DEFINE_ROUGH(rough4_il_l2, uint32_t, 4, SELECT_INT, 1, FSH_AVX512_FN,
+             PF_LOC_L2)
+DEFINE_ROUGH(rough8_il_l2, uint64_t, 8, SELECT_INT, 1, FSH_AVX512_FN,
+             PF_LOC_L2)
+DEFINE_ROUGH(rough16_il_l2, u64x2, 16, select_u64x2, 1, FSH_AVX512_FN,
+             PF_LOC_L2)
 #endif
+
+/* Whether the rough pass prefetches into L2 (PF_LOC_L2) rather than L1:
+   on Intel CPUs (see PF_LOC). FSH_ROUGH_PREFETCH=l1 or l2 in the
+   environment forces one (the tests run both, the benchmarks compare
+   them). Decided once per process; the permutation is the same. */
+static atomic_int rough_pf_state; /* 0: undecided, 1: L1, 2: L2 */
+
+FSH_HIDDEN int fsh_scatter_prefetch_l2(void)
+{
+    int v = atomic_load_explicit(&rough_pf_state, memory_order_relaxed);
+    if (v == 0) {
+        const char *e = getenv("FSH_ROUGH_PREFETCH");
+        if (e != NULL && strcmp(e, "l1") == 0) {
+            v = 1;
+        } else if (e != NULL && strcmp(e, "l2") == 0) {
+            v = 2;
+        } else {
+            v = 1;
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+            __builtin_cpu_init();
+            if (__builtin_cpu_is("intel"))
+                v = 2;
+#endif
+        }
+        atomic_store_explicit(&rough_pf_state, v, memory_order_relaxed);
+    }
+    return v == 2;
+}
+
+/* Measurement builds (bench/large.c's "p" entries): force the hint, 1 for
+   L1 or 2 for L2 (0: decide again as above). */
+FSH_HIDDEN void fsh_scatter_prefetch_force(int hint)
+{
+    atomic_store_explicit(&rough_pf_state, hint, memory_order_relaxed);
+}
 
 /* Any other element size: one checked step at a time, each bucket's
    stream prefetched PF_BYTES (or one element, if larger) ahead: every
@@ -496,13 +556,16 @@ static void rough_stripe(sctx *c, level *lv, unsigned s)
        ChaCha kernel: the rough functions that make their next buffer in
        slices (ROUGH_DECL_1). Same words, same output. */
     int il = 0;
+    int l2 = L.bits >= PF_L2_MIN_BITS && fsh_scatter_prefetch_l2();
 #if FSH_CHACHA_X86
     il = r == &local && r->src == FSH_SRC_CHACHA && !r->guard &&
          fsh_chacha_impl_active() == FSH_CHACHA_AVX512;
 #define ROUGH_CALL(f)                                                          \
-    (il ? f##_il(&L, lv->a, nx, en) : f(&L, lv->a, nx, en))
+    (il ? (l2 ? f##_il_l2(&L, lv->a, nx, en) : f##_il(&L, lv->a, nx, en))      \
+        : (l2 ? f##_l2(&L, lv->a, nx, en) : f(&L, lv->a, nx, en)))
 #else
-#define ROUGH_CALL(f) f(&L, lv->a, nx, en)
+#define ROUGH_CALL(f)                                                          \
+    (l2 ? f##_l2(&L, lv->a, nx, en) : f(&L, lv->a, nx, en))
 #endif
     switch (L.pow2 ? c->size : 0) {
     case 1: /* 1- and 2-byte elements: never the 1e8-element case */

@@ -45,4 +45,10 @@ typedef struct fsh_scatter_params {
 FSH_HIDDEN int fsh_scatter_hook(fsh_rng *rng, unsigned char *a, size_t n,
                                 size_t size, const fsh_scatter_params *p);
 
+/* Whether the scatter's rough pass prefetches into L2 rather than L1 (Intel
+   CPUs; FSH_ROUGH_PREFETCH=l1 or l2 forces one). Same permutation. */
+FSH_HIDDEN int fsh_scatter_prefetch_l2(void);
+/* bench/large.c: force the hint (1: L1, 2: L2, 0: decide again). */
+FSH_HIDDEN void fsh_scatter_prefetch_force(int hint);
+
 #endif /* FSH_SCATTER_H */

@@ -56,6 +56,20 @@ if [ -n "$tests" ]; then
     done
 fi
 
+# The scatter's rough pass prefetches into L2 on Intel CPUs and into L1
+# elsewhere (FSH_ROUGH_PREFETCH forces one): test_scatter_wide runs its
+# locked cases under both hints in one process and checks that the
+# variable sets the choice; run it with each value.
+if [ -n "$tests" ] && [ -x "$tests/test_scatter_wide" ]; then
+    for h in l1 l2; do
+        last=$(FSH_ROUGH_PREFETCH=$h "$tests/test_scatter_wide" 2>&1 | tail -n 1)
+        case $last in
+        "test_scatter_wide: "*" checks passed, 0 failed") ok ;;
+        *) bad "FSH_ROUGH_PREFETCH=$h test_scatter_wide: $last" ;;
+        esac
+    done
+fi
+
 # The command, seeded, with each kernel: 8-byte (u64 indices) and 4-byte
 # sizes both go through the kernels under test.
 for n in 1000 100000; do
