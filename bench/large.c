@@ -153,9 +153,12 @@ static double floor_step(unsigned e, int reps)
  * array, prefetches 256 bytes ahead in part j and trades the held element
  * for the one at the cursor, for 0.9 N steps. The skeleton is what any
  * in-place K-way scatter pass must do per element; with K = 512 it is the
- * rough pass without its keystream and run checks.
+ * rough pass without its keystream and run checks. The skeleton with 128
+ * and 512 streams runs twice: prefetching into L1 (PREFETCHT0, as the
+ * rough pass on AMD CPUs) and into L2 (PREFETCHT1, on Intel ones).
  */
-static double skeleton(uint64_t *a, size_t n, unsigned b)
+#define skeleton(a, n, b) skeleton_pf(a, n, b, 0)
+static double skeleton_pf(uint64_t *a, size_t n, unsigned b, int l2)
 {
     const size_t K = (size_t)1 << b, part = n / K;
     uint64_t **cur = malloc(K * sizeof *cur);
@@ -175,7 +178,13 @@ static double skeleton(uint64_t *a, size_t n, unsigned b)
             w <<= b;
             uint64_t *q = cur[j], y;
             cur[j] = q + 1;
-            __builtin_prefetch((const char *)q + 256, 1, 3);
+            if (l2)
+                __builtin_prefetch((const char *)q + 256, 1, 2);
+            else
+                if (l2)
+                __builtin_prefetch((const char *)q + 256, 1, 2);
+            else
+                __builtin_prefetch((const char *)q + 256, 1, 3);
             y = *q;
             *q = x;
             x = y;
@@ -199,8 +208,11 @@ static int patterns(size_t n, int reps)
     static const char *names[] = {"memcpy", "sequential read",
                                   "sequential read-modify-write",
                                   "skeleton, 16 streams", "skeleton, 64 streams",
-                                  "skeleton, 512 streams"};
-    static double t[6][MAXREPS];
+                                  "skeleton, 512 streams",
+                                  "skeleton, 128 streams",
+                                  "skeleton, 128 streams, into L2",
+                                  "skeleton, 512 streams, into L2"};
+    static double t[9][MAXREPS];
     uint64_t acc = 0;
     for (int r = 0; r < reps; r++) {
         double t0 = now(1);
@@ -221,10 +233,13 @@ static int patterns(size_t n, int reps)
         t[3][r] = skeleton(a, n, 4);
         t[4][r] = skeleton(a, n, 6);
         t[5][r] = skeleton(a, n, 9);
+        t[6][r] = skeleton(a, n, 7);
+        t[7][r] = skeleton_pf(a, n, 7, 1);
+        t[8][r] = skeleton_pf(a, n, 9, 1);
     }
     printf("n = %zu, %d repetitions (ns per element, median)\n", n, reps);
     double mc = bench_median(t[0], reps);
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 9; k++) {
         double m = k == 0 ? mc : bench_median(t[k], reps);
         printf("  %-30s %.3f  (%.2fx memcpy)\n", names[k], m, m / mc);
     }
