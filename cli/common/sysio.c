@@ -51,7 +51,7 @@ ssize_t pread_retry(int fd, void *buf, size_t n, off_t off)
     return r;
 }
 
-int write_full(int fd, const void *p, size_t n, off_t off)
+int write_full(int fd, const void *p, size_t n, off_t off, uint64_t *written)
 {
     const char *c = p;
     while (n > 0) {
@@ -64,6 +64,8 @@ int write_full(int fd, const void *p, size_t n, off_t off)
         }
         if (w == 0) /* should not happen for n > 0; treat as full */
             return ENOSPC;
+        if (written != NULL)
+            *written += (uint64_t)w;
         c += w;
         n -= (size_t)w;
         if (off >= 0)

@@ -4,6 +4,7 @@
 #define FSH_CLI_SYSIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* open(2) with O_CLOEXEC, retried on EINTR, never returning fds 0-2. */
@@ -22,8 +23,9 @@ ssize_t read_retry(int fd, void *buf, size_t n);
 ssize_t pread_retry(int fd, void *buf, size_t n, off_t off);
 /* All of p[0..n) written (write(2), or pwrite(2) at off when off >= 0),
    retried on EINTR and short writes: 0, or the errno of the failure
-   (ENOSPC when the system writes nothing). */
-int write_full(int fd, const void *p, size_t n, off_t off);
+   (ENOSPC when the system writes nothing). With written not NULL, each
+   byte the fd took is added to *written, also on failure. */
+int write_full(int fd, const void *p, size_t n, off_t off, uint64_t *written);
 /* 1 if a file system of type f_type (statfs(2)) is one of the kernel's
    pseudo file systems (/proc, /sys, cgroups, debugfs, tracefs,
    securityfs): its files are made at each read or write, so their size

@@ -512,7 +512,7 @@ static int copy_bytes(int src, int dst, off_t size)
             err = r < 0 ? errno : EIO;
             continue;
         }
-        err = write_full(dst, buf, (size_t)r, off);
+        err = write_full(dst, buf, (size_t)r, off, NULL);
         off += r;
     }
     free(buf);

@@ -96,31 +96,10 @@ void out_on_full(outw *o, int (*fn)(void *ctx, int fd, uint64_t written),
     o->full_ctx = ctx;
 }
 
-/* write(2) all of p[0..n), counting in o->written what the fd took:
-   0 or an errno. */
-static int write_all(outw *o, const char *p, size_t n)
-{
-    while (n > 0) {
-        size_t chunk = n < ((size_t)1 << 30) ? n : (size_t)1 << 30;
-        ssize_t w = write(o->fd, p, chunk);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (w == 0) /* should not happen for n > 0; treat as full */
-            return ENOSPC;
-        o->written += (uint64_t)w;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int write_to(outw *o, const void *p, size_t n)
 {
     uint64_t before = o->written;
-    int e = write_all(o, p, n);
+    int e = write_full(o->fd, p, n, -1, &o->written);
     if ((e == ENOSPC || e == EDQUOT) && o->on_full != NULL) {
         /* Once: the hook moves the output where it fits (the fd then
            writes there, after what it took) and the rest goes again. */
@@ -128,7 +107,8 @@ static int write_to(outw *o, const void *p, size_t n)
         o->on_full = NULL;
         if (fn(o->full_ctx, o->fd, o->written) == 0) {
             size_t done = (size_t)(o->written - before);
-            e = write_all(o, (const char *)p + done, n - done);
+            e = write_full(o->fd, (const char *)p + done, n - done, -1,
+                           &o->written);
         }
     }
     if (e != 0) {
