@@ -1087,8 +1087,13 @@ def fair_server_seed(decks=1, jokers=0, faces=None):
 
     A fresh secret server seed of fair_seed_min bytes from the OS random
     source (fsh_entropy). docs/FAIRNESS.md recommends a hardware source
-    for production; any uniformly random bytes of that length will do."""
-    return _fairshuf.entropy(fair_seed_min(decks, jokers, faces))
+    for production; any uniformly random bytes of that length will do.
+    A seed the system cannot hold (a set of billions of cards of many
+    faces needs gigabytes) is MemoryError ("memory exhausted") before it
+    is allocated."""
+    least = fair_seed_min(decks, jokers, faces)
+    _check_memory(least)
+    return _fairshuf.entropy(least)
 
 
 def fair_order(server_seed, client_seed=b"", nonce=0, *, decks=1, jokers=0, faces=None,

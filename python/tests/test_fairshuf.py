@@ -1105,6 +1105,28 @@ def test_fair_rounds_check_memory_before_they_allocate(tmp_path, monkeypatch):
     assert len(fairshuf.fair_order(seed, faces=faces, decks=4000)) == 1200000
 
 
+def test_fair_server_seed_checks_memory_before_it_allocates(tmp_path, monkeypatch):
+    """fair_server_seed refuses a seed the system cannot hold with
+    MemoryError before allocating it (it allocated fair_seed_min bytes and
+    filled them from the OS: gigabytes for billions of cards of many
+    faces, which the kernel's overcommit grants and then kills for). Read
+    from a fake /proc, as the deal test does."""
+    fake = tmp_path / "proc"
+    (fake / "self").mkdir(parents=True)
+    monkeypatch.setattr(fairshuf, "_PROC", str(fake))
+
+    def meminfo(avail_kb):
+        (fake / "meminfo").write_text("MemTotal: 1000000 kB\nMemAvailable: %d kB\n"
+                                      "SwapFree: 0 kB\n" % avail_kb)
+    least = fairshuf.fair_seed_min(decks=40000)  # 2,080,000 cards: about 1.5 MB
+    assert least > 1 << 20
+    meminfo(least // 1024 - 1)
+    with pytest.raises(MemoryError, match="memory exhausted"):
+        fairshuf.fair_server_seed(decks=40000)
+    meminfo(least // 1024 + 1)
+    assert len(fairshuf.fair_server_seed(decks=40000)) == least
+
+
 def test_fair_verify_looks_names_up_in_a_table():
     """fair_verify of a round of many named faces takes time linear in the
     cards: each name was looked up with list.index, O(faces) a card (40,000
