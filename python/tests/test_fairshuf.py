@@ -1058,6 +1058,19 @@ def test_deal_checks_memory_before_it_allocates(tmp_path, monkeypatch):
             g.deal(decks=d)
 
 
+def _fake_meminfo(tmp_path, monkeypatch):
+    """A fake /proc for the package's memory checks (fairshuf._PROC):
+    returns meminfo(avail_kb), which writes MemAvailable (no swap)."""
+    fake = tmp_path / "proc"
+    (fake / "self").mkdir(parents=True)
+    monkeypatch.setattr(fairshuf, "_PROC", str(fake))
+
+    def meminfo(avail_kb):
+        (fake / "meminfo").write_text("MemTotal: 1000000 kB\nMemAvailable: %d kB\n"
+                                      "SwapFree: 0 kB\n" % avail_kb)
+    return meminfo
+
+
 def test_fair_rounds_check_memory_before_they_allocate(tmp_path, monkeypatch):
     """fair_order, fair_round and fair_verify refuse a set the system cannot
     hold with MemoryError ("memory exhausted", as deal and fairshuf deal
@@ -1067,13 +1080,7 @@ def test_fair_rounds_check_memory_before_they_allocate(tmp_path, monkeypatch):
     2**32 - 1 copies needs only a 32-byte seed and about 51 GB: it was
     allocated (17 GB filled, for minutes) before a MemoryError or the
     kernel's kill. Read from a fake /proc, as the deal test does."""
-    fake = tmp_path / "proc"
-    (fake / "self").mkdir(parents=True)
-    monkeypatch.setattr(fairshuf, "_PROC", str(fake))
-
-    def meminfo(avail_kb):
-        (fake / "meminfo").write_text("MemTotal: 1000000 kB\nMemAvailable: %d kB\n"
-                                      "SwapFree: 0 kB\n" % avail_kb)
+    meminfo = _fake_meminfo(tmp_path, monkeypatch)
     seed = bytes(range(32))
     one = ["x"]
     # 10**6 cards of one face: 12,000,000 bytes; 16,000,000 with names
@@ -1111,13 +1118,7 @@ def test_fair_server_seed_checks_memory_before_it_allocates(tmp_path, monkeypatc
     filled them from the OS: gigabytes for billions of cards of many
     faces, which the kernel's overcommit grants and then kills for). Read
     from a fake /proc, as the deal test does."""
-    fake = tmp_path / "proc"
-    (fake / "self").mkdir(parents=True)
-    monkeypatch.setattr(fairshuf, "_PROC", str(fake))
-
-    def meminfo(avail_kb):
-        (fake / "meminfo").write_text("MemTotal: 1000000 kB\nMemAvailable: %d kB\n"
-                                      "SwapFree: 0 kB\n" % avail_kb)
+    meminfo = _fake_meminfo(tmp_path, monkeypatch)
     least = fairshuf.fair_seed_min(decks=40000)  # 2,080,000 cards: about 1.5 MB
     assert least > 1 << 20
     meminfo(least // 1024 - 1)
