@@ -608,6 +608,7 @@ static void test_settings_kept(void)
         CHECK_EQ(rc, FSH_OK);
         CHECK_EQ(fsh_rng_get_reach(rng), FSH_REACH_KEY);
         CHECK(fsh_rng_get_hw_cap(rng) == 512);
+        CHECK_EQ(fsh_rng_get_direct(rng), 1);
         if (observe)
             CHECK(fsh_rng_max_fair_n(rng) == SIZE_MAX);
     }
@@ -620,6 +621,7 @@ static void test_settings_kept(void)
             a[i] = (uint32_t)i;
         CHECK(record_words(rng, a) > FSH_RECORDS_SMALL / 4);
         CHECK_EQ(fsh_rng_set_direct(rng, 0), FSH_OK);
+        CHECK_EQ(fsh_rng_get_direct(rng), 0);
         CHECK(record_words(rng, a) <= 128);
         free(a);
     }
@@ -685,6 +687,12 @@ static void test_policy_args(void)
     CHECK_EQ(fsh_rng_get_reach(rng), FSH_REACH_DEFAULT); /* unchanged */
     CHECK_EQ(fsh_rng_set_hw_cap(NULL, 1), FSH_EINVAL);
     CHECK_EQ(fsh_rng_set_direct(NULL, 1), FSH_EINVAL);
+    /* fsh_rng_get_direct: off by default; any non-zero on is 1. */
+    CHECK_EQ(fsh_rng_get_direct(rng), 0);
+    CHECK_EQ(fsh_rng_set_direct(rng, 7), FSH_OK);
+    CHECK_EQ(fsh_rng_get_direct(rng), 1);
+    CHECK_EQ(fsh_rng_set_direct(rng, 0), FSH_OK);
+    CHECK_EQ(fsh_rng_get_direct(rng), 0);
     CHECK_EQ(fsh_rng_set_stream_version(NULL, 1), FSH_EINVAL);
     CHECK_EQ(fsh_rng_entropy_drawn(NULL, &hw, &hw), FSH_EINVAL);
     CHECK_EQ(fsh_rng_reach_plan(NULL, &hw, 9, 9), FSH_EINVAL);
@@ -698,6 +706,7 @@ static void test_policy_args(void)
     /* The getters give 0 for NULL (fsh_rng_set_reach(3), RETURN VALUE). */
     CHECK_EQ(fsh_rng_get_reach(NULL), 0);
     CHECK(fsh_rng_get_hw_cap(NULL) == 0);
+    CHECK_EQ(fsh_rng_get_direct(NULL), 0);
     fsh_rng_free(rng);
 }
 

@@ -555,6 +555,11 @@ unsigned fsh_rng_entropy_bits(const fsh_rng *rng)
     return rng == NULL ? 0 : rng->entropy_bits;
 }
 
+int fsh_rng_get_direct(const fsh_rng *rng)
+{
+    return rng != NULL && rng->direct;
+}
+
 
 /* One word from any source; a randint source builds it from 8 byte draws
    (k = 256, least significant first) so no draw is made ahead of need. */
