@@ -299,7 +299,8 @@ FSH_API uint64_t fsh_rng_get_hw_cap(const fsh_rng *rng);
    shuffle of large arrays, see the stream versions below, and the record
    permutation above FSH_RECORDS_SMALL do that otherwise): Fisher-Yates at
    every size, one thread (docs/PERFORMANCE.md has the cost). Meant for
-   fsh_rng_from_words; allowed on any rng. Kept across re-keying.
+   fsh_rng_from_words; allowed on any rng. Kept across re-keying
+   (fsh_mpi_shuffle, fairshuf_mpi.h, refuses it above FSH_RECORDS_SMALL).
    fsh_rng_get_direct: 1 when the mode is on, 0 when off or rng is NULL. */
 FSH_API FSH_NODISCARD int fsh_rng_set_direct(fsh_rng *rng, int on);
 FSH_API int fsh_rng_get_direct(const fsh_rng *rng);

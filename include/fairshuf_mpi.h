@@ -42,9 +42,13 @@ typedef struct fsh_mpi_info {
 /* Collective over comm: each rank holds count records of size bytes at
    base; afterwards the concatenation of the ranks' arrays in rank order is
    the record permutation of the whole (fsh_shuffle_records with rng on the
-   concatenation, for every generator but a mixing or direct one, which
+   concatenation, for every generator but a mixing one, which
    fsh_shuffle_records treats as one stream), and each rank holds count
-   records again. rng: a generator in the same state on every rank (each
+   records again. A generator in certified-source mode (fsh_rng_set_direct)
+   is taken up to FSH_RECORDS_SMALL records in all (every index from its
+   words, as fsh_shuffle_records); above, where the buckets' streams would
+   be keyed from it, the call is FSH_EINVAL on every rank, before anything
+   is drawn or moved. rng: a generator in the same state on every rank (each
    then draws the same values, so they stay equal), or NULL on every rank:
    rank 0 makes one from the OS (fsh_rng_new, full reach where the hardware
    allows, else the 256-bit key's bound: as the fairshuf command) and sends

@@ -662,7 +662,9 @@ int fshm_draw_key(fshm *m, fsh_rng *rng, uint8_t key[32])
 {
     int rc = FSH_OK;
     if (rng != NULL) {
-        rc = fsh_rng_bytes(rng, key, 32);
+        /* Never a stream keyed from a certified-source generator. */
+        rc = fsh_rng_get_direct(rng) ? FSH_EINVAL
+                                     : fsh_rng_bytes(rng, key, 32);
         if ((rc = fshm_agree(m, rc)) != FSH_OK)
             return rc;
         int st;
@@ -720,14 +722,21 @@ int fshm_shuffle(fshm *m, fsh_rng *rng, fshm_recs *in, uint64_t first,
     }
     if (N < 2) /* nothing to draw */
         return fshm_agree(m, copy_recs(in, out));
-    /* The refusal fsh_shuffle_records makes (FSH_EENTROPY for a generator
+    /* A generator in certified-source mode (fsh_rng_set_direct) promises
+       that every index comes from its own words; above FSH_RECORDS_SMALL
+       the buckets' streams would be keyed from it, so refuse, on every
+       rank (the argument error first, as fairshuf.h orders them). Then
+       the refusal fsh_shuffle_records makes (FSH_EENTROPY for a generator
        whose seed reaches too few orders, unless simulation grade): the
        keyed bucket path draws only fsh_rng_bytes, which is never refused,
-       so ask before it (and before the small path's allocations). */
+       so ask before it (and before the small path's allocations). Both
+       before anything is drawn or moved, in one agreement. */
     if (rng != NULL) {
         uint64_t hw;
-        if ((rc = fshm_agree(m, fsh_rng_reach_plan(rng, &hw, N - 1,
-                                                   N - 1))) != FSH_OK)
+        rc = N > FSH_RECORDS_SMALL && fsh_rng_get_direct(rng)
+                 ? FSH_EINVAL
+                 : fsh_rng_reach_plan(rng, &hw, N - 1, N - 1);
+        if ((rc = fshm_agree(m, rc)) != FSH_OK)
             return rc;
     }
     if (N <= FSH_RECORDS_SMALL)

@@ -83,7 +83,8 @@ FSHM_HIDDEN int fshm_shuffle(fshm *m, fsh_rng *rng, fshm_recs *in,
                              fsh_mpi_info *info);
 
 /* The key of N > FSH_RECORDS_SMALL records: rng's next 32 bytes (checked
-   equal on every rank), or rank 0's OS generator's, broadcast. */
+   equal on every rank), or rank 0's OS generator's, broadcast. FSH_EINVAL
+   on every rank when rng is in certified-source mode on any. */
 FSHM_HIDDEN int fshm_draw_key(fshm *m, fsh_rng *rng, uint8_t key[32]);
 /* One exchange round of the bucket stage: record i goes with its tag
    ids[i] to the owner of bucket ids[i]; out, *otags as received, from[s]

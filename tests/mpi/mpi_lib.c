@@ -6,10 +6,11 @@
  *                     FSH_RECORDS_SMALL; counts kept; rng NULL permutes
  *                     and fsh_mpi_info's fields
  *   mpi_lib errors    mismatched size / seed / NULL-ness / message size
- *                     limit (FSH_MPI_TEST_CHUNK), bad arguments, the
- *                     generator's own error (FSH_EENTROPY) and a failed
- *                     allocation on one rank (FSH_ENOMEM) on every rank;
- *                     fsh_mpi_strerror
+ *                     limit (FSH_MPI_TEST_CHUNK), bad arguments, a
+ *                     certified-source generator above FSH_RECORDS_SMALL
+ *                     (FSH_EINVAL, on one rank too), the generator's own
+ *                     error (FSH_EENTROPY) and a failed allocation on one
+ *                     rank (FSH_ENOMEM) on every rank; fsh_mpi_strerror
  *   mpi_lib enum      exhaustive: every bucket assignment and every
  *                     per-bucket order at tiny N; each output order must
  *                     get weight exactly B^N (uniform), the distributed
@@ -135,11 +136,10 @@ static void check_info(const fsh_mpi_info *i, uint64_t N, size_t size)
         CHECK(i->sent_records == 0 && i->rebalance_records == 0);
 }
 
-/* direct: the generator passed is in certified-source mode
-   (fsh_rng_set_direct), which fsh_shuffle_records takes as one stream at
-   every size; fsh_mpi_shuffle(3), NOTES: above FSH_RECORDS_SMALL it gets
-   the keyed buckets all the same, so the reference is then the same seed
-   without it. */
+/* direct: the generator passed, and the reference's, are in
+   certified-source mode (fsh_rng_set_direct), which fsh_shuffle_records
+   takes as one stream at every size; fsh_mpi_shuffle takes it up to
+   FSH_RECORDS_SMALL records (above, it refuses: run_errors). */
 static void perm_case(uint64_t N, int k, size_t size, const char *seed,
                       int direct)
 {
@@ -200,6 +200,8 @@ static void perm_case(uint64_t N, int k, size_t size, const char *seed,
                 memcpy(ref + at * size, &at, sizeof at);
             }
         fsh_rng *h = seeded(seed);
+        if (direct && fsh_rng_set_direct(h, 1) != FSH_OK)
+            CHECK(0);
         if (N > 1)
             CHECK(fsh_shuffle_records(h, ref, (size_t)N, size, 1) == FSH_OK);
         uint64_t rnext;
@@ -257,7 +259,7 @@ static void run_perm(void)
     perm_case(big, 2, 8, "big", 0);
     perm_case(big, 3, 12, "big2", 0);
     perm_case(1000, 3, 8, "direct", 1);
-    perm_case(FSH_RECORDS_SMALL + 1000, 3, 8, "direct", 1);
+    perm_case(FSH_RECORDS_SMALL, 3, 8, "direct", 1);
     perm_null(1000, 3);
     perm_null(big, 0);
 }
@@ -364,6 +366,44 @@ static void run_errors(void)
             fsh_rng_free(w);
             free(v);
         }
+    }
+    /* Certified-source mode (fsh_rng_set_direct) above
+       FSH_RECORDS_SMALL: the keyed buckets would take their key from the
+       generator, which the mode forbids (fsh_mpi_shuffle(3)). FSH_EINVAL on
+       every rank before anything is drawn or moved: arrays unchanged, the
+       generator's next word a fresh one's first. The mode on every rank,
+       then on the last rank only; and before the generator's own refusal
+       (a 6-byte seed without simulation grade: FSH_EENTROPY otherwise). */
+    {
+        uint64_t N = FSH_RECORDS_SMALL + 1000;
+        size_t n = split(3, N, rank);
+        uint64_t *v = malloc(n * 8 + 8), first = prefix(3, N, rank);
+        for (int t = 0; t < 3; t++) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = first + i;
+            fsh_rng *w = NULL, *x = NULL;
+            if (t < 2) {
+                w = seeded("direct");
+                x = seeded("direct");
+            } else {
+                CHECK(fsh_rng_new_seeded(&w, "run-42", 6) == FSH_OK);
+                CHECK(fsh_rng_new_seeded(&x, "run-42", 6) == FSH_OK);
+            }
+            CHECK(fsh_rng_set_direct(w, t != 1 || rank == np - 1) == FSH_OK);
+            rc = fsh_mpi_shuffle(MPI_COMM_WORLD, w, v, n, 8, 1, NULL);
+            CHECK(rc == FSH_EINVAL);
+            int same = 1;
+            for (size_t i = 0; i < n; i++)
+                same &= v[i] == first + i;
+            CHECK(same);
+            uint64_t wn = 0, xn = 1;
+            CHECK(fsh_rng_u64(w, &wn) == FSH_OK);
+            CHECK(fsh_rng_u64(x, &xn) == FSH_OK);
+            CHECK(wn == xn);
+            fsh_rng_free(w);
+            fsh_rng_free(x);
+        }
+        free(v);
     }
     /* An allocation that fails on one rank: FSH_ENOMEM on every rank,
        arrays unchanged. The last rank claims 2^46 one-byte records (the

@@ -9,7 +9,8 @@
 #   fsh_shuffle_records on the concatenation for even, empty, one-record
 #   and all-on-one-rank splits, below and above 2^20 records; errors and
 #   mismatched arguments (arrays unchanged, the caller's error handler
-#   kept), a call after MPI_Finalize; the exhaustive enumeration (uniformity and
+#   kept), a certified-source generator above 2^20 records (refused),
+#   a call after MPI_Finalize; the exhaustive enumeration (uniformity and
 #   distributed == serial, with two known-bad variants it must catch); a
 #   position-by-value chi-square (alpha 1e-6 in all, Bonferroni over the
 #   six positions; fixed seeds, so deterministic; its known-bad modulo
