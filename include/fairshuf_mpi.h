@@ -63,7 +63,12 @@ typedef struct fsh_mpi_info {
    fsh_shuffle_records refuses rng for N records); every rank returns the same
    status, and on error the arrays are unchanged unless the status is
    FSH_MPI_ECOMM. MPI calls use a duplicate of comm whose error handler
-   returns (MPI_ERRORS_RETURN); comm itself is not changed. */
+   returns (MPI_ERRORS_RETURN); comm itself is not changed. The duplicate
+   is made by MPI_Comm_dup, which runs the copy callbacks of comm's
+   attributes, under comm's own error handler: its failure is
+   FSH_MPI_ECOMM only when that handler returns. An MPI call that fails
+   on some ranks only can leave the others waiting in a collective (MPI
+   tells them nothing). */
 FSH_API FSH_NODISCARD int fsh_mpi_shuffle(MPI_Comm comm, fsh_rng *rng,
                                           void *base, size_t count,
                                           size_t size, unsigned threads,

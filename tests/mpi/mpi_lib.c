@@ -9,8 +9,12 @@
  *                     limit (FSH_MPI_TEST_CHUNK), bad arguments, a
  *                     certified-source generator above FSH_RECORDS_SMALL
  *                     (FSH_EINVAL, on one rank too), the generator's own
- *                     error (FSH_EENTROPY) and a failed allocation on one
- *                     rank (FSH_ENOMEM) on every rank; fsh_mpi_strerror
+ *                     error (FSH_EENTROPY), a failed allocation on one
+ *                     rank (FSH_ENOMEM) and failed MPI calls on all
+ *                     (FSH_MPI_ECOMM: MPI_Comm_dup of a comm whose
+ *                     attribute's copy callback fails, and MPI_Alltoall
+ *                     made to fail through the profiling interface) on
+ *                     every rank; fsh_mpi_strerror
  *   mpi_lib enum      exhaustive: every bucket assignment and every
  *                     per-bucket order at tiny N; each output order must
  *                     get weight exactly B^N (uniform), the distributed
@@ -266,6 +270,33 @@ static void run_perm(void)
 
 /* ------------------------------------------------------------------------ */
 
+/* An attribute copy callback that refuses: MPI_Comm_dup of a comm carrying
+   it fails with this (the standard's rule for a copy function's error). */
+static int copy_refused(MPI_Comm comm, int keyval, void *extra, void *in,
+                        void *out, int *flag)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    (void)in;
+    (void)out;
+    *flag = 0;
+    return MPI_ERR_OTHER;
+}
+
+/* Fault injection through MPI's profiling interface: while fail_alltoall
+   is set, MPI_Alltoall (the library's, linked into this program) fails on
+   this rank without communicating; otherwise it is PMPI_Alltoall. */
+static int fail_alltoall;
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (fail_alltoall)
+        return MPI_ERR_OTHER;
+    return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
 /* a[0..4) still 1, 2, 3, 4 (the header: on error the arrays are
    unchanged). */
 static int untouched(const uint64_t *a)
@@ -404,6 +435,74 @@ static void run_errors(void)
             fsh_rng_free(x);
         }
         free(v);
+    }
+    /* FSH_MPI_ECOMM: an MPI call that fails on every rank. MPI_Comm_dup
+       copies comm's attributes through their copy callbacks and fails when
+       one does (MPI-3.1, 6.7.2), so a comm carrying an attribute whose
+       callback refuses makes the library's own duplicate fail, under
+       comm's error handler, here MPI_ERRORS_RETURN. Arrays unchanged (it
+       fails before anything moves), nothing drawn, comm usable after it
+       with its handler, and without the attribute the same call works. */
+    {
+        MPI_Comm dc;
+        MPI_Errhandler ceh;
+        int kv = MPI_KEYVAL_INVALID;
+        CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dc) == MPI_SUCCESS);
+        CHECK(MPI_Comm_set_errhandler(dc, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+        CHECK(MPI_Comm_create_keyval(copy_refused, MPI_COMM_NULL_DELETE_FN,
+                                     &kv, NULL) == MPI_SUCCESS);
+        CHECK(MPI_Comm_set_attr(dc, kv, NULL) == MPI_SUCCESS);
+        uint64_t e[4] = {1, 2, 3, 4};
+        fsh_rng *w = seeded("ecomm"), *x = seeded("ecomm");
+        rc = fsh_mpi_shuffle(dc, w, e, 4, 8, 0, NULL);
+        CHECK(rc == FSH_MPI_ECOMM);
+        CHECK(untouched(e));
+        uint64_t wn = 0, xn = 1;
+        CHECK(fsh_rng_u64(w, &wn) == FSH_OK);
+        CHECK(fsh_rng_u64(x, &xn) == FSH_OK);
+        CHECK(wn == xn);
+        int all = 1;
+        CHECK(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_SUM, dc) ==
+              MPI_SUCCESS);
+        CHECK(all == np);
+        CHECK(MPI_Comm_get_errhandler(dc, &ceh) == MPI_SUCCESS);
+        CHECK(ceh == MPI_ERRORS_RETURN);
+        MPI_Errhandler_free(&ceh);
+        CHECK(MPI_Comm_delete_attr(dc, kv) == MPI_SUCCESS);
+        rc = fsh_mpi_shuffle(dc, w, e, 4, 8, 0, NULL);
+        CHECK(rc == FSH_OK);
+        MPI_Comm_free_keyval(&kv);
+        MPI_Comm_free(&dc);
+        fsh_rng_free(w);
+        fsh_rng_free(x);
+    }
+    /* FSH_MPI_ECOMM in the middle of the call: the exchange's MPI_Alltoall
+       fails on every rank (through the wrapper above) after the generator
+       was drawn from, on the small path and on the keyed one. Every rank
+       returns it; MPI_COMM_WORLD works after it, and so does the same
+       call without the failure. */
+    {
+        const uint64_t Ns[] = {1000, FSH_RECORDS_SMALL + 1000};
+        for (size_t t = 0; t < 2; t++) {
+            uint64_t N = Ns[t];
+            size_t n = split(0, N, rank);
+            uint64_t *v = malloc(n * 8 + 8), first = prefix(0, N, rank);
+            for (size_t i = 0; i < n; i++)
+                v[i] = first + i;
+            fsh_rng *w = seeded("alltoall");
+            fail_alltoall = 1;
+            rc = fsh_mpi_shuffle(MPI_COMM_WORLD, w, v, n, 8, 1, NULL);
+            fail_alltoall = 0;
+            CHECK(rc == FSH_MPI_ECOMM);
+            int all = 1;
+            CHECK(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_SUM,
+                                MPI_COMM_WORLD) == MPI_SUCCESS);
+            CHECK(all == np);
+            CHECK(fsh_mpi_shuffle(MPI_COMM_WORLD, w, v, n, 8, 1, NULL) ==
+                  FSH_OK);
+            fsh_rng_free(w);
+            free(v);
+        }
     }
     /* An allocation that fails on one rank: FSH_ENOMEM on every rank,
        arrays unchanged. The last rank claims 2^46 one-byte records (the
