@@ -9,6 +9,8 @@
  * of every rank's records in rank order, so the output depends only on the
  * generator and the records, never on the number of ranks or on how the
  * records are split among them (docs/DESIGN.md, "Distributed shuffle").
+ * One exception, in fsh_mpi_shuffle(3), NOTES: up to FSH_RECORDS_SMALL
+ * records of more than 24 bytes and 24 MiB in all.
  */
 #ifndef FAIRSHUF_MPI_H
 #define FAIRSHUF_MPI_H

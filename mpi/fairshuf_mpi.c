@@ -558,6 +558,36 @@ static int os_rng(fsh_rng **g)
     return rc;
 }
 
+/* v[0..n) = the permutation fsh_shuffle applies to n elements of size
+   bytes (v[j]: the input index at output position j), n <= 2^20. Its
+   kernel depends on the element size (stream version 3 runs elements of
+   up to 8 bytes forward above 6 MiB, another order for the same draws),
+   so the indices are shuffled as elements of the records' own size where
+   one fits (3 to 8 bytes: n < 2^24), else as 4-byte ones. */
+static int draw_perm(fsh_rng *g, uint32_t *v, size_t n, size_t size)
+{
+    size_t e = size >= 3 && size <= 8 ? size : sizeof *v;
+    if (e == sizeof *v) {
+        for (size_t j = 0; j < n; j++)
+            v[j] = (uint32_t)j;
+        return fsh_shuffle(g, v, n, sizeof *v);
+    }
+    unsigned char *b = calloc(n, e);
+    if (b == NULL)
+        return FSH_ENOMEM;
+    for (size_t j = 0; j < n; j++) {
+        b[j * e] = (unsigned char)j;
+        b[j * e + 1] = (unsigned char)(j >> 8);
+        b[j * e + 2] = (unsigned char)(j >> 16);
+    }
+    int rc = fsh_shuffle(g, b, n, e);
+    for (size_t j = 0; rc == FSH_OK && j < n; j++)
+        v[j] = (uint32_t)b[j * e] | (uint32_t)b[j * e + 1] << 8 |
+               (uint32_t)b[j * e + 2] << 16;
+    free(b);
+    return rc;
+}
+
 /* N <= FSH_RECORDS_SMALL: the output position of each record. */
 static int small_path(fshm *m, fsh_rng *rng, fshm_recs *in,
                       uint64_t first, uint64_t N, fshm_recs *out,
@@ -573,10 +603,8 @@ static int small_path(fshm *m, fsh_rng *rng, fshm_recs *in,
         fsh_rng *g = rng;
         if (g == NULL && (rc = os_rng(&own)) == FSH_OK)
             g = own;
-        for (size_t j = 0; rc == FSH_OK && j < n; j++)
-            v[j] = (uint32_t)j;
         if (rc == FSH_OK)
-            rc = fsh_shuffle(g, v, n, sizeof *v);
+            rc = draw_perm(g, v, n, in->size);
         fsh_rng_free(own);
     }
     if ((rc = fshm_agree(m, rc)) != FSH_OK)

@@ -140,23 +140,37 @@ static void check_info(const fsh_mpi_info *i, uint64_t N, size_t size)
         CHECK(i->sent_records == 0 && i->rebalance_records == 0);
 }
 
-/* direct: the generator passed, and the reference's, are in
+/* mode 1: the generator passed, and the reference's, are in
    certified-source mode (fsh_rng_set_direct), which fsh_shuffle_records
    takes as one stream at every size; fsh_mpi_shuffle takes it up to
-   FSH_RECORDS_SMALL records (above, it refuses: run_errors). */
+   FSH_RECORDS_SMALL records (above, it refuses: run_errors). mode 2: both
+   run stream version 3, whose fsh_shuffle runs elements of up to 8 bytes
+   forward above 6 MiB (the permutation the small path must draw). */
+static int set_mode(fsh_rng *g, int mode)
+{
+    if (mode == 1)
+        return fsh_rng_set_direct(g, 1);
+    if (mode == 2)
+        return fsh_rng_set_stream_version(g, FSH_STREAM_V3);
+    return FSH_OK;
+}
+
 static void perm_case(uint64_t N, int k, size_t size, const char *seed,
-                      int direct)
+                      int mode)
 {
     size_t n = split(k, N, rank);
     uint64_t first = prefix(k, N, rank);
+    /* Each record starts with its input index, in its first idb bytes
+       (little-endian hosts; the sizes below 8 hold every N they run). */
+    size_t idb = size < 8 ? size : 8;
     unsigned char *a = malloc(n * size + 1);
     for (size_t i = 0; i < n; i++) {
         memset(a + i * size, (int)(i & 0x7f), size);
         uint64_t v = first + i;
-        memcpy(a + i * size, &v, sizeof v);
+        memcpy(a + i * size, &v, idb);
     }
     fsh_rng *g = seeded(seed);
-    if (direct && fsh_rng_set_direct(g, 1) != FSH_OK)
+    if (set_mode(g, mode) != FSH_OK)
         CHECK(0);
     fsh_mpi_info info;
     memset(&info, 0xEE, sizeof info);
@@ -175,12 +189,12 @@ static void perm_case(uint64_t N, int k, size_t size, const char *seed,
                MPI_COMM_WORLD);
     if (rank == 0 && N > 1 && N <= FSH_RECORDS_SMALL) {
         /* One exchange, no rebalancing: rank q sent exactly its records
-           whose output position another rank owns (the record's first 8
-           bytes are its input index). */
+           whose output position another rank owns (the record's first
+           idb bytes are its input index). */
         uint64_t *want = calloc((size_t)np, sizeof *want);
         for (uint64_t p = 0; p < N; p++) {
-            uint64_t v;
-            memcpy(&v, all + p * size, sizeof v);
+            uint64_t v = 0;
+            memcpy(&v, all + p * size, idb);
             int src = 0, dst = 0;
             while (src + 1 < np && prefix(k, N, src + 1) <= v)
                 src++;
@@ -201,10 +215,10 @@ static void perm_case(uint64_t N, int k, size_t size, const char *seed,
         for (int q = 0; q < np; q++)
             for (size_t i = 0; i < split(k, N, q); i++, at++) {
                 memset(ref + at * size, (int)(i & 0x7f), size);
-                memcpy(ref + at * size, &at, sizeof at);
+                memcpy(ref + at * size, &at, idb);
             }
         fsh_rng *h = seeded(seed);
-        if (direct && fsh_rng_set_direct(h, 1) != FSH_OK)
+        if (set_mode(h, mode) != FSH_OK)
             CHECK(0);
         if (N > 1)
             CHECK(fsh_shuffle_records(h, ref, (size_t)N, size, 1) == FSH_OK);
@@ -264,6 +278,14 @@ static void run_perm(void)
     perm_case(big, 3, 12, "big2", 0);
     perm_case(1000, 3, 8, "direct", 1);
     perm_case(FSH_RECORDS_SMALL, 3, 8, "direct", 1);
+    /* Stream version 3 below FSH_RECORDS_SMALL: 8-byte records above
+       6 MiB, 7-byte ones at 2^20 (7 MiB) run forward, 6-byte ones at 2^20
+       (6 MiB) do not, nor 4-byte ones (4 MiB); direct too. */
+    perm_case(900000, 3, 8, "v3", 2);
+    perm_case(FSH_RECORDS_SMALL, 0, 7, "v3", 2);
+    perm_case(FSH_RECORDS_SMALL, 2, 6, "v3", 2);
+    perm_case(FSH_RECORDS_SMALL, 0, 4, "v3", 2);
+    perm_case(3000, 0, 3, "v3", 2);
     perm_null(1000, 3);
     perm_null(big, 0);
 }
