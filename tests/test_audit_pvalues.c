@@ -937,6 +937,92 @@ static void test_pbv_monotone(void)
            rises, steps, (double)(clock() - t0) / CLOCKS_PER_SEC);
 }
 
+/* 3f. The p-value of k equally likely cells (full permutation, first-
+   and last-card differences, each line of the worst row or column, and
+   position by value's orders) never rises with the statistic, at fixed
+   counts and alpha: it was the limit's above m = max(alpha, 1e-3) and
+   the far tail's from the switch xs (the limit's quantile at m) on,
+   heavier there (24 cells, 1000 counts, alpha 1e-3: 0.001 just below
+   xs, 0.0118 at it; 12 cells, 60 counts: 0.0013). A grid of statistics
+   from the mean to xs, denser at xs, where the far tail is exact (2 to
+   12 cells; then two more up to the limit's 1e-5 quantile) and where it
+   is the bound (8 to 120 cells, more counts; past xs the bound itself
+   still wiggles, docs/AUDIT.md, so there the grid stops at xs + 0.5).
+   Below xs p is never below the limit's (the rule's) and above m, so
+   no decision at a level up to m changed. p may rise by 1e-12 of itself
+   (the exact tail's rounding, as in 3e). The old code rose at 28 of the
+   884 steps, at every switch where the far tail exceeds m (2.2 s; the
+   sanitizer runs every other case, 13 rises of 442 before). */
+static void test_cells_monotone(void)
+{
+    static const struct {
+        size_t k;
+        uint64_t total;
+        int exact; /* the far tail exact at alpha 1e-3 */
+    } cases[] = {
+        {2, 40, 1},   {3, 60, 1},   {6, 30, 1},    {6, 60, 1},
+        {8, 100, 1},  {12, 60, 1},  {8, 400, 0},   {24, 1000, 0},
+        {52, 2000, 0}, {120, 1200, 0},
+    };
+    static const double alphas[] = {1e-3, 1e-6, 0.01, 0.05};
+    int san = getenv("FSH_SANITIZE") != NULL, steps = 0, rises = 0;
+    clock_t t0 = clock();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t k = cases[c].k;
+        uint64_t T = cases[c].total;
+        double df = (double)(k - 1), top;
+        if (san && c % 2)
+            continue;
+        CHECK_EQ(fsh_stats_chi2_isf(1e-5, df, &top), FSH_OK);
+        for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; a++) {
+            int exact = battery_cells_exact(T, k, alphas[a], 1);
+            CHECK(exact >= 0);
+            if (alphas[a] == 1e-3)
+                CHECK_EQ(exact, cases[c].exact);
+            double m = fmax(alphas[a], 1e-3), xs, x[48];
+            size_t len = 0;
+            CHECK_EQ(fsh_stats_chi2_isf(m, df, &xs), FSH_OK);
+            for (int i = 0; i < 16; i++) /* the mean to xs */
+                x[len++] = df + (xs - df) * i / 16;
+            for (int i = 1; exact && i <= 2; i++) /* xs to top */
+                x[len++] = xs + (top - xs) * i / 2;
+            static const double near[] = {-0.5, -1e-6, -1e-9, 1e-9,
+                                          1e-6,  0.5};
+            for (size_t j = 0; j < 6; j++) { /* 0.5 apart, or of it */
+                int wide = j == 0 || j == 5;
+                x[len++] = wide ? xs + near[j] : xs * (1 + near[j]);
+            }
+            for (size_t i = 1; i < len; i++) /* insertion sort */
+                for (size_t j = i; j > 0 && x[j] < x[j - 1]; j--) {
+                    double t = x[j];
+                    x[j] = x[j - 1];
+                    x[j - 1] = t;
+                }
+            double prev = battery_cells_px(T, k, x[0], alphas[a]);
+            CHECK(prev >= 0 && prev <= 1);
+            for (size_t i = 1; i < len; i++) {
+                double p = battery_cells_px(T, k, x[i], alphas[a]), pl;
+                steps++;
+                CHECK_EQ(fsh_stats_chi2_sf(x[i], df, &pl), FSH_OK);
+                if (pl > m)
+                    CHECK(p >= pl && p > m);
+                if (!(p <= prev * (1 + 1e-12))) {
+                    rises++;
+                    printf("  %zu cells, %llu counts, alpha %g: p = %.4g at "
+                           "x = %.6g, %.4g at %.6g\n",
+                           k, (unsigned long long)T, alphas[a], prev,
+                           x[i - 1], p, x[i]);
+                }
+                CHECK(p <= prev * (1 + 1e-12));
+                prev = p;
+            }
+        }
+    }
+    printf("  equal cells' p-value over the statistic: %d rises in %d "
+           "steps (%.1f s)\n",
+           rises, steps, (double)(clock() - t0) / CLOCKS_PER_SEC);
+}
+
 /* The duplicate test's p-value is never below the exact tail of the
    pairs: 400 deals of 12 values, one of them three times (3 pairs). Three
    equal deals have probability at least C(T,3) q^2 (1 - 3 T q - C(T,3)
@@ -1219,6 +1305,7 @@ int main(void)
         run_config(&configs[i], rng, a);
     test_exact_rates();
     test_pbv_monotone();
+    test_cells_monotone();
     test_dup_triple(rng, a);
     test_hash_memory(rng, a);
     test_hash_moot(rng, a);

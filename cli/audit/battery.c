@@ -445,17 +445,29 @@ static int gof(test_result *r, const char *name, const uint64_t *h,
     return 0;
 }
 
+/* Cantelli's bound on P(X >= x) for Pearson's X over k equally likely
+   cells of tot counts: its mean is k - 1 and its variance exactly
+   v = 2 (k - 1)(1 - 1/tot), so P(X >= x) <= v / (v + (x - k + 1)^2)
+   for x above the mean (1e-6 of it added for the rounding), 1 below. */
+static double cantelli(uint64_t tot, size_t k, double x)
+{
+    double df = (double)(k - 1), v = 2 * df * (1 - 1 / (double)tot);
+    return x > df ? v / (v + (x - df) * (x - df)) * (1 + 1e-6) : 1;
+}
+
 /* The p-value of Pearson's statistic x (limit tail p_lim) over k equally
    likely cells of total counts where the exact tail would take too long:
    at most max(alpha, EXACT_BELOW), the Chernoff bound with the exact
    moment generating function (fsh_stats_pearson_equal_bound: never below
    the exact tail, 10 to 50 times above it), where the limit's tail is too
    thin (3.0 times too often at 1e-6 at 52 cells and 5 expected,
-   docs/AUDIT.md); above, the limit's. NaN when no memory. */
+   docs/AUDIT.md), or Cantelli's bound where that is less (far above
+   alpha, but it bounds the tail cells_p needs to know); above, the
+   limit's. NaN when no memory. */
 static double cells_bound(uint64_t total, size_t k, double x, double p_lim,
                           double alpha, char *note, size_t nsize)
 {
-    double p;
+    double p, c = cantelli(total, k, x * (1 - 1e-12));
     if (!(p_lim <= fmax(EXACT_BELOW, alpha)))
         return p_lim;
     if (fsh_stats_pearson_equal_bound(total, k, x * (1 - 1e-12), &p) !=
@@ -464,19 +476,22 @@ static double cells_bound(uint64_t total, size_t k, double x, double p_lim,
         return NAN;
     }
     snprintf(note, nsize,
-             "Chernoff bound on the exact tail (too many deals for the "
-             "exact tail; never below it)");
-    return p;
+             "%s bound on the exact tail (too many deals for the "
+             "exact tail; never below it)",
+             c < p ? "Cantelli's" : "Chernoff");
+    return fmin(p, c);
 }
 
-/* The p-value *p of Pearson's statistic x over k equally likely cells of
-   tot counts, for a test that is one of `lines` (the worst row or
-   column: 2n, each at level alpha / lines; else 1): exact below
+/* The rule's p-value *p of Pearson's statistic x over k equally likely
+   cells of tot counts, for a test that is one of `lines` (the worst row
+   or column: 2n, each at level alpha / lines; else 1): exact below
    EXACT_BELOW while that is quick (exact_p), a bound on the exact tail
    beyond (cells_bound), the chi-square limit where it is above
-   max(alpha / lines, EXACT_BELOW). -1 when memory runs out. */
-static int cells_p(uint64_t tot, size_t k, double x, double alpha,
-                   double lines, double *p, char *note, size_t nsize)
+   max(alpha / lines, EXACT_BELOW). *fits: exact_fits's answer. -1 when
+   memory runs out. */
+static int cells_rule(uint64_t tot, size_t k, double x, double alpha,
+                      double lines, double *p, int *fits, char *note,
+                      size_t nsize)
 {
     double pl, df = (double)(k - 1);
     if (fsh_stats_chi2_sf(x, df, &pl) != FSH_OK)
@@ -486,16 +501,104 @@ static int cells_p(uint64_t tot, size_t k, double x, double alpha,
         return -1;
     for (size_t i = 0; i < k; i++)
         prob[i] = 1 / (double)k;
-    int fits = exact_fits(tot, prob, k, x_decides(df, alpha, lines));
-    if (fits < 0) {
+    *fits = exact_fits(tot, prob, k, x_decides(df, alpha, lines));
+    if (*fits < 0) {
         *p = NAN;
         snprintf(note, nsize, "%s", no_memory);
-    } else if (fits) {
+    } else if (*fits) {
         *p = exact_p(tot, prob, k, x, pl, alpha / lines, note, nsize);
     } else {
         *p = cells_bound(tot, k, x, pl, alpha / lines, note, nsize);
     }
     free(prob);
+    return 0;
+}
+
+/* The far tail at xs depends on (tot, k, alpha, lines) alone, and a
+   process needs it for few of them (an audit: its 3 or 4 tests of equal
+   cells; the test programs: thousands of audits of one size, where it
+   made test_audit_pvalues 2.3 times as slow), so the last FAR_MEMO are
+   kept, per thread (a p-value unknown for want of memory is not). */
+#define FAR_MEMO 8
+static _Thread_local struct far_memo {
+    uint64_t tot;
+    size_t k;
+    double alpha, lines, q;
+} far_memo[FAR_MEMO];
+static _Thread_local unsigned far_used, far_next;
+
+/* *q = cells_rule's p-value at xs, where the limit's tail is m: the far
+   tail's. On NaN (no memory), note says so. -1 when memory runs out. */
+static int far_tail(uint64_t tot, size_t k, double xs, double alpha,
+                    double lines, double *q, char *note, size_t nsize)
+{
+    for (unsigned i = 0; i < far_used; i++) {
+        const struct far_memo *f = &far_memo[i];
+        if (f->tot == tot && f->k == k && f->alpha == alpha &&
+            f->lines == lines) {
+            *q = f->q;
+            return 0;
+        }
+    }
+    char how[200];
+    int fits;
+    if (cells_rule(tot, k, xs, alpha, lines, q, &fits, how, sizeof how) != 0)
+        return -1;
+    if (isnan(*q)) {
+        snprintf(note, nsize, "%s", how);
+        return 0;
+    }
+    far_memo[far_next] = (struct far_memo){tot, k, alpha, lines, *q};
+    far_next = (far_next + 1) % FAR_MEMO;
+    if (far_used < FAR_MEMO)
+        far_used++;
+    return 0;
+}
+
+/* The p-value *p of Pearson's statistic x over k equally likely cells of
+   tot counts (cells_rule's arguments), never rising with x. The rule
+   takes the far tail (exact or the bound) from xs on, where the limit's
+   tail reaches m = max(alpha / lines, EXACT_BELOW), and that tail is
+   heavier there than the limit's (24 cells, 1000 counts, alpha 1e-3:
+   0.001 just below xs, 0.0118 at it), so below xs p is at least the
+   far tail at xs (the upper envelope: never below the rule's p-value,
+   so valid; at levels up to m every decision is the rule's). The far
+   tail at xs is computed only where it could exceed the limit's p: the
+   exact tail there is at most that at xs - k/32 (each term rounded up
+   to 1/64, and nudged), itself at most Cantelli's bound (with 1e-6 to
+   spare for the sums' rounding); the Chernoff bound is at most
+   Cantelli's at its own x too, as cells_bound caps it. -1 when memory
+   runs out. */
+static int cells_p(uint64_t tot, size_t k, double x, double alpha,
+                   double lines, double *p, char *note, size_t nsize)
+{
+    int fits;
+    if (cells_rule(tot, k, x, alpha, lines, p, &fits, note, nsize) != 0)
+        return -1;
+    double df = (double)(k - 1), m = fmax(EXACT_BELOW, alpha / lines), xs,
+           pl, q;
+    if (isnan(*p) || fsh_stats_chi2_sf(x, df, &pl) != FSH_OK ||
+        !(pl > m) || fsh_stats_chi2_isf(m, df, &xs) != FSH_OK)
+        return 0;
+    /* The least double at which the rule takes its far tail. */
+    double lx;
+    while (fsh_stats_chi2_sf(xs, df, &lx) == FSH_OK && lx > m)
+        xs = nextafter(xs, INFINITY);
+    double cap = fits ? cantelli(tot, k, xs * (1 - 1e-12) - (double)k / 32)
+                      : cantelli(tot, k, xs * (1 - 1e-12));
+    if (*p >= cap)
+        return 0;
+    if (far_tail(tot, k, xs, alpha, lines, &q, note, nsize) != 0)
+        return -1;
+    if (isnan(q)) {
+        *p = NAN;
+    } else if (q > *p) {
+        snprintf(note, nsize,
+                 "p (%.3g before) that of %.5g, where the far tail takes "
+                 "over: it never rises with the statistic",
+                 *p, xs);
+        *p = q;
+    }
     return 0;
 }
 
@@ -573,57 +676,44 @@ static int pbv_p(size_t n, uint64_t deals, double y, double alpha, double *p,
 }
 
 /* pbv_p's rule never rising with y: the least p-value at least that of
-   every larger statistic (the upper envelope). Each of its pieces falls
-   with y, but the orders' tail takes over from Y's limit at ys (Y's
-   limit's quantile at m = max(alpha, EXACT_BELOW)) far above it (4
-   values: 0.22 against 0.001, X having 23 degrees of freedom to Y's 9),
-   and within the orders' test the far tail (exact, or the bound) from
-   X's limit at xs (X's quantile at m) above it again (3 to 5 times at
-   1e-6; 4 values, 1000 deals: 0.0117 against 0.001). So below them p is
-   at least X's limit at ys and the far tail at xs, and a more biased
-   shuffler no longer passes where a less biased one fails. At levels up
-   to m the decisions are the far tail's, as before. The far tail at xs
-   is computed only where it could exceed p: exact (rounded up by a few
-   ulps), it is at most Cantelli's bound 2 df / (2 df + (xs - df)^2) (X's
-   variance is 2 df (1 - 1/deals)), taken twice over; the bound on it
-   may exceed that, so it is always computed. */
+   every larger statistic (the upper envelope). The orders' test takes
+   over from Y's limit at ys (the least y whose limit's tail is at most
+   m = max(alpha, EXACT_BELOW)), and its p-value there is far above m (4
+   values: 0.22 against 0.001, X having 23 degrees of freedom to Y's 9);
+   from ys on it never rises (cells_p: within the orders' test, X's limit
+   gives way to the far tail, 3 to 5 times heavier at 1e-6, and below
+   that switch p is at least the far tail there). So below ys p is at
+   least the orders' p-value at ys, and a more biased shuffler no longer
+   passes where a less biased one fails. At levels up to m the decisions
+   are the far tail's, as before. */
 static int pbv_p_monotone(size_t n, uint64_t deals, double y, double alpha,
                           double *p, char *note, size_t nsize)
 {
     if (pbv_p(n, deals, y, alpha, p, note, nsize) != 0)
         return -1;
-    double dn = (double)n, m = fmax(EXACT_BELOW, alpha), ys, xs, lx, q;
+    double dn = (double)n, dfy = (dn - 1) * (dn - 1),
+           m = fmax(EXACT_BELOW, alpha), ys, ly, q;
+    if (n > 4 || isnan(*p) || fsh_stats_chi2_sf(y, dfy, &ly) != FSH_OK ||
+        !(ly > m) || fsh_stats_chi2_isf(m, dfy, &ys) != FSH_OK)
+        return 0;
+    /* The least double at which pbv_p takes the orders' tail. */
+    while (fsh_stats_chi2_sf(ys, dfy, &ly) == FSH_OK && ly > m)
+        ys = nextafter(ys, INFINITY);
     size_t orders = n == 2 ? 2 : n == 3 ? 6 : 24;
-    double dfx = (double)(orders - 1);
-    if (n > 4 || isnan(*p) ||
-        fsh_stats_chi2_isf(m, (dn - 1) * (dn - 1), &ys) != FSH_OK ||
-        fsh_stats_chi2_isf(m, dfx, &xs) != FSH_OK)
-        return 0;
-    /* The least double at which the orders' test takes its far tail. */
-    while (fsh_stats_chi2_sf(xs, dfx, &lx) == FSH_OK && lx > m)
-        xs = nextafter(xs, INFINITY);
-    double z = fmax(y, ys), p0 = *p;
-    if (!(y < xs))
-        return 0;
-    if (z < xs && fsh_stats_chi2_sf(z, dfx, &lx) == FSH_OK && lx > *p)
-        *p = lx;
-    int fits = battery_cells_exact(deals, orders, alpha, 1);
-    if (fits < 0)
+    char how[200];
+    if (cells_p(deals, orders, ys, alpha, 1, &q, how, sizeof how) != 0)
         return -1;
-    double cantelli = 2 * dfx / (2 * dfx + (xs - dfx) * (xs - dfx));
-    if (!fits || *p < 2 * cantelli) {
-        char how[200];
-        if (cells_p(deals, orders, xs, alpha, 1, &q, how, sizeof how) != 0)
-            return -1;
-        if (q > *p)
-            *p = q;
-    }
-    if (*p > p0)
+    if (isnan(q)) {
+        *p = NAN;
+        snprintf(note, nsize, "%s", how);
+    } else if (q > *p) {
         snprintf(note, nsize,
                  "statistic = Pearson X * (n-1)/n; p (%.3g before) that of "
-                 "%.5g or %.5g, where the %zu orders' tail takes over: it "
-                 "never rises with the statistic",
-                 p0, ys, xs, orders);
+                 "%.5g, where the %zu orders' tail takes over: it never "
+                 "rises with the statistic",
+                 *p, ys, orders);
+        *p = q;
+    }
     return 0;
 }
 
