@@ -567,8 +567,9 @@ static int far_tail(uint64_t tot, size_t k, double xs, double alpha,
    exact tail there is at most that at xs - k/32 (each term rounded up
    to 1/64, and nudged), itself at most Cantelli's bound (with 1e-6 to
    spare for the sums' rounding); the Chernoff bound is at most
-   Cantelli's at its own x too, as cells_bound caps it. -1 when memory
-   runs out. */
+   Cantelli's at its own x too, as cells_bound caps it; with no memory for
+   the far tail at xs, that Cantelli bound is taken instead. -1 when
+   memory runs out. */
 static int cells_p(uint64_t tot, size_t k, double x, double alpha,
                    double lines, double *p, char *note, size_t nsize)
 {
@@ -588,11 +589,15 @@ static int cells_p(uint64_t tot, size_t k, double x, double alpha,
                       : cantelli(tot, k, xs * (1 - 1e-12));
     if (*p >= cap)
         return 0;
-    if (far_tail(tot, k, xs, alpha, lines, &q, note, nsize) != 0)
+    char fnote[200] = "";
+    if (far_tail(tot, k, xs, alpha, lines, &q, fnote, sizeof fnote) != 0)
         return -1;
-    if (isnan(q)) {
-        *p = NAN;
-    } else if (q > *p) {
+    /* No memory for the far tail at xs: Cantelli's bound above stands in
+       for it (never below it, so p stays valid and never rises; a p-value
+       far below xs is not lost for a table only the envelope wanted). */
+    if (isnan(q))
+        q = cap;
+    if (q > *p) {
         snprintf(note, nsize,
                  "p (%.3g before) that of %.5g, where the far tail takes "
                  "over: it never rises with the statistic",
