@@ -212,14 +212,16 @@ static size_t cut(size_t n, size_t k, size_t j)
    builds only PF_BURST (0: none; B: the B-byte block ahead, line by line).
    At 1e8 on Zen 4: 512 bytes as fast as 256, none 0.15 ns per element
    slower, bursts of 128 or 256 bytes 0.7-0.9 slower.
-   The hint is chosen per CPU at run time (rough_pf_l2): PF_LOC (3,
-   PREFETCHT0, into L1) where that was measured best (Zen 4), PF_LOC_L2
+   The hint is chosen per CPU at run time (fsh_scatter_prefetch_l2):
+   PF_LOC (3, PREFETCHT0, into L1) where that was measured best (Zen 4),
+   PF_LOC_L2
    (2, PREFETCHT1, into L2 only) on Intel CPUs, where the 512 streams'
    lines prefetched into the 48 KiB L1 evicted the lines in use: at 1e8
    on a Xeon (family 6 model 207) the pass's step took 1.6-1.7 ns with
    the L2 hint against 2.1 with the L1 one (docs/PERFORMANCE.md, issue 13,
-   session 26). Each rough function is built for both hints
-   (DEFINE_ROUGH's LOC); the permutation is the same. */
+   session 26). The 4-, 8- and 16-byte rough functions are built for both
+   hints (DEFINE_ROUGH's LOC; the L2 builds for 7- to 9-bit labels
+   only); the permutation is the same. */
 #ifndef PF_BYTES
 #define PF_BYTES 256 /* prefetch distance in each bucket's stream */
 #endif
