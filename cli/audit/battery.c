@@ -528,9 +528,9 @@ static _Thread_local struct far_memo {
 static _Thread_local unsigned far_used, far_next;
 
 /* *q = cells_rule's p-value at xs, where the limit's tail is m: the far
-   tail's. On NaN (no memory), note says so. -1 when memory runs out. */
+   tail's; NaN when it finds no memory. -1 when memory runs out. */
 static int far_tail(uint64_t tot, size_t k, double xs, double alpha,
-                    double lines, double *q, char *note, size_t nsize)
+                    double lines, double *q)
 {
     for (unsigned i = 0; i < far_used; i++) {
         const struct far_memo *f = &far_memo[i];
@@ -544,10 +544,8 @@ static int far_tail(uint64_t tot, size_t k, double xs, double alpha,
     int fits;
     if (cells_rule(tot, k, xs, alpha, lines, q, &fits, how, sizeof how) != 0)
         return -1;
-    if (isnan(*q)) {
-        snprintf(note, nsize, "%s", how);
+    if (isnan(*q))
         return 0;
-    }
     far_memo[far_next] = (struct far_memo){tot, k, alpha, lines, *q};
     far_next = (far_next + 1) % FAR_MEMO;
     if (far_used < FAR_MEMO)
@@ -589,8 +587,7 @@ static int cells_p(uint64_t tot, size_t k, double x, double alpha,
                       : cantelli(tot, k, xs * (1 - 1e-12));
     if (*p >= cap)
         return 0;
-    char fnote[200] = "";
-    if (far_tail(tot, k, xs, alpha, lines, &q, fnote, sizeof fnote) != 0)
+    if (far_tail(tot, k, xs, alpha, lines, &q) != 0)
         return -1;
     /* No memory for the far tail at xs: Cantelli's bound above stands in
        for it (never below it, so p stays valid and never rises; a p-value
