@@ -553,6 +553,25 @@ static int far_tail(uint64_t tot, size_t k, double xs, double alpha,
     return 0;
 }
 
+/* Whether x lies below the switch of a rule that takes the chi-square
+   limit (df degrees of freedom) while its tail is above m and another
+   tail from there on: 1 with *xs the least double at which the limit's
+   tail is at most m, 0 when x is at or beyond it, -1 when the limit
+   cannot be computed. cells_p and pbv_p_monotone raise p below it. */
+static int below_switch(double x, double df, double m, double *xs)
+{
+    double l;
+    if (fsh_stats_chi2_sf(x, df, &l) != FSH_OK)
+        return -1;
+    if (!(l > m))
+        return 0;
+    if (fsh_stats_chi2_isf(m, df, xs) != FSH_OK)
+        return -1;
+    while (fsh_stats_chi2_sf(*xs, df, &l) == FSH_OK && l > m)
+        *xs = nextafter(*xs, INFINITY);
+    return 1;
+}
+
 /* The p-value *p of Pearson's statistic x over k equally likely cells of
    tot counts (cells_rule's arguments), never rising with x. The rule
    takes the far tail (exact or the bound) from xs on, where the limit's
@@ -575,14 +594,9 @@ static int cells_p(uint64_t tot, size_t k, double x, double alpha,
     if (cells_rule(tot, k, x, alpha, lines, p, &fits, note, nsize) != 0)
         return -1;
     double df = (double)(k - 1), m = fmax(EXACT_BELOW, alpha / lines), xs,
-           pl, q;
-    if (isnan(*p) || fsh_stats_chi2_sf(x, df, &pl) != FSH_OK ||
-        !(pl > m) || fsh_stats_chi2_isf(m, df, &xs) != FSH_OK)
+           q;
+    if (isnan(*p) || below_switch(x, df, m, &xs) != 1)
         return 0;
-    /* The least double at which the rule takes its far tail. */
-    double lx;
-    while (fsh_stats_chi2_sf(xs, df, &lx) == FSH_OK && lx > m)
-        xs = nextafter(xs, INFINITY);
     double cap = fits ? cantelli(tot, k, xs * (1 - 1e-12) - (double)k / 32)
                       : cantelli(tot, k, xs * (1 - 1e-12));
     if (*p >= cap)
@@ -694,13 +708,9 @@ static int pbv_p_monotone(size_t n, uint64_t deals, double y, double alpha,
     if (pbv_p(n, deals, y, alpha, p, note, nsize) != 0)
         return -1;
     double dn = (double)n, dfy = (dn - 1) * (dn - 1),
-           m = fmax(EXACT_BELOW, alpha), ys, ly, q;
-    if (n > 4 || isnan(*p) || fsh_stats_chi2_sf(y, dfy, &ly) != FSH_OK ||
-        !(ly > m) || fsh_stats_chi2_isf(m, dfy, &ys) != FSH_OK)
+           m = fmax(EXACT_BELOW, alpha), ys, q;
+    if (n > 4 || isnan(*p) || below_switch(y, dfy, m, &ys) != 1)
         return 0;
-    /* The least double at which pbv_p takes the orders' tail. */
-    while (fsh_stats_chi2_sf(ys, dfy, &ly) == FSH_OK && ly > m)
-        ys = nextafter(ys, INFINITY);
     size_t orders = n == 2 ? 2 : n == 3 ? 6 : 24;
     char how[200];
     if (cells_p(deals, orders, ys, alpha, 1, &q, how, sizeof how) != 0)
