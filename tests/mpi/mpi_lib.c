@@ -102,6 +102,20 @@ static uint64_t prefix(int k, uint64_t N, int r)
     return a;
 }
 
+/* Rank r's part of 0..N-1 under split k, as 8-byte records: *n of them
+   from *first (one spare slot, so that n = 0 still allocates). */
+static uint64_t *slice_new(int k, uint64_t N, int r, size_t *n,
+                           uint64_t *first)
+{
+    *n = split(k, N, r);
+    *first = prefix(k, N, r);
+    uint64_t *v = malloc(*n * 8 + 8);
+    if (v != NULL)
+        for (size_t i = 0; i < *n; i++)
+            v[i] = *first + i;
+    return v;
+}
+
 /* Gather every rank's n records of size bytes to rank 0 (NULL elsewhere). */
 static unsigned char *gather(const void *p, size_t n, size_t size,
                              uint64_t N)
@@ -391,11 +405,10 @@ static void run_errors(void)
     {
         const uint64_t Ns[] = {100, FSH_RECORDS_SMALL + 1000};
         for (size_t t = 0; t < 2; t++) {
-            uint64_t N = Ns[t];
-            size_t n = split(0, N, rank);
-            uint64_t *v = malloc(n * 8 + 8), first = prefix(0, N, rank);
-            for (size_t i = 0; i < n; i++)
-                v[i] = first + i;
+            uint64_t N = Ns[t], first;
+            size_t n;
+            uint64_t *v = slice_new(0, N, rank, &n, &first);
+            CHECK(v != NULL);
             fsh_rng *w = NULL;
             CHECK(fsh_rng_new_seeded(&w, "run-42", 6) == FSH_OK);
             rc = fsh_mpi_shuffle(MPI_COMM_WORLD, w, v, n, 8, 1, NULL);
@@ -506,11 +519,10 @@ static void run_errors(void)
     {
         const uint64_t Ns[] = {1000, FSH_RECORDS_SMALL + 1000};
         for (size_t t = 0; t < 2; t++) {
-            uint64_t N = Ns[t];
-            size_t n = split(0, N, rank);
-            uint64_t *v = malloc(n * 8 + 8), first = prefix(0, N, rank);
-            for (size_t i = 0; i < n; i++)
-                v[i] = first + i;
+            uint64_t N = Ns[t], first;
+            size_t n;
+            uint64_t *v = slice_new(0, N, rank, &n, &first);
+            CHECK(v != NULL);
             fsh_rng *w = seeded("alltoall");
             fail_alltoall = 1;
             rc = fsh_mpi_shuffle(MPI_COMM_WORLD, w, v, n, 8, 1, NULL);
